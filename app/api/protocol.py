@@ -1,0 +1,92 @@
+"""Typed messages on the table socket, one class per message, per direction.
+
+client → server: hello, cmd, ping, sync, log
+server → client: state, event, ack, error, pong, log (built in tables.room / api.ws)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain import commands as c
+from app.domain.errors import BadInput
+from app.tables.codec import command_from_wire
+
+MAX_MESSAGE_BYTES = 16 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str
+    device: str
+    last_version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Cmd:
+    seq: int
+    command: c.Command
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    id: int
+    client_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class LogRequest:
+    pass
+
+
+ClientMessage = Hello | Cmd | Ping | Sync | LogRequest
+
+
+def _seq(raw: dict[str, Any]) -> int:
+    seq = raw.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
+        raise BadInput("a command needs 'seq', a whole number from 0")
+    return seq
+
+
+def parse(text: str) -> ClientMessage:
+    if len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise BadInput(f"message too large ({MAX_MESSAGE_BYTES} bytes at most)", "too_large")
+    try:
+        raw = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise BadInput("message is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise BadInput("message must be a JSON object with a 't' field")
+    kind = raw.get("t")
+    match kind:
+        case "hello":
+            token, device, last = raw.get("token"), raw.get("device", ""), raw.get("v")
+            if not isinstance(token, str) or len(token) > 128:
+                raise BadInput("hello needs the table link's token")
+            if not isinstance(device, str) or len(device) > 64:
+                raise BadInput("device must be text of 64 characters at most")
+            if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
+                raise BadInput("v must be the last version seen, a whole number")
+            return Hello(token=token, device=device, last_version=last)
+        case "cmd":
+            return Cmd(seq=_seq(raw), command=command_from_wire(raw))
+        case "ping":
+            ping_id, client_ms = raw.get("id", 0), raw.get("client_ms", 0)
+            if isinstance(ping_id, bool) or not isinstance(ping_id, int):
+                raise BadInput("ping id must be a whole number")
+            if isinstance(client_ms, bool) or not isinstance(client_ms, int | float):
+                raise BadInput("client_ms must be a number")
+            return Ping(id=ping_id, client_ms=float(client_ms))
+        case "sync":
+            return Sync()
+        case "log":
+            return LogRequest()
+    raise BadInput(f"unknown message type {kind!r} (hello, cmd, ping, sync, log)")

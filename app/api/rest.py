@@ -1,0 +1,118 @@
+"""REST: start a quick game, list formats and scenarios, read a table's log."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import segno
+from fastapi import APIRouter, Header, HTTPException
+from pydantic import BaseModel, Field
+
+from app.api.deps import BaseUrlDep, HubDep
+from app.domain.formats import FORMATS
+from app.tables.hub import QuickGame
+from app.tables.room import TableRoom
+
+router = APIRouter(prefix="/api")
+
+
+class QuickGameIn(BaseModel):
+    format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
+    points: int | None = Field(None, description="event point size; sets the clock (DC1)")
+    clock_minutes: float | None = Field(None, gt=0, le=360, description="custom player clock")
+    clock_seconds: int | None = Field(None, gt=0, le=21600, description="custom player clock")
+    scenario: str = Field("random", description="scenario id, or 'random'")
+    p1_name: str = Field("Player 1", max_length=60)
+    p2_name: str = Field("Player 2", max_length=60)
+    army_points: int | None = Field(None, ge=0, le=1000)
+
+
+class SeatLink(BaseModel):
+    url: str
+    qr_svg: str
+
+
+class TableLinks(BaseModel):
+    id: str
+    format: str
+    scenario: str
+    player_clock_ms: int
+    p1: SeatLink
+    p2: SeatLink
+    watch: str
+    eo: str
+
+
+def table_links(room: TableRoom, base: str) -> TableLinks:
+    def link(token: str) -> str:
+        return f"{base}t/{room.table_id}#k={token}"
+
+    def seat(token: str) -> SeatLink:
+        url = link(token)
+        return SeatLink(url=url, qr_svg=segno.make(url, error="m").svg_data_uri(scale=4))
+
+    setup = room.game.setup
+    return TableLinks(
+        id=room.table_id,
+        format=setup.format_id,
+        scenario=room.game.scenario.name,
+        player_clock_ms=setup.player_clock_ms,
+        p1=seat(room.tokens.p1),
+        p2=seat(room.tokens.p2),
+        watch=link(room.tokens.watch),
+        eo=link(room.tokens.eo),
+    )
+
+
+def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
+    return hub.create(
+        QuickGame(
+            format_id=body.format,
+            points=body.points,
+            clock_minutes=body.clock_minutes,
+            clock_seconds=body.clock_seconds,
+            scenario=body.scenario,
+            p1_name=body.p1_name,
+            p2_name=body.p2_name,
+            army_points=body.army_points,
+        )
+    )
+
+
+@router.post("/tables", status_code=201, response_model=TableLinks)
+def create_table(body: QuickGameIn, hub: HubDep, base: BaseUrlDep) -> TableLinks:
+    """Start a quick game; returns both seat links (with QR codes), watch and EO links."""
+    return table_links(create_quick_game(hub, body), base)
+
+
+@router.get("/formats")
+def formats() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f.id,
+            "name": f.name,
+            "player_clock_minutes": dict(f.player_clock_minutes),
+            "default_points": f.default_points,
+            "scenarios": [{"id": s.id, "name": s.name, "roll": s.roll} for s in f.scenarios],
+        }
+        for f in FORMATS.values()
+    ]
+
+
+@router.get("/tables/{table_id}/log")
+def table_log(
+    table_id: str,
+    hub: HubDep,
+    x_table_token: Annotated[str | None, Header()] = None,
+) -> list[dict[str, Any]]:
+    """Every tap, switch, score and undo with its server time (any of the table's links)."""
+    room = hub.get(table_id)
+    if room is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    if room.tokens.role_for(x_table_token) is None:
+        raise HTTPException(403, "send one of the table's tokens in X-Table-Token")
+    return [
+        {"v": e.version, "at_ms": e.at_ms, "by": e.actor, **json.loads(e.command_json)}
+        for e in room.store.log(table_id)
+    ]

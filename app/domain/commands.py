@@ -1,0 +1,156 @@
+"""What players, the EO and the server's timer can ask of a game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+from app.domain.clock import Side
+
+
+class Role(StrEnum):
+    EO = "eo"
+    SYSTEM = "system"
+
+
+Actor = Side | Role
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """One scoring of the table: who controls which element, which objectives fell."""
+
+    control: Mapping[str, Side] = field(default_factory=lambda: MappingProxyType({}))
+    destroyed: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """What the table records as a turn ends: the kill box check and the scoring."""
+
+    kill_box: bool | None = None
+    scoring: Scoring | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StartClock:
+    """DC3: P1 starts their clock and begins normal deployment."""
+
+
+@dataclass(frozen=True, slots=True)
+class PassTurn:
+    """TS1/DC3: a tap. `expect` names the side the tapper sees running."""
+
+    expect: Side
+    turn_end: TurnEnd | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchClock:
+    """DC6: switch the running clock to `to` for an interrupt, or back."""
+
+    to: Side
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeUndo:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerUndo:
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CasterDestroyed:
+    """TS6: the sender's caster is destroyed, or both at once (`both`)."""
+
+    both: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimScenario:
+    """DC7: the player who ran out of time scores the current state."""
+
+    scoring: Scoring
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerClaim:
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptClockLoss:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class FinalScoring:
+    """TS6: one last scoring of the final state after an assassination."""
+
+    scoring: Scoring
+
+
+@dataclass(frozen=True, slots=True)
+class ReportGame:
+    """TS9: army points of the opponent's this player destroyed, presence, list."""
+
+    army_points_destroyed: int
+    scenario_presence: int | None = None
+    list_played: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmResult:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class PauseClock:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeClock:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustClock:
+    side: Side
+    remaining_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class FlagCheck:
+    """The server's timer: decide a clock out that is due."""
+
+
+Command = (
+    StartClock
+    | PassTurn
+    | SwitchClock
+    | ProposeUndo
+    | AnswerUndo
+    | CasterDestroyed
+    | Concede
+    | ClaimScenario
+    | AnswerClaim
+    | AcceptClockLoss
+    | FinalScoring
+    | ReportGame
+    | ConfirmResult
+    | PauseClock
+    | ResumeClock
+    | AdjustClock
+    | FlagCheck
+)

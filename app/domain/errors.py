@@ -1,0 +1,30 @@
+"""The one family of errors the rules raise; adapters turn them into replies."""
+
+
+class RuleError(ValueError):
+    """A command the rules do not allow in the current state."""
+
+    code = "rule"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0])
+
+
+class NotYourSeat(RuleError):
+    code = "forbidden"
+
+
+class StaleCommand(RuleError):
+    """A tap that expected a different clock to be running (a double tap)."""
+
+    code = "stale"
+
+
+class BadInput(RuleError):
+    code = "bad_input"

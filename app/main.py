@@ -1,0 +1,48 @@
+"""App factory: store, live tables and routers wired in the lifespan."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app.api import pages, rest, ws
+from app.domain.errors import RuleError
+from app.settings import Settings
+from app.store.repository import Store
+from app.tables.hub import TableHub
+from app.tables.timesource import SystemTime, TimeSource
+
+
+def create_app(settings: Settings | None = None, time: TimeSource | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    clock = time or SystemTime()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        hub = TableHub(store, clock)
+        hub.load()
+        hub.start_timers()
+        app.state.hub = hub
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.close()
+
+    app = FastAPI(title="Deathclock", version="0.1.0", lifespan=lifespan)
+    app.state.settings = settings
+
+    @app.exception_handler(RuleError)
+    async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=400)
+
+    app.include_router(rest.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
+    return app

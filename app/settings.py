@@ -1,0 +1,24 @@
+"""Settings from the environment (DEATHCLOCK_*)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = "sqlite:///./data/deathclock.db"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_url: str = ""
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        env = os.environ
+        return cls(
+            database_url=env.get("DEATHCLOCK_DATABASE_URL", cls.database_url),
+            host=env.get("DEATHCLOCK_HOST", cls.host),
+            port=int(env.get("DEATHCLOCK_PORT", str(cls.port))),
+            public_url=env.get("DEATHCLOCK_PUBLIC_URL", cls.public_url),
+        )

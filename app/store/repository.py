@@ -1,0 +1,108 @@
+"""The store: SQLite (WAL) by default, PostgreSQL by URL."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event, insert, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, col, create_engine, select
+
+from app.store.models import LogRecord, TableRecord
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    version: int
+    at_ms: int
+    actor: str
+    device: str
+    seq: int
+    command_json: str
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        SQLModel.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def add_table(self, record: TableRecord) -> None:
+        with Session(self.engine) as session:
+            session.add(record)
+            session.commit()
+
+    def append(self, table_id: str, entry: LogEntry, status: str, result_json: str | None) -> None:
+        """Write one accepted command and the table's new version in one transaction."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(LogRecord).values(
+                    table_id=table_id,
+                    version=entry.version,
+                    at_ms=entry.at_ms,
+                    actor=entry.actor,
+                    device=entry.device,
+                    seq=entry.seq,
+                    command_json=entry.command_json,
+                )
+            )
+            conn.execute(
+                update(TableRecord)
+                .where(col(TableRecord.id) == table_id)
+                .values(version=entry.version, status=status, result_json=result_json)
+            )
+
+    def tables(self) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
+        """Every table with its whole log, oldest first."""
+        with Session(self.engine) as session:
+            records = list(session.exec(select(TableRecord)))
+            logs: dict[str, list[LogEntry]] = defaultdict(list)
+            rows = session.exec(
+                select(LogRecord).order_by(col(LogRecord.table_id), col(LogRecord.version))
+            )
+            for row in rows:
+                logs[row.table_id].append(
+                    LogEntry(
+                        row.version, row.at_ms, row.actor, row.device, row.seq, row.command_json
+                    )
+                )
+        for record in records:
+            yield record, logs.get(record.id, [])
+
+    def log(self, table_id: str) -> list[LogEntry]:
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(LogRecord)
+                .where(col(LogRecord.table_id) == table_id)
+                .order_by(col(LogRecord.version))
+            )
+            return [
+                LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json) for r in rows
+            ]

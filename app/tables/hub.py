@@ -1,0 +1,132 @@
+"""All live tables of this server, rebuilt from the store on start."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+
+from app.domain.errors import BadInput
+from app.domain.formats import MINUTE_MS, get_format
+from app.domain.game import Setup, new_game
+from app.store.models import TableRecord
+from app.store.repository import Store
+from app.tables.room import TableRoom, Tokens
+from app.tables.timesource import TimeSource
+
+MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
+
+
+def new_token() -> str:
+    """192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True, slots=True)
+class QuickGame:
+    """A game without an event: format, clock and scenario as the players choose."""
+
+    format_id: str = "sr2019"
+    points: int | None = None
+    clock_minutes: float | None = None
+    clock_seconds: int | None = None
+    scenario: str = "random"
+    p1_name: str = "Player 1"
+    p2_name: str = "Player 2"
+    army_points: int | None = None
+
+    def setup(self, rng: random.Random) -> Setup:
+        fmt = get_format(self.format_id)
+        points = fmt.default_points if self.points is None else self.points
+        if self.clock_seconds is not None:
+            clock_ms = self.clock_seconds * 1000
+        elif self.clock_minutes is not None:
+            clock_ms = round(self.clock_minutes * MINUTE_MS)
+        else:
+            clock_ms = fmt.player_clock_ms(points)
+        if not 0 < clock_ms <= MAX_CLOCK_MS:
+            raise BadInput("the player clock must be between 1 second and 6 hours")
+        if self.scenario in ("", "random"):
+            scenario_id = rng.choice(fmt.scenarios).id
+        else:
+            scenario_id = fmt.scenario(self.scenario).id
+        names = (self.p1_name.strip() or "Player 1", self.p2_name.strip() or "Player 2")
+        if any(len(n) > 60 for n in names):
+            raise BadInput("player names are 60 characters at most")
+        army = points if self.army_points is None else self.army_points
+        if not 0 <= army <= 1000:
+            raise BadInput("army points must be between 0 and 1000")
+        return Setup(
+            format_id=fmt.id,
+            scenario_id=scenario_id,
+            player_clock_ms=clock_ms,
+            army_points=army,
+            names=names,
+        )
+
+
+class TableHub:
+    def __init__(self, store: Store, time: TimeSource, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.time = time
+        self.rng = rng or random.Random()
+        self.rooms: dict[str, TableRoom] = {}
+
+    def load(self) -> int:
+        """Rebuild every table from the store; running clocks have kept running."""
+        for record, log in self.store.tables():
+            setup = Setup(
+                format_id=record.format_id,
+                scenario_id=record.scenario_id,
+                player_clock_ms=record.player_clock_ms,
+                army_points=record.army_points,
+                names=(record.p1_name, record.p2_name),
+            )
+            tokens = Tokens(
+                record.p1_token, record.p2_token, record.watch_token, record.admin_token
+            )
+            room = TableRoom(
+                record.id, tokens, new_game(setup, record.created_ms), self.store, self.time
+            )
+            room.replay(log)
+            self.rooms[record.id] = room
+        return len(self.rooms)
+
+    def start_timers(self) -> None:
+        for room in self.rooms.values():
+            room.schedule_flag()
+
+    def create(self, quick: QuickGame) -> TableRoom:
+        setup = quick.setup(self.rng)
+        now = self.time.now_ms()
+        game = new_game(setup, now)
+        table_id = secrets.token_hex(4)
+        while table_id in self.rooms:
+            table_id = secrets.token_hex(4)
+        tokens = Tokens(new_token(), new_token(), new_token(), new_token())
+        self.store.add_table(
+            TableRecord(
+                id=table_id,
+                created_ms=now,
+                format_id=setup.format_id,
+                scenario_id=setup.scenario_id,
+                player_clock_ms=setup.player_clock_ms,
+                army_points=setup.army_points,
+                p1_name=setup.names[0],
+                p2_name=setup.names[1],
+                p1_token=tokens.p1,
+                p2_token=tokens.p2,
+                watch_token=tokens.watch,
+                admin_token=tokens.eo,
+            )
+        )
+        room = TableRoom(table_id, tokens, game, self.store, self.time)
+        self.rooms[table_id] = room
+        return room
+
+    def get(self, table_id: str) -> TableRoom | None:
+        return self.rooms.get(table_id)
+
+    async def close(self) -> None:
+        for room in self.rooms.values():
+            await room.close()

@@ -1,0 +1,224 @@
+"""A live table: commands applied under one lock, logged before they are acked."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+from collections import OrderedDict, deque
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain import commands as c
+from app.domain.game import Game, Phase, apply, decide_flag
+from app.store.repository import LogEntry, Store
+from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
+from app.tables.fanout import Channel, Subscriber
+from app.tables.timesource import TimeSource
+from app.tables.view import game_view, table_info
+
+HISTORY = 256
+SEEN_PER_DEVICE = 512
+
+ROLES = ("p1", "p2", "watch", "eo")
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    p1: str
+    p2: str
+    watch: str
+    eo: str
+
+    def role_for(self, token: object) -> str | None:
+        if not isinstance(token, str) or not token:
+            return None
+        found = None
+        for role in ROLES:
+            if hmac.compare_digest(token.encode(), getattr(self, role).encode()):
+                found = role
+        return found
+
+
+def table_status(game: Game) -> str:
+    if game.paused:
+        return "paused"
+    if game.phase is Phase.READY:
+        return "waiting"
+    if game.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT):
+        return "deploying"
+    if game.phase in (Phase.TURN, Phase.CLOCK_OUT):
+        return "playing"
+    if game.result() is None:
+        return "finished"
+    return "confirmed" if all(game.confirmed) else "awaiting_confirmation"
+
+
+class TableRoom:
+    def __init__(
+        self,
+        table_id: str,
+        tokens: Tokens,
+        game: Game,
+        store: Store,
+        time: TimeSource,
+        version: int = 0,
+    ) -> None:
+        self.table_id = table_id
+        self.tokens = tokens
+        self.game = game
+        self.version = version
+        self.store = store
+        self.time = time
+        self.lock = asyncio.Lock()
+        self.channel = Channel()
+        self.history: deque[tuple[int, str]] = deque(maxlen=HISTORY)
+        self._seen: dict[str, OrderedDict[int, int]] = {}
+        self._max_seq: dict[str, int] = {}
+        self._timer: asyncio.Task[None] | None = None
+
+    # -- rebuilding from the log ------------------------------------------------
+
+    def replay(self, log: list[LogEntry]) -> None:
+        for entry in log:
+            command = command_from_wire(json.loads(entry.command_json))
+            self.game = apply(self.game, actor_from_wire(entry.actor), command, entry.at_ms)
+            self.version = entry.version
+            self._remember(entry.device, entry.seq, entry.version)
+
+    # -- commands ---------------------------------------------------------------
+
+    def _remember(self, device: str, seq: int, version: int) -> None:
+        if not device:
+            return
+        seen = self._seen.setdefault(device, OrderedDict())
+        seen[seq] = version
+        if len(seen) > SEEN_PER_DEVICE:
+            seen.popitem(last=False)
+        self._max_seq[device] = max(seq, self._max_seq.get(device, seq))
+
+    def _already_applied(self, device: str, seq: int) -> int | None:
+        if not device:
+            return None
+        seen = self._seen.get(device)
+        if seen is not None and seq in seen:
+            return seen[seq]
+        if seq <= self._max_seq.get(device, -1) - SEEN_PER_DEVICE:
+            return self.version
+        return None
+
+    async def execute(self, actor: c.Actor, device: str, seq: int, command: c.Command) -> Ack:
+        """Apply a command once; it is durable before this returns its ack."""
+        async with self.lock:
+            applied = self._already_applied(device, seq)
+            if applied is not None:
+                return Ack(applied, duplicate=True)
+            now = self.time.now_ms()
+            self._decide_flag(now)
+            if isinstance(command, c.FlagCheck):
+                return Ack(self.version)
+            game = apply(self.game, actor, command, now)
+            self._commit(game, actor, device, seq, command, now)
+            return Ack(self.version)
+
+    def _decide_flag(self, now_ms: int) -> None:
+        flag_at = self.game.clock.flag_at()
+        flagged = decide_flag(self.game, now_ms)
+        if flagged is not self.game and flag_at is not None:
+            self._commit(flagged, c.Role.SYSTEM, "", 0, c.FlagCheck(), flag_at)
+
+    def _commit(
+        self, game: Game, actor: c.Actor, device: str, seq: int, command: c.Command, at_ms: int
+    ) -> None:
+        version = self.version + 1
+        wire = command_to_wire(command)
+        entry = LogEntry(
+            version=version,
+            at_ms=at_ms,
+            actor=actor_to_wire(actor),
+            device=device,
+            seq=seq,
+            command_json=json.dumps(wire, separators=(",", ":")),
+        )
+        result = game.result()
+        result_json = None
+        if result is not None:
+            result_json = json.dumps(game_view(game, at_ms)["result"], separators=(",", ":"))
+        self.store.append(self.table_id, entry, table_status(game), result_json)
+        self.game = game
+        self.version = version
+        self._remember(device, seq, version)
+        message = {
+            "t": "event",
+            "v": version,
+            "what": {**wire, "by": entry.actor, "at_ms": at_ms},
+            "game": game_view(game, self.time.now_ms()),
+        }
+        text = json.dumps(message, separators=(",", ":"))
+        self.history.append((version, text))
+        self.channel.publish(text)
+        self.schedule_flag()
+
+    # -- the flag timer ---------------------------------------------------------
+
+    def schedule_flag(self) -> None:
+        current = asyncio.current_task()
+        if self._timer is not None and self._timer is not current:
+            self._timer.cancel()
+        self._timer = None
+        flag_at = self.game.clock.flag_at()
+        if flag_at is not None and self.game.ending is None:
+            self._timer = asyncio.get_running_loop().create_task(self._flag_when_due(flag_at))
+
+    async def _flag_when_due(self, flag_at: int) -> None:
+        await self.time.sleep_until(flag_at)
+        await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+
+    async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer
+            self._timer = None
+
+    # -- what subscribers see ---------------------------------------------------
+
+    def snapshot(self, role: str) -> dict[str, Any]:
+        now = self.time.now_ms()
+        return {
+            "t": "state",
+            "v": self.version,
+            "role": role,
+            "table": table_info(self.table_id, self.game),
+            "game": game_view(self.game, now),
+            "server_ms": now,
+        }
+
+    def join(self, subscriber: Subscriber, last_version: int | None) -> None:
+        """Subscribe; send the missed events if we still have them, else a snapshot."""
+        missed = self._missed_since(last_version)
+        if missed is None:
+            subscriber.offer(json.dumps(self.snapshot(subscriber.role), separators=(",", ":")))
+        else:
+            for text in missed:
+                subscriber.offer(text)
+        self.channel.join(subscriber)
+
+    def _missed_since(self, last_version: int | None) -> list[str] | None:
+        if last_version is None or last_version > self.version:
+            return None
+        if last_version == self.version:
+            return []
+        if not self.history or self.history[0][0] > last_version + 1:
+            return None
+        return [text for version, text in self.history if version > last_version]
+
+    def leave(self, subscriber: Subscriber) -> None:
+        self.channel.leave(subscriber)

@@ -1,0 +1,137 @@
+"""What a phone, a watcher or the EO sees of a table, as JSON-ready dicts."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from app.domain.clock import Side
+from app.domain.game import Game, Phase, Result, presence_needed, reports_needed
+
+
+def side_name(side: Side | None) -> str | None:
+    return None if side is None else side.name.lower()
+
+
+def table_info(table_id: str, game: Game) -> dict[str, Any]:
+    setup = game.setup
+    scenario = game.scenario
+    return {
+        "id": table_id,
+        "format": {"id": setup.format_id, "name": game.format.name},
+        "scenario": {
+            "id": scenario.id,
+            "name": scenario.name,
+            "kill_box": scenario.kill_box,
+            "elements": [
+                {"id": e.id, "kind": e.kind.value, "name": e.name} for e in scenario.elements
+            ],
+        },
+        "names": list(setup.names),
+        "player_clock_ms": setup.player_clock_ms,
+        "army_points": setup.army_points,
+        "victory_lead": game.format.victory_lead,
+        "last_turn": game.format.last_turn.turn,
+    }
+
+
+def _result(result: Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "winner": side_name(result.winner),
+        "method": result.method.value,
+        "control_points": list(result.control_points),
+        "army_points_destroyed": list(result.army_points_destroyed),
+        "lists": list(result.lists),
+    }
+
+
+def due_prompts(game: Game) -> list[dict[str, Any]]:
+    """The prompts that are due now, in the order the table should answer them."""
+    due: list[dict[str, Any]] = []
+    if game.paused:
+        due.append({"kind": "paused"})
+    if game.phase is Phase.READY:
+        due.append({"kind": "start", "by": "p1"})
+    elif game.phase is Phase.TURN:
+        if game.kill_box_due or game.scoring_due:
+            due.append(
+                {
+                    "kind": "turn_end",
+                    "by": side_name(game.active),
+                    "kill_box": game.kill_box_due,
+                    "scoring": game.scoring_due,
+                }
+            )
+        if game.last_turn:
+            due.append({"kind": "game_end", "by": side_name(game.active)})
+    elif game.phase is Phase.CLOCK_OUT:
+        if game.claim is None:
+            due.append({"kind": "clock_out", "by": side_name(game.flagged)})
+        else:
+            due.append(
+                {"kind": "answer_claim", "by": side_name(game.flagged and game.flagged.other)}
+            )
+    elif game.phase is Phase.OVER:
+        if game.final_scoring_due:
+            due.append({"kind": "final_scoring"})
+        for side in reports_needed(game):
+            due.append({"kind": "report", "by": side_name(side)})
+        if presence_needed(game):
+            due.append({"kind": "scenario_presence"})
+        if game.result() is not None:
+            for side in Side:
+                if not game.confirmed[side]:
+                    due.append({"kind": "confirm", "by": side_name(side)})
+    if game.undo is not None and game.undo.proposed_by is not None:
+        due.append({"kind": "answer_undo", "by": side_name(game.undo.proposed_by.other)})
+    return due
+
+
+def game_view(game: Game, now_ms: int) -> dict[str, Any]:
+    clock = game.clock
+    ending = game.ending
+    undo = game.undo
+    return {
+        "phase": game.phase.value,
+        "active": side_name(game.active),
+        "turn": game.turn,
+        "running": side_name(clock.running),
+        "interrupted": game.interrupted,
+        "paused": game.paused,
+        "remaining_ms": [clock.remaining(Side.P1, now_ms), clock.remaining(Side.P2, now_ms)],
+        "as_of_ms": now_ms,
+        "control_points": list(game.control_points),
+        "objectives_destroyed": sorted(game.objectives_destroyed),
+        "casters": list(game.casters),
+        "flagged": side_name(game.flagged),
+        "claim": None
+        if game.claim is None
+        else {
+            "control": {k: side_name(v) for k, v in game.claim.control.items()},
+            "destroyed": sorted(game.claim.destroyed),
+        },
+        "ending": None
+        if ending is None
+        else {
+            "method": ending.method.value,
+            "winner": side_name(ending.winner),
+            "at_ms": ending.at_ms,
+        },
+        "final_scoring_due": game.final_scoring_due,
+        "reports": [None if r is None else asdict(r) for r in game.reports],
+        "confirmed": list(game.confirmed),
+        "result": _result(game.result()),
+        "undo": None
+        if undo is None
+        else {
+            "tap_at_ms": undo.tap_at_ms,
+            "proposed_by": side_name(undo.proposed_by),
+            "proposed_at_ms": undo.proposed_at_ms or None,
+        },
+        "kill_box_due": game.kill_box_due,
+        "scoring_due": game.scoring_due,
+        "last_turn": game.last_turn,
+        "due": due_prompts(game),
+    }
