@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import BigInteger, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -19,7 +19,7 @@ class TableRecord(TableBase, table=True):
     __tablename__ = "game_table"
 
     id: str = Field(primary_key=True)
-    created_ms: int
+    created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     p1_token: str = Field(index=True, unique=True)
     p2_token: str = Field(index=True, unique=True)
     watch_token: str = Field(index=True, unique=True)
@@ -38,8 +38,8 @@ class LogRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     table_id: str = Field(index=True, foreign_key="game_table.id")
     version: int
-    at_ms: int
+    at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     actor: str
     device: str
-    seq: int
+    seq: int = Field(sa_column=Column(BigInteger, nullable=False))
     command_json: str

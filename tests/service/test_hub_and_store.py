@@ -1,0 +1,84 @@
+"""The table service against the real stores: SQLite file, and PostgreSQL by URL."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlmodel import SQLModel
+
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.errors import RuleError
+from app.store.repository import Store
+from app.tables.hub import QuickGame, TableHub
+from app.tables.timesource import FakeTime
+
+POSTGRES_URL = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        if not POSTGRES_URL:
+            pytest.skip("DEATHCLOCK_TEST_POSTGRES_URL is not set (a PostgreSQL to test against)")
+        url = POSTGRES_URL
+        SQLModel.metadata.drop_all(Store(url).engine)
+    store = Store(url)
+    yield store
+    if request.param == "postgres":
+        SQLModel.metadata.drop_all(store.engine)
+    store.close()
+
+
+async def test_hub_rebuilds_every_table_from_the_log(store: Store) -> None:
+    time = FakeTime()
+    hub = TableHub(store, time, random.Random(7))
+    room = hub.create(QuickGame(clock_minutes=30, scenario="anarchy", p1_name="Ann", p2_name="Bo"))
+    other = hub.create(QuickGame(points=50))
+    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    time.advance(12_345)
+    await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    time.advance(1_000)
+    with pytest.raises(RuleError):
+        await room.execute(Side.P1, "d1", 3, c.PassTurn(expect=Side.P1))
+    await hub.close()
+
+    time.advance(60_000)
+    again = TableHub(store, time)
+    assert again.load() == 2
+    rebuilt = again.rooms[room.table_id]
+    assert rebuilt.version == room.version == 2
+    assert rebuilt.game == room.game
+    assert rebuilt.game.setup.names == ("Ann", "Bo")
+    assert rebuilt.game.remaining(Side.P2, time.now_ms()) == 30 * 60_000 - 61_000
+    assert again.rooms[other.table_id].game.setup.player_clock_ms == 42 * 60_000  # DC1
+    dup = await rebuilt.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    assert dup.duplicate and dup.version == 2
+    await again.close()
+
+
+async def test_flag_found_after_downtime_is_logged_at_the_exact_moment__DC7(
+    store: Store,
+) -> None:
+    time = FakeTime()
+    hub = TableHub(store, time)
+    room = hub.create(QuickGame(clock_seconds=30, scenario="bunkers"))
+    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    started = time.now_ms()
+    await hub.close()
+    time.advance(45_000)
+    again = TableHub(store, time)
+    again.load()
+    rebuilt = again.rooms[room.table_id]
+    await rebuilt.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+    log = store.log(room.table_id)
+    assert [e.command_json for e in log] == ['{"c":"start"}', '{"c":"flag"}']
+    assert log[-1].at_ms == started + 30_000
+    assert rebuilt.game.flagged is Side.P1
+    await again.close()
