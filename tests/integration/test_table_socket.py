@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import httpx
 import websockets
 
@@ -48,12 +50,16 @@ async def test_scripted_game_to_a_confirmed_result__DC3_TS1_TS2_TS3_TS4_TS9(
     await p1.command("pass_turn", expect="p1", kill_box=False)
     assert p1.game["scoring_due"]  # end of P2's turn 2 is scored (TS2)
     await p2.command(
-        "pass_turn", expect="p2", kill_box=False,
+        "pass_turn",
+        expect="p2",
+        kill_box=False,
         scoring={"control": {"rect-1": "p2"}, "destroyed": []},
     )
     assert p2.game["control_points"] == [0, 1]
     await p1.command(
-        "pass_turn", expect="p1", kill_box=False,
+        "pass_turn",
+        expect="p1",
+        kill_box=False,
         scoring={
             "control": {"rect-1": "p1", "rect-2": "p1", "flag-1": "p1", "flag-2": "p1"},
             "destroyed": ["objective-p2"],
@@ -95,7 +101,7 @@ async def test_scripted_game_to_a_confirmed_result__DC3_TS1_TS2_TS3_TS4_TS9(
     assert denied.status_code == 403
     assert [e["v"] for e in log] == list(range(1, p2.version + 1))
     assert [e["c"] for e in log][:6] == ["start"] + ["pass_turn"] * 5
-    assert all(later["at_ms"] >= earlier["at_ms"] for earlier, later in zip(log, log[1:], strict=False))
+    assert all(later["at_ms"] >= earlier["at_ms"] for earlier, later in itertools.pairwise(log))
 
 
 async def test_resent_command_changes_nothing(server: RunningServer, phone: PhoneFactory) -> None:
@@ -201,7 +207,7 @@ async def test_eo_pauses_and_players_cannot__DC5(
 async def test_restart_keeps_acked_commands_and_running_clock(
     database_url: str, fake_time: FakeTime, phone: PhoneFactory, server: RunningServer
 ) -> None:
-    links, p1, p2 = await _table(server, phone)
+    links, p1, _p2 = await _table(server, phone)
     await p1.command("start")
     fake_time.advance(20_000)
     await p1.command("pass_turn", expect="p1")
