@@ -115,6 +115,18 @@ class ConfirmResult:
 
 
 @dataclass(frozen=True, slots=True)
+class DisputeResult:
+    """A player does not agree with the result as recorded: the EO decides."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CallTie:
+    """DC8: the round's end time came and the game is declared a tie."""
+
+
+@dataclass(frozen=True, slots=True)
 class PauseClock:
     pass
 
@@ -149,6 +161,8 @@ Command = (
     | FinalScoring
     | ReportGame
     | ConfirmResult
+    | DisputeResult
+    | CallTie
     | PauseClock
     | ResumeClock
     | AdjustClock

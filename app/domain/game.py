@@ -33,6 +33,7 @@ class Method(StrEnum):
     CLOCK = "clock"
     CONCESSION = "concession"
     TIEBREAKER = "tiebreaker"
+    TIME = "time"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,7 @@ class Game:
     final_scoring_due: bool = False
     reports: tuple[Report | None, Report | None] = (None, None)
     confirmed: tuple[bool, bool] = (False, False)
+    disputed: str | None = None
     undo: Undo | None = None
 
     @property
@@ -443,16 +445,35 @@ def _report(game: Game, actor: c.Actor, cmd: c.ReportGame) -> Game:
         raise BadInput("the list name is too long (200 characters at most)")
     reports = list(game.reports)
     reports[seat] = Report(cmd.army_points_destroyed, cmd.scenario_presence, cmd.list_played)
-    return replace(game, reports=(reports[0], reports[1]), confirmed=(False, False))
+    return replace(game, reports=(reports[0], reports[1]), confirmed=(False, False), disputed=None)
 
 
 def _confirm(game: Game, actor: c.Actor) -> Game:
     seat = _seat(actor)
     if compute_result(game) is None:
         raise RuleError("the result is not complete yet")
+    if game.disputed is not None:
+        raise RuleError("the result is disputed: the EO decides it")
     confirmed = list(game.confirmed)
     confirmed[seat] = True
     return replace(game, confirmed=(confirmed[0], confirmed[1]))
+
+
+def _dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:
+    seat = _seat(actor)
+    if game.phase is not Phase.OVER:
+        raise RuleError("a result can be disputed once the game is over")
+    reason = cmd.reason.strip()[:300]
+    return replace(game, disputed=f"{seat.label}: {reason or 'disputes the result'}")
+
+
+def _call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    """DC8: declared a tie at the round's end time; CP stand as they are."""
+    if not isinstance(actor, c.Role):
+        raise NotYourSeat("only the EO declares a game a tie at the round's end")
+    if game.phase is Phase.OVER:
+        raise RuleError("the game is over")
+    return _end(game, Method.TIME, None, now_ms)
 
 
 def _pause(game: Game, actor: c.Actor, now_ms: int) -> Game:
@@ -520,6 +541,10 @@ def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
             return replace(_report(game, actor, command), undo=None)
         case c.ConfirmResult():
             return replace(_confirm(game, actor), undo=None)
+        case c.DisputeResult():
+            return replace(_dispute(game, actor, command), undo=None)
+        case c.CallTie():
+            return replace(_call_tie(game, actor, now_ms), undo=None)
         case c.PauseClock():
             return _pause(game, actor, now_ms)
         case c.ResumeClock():

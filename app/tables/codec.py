@@ -124,6 +124,10 @@ def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
             )
         case "confirm":
             return c.ConfirmResult()
+        case "dispute":
+            return c.DisputeResult(reason=_str(raw, "reason"))
+        case "call_tie":
+            return c.CallTie()
         case "pause":
             return c.PauseClock()
         case "resume":
@@ -180,6 +184,10 @@ def command_to_wire(command: c.Command) -> dict[str, Any]:
             }
         case c.ConfirmResult():
             return {"c": "confirm"}
+        case c.DisputeResult(reason=reason):
+            return {"c": "dispute", "reason": reason}
+        case c.CallTie():
+            return {"c": "call_tie"}
         case c.PauseClock():
             return {"c": "pause"}
         case c.ResumeClock():

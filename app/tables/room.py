@@ -56,6 +56,8 @@ def table_status(game: Game) -> str:
         return "deploying"
     if game.phase in (Phase.TURN, Phase.CLOCK_OUT):
         return "playing"
+    if game.disputed is not None:
+        return "disputed"
     if game.result() is None:
         return "finished"
     return "confirmed" if all(game.confirmed) else "awaiting_confirmation"

@@ -122,6 +122,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "final_scoring_due": game.final_scoring_due,
         "reports": [None if r is None else asdict(r) for r in game.reports],
         "confirmed": list(game.confirmed),
+        "disputed": game.disputed,
         "result": _result(game.result()),
         "undo": None
         if undo is None
