@@ -121,7 +121,10 @@ async def phone(server: RunningServer) -> AsyncIterator[PhoneFactory]:
     opened: list[Phone] = []
 
     async def connect(
-        table_id: str, token: str, device: str, last_version: int | None = None,
+        table_id: str,
+        token: str,
+        device: str,
+        last_version: int | None = None,
         at: RunningServer | None = None,
     ) -> Phone:
         target = at or server

@@ -27,6 +27,11 @@ class TableRecord(TableBase, table=True):
     version: int = 0
     status: str = "waiting"
     result_json: str | None = None
+    event_id: str | None = Field(default=None, index=True)
+    round_number: int | None = None
+    table_no: int | None = None
+    p1_player: str | None = None
+    p2_player: str | None = None
 
 
 class LogRecord(SQLModel, table=True):
@@ -43,3 +48,75 @@ class LogRecord(SQLModel, table=True):
     device: str
     seq: int = Field(sa_column=Column(BigInteger, nullable=False))
     command_json: str
+
+
+class EventRecord(SQLModel, table=True):
+    """A tournament: its format, size and the EO's token."""
+
+    __tablename__ = "event"
+
+    id: str = Field(primary_key=True)
+    name: str
+    format_id: str
+    points: int
+    lists: int = 1
+    fixed_rounds: int | None = None
+    cut_to_top: int | None = None
+    admin_token: str = Field(index=True, unique=True)
+    created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+    cut_done: bool = False
+
+
+class PlayerEntry(SQLModel, table=True):
+    """A registered player; `joined_round` is the first round they can be paired in."""
+
+    __tablename__ = "player"
+
+    id: str = Field(primary_key=True)
+    event_id: str = Field(index=True, foreign_key="event.id")
+    name: str
+    faction: str = ""
+    lists: str = ""
+    dropped: bool = False
+    joined_round: int = 1
+    cut: bool = False
+
+
+class RoundEntry(SQLModel, table=True):
+    """One round: its scenario, pairings (JSON), start and DC4 expected end."""
+
+    __tablename__ = "event_round"
+    __table_args__ = (UniqueConstraint("event_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: str = Field(index=True, foreign_key="event.id")
+    number: int
+    scenario_id: str
+    pairings_json: str
+    started_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    expected_end_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    end_calls_json: str | None = None
+    finished: bool = False
+
+
+class ResultEntry(SQLModel, table=True):
+    """A result the EO entered or corrected for a table; it overrides the table's own."""
+
+    __tablename__ = "eo_result"
+
+    table_id: str = Field(primary_key=True)
+    event_id: str = Field(index=True)
+    result_json: str
+    at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class EoAction(SQLModel, table=True):
+    """Every EO action on an event, for the record."""
+
+    __tablename__ = "eo_action"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: str = Field(index=True)
+    at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+    action: str
+    detail_json: str

@@ -54,9 +54,22 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
     def add_table(self, record: TableRecord) -> None:
         with Session(self.engine) as session:
             session.add(record)
+            session.commit()
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table that never started (its pairing changed before the round)."""
+        with Session(self.engine) as session:
+            for row in session.exec(select(LogRecord).where(col(LogRecord.table_id) == table_id)):
+                session.delete(row)
+            record = session.get(TableRecord, table_id)
+            if record is not None:
+                session.delete(record)
             session.commit()
 
     def append(self, table_id: str, entry: LogEntry, status: str, result_json: str | None) -> None:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.domain.errors import BadInput
+from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Setup, new_game
 from app.store.models import TableRecord
 from app.store.repository import Store
-from app.tables.room import TableRoom, Tokens
+from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
@@ -71,6 +72,12 @@ class TableHub:
         self.time = time
         self.rng = rng or random.Random()
         self.rooms: dict[str, TableRoom] = {}
+        self.listeners: list[Callable[[TableRoom], None]] = []
+
+    def _register(self, room: TableRoom) -> TableRoom:
+        room.listeners = self.listeners
+        self.rooms[room.table_id] = room
+        return room
 
     def load(self) -> int:
         """Rebuild every table from the store; running clocks have kept running."""
@@ -85,11 +92,25 @@ class TableHub:
             tokens = Tokens(
                 record.p1_token, record.p2_token, record.watch_token, record.admin_token
             )
+            meta = None
+            if record.event_id is not None:
+                meta = TableMeta(
+                    event_id=record.event_id,
+                    round_number=record.round_number or 0,
+                    table_no=record.table_no or 0,
+                    p1_player=record.p1_player or "",
+                    p2_player=record.p2_player or "",
+                )
             room = TableRoom(
-                record.id, tokens, new_game(setup, record.created_ms), self.store, self.time
+                record.id,
+                tokens,
+                new_game(setup, record.created_ms),
+                self.store,
+                self.time,
+                meta=meta,
             )
             room.replay(log)
-            self.rooms[record.id] = room
+            self._register(room)
         return len(self.rooms)
 
     def start_timers(self) -> None:
@@ -97,7 +118,9 @@ class TableHub:
             room.schedule_flag()
 
     def create(self, quick: QuickGame) -> TableRoom:
-        setup = quick.setup(self.rng)
+        return self.open_table(quick.setup(self.rng))
+
+    def open_table(self, setup: Setup, meta: TableMeta | None = None) -> TableRoom:
         now = self.time.now_ms()
         game = new_game(setup, now)
         table_id = secrets.token_hex(4)
@@ -118,11 +141,24 @@ class TableHub:
                 p2_token=tokens.p2,
                 watch_token=tokens.watch,
                 admin_token=tokens.eo,
+                event_id=meta.event_id if meta else None,
+                round_number=meta.round_number if meta else None,
+                table_no=meta.table_no if meta else None,
+                p1_player=meta.p1_player if meta else None,
+                p2_player=meta.p2_player if meta else None,
             )
         )
-        room = TableRoom(table_id, tokens, game, self.store, self.time)
-        self.rooms[table_id] = room
-        return room
+        return self._register(TableRoom(table_id, tokens, game, self.store, self.time, meta=meta))
+
+    def discard(self, table_id: str) -> None:
+        room = self.rooms.get(table_id)
+        if room is not None and room.version > 0:
+            raise RuleError("a table whose game has begun cannot be removed")
+        self.rooms.pop(table_id, None)
+        self.store.delete_table(table_id)
+
+    def event_tables(self, event_id: str) -> list[TableRoom]:
+        return [r for r in self.rooms.values() if r.meta and r.meta.event_id == event_id]
 
     def get(self, table_id: str) -> TableRoom | None:
         return self.rooms.get(table_id)

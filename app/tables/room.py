@@ -7,6 +7,7 @@ import contextlib
 import hmac
 import json
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,17 @@ ROLES = ("p1", "p2", "watch", "eo")
 class Ack:
     version: int
     duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeta:
+    """Where an event's table stands: its round, number and players."""
+
+    event_id: str
+    round_number: int
+    table_no: int
+    p1_player: str
+    p2_player: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +84,11 @@ class TableRoom:
         store: Store,
         time: TimeSource,
         version: int = 0,
+        meta: TableMeta | None = None,
     ) -> None:
         self.table_id = table_id
+        self.meta = meta
+        self.listeners: list[Callable[[TableRoom], None]] = []
         self.tokens = tokens
         self.game = game
         self.version = version
@@ -167,6 +182,8 @@ class TableRoom:
         self.history.append((version, text))
         self.channel.publish(text)
         self.schedule_flag()
+        for listener in self.listeners:
+            listener(self)
 
     # -- the flag timer ---------------------------------------------------------
 

@@ -136,3 +136,34 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "last_turn": game.last_turn,
         "due": due_prompts(game),
     }
+
+
+def table_summary(
+    table_id: str, table_no: int, game: Game, status: str, now_ms: int
+) -> dict[str, Any]:
+    """One dashboard row: enough to show the table live, nothing more."""
+    return {
+        "id": table_id,
+        "table_no": table_no,
+        "names": list(game.setup.names),
+        "scenario": game.scenario.name,
+        "phase": game.phase.value,
+        "turn": game.turn,
+        "active": side_name(game.active),
+        "running": side_name(game.clock.running),
+        "interrupted": game.interrupted,
+        "paused": game.paused,
+        "paused_by_eo": game.paused_by_eo,
+        "remaining_ms": [
+            game.clock.remaining(Side.P1, now_ms),
+            game.clock.remaining(Side.P2, now_ms),
+        ],
+        "as_of_ms": now_ms,
+        "control_points": list(game.control_points),
+        "status": status,
+        "flagged": side_name(game.flagged),
+        "disputed": game.disputed,
+        "ending": None
+        if game.ending is None
+        else {"method": game.ending.method.value, "winner": side_name(game.ending.winner)},
+    }
