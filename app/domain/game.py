@@ -361,8 +361,8 @@ def _answer_undo(game: Game, actor: c.Actor, cmd: c.AnswerUndo, now_ms: int) -> 
         raise NotYourSeat("the other player must agree to the undo")
     if not cmd.accept:
         return replace(game, undo=None)
-    if now_ms - undo.proposed_at_ms > UNDO_WINDOW_MS:
-        raise RuleError("the undo proposal expired (10 seconds)")
+    if now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
+        raise RuleError("too late: a tap can only be undone within 10 seconds")
     return decide_flag(undo.before, now_ms)
 
 
@@ -394,6 +394,8 @@ def _claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
         raise RuleError("only the player whose clock ran out in their own turn can claim")
     if game.claim is not None:
         raise RuleError("a claim is already waiting for the opponent")
+    if not game.scoring_due_at_mark:
+        raise RuleError("scenario scoring starts at the end of P2's turn 2: the clock loss stands")
     cp, _ = score(game, cmd.scoring)
     if game.format.scenario_winner(cp) is not seat:
         lead = cp[seat] - cp[seat.other]
@@ -412,7 +414,7 @@ def _answer_claim(game: Game, actor: c.Actor, cmd: c.AnswerClaim, now_ms: int) -
     if seat is flagged:
         raise NotYourSeat("the opponent answers the claim")
     if not cmd.agree:
-        return _lose_on_time(game, flagged, now_ms)
+        return _lose_on_time(game, flagged, game.clock.since_ms)
     cp, destroyed = score(game, game.claim)
     scored = replace(game, control_points=cp, objectives_destroyed=destroyed)
     return _end(scored, Method.SCENARIO, flagged, now_ms)
@@ -422,7 +424,7 @@ def _accept_clock_loss(game: Game, actor: c.Actor, now_ms: int) -> Game:
     seat = _seat(actor)
     if game.phase is not Phase.CLOCK_OUT or game.flagged is not seat:
         raise RuleError("only the player whose clock ran out can accept the loss")
-    return _lose_on_time(game, seat, now_ms)
+    return _lose_on_time(game, seat, game.clock.since_ms)
 
 
 def _final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
