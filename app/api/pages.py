@@ -43,7 +43,18 @@ def quick_game(
     scenario: Annotated[str, Form()] = "random",
     p1_name: Annotated[str, Form()] = "Player 1",
     p2_name: Annotated[str, Form()] = "Player 2",
+    army_points: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse:
+    form = {
+        "format": format,
+        "points": points,
+        "clock_minutes": clock_minutes,
+        "clock_seconds": clock_seconds,
+        "scenario": scenario,
+        "p1_name": p1_name,
+        "p2_name": p2_name,
+        "army_points": army_points,
+    }
     try:
         body = QuickGameIn.model_validate(
             {
@@ -54,6 +65,7 @@ def quick_game(
                 "scenario": scenario,
                 "p1_name": p1_name,
                 "p2_name": p2_name,
+                "army_points": _none_if_blank(army_points),
             }
         )
         room = create_quick_game(hub, body)
@@ -62,7 +74,7 @@ def quick_game(
         return templates.TemplateResponse(
             request,
             "home.html",
-            {"formats": list(FORMATS.values()), "error": message},
+            {"formats": list(FORMATS.values()), "error": message, "form": form},
             status_code=400,
         )
     return templates.TemplateResponse(

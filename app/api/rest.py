@@ -36,6 +36,7 @@ class SeatLink(BaseModel):
 class TableLinks(BaseModel):
     id: str
     format: str
+    format_name: str
     scenario: str
     player_clock_ms: int
     p1: SeatLink
@@ -56,6 +57,7 @@ def table_links(room: TableRoom, base: str) -> TableLinks:
     return TableLinks(
         id=room.table_id,
         format=setup.format_id,
+        format_name=room.game.format.name,
         scenario=room.game.scenario.name,
         player_clock_ms=setup.player_clock_ms,
         p1=seat(room.tokens.p1),

@@ -223,7 +223,7 @@ def _playing(game: Game) -> None:
     if game.phase is Phase.READY:
         raise RuleError("the clock has not started yet: P1 starts it to begin deployment")
     if game.phase is Phase.CLOCK_OUT:
-        raise RuleError(f"{game.flagged.label if game.flagged else 'A'} clock ran out")
+        raise RuleError(f"{game.flagged.label if game.flagged is not None else 'A'} clock ran out")
     raise RuleError("the game is over")
 
 

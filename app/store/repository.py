@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, insert, update
+from sqlalchemy import event, insert, inspect, text, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -50,6 +50,25 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         SQLModel.metadata.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """New nullable or defaulted columns reach a database made by an older version."""
+        inspector = inspect(self.engine)
+        with self.engine.begin() as conn:
+            for table in SQLModel.metadata.sorted_tables:
+                present = {c["name"] for c in inspector.get_columns(table.name)}
+                for column in table.columns:
+                    if column.name in present:
+                        continue
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    default = ""
+                    if column.default is not None and getattr(column.default, "is_scalar", False):
+                        value = column.default.arg  # type: ignore[attr-defined]
+                        default = f" DEFAULT {int(value) if isinstance(value, bool) else value!r}"
+                    conn.execute(
+                        text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}{default}')
+                    )
 
     def close(self) -> None:
         self.engine.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
+log_error = logging.getLogger(__name__)
 
 
 def new_token() -> str:
@@ -39,6 +41,8 @@ class QuickGame:
     def setup(self, rng: random.Random) -> Setup:
         fmt = get_format(self.format_id)
         points = fmt.default_points if self.points is None else self.points
+        if self.clock_seconds is not None and self.clock_minutes is not None:
+            raise BadInput("give the custom clock in minutes or in seconds, not both")
         if self.clock_seconds is not None:
             clock_ms = self.clock_seconds * 1000
         elif self.clock_minutes is not None:
@@ -110,6 +114,8 @@ class TableHub:
                 meta=meta,
             )
             room.replay(log)
+            if room.broken is not None:
+                log_error.error("table %s is read-only: %s", record.id, room.broken)
             self._register(room)
         return len(self.rooms)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain import commands as c
+from app.domain.errors import RuleError
 from app.domain.game import Game, Phase, apply, decide_flag
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
@@ -100,13 +101,22 @@ class TableRoom:
         self._seen: dict[str, OrderedDict[int, int]] = {}
         self._max_seq: dict[str, int] = {}
         self._timer: asyncio.Task[None] | None = None
+        self.broken: str | None = None
 
     # -- rebuilding from the log ------------------------------------------------
 
     def replay(self, log: list[LogEntry]) -> None:
+        """Rebuild from the log; a log that does not replay leaves the table read-only."""
         for entry in log:
-            command = command_from_wire(json.loads(entry.command_json))
-            self.game = apply(self.game, actor_from_wire(entry.actor), command, entry.at_ms)
+            if self.broken is not None:
+                return
+            try:
+                command = command_from_wire(json.loads(entry.command_json))
+                self.game = apply(self.game, actor_from_wire(entry.actor), command, entry.at_ms)
+            except (RuleError, ValueError, KeyError) as exc:
+                self.broken = f"entry {entry.version} of this table's log does not replay: {exc}"
+                self.version = log[-1].version
+                return
             self.version = entry.version
             self._remember(entry.device, entry.seq, entry.version)
 
@@ -134,6 +144,8 @@ class TableRoom:
     async def execute(self, actor: c.Actor, device: str, seq: int, command: c.Command) -> Ack:
         """Apply a command once; it is durable before this returns its ack."""
         async with self.lock:
+            if self.broken is not None:
+                raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
             applied = self._already_applied(device, seq)
             if applied is not None:
                 return Ack(applied, duplicate=True)

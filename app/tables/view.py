@@ -24,8 +24,18 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
             "name": scenario.name,
             "kill_box": scenario.kill_box,
             "elements": [
-                {"id": e.id, "kind": e.kind.value, "name": e.name} for e in scenario.elements
+                {"id": e.id, "kind": e.kind.value, "name": e.name, "cp": e.control_cp}
+                for e in scenario.elements
             ],
+        },
+        "kill_box_cp": game.format.kill_box_cp,
+        "kill_box_from": {
+            "turn": game.format.kill_box_from.turn,
+            "side": side_name(game.format.kill_box_from.side),
+        },
+        "scoring_from": {
+            "turn": game.format.scoring_from.turn,
+            "side": side_name(game.format.scoring_from.side),
         },
         "names": list(setup.names),
         "player_clock_ms": setup.player_clock_ms,
@@ -68,10 +78,19 @@ def due_prompts(game: Game) -> list[dict[str, Any]]:
             due.append({"kind": "game_end", "by": side_name(game.active)})
     elif game.phase is Phase.CLOCK_OUT:
         if game.claim is None:
-            due.append({"kind": "clock_out", "by": side_name(game.flagged)})
+            due.append(
+                {
+                    "kind": "clock_out",
+                    "by": side_name(game.flagged),
+                    "claim_possible": game.scoring_due_at_mark,
+                }
+            )
         else:
             due.append(
-                {"kind": "answer_claim", "by": side_name(game.flagged and game.flagged.other)}
+                {
+                    "kind": "answer_claim",
+                    "by": side_name(None if game.flagged is None else game.flagged.other),
+                }
             )
     elif game.phase is Phase.OVER:
         if game.final_scoring_due:
@@ -80,7 +99,9 @@ def due_prompts(game: Game) -> list[dict[str, Any]]:
             due.append({"kind": "report", "by": side_name(side)})
         if presence_needed(game):
             due.append({"kind": "scenario_presence"})
-        if game.result() is not None:
+        if game.disputed is not None:
+            due.append({"kind": "disputed", "reason": game.disputed})
+        elif game.result() is not None:
             for side in Side:
                 if not game.confirmed[side]:
                     due.append({"kind": "confirm", "by": side_name(side)})

@@ -15,7 +15,8 @@ NO_SCORE = {"control": {}, "destroyed": []}
 
 
 async def _table(server: RunningServer, phone: PhoneFactory, **body: object):  # type: ignore[no-untyped-def]
-    links = await create_table(server.base, **{"clock_minutes": 60, "scenario": "bunkers", **body})
+    clock = {} if "clock_seconds" in body else {"clock_minutes": 60}
+    links = await create_table(server.base, **{**clock, "scenario": "bunkers", **body})
     tid = links["id"]
     p1 = await phone(tid, token_of(links["p1"]["url"]), "phone-1")
     p2 = await phone(tid, token_of(links["p2"]["url"]), "phone-2")
