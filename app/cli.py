@@ -18,8 +18,19 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host", default=defaults.host)
     serve.add_argument("--port", type=int, default=defaults.port)
     serve.add_argument("--database-url", default=defaults.database_url)
+    demo = sub.add_parser("demo", help="fill the database with a running demo event")
+    demo.add_argument("--database-url", default=defaults.database_url)
+    demo.add_argument("--base-url", default=f"http://{defaults.host}:{defaults.port}")
+    demo.add_argument("--serve", action="store_true", help="start the server afterwards")
     args = parser.parse_args(argv)
-    if args.command == "serve":
+    if args.command == "demo":
+        from app.demo import run_demo
+
+        run_demo(args.database_url, args.base_url)
+        if not args.serve:
+            return
+        args.host, args.port = defaults.host, defaults.port
+    if args.command in ("serve", "demo"):
         os.environ["DEATHCLOCK_DATABASE_URL"] = args.database_url
         uvicorn.run(
             "app.main:create_app",

@@ -9,8 +9,10 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import pages, rest, ws
+from app.api import events, pages, rest, ws
 from app.domain.errors import RuleError
+from app.events.dashboard import Dashboards
+from app.events.service import EventService
 from app.settings import Settings
 from app.store.repository import Store
 from app.tables.hub import TableHub
@@ -27,10 +29,17 @@ def create_app(settings: Settings | None = None, time: TimeSource | None = None)
         hub = TableHub(store, clock)
         hub.load()
         hub.start_timers()
+        dashboards = Dashboards(clock)
+        hub.listeners.append(dashboards.table_changed)
+        service = EventService(store, hub, clock)
+        service.start_timers()
         app.state.hub = hub
+        app.state.events = service
+        app.state.dashboards = dashboards
         try:
             yield
         finally:
+            await service.close()
             await hub.close()
             store.close()
 
@@ -39,10 +48,15 @@ def create_app(settings: Settings | None = None, time: TimeSource | None = None)
 
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=400)
+        status = {"forbidden": 403, "not_found": 404}.get(exc.code, 400)
+        if exc.code == "forbidden" and "token" in exc.message:
+            status = 401
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=status)
 
     app.include_router(rest.router)
     app.include_router(ws.router)
+    app.include_router(events.router)
+    app.include_router(events.socket_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
     return app

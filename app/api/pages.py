@@ -6,14 +6,16 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.api.deps import BaseUrlDep, HubDep
+from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, table_links
-from app.domain.errors import RuleError
+from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
+from app.events.service import EventSpec
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 templates = Jinja2Templates(directory=WEB / "templates")
@@ -100,3 +102,99 @@ def log_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
     if hub.get(table_id) is None:
         raise HTTPException(404, f"no table {table_id!r}")
     return templates.TemplateResponse(request, "log.html", {"table_id": table_id})
+
+
+# --- events ------------------------------------------------------------------------
+
+
+@router.get("/events/new", response_class=HTMLResponse)
+def new_event_page(request: Request) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request, "event_new.html", {"formats": list(FORMATS.values()), "error": None, "form": {}}
+    )
+
+
+@router.post("/events", response_model=None)
+def create_event_form(
+    request: Request,
+    service: EventsDep,
+    name: Annotated[str, Form()] = "",
+    format: Annotated[str, Form()] = "sr2019",
+    points: Annotated[str, Form()] = "75",
+    lists: Annotated[str, Form()] = "1",
+    fixed_rounds: Annotated[str | None, Form()] = None,
+    cut_to_top: Annotated[str | None, Form()] = None,
+) -> HTMLResponse | RedirectResponse:
+    form = {
+        "name": name,
+        "format": format,
+        "points": points,
+        "lists": lists,
+        "fixed_rounds": fixed_rounds,
+        "cut_to_top": cut_to_top,
+    }
+    try:
+        event = service.create_event(
+            EventSpec(
+                name=name,
+                format_id=format,
+                points=_whole(points, "points"),
+                lists=_whole(lists, "lists"),
+                fixed_rounds=None if not fixed_rounds else _whole(fixed_rounds, "fixed rounds"),
+                cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
+            )
+        )
+    except RuleError as exc:
+        return templates.TemplateResponse(
+            request,
+            "event_new.html",
+            {"formats": list(FORMATS.values()), "error": exc.message, "form": form},
+            status_code=400,
+        )
+    return RedirectResponse(f"/e/{event.id}/admin#k={event.admin_token}", status_code=303)
+
+
+def _whole(value: str, name: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise BadInput(f"{name} must be a whole number") from None
+
+
+def _event_page(request: Request, service: EventsDep, event_id: str, template: str) -> HTMLResponse:
+    event = service.event(event_id)
+    return templates.TemplateResponse(
+        request, template, {"event_id": event.id, "event_name": event.name}
+    )
+
+
+@router.get("/e/{event_id}", response_class=HTMLResponse)
+def event_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    """Public: pairings, standings and the round clock."""
+    return _event_page(request, service, event_id, "event.html")
+
+
+@router.get("/e/{event_id}/admin", response_class=HTMLResponse)
+def event_admin_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    return _event_page(request, service, event_id, "event_admin.html")
+
+
+@router.get("/e/{event_id}/dashboard", response_class=HTMLResponse)
+def dashboard_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    return _event_page(request, service, event_id, "dashboard.html")
+
+
+@router.get("/e/{event_id}/cards", response_class=HTMLResponse)
+def cards_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    return _event_page(request, service, event_id, "cards.html")
+
+
+@router.get("/e/{event_id}/players/{player_id}/sheet", response_class=HTMLResponse)
+def sheet_page(request: Request, event_id: str, player_id: str, service: EventsDep) -> HTMLResponse:
+    player = service.player(event_id, player_id)
+    event = service.event(event_id)
+    return templates.TemplateResponse(
+        request,
+        "sheet.html",
+        {"event_id": event.id, "event_name": event.name, "player_id": player.id},
+    )

@@ -1,0 +1,503 @@
+"""Event REST API and the EO dashboard socket.
+
+Reading an event (pairings, standings, round clock) is public; everything that
+changes it needs the EO token in the `X-EO-Token` header, never in a URL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import io
+import json
+from dataclasses import asdict
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
+
+from app.api.deps import BaseUrlDep
+from app.api.rest import table_links
+from app.domain import commands as c
+from app.domain.formats import get_format
+from app.domain.standings import record_sheet
+from app.events.dashboard import Dashboards, summary
+from app.events.service import EventService, EventSpec, NotFound, _pairings
+from app.store.models import EventRecord, RoundEntry
+from app.tables.codec import command_from_wire
+from app.tables.fanout import Subscriber
+from app.tables.room import table_status
+
+router = APIRouter(prefix="/api/events")
+socket_router = APIRouter()
+
+
+def get_events(conn: HTTPConnection) -> EventService:
+    service: EventService = conn.app.state.events
+    return service
+
+
+def get_dashboards(conn: HTTPConnection) -> Dashboards:
+    dashboards: Dashboards = conn.app.state.dashboards
+    return dashboards
+
+
+EventsDep = Annotated[EventService, Depends(get_events)]
+DashboardsDep = Annotated[Dashboards, Depends(get_dashboards)]
+EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
+
+
+class EventIn(BaseModel):
+    name: str = Field(..., min_length=1, max_length=120)
+    format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
+    points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
+    lists: int = Field(1, ge=1, le=3)
+    fixed_rounds: int | None = Field(None, ge=1, le=12)
+    cut_to_top: int | None = Field(None, description="Cut to Top X: 2, 4, 8, 16 or 32")
+
+
+class EventCreated(BaseModel):
+    id: str
+    admin_token: str
+    admin_url: str
+    public_url: str
+    dashboard_url: str
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(..., min_length=1, max_length=60)
+    faction: str = Field("", max_length=60)
+    lists: str = Field("", max_length=500)
+
+
+class DropIn(BaseModel):
+    dropped: bool = True
+
+
+class RoundIn(BaseModel):
+    scenario: str | None = Field(None, description="scenario id; omitted = rolled (RP4)")
+
+
+class SwapIn(BaseModel):
+    a: str
+    b: str
+
+
+class ResultIn(BaseModel):
+    winner: str | None = Field(None, description="'p1', 'p2' or null for a tie")
+    control_points: list[int]
+    army_points_destroyed: list[int]
+    method: str = "eo"
+    lists: list[str] = ["", ""]
+
+
+def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str]) -> dict[str, Any]:
+    results = service._results(entry.event_id)
+    pairings = []
+    for row in _pairings(entry):
+        room = service.hub.get(row.table_id or "")
+        pairings.append(
+            {
+                "table": row.table,
+                "p1": {"id": row.p1, "name": names.get(row.p1, "?")},
+                "p2": None if row.p2 is None else {"id": row.p2, "name": names.get(row.p2, "?")},
+                "paired_down": row.paired_down,
+                "table_id": row.table_id,
+                "status": "bye" if room is None else table_status(room.game),
+                "result": results.get(row.table_id or ""),
+            }
+        )
+    fmt_scenario = None
+    with contextlib.suppress(Exception):
+        fmt_scenario = get_format(service.event(entry.event_id).format_id).scenario(
+            entry.scenario_id
+        )
+    return {
+        "number": entry.number,
+        "scenario": {
+            "id": entry.scenario_id,
+            "name": fmt_scenario.name if fmt_scenario else entry.scenario_id,
+        },
+        "started_ms": entry.started_ms,
+        "expected_end_ms": entry.expected_end_ms,
+        "end_calls": None if entry.end_calls_json is None else json.loads(entry.end_calls_json),
+        "complete": service.round_complete(entry),
+        "pairings": pairings,
+    }
+
+
+def event_view(service: EventService, event_id: str, admin: bool = False) -> dict[str, Any]:
+    event = service.event(event_id)
+    players = service.players(event_id)
+    names = {p.id: p.name for p in players}
+    rounds = service.rounds(event_id)
+    return {
+        "event": {
+            "id": event.id,
+            "name": event.name,
+            "format": event.format_id,
+            "format_name": get_format(event.format_id).name,
+            "points": event.points,
+            "lists": event.lists,
+            "fixed_rounds": event.fixed_rounds,
+            "cut_to_top": event.cut_to_top,
+            "planned_rounds": service.planned_rounds(event_id) if players or rounds else None,
+            "over": service.event_over(event_id),
+        },
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "faction": p.faction,
+                "lists": p.lists if admin else "",
+                "dropped": p.dropped,
+                "cut": p.cut,
+                "joined_round": p.joined_round,
+            }
+            for p in players
+        ],
+        "rounds": [_round_view(service, r, names) for r in rounds],
+        "standings": [asdict(s) for s in service.standings(event_id)],
+        "server_ms": service.time.now_ms(),
+    }
+
+
+def _announce(service: EventService, dashboards: Dashboards, event_id: str) -> None:
+    """Tell the event's dashboards the round or standings changed."""
+    if event_id in dashboards.by_event:
+        dashboards.by_event[event_id].publish({"t": "event", **event_view(service, event_id)})
+
+
+@router.post("", status_code=201, response_model=EventCreated)
+def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCreated:
+    """Create an event; the EO token comes back once, in the body and the admin link."""
+    event = service.create_event(
+        EventSpec(
+            name=body.name,
+            format_id=body.format,
+            points=body.points,
+            lists=body.lists,
+            fixed_rounds=body.fixed_rounds,
+            cut_to_top=body.cut_to_top,
+        )
+    )
+    return EventCreated(
+        id=event.id,
+        admin_token=event.admin_token,
+        admin_url=f"{base}e/{event.id}/admin#k={event.admin_token}",
+        public_url=f"{base}e/{event.id}",
+        dashboard_url=f"{base}e/{event.id}/dashboard#k={event.admin_token}",
+    )
+
+
+@router.get("/{event_id}")
+def get_event(event_id: str, service: EventsDep) -> dict[str, Any]:
+    """Public: the event, its players, rounds with pairings and results, standings."""
+    return event_view(service, event_id)
+
+
+@router.get("/{event_id}/admin")
+def get_event_admin(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    service.authorize(event_id, token)
+    return event_view(service, event_id, admin=True)
+
+
+@router.post("/{event_id}/players", status_code=201)
+def add_player(
+    event_id: str,
+    body: PlayerIn,
+    service: EventsDep,
+    dashboards: DashboardsDep,
+    token: EoToken = None,
+) -> dict[str, Any]:
+    service.authorize(event_id, token)
+    player = service.add_player(event_id, body.name, body.faction, body.lists)
+    _announce(service, dashboards, event_id)
+    return player.model_dump()
+
+
+@router.put("/{event_id}/players/{player_id}")
+def edit_player(
+    event_id: str, player_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    service.authorize(event_id, token)
+    return service.edit_player(
+        event_id, player_id, body.name, body.faction, body.lists
+    ).model_dump()
+
+
+@router.post("/{event_id}/players/{player_id}/drop")
+def drop_player(
+    event_id: str, player_id: str, body: DropIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """RP7: drop (or rejoin) a player."""
+    service.authorize(event_id, token)
+    return service.drop_player(event_id, player_id, body.dropped).model_dump()
+
+
+@router.post("/{event_id}/players/import")
+async def import_players(
+    event_id: str, request: Request, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """CSV body with a header row: name, faction, lists."""
+    service.authorize(event_id, token)
+    body = await request.body()
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotFound("the CSV must be UTF-8 text") from None
+    added, errors = service.import_players(event_id, text)
+    return {"added": [p.model_dump() for p in added], "errors": errors}
+
+
+@router.post("/{event_id}/rounds", status_code=201)
+def pair_round(
+    event_id: str,
+    body: RoundIn,
+    service: EventsDep,
+    dashboards: DashboardsDep,
+    token: EoToken = None,
+) -> dict[str, Any]:
+    """Pair the next round (RP2/RP3) with its scenario (RP4) and open its tables."""
+    service.authorize(event_id, token)
+    entry = service.pair_next_round(event_id, body.scenario)
+    _announce(service, dashboards, event_id)
+    names = {p.id: p.name for p in service.players(event_id)}
+    return _round_view(service, entry, names)
+
+
+@router.post("/{event_id}/rounds/current/swap")
+def swap_players(
+    event_id: str,
+    body: SwapIn,
+    service: EventsDep,
+    dashboards: DashboardsDep,
+    token: EoToken = None,
+) -> dict[str, Any]:
+    service.authorize(event_id, token)
+    warnings = service.swap(event_id, body.a, body.b)
+    _announce(service, dashboards, event_id)
+    return {"warnings": warnings}
+
+
+@router.post("/{event_id}/rounds/current/start")
+async def start_round(
+    event_id: str, service: EventsDep, dashboards: DashboardsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """Start every table's clock; the round's expected end is set (DC4)."""
+    service.authorize(event_id, token)
+    entry = await service.start_round(event_id)
+    _announce(service, dashboards, event_id)
+    return {
+        "number": entry.number,
+        "started_ms": entry.started_ms,
+        "expected_end_ms": entry.expected_end_ms,
+    }
+
+
+@router.post("/{event_id}/rounds/current/end")
+async def end_round(
+    event_id: str, service: EventsDep, dashboards: DashboardsDep, token: EoToken = None
+) -> dict[str, str]:
+    """DC8 now (it also runs by itself at the round's expected end)."""
+    service.authorize(event_id, token)
+    calls = await service.call_round_end(event_id)
+    _announce(service, dashboards, event_id)
+    return calls
+
+
+@router.get("/{event_id}/tables")
+def event_tables(
+    event_id: str, service: EventsDep, base: BaseUrlDep, token: EoToken = None
+) -> list[dict[str, Any]]:
+    """EO: every table of the event with its seat links and QR codes (table cards)."""
+    service.authorize(event_id, token)
+    now = service.time.now_ms()
+    return [
+        {
+            "round": r.meta.round_number if r.meta else None,
+            "links": table_links(r, base).model_dump(),
+            **summary(r, now),
+        }
+        for r in service.rooms(event_id)
+    ]
+
+
+@router.post("/{event_id}/tables/{table_id}/command")
+async def table_command(
+    event_id: str,
+    table_id: str,
+    body: dict[str, Any],
+    service: EventsDep,
+    token: EoToken = None,
+) -> dict[str, Any]:
+    """EO: pause, resume, adjust_clock or call_tie on one table (logged in its log)."""
+    service.authorize(event_id, token)
+    room = service.hub.get(table_id)
+    if room is None or room.meta is None or room.meta.event_id != event_id:
+        raise NotFound(f"no table {table_id!r} in this event")
+    command = command_from_wire(body)
+    if not isinstance(
+        command, c.PauseClock | c.ResumeClock | c.AdjustClock | c.CallTie | c.StartClock
+    ):
+        raise NotFound("the EO can pause, resume, adjust_clock, call_tie or start here")
+    ack = await room.execute(c.Role.EO, "", 0, command)
+    service.log_action(event_id, f"table_{body.get('c')}", table=table_id, detail=body)
+    return {"v": ack.version, "status": table_status(room.game)}
+
+
+@router.put("/{event_id}/tables/{table_id}/result")
+def enter_result(
+    event_id: str,
+    table_id: str,
+    body: ResultIn,
+    service: EventsDep,
+    dashboards: DashboardsDep,
+    token: EoToken = None,
+) -> dict[str, Any]:
+    """EO: enter or correct a table's result (overrides the players' confirmation)."""
+    service.authorize(event_id, token)
+    service.enter_result(event_id, table_id, body.model_dump())
+    _announce(service, dashboards, event_id)
+    return service.table_result(event_id, table_id) or {}
+
+
+@router.get("/{event_id}/actions")
+def eo_actions(event_id: str, service: EventsDep, token: EoToken = None) -> list[dict[str, Any]]:
+    service.authorize(event_id, token)
+    return [
+        {"at_ms": a.at_ms, "action": a.action, **json.loads(a.detail_json)}
+        for a in service.actions(event_id)
+    ]
+
+
+@router.get("/{event_id}/standings")
+def get_standings(event_id: str, service: EventsDep) -> list[dict[str, Any]]:
+    """ST1: TP, SoS, CP, APD."""
+    service.event(event_id)
+    return [asdict(s) for s in service.standings(event_id)]
+
+
+@router.get("/{event_id}/players/{player_id}/sheet")
+def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dict[str, Any]:
+    """ST6: the player's record sheet."""
+    records = service.player_records(event_id)
+    player = next((p for p in records if p.id == player_id), None)
+    if player is None:
+        raise NotFound(f"no player {player_id!r} in this event")
+    return {
+        "player": {"id": player.id, "name": player.name, "faction": player.faction},
+        "rounds": record_sheet(player, records),
+    }
+
+
+def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return Response(
+        out.getvalue(),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/{event_id}/standings.csv")
+def standings_csv(event_id: str, service: EventsDep) -> Response:
+    service.event(event_id)
+    return _csv([asdict(s) for s in service.standings(event_id)], f"standings-{event_id}.csv")
+
+
+@router.get("/{event_id}/pairings.csv")
+def pairings_csv(event_id: str, service: EventsDep) -> Response:
+    view = event_view(service, event_id)
+    rows = [
+        {
+            "round": r["number"],
+            "scenario": r["scenario"]["name"],
+            "table": p["table"] or "bye",
+            "p1": p["p1"]["name"],
+            "p2": p["p2"]["name"] if p["p2"] else "Bye",
+        }
+        for r in view["rounds"]
+        for p in r["pairings"]
+    ]
+    return _csv(rows, f"pairings-{event_id}.csv")
+
+
+@router.get("/{event_id}/results.csv")
+def results_csv(event_id: str, service: EventsDep) -> Response:
+    records = service.player_records(event_id)
+    rows = [
+        {"player": p.name, "faction": p.faction, **row}
+        for p in records
+        for row in record_sheet(p, records)
+    ]
+    return _csv(rows, f"results-{event_id}.csv")
+
+
+def dashboard_snapshot(service: EventService, event_id: str, role: str) -> dict[str, Any]:
+    now = service.time.now_ms()
+    view = event_view(service, event_id)
+    current = view["rounds"][-1] if view["rounds"] else None
+    ids = {p["table_id"] for p in current["pairings"]} if current else set()
+    tables = [summary(r, now) for r in service.rooms(event_id) if r.table_id in ids]
+    return {"t": "dashboard", "role": role, **view, "round": current, "tables": tables}
+
+
+@socket_router.websocket("/ws/events/{event_id}")
+async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
+    """Send {"t":"hello","token":<EO token or "">}; get a snapshot, then coalesced updates."""
+    service: EventService = websocket.app.state.events
+    dashboards: Dashboards = websocket.app.state.dashboards
+    await websocket.accept()
+    try:
+        event: EventRecord = service.event(event_id)
+        hello = json.loads(await asyncio.wait_for(websocket.receive_text(), timeout=15))
+    except (NotFound, TimeoutError, ValueError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await websocket.send_text('{"t":"error","code":"not_found","message":"no such event"}')
+            await websocket.close(code=4404)
+        return
+    token = hello.get("token") if isinstance(hello, dict) else None
+    role = "eo" if isinstance(token, str) and token == event.admin_token else "public"
+    sub = Subscriber(role)
+    dashboard = dashboards.get(event_id)
+    dashboard.join(sub, dashboard_snapshot(service, event_id, role))
+
+    async def write() -> None:
+        while True:
+            await websocket.send_text(await sub.queue.get())
+
+    writer = asyncio.create_task(write())
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text") or ""
+            if '"ping"' in text:
+                with contextlib.suppress(ValueError):
+                    ping = json.loads(text)
+                    sub.offer(
+                        json.dumps(
+                            {
+                                "t": "pong",
+                                "id": ping.get("id"),
+                                "client_ms": ping.get("client_ms"),
+                                "server_ms": service.time.now_ms(),
+                            }
+                        )
+                    )
+            elif '"sync"' in text:
+                sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        dashboard.leave(sub)
+        writer.cancel()

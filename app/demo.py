@@ -1,0 +1,119 @@
+"""`deathclock demo`: a running 12-player event, round 2 under way at different turns.
+
+Round 1 is played out in the past; round 2 started 35 minutes ago. The games are
+played through the real table rooms with a clock that runs in the past, so the
+server that loads the database continues every running clock from the true now.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass
+
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.game import Phase
+from app.events.service import EventService, EventSpec
+from app.store.repository import Store
+from app.tables.hub import TableHub
+from app.tables.room import TableRoom
+from app.tables.timesource import FakeTime
+
+PLAYERS = [
+    ("Ana Reyes", "Cygnar"),
+    ("Ben Okafor", "Khador"),
+    ("Chloe Martin", "Trollbloods"),
+    ("Dmitri Volkov", "Cryx"),
+    ("Erin Walsh", "Legion of Everblight"),
+    ("Farid Haddad", "Protectorate of Menoth"),
+    ("Grace Kim", "Circle Orboros"),
+    ("Hugo Brandt", "Convergence of Cyriss"),
+    ("Isla Moreau", "Retribution of Scyrah"),
+    ("Jonas Berg", "Skorne"),
+    ("Kofi Mensah", "Grymkin"),
+    ("Lena Fischer", "Infernals"),
+]
+
+MIN = 60_000
+
+
+@dataclass(frozen=True, slots=True)
+class DemoEvent:
+    event_id: str
+    admin_token: str
+
+
+async def _tap(room: TableRoom, device: str, seq: int) -> None:
+    game = room.game
+    turn_end = None
+    if game.phase is Phase.TURN and (game.kill_box_due or game.scoring_due):
+        turn_end = c.TurnEnd(
+            kill_box=False if game.kill_box_due else None,
+            scoring=c.Scoring() if game.scoring_due else None,
+        )
+    await room.execute(game.active, device, seq, c.PassTurn(expect=game.active, turn_end=turn_end))
+
+
+async def _play_out(room: TableRoom, clock: FakeTime, rng: random.Random) -> None:
+    """Round 1: deployment, a few turns, then an assassination, reports and confirmations."""
+    for seq in range(1, 4 + rng.randint(2, 6)):
+        clock.advance(rng.randint(20, 60) * 1000)
+        await _tap(room, "demo", seq)
+    loser = Side(rng.randint(0, 1))
+    await room.execute(loser, "demo", 100, c.CasterDestroyed())
+    if room.game.final_scoring_due:
+        await room.execute(loser.other, "demo", 101, c.FinalScoring(c.Scoring()))
+    for side in Side:
+        apd = rng.randint(20, 60) if side is loser.other else rng.randint(5, 40)
+        await room.execute(side, f"demo-{side.label}", 102, c.ReportGame(apd, None, "List 1"))
+    for side in Side:
+        await room.execute(side, f"demo-{side.label}", 103, c.ConfirmResult())
+
+
+async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
+    real_now = now_ms if now_ms is not None else time.time_ns() // 1_000_000
+    clock = FakeTime(real_now - 150 * MIN)
+    rng = random.Random(2019)
+    store = Store(database_url)
+    hub = TableHub(store, clock, rng)
+    hub.load()
+    service = EventService(store, hub, clock, rng)
+    try:
+        event = service.create_event(EventSpec(name="Demo Steamroller", points=75))
+        for name, faction in PLAYERS:
+            service.add_player(event.id, name, faction, "List 1, List 2")
+
+        service.pair_next_round(event.id)
+        await service.start_round(event.id)
+        for room in service.rooms(event.id):
+            await _play_out(room, clock, rng)
+
+        clock.advance(real_now - 35 * MIN - clock.now_ms())
+        service.pair_next_round(event.id)
+        await service.start_round(event.id)
+        tables = [r for r in service.rooms(event.id) if r.meta and r.meta.round_number == 2]
+        seq = 1
+        for i, room in enumerate(tables):
+            for _ in range(min(4 + i * 2, 13)):
+                clock.advance(rng.randint(5, 15) * 1000)
+                await _tap(room, "demo", seq)
+                seq += 1
+        if len(tables) > 2:
+            await tables[2].execute(c.Role.EO, "", 0, c.PauseClock())
+        return DemoEvent(event.id, event.admin_token)
+    finally:
+        await service.close()
+        await hub.close()
+        store.close()
+
+
+def run_demo(database_url: str, base_url: str) -> DemoEvent:
+    demo = asyncio.run(build_demo(database_url))
+    base = base_url.rstrip("/")
+    print(f"Demo event ready in {database_url}")
+    print(f"  dashboard: {base}/e/{demo.event_id}/dashboard#k={demo.admin_token}")
+    print(f"  EO admin:  {base}/e/{demo.event_id}/admin#k={demo.admin_token}")
+    print(f"  public:    {base}/e/{demo.event_id}")
+    return demo

@@ -1,0 +1,167 @@
+"""Players' round records, the standings (ST1) and the player record sheet (ST6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from types import MappingProxyType
+
+from app.domain.errors import BadInput
+
+
+class Outcome(StrEnum):
+    WIN = "win"
+    LOSS = "loss"
+    TIE = "tie"
+    BYE = "bye"
+
+
+#: Steamroller 2019: 1 TP for a win, 0 for a loss or tie; a bye scores as a win.
+SR2019_TP: Mapping[str, int] = MappingProxyType({"win": 1, "loss": 0, "tie": 0, "bye": 1})
+
+RESULT_WORDS: Mapping[Outcome, str] = MappingProxyType(
+    {Outcome.WIN: "Win", Outcome.LOSS: "Loss", Outcome.TIE: "Tie", Outcome.BYE: "Bye"}
+)
+
+
+def tournament_points(outcome: Outcome, tp: Mapping[str, int] = SR2019_TP) -> int:
+    """TP for one round; a format's table without a "bye" entry scores the bye as a win."""
+    if outcome is Outcome.BYE and "bye" not in tp:
+        return tp["win"]
+    return tp[outcome]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    round: int
+    opponent_id: str | None  # None: a bye, or a round missed before a late rejoin
+    outcome: Outcome
+    control_points: int
+    army_points_destroyed: int
+    list_played: str = ""
+    paired_down: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    id: str
+    name: str
+    faction: str = ""
+    dropped: bool = False
+    rounds: tuple[RoundRecord, ...] = ()
+
+    def points(self, tp: Mapping[str, int] = SR2019_TP) -> int:
+        return sum(tournament_points(r.outcome, tp) for r in self.rounds)
+
+    @property
+    def tp(self) -> int:
+        return self.points()
+
+    @property
+    def control_points(self) -> int:
+        return sum(r.control_points for r in self.rounds)
+
+    @property
+    def army_points_destroyed(self) -> int:
+        return sum(r.army_points_destroyed for r in self.rounds)
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """Opponents in the order played (a forced rematch appears twice)."""
+        return tuple(r.opponent_id for r in self.rounds if r.opponent_id is not None)
+
+    @property
+    def had_bye(self) -> bool:
+        return self.bye_count > 0
+
+    @property
+    def bye_count(self) -> int:
+        return sum(1 for r in self.rounds if r.outcome is Outcome.BYE)
+
+    @property
+    def paired_down_count(self) -> int:
+        return sum(1 for r in self.rounds if r.paired_down)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    player_id: str
+    name: str
+    faction: str
+    tp: int
+    sos: int
+    control_points: int
+    army_points_destroyed: int
+    dropped: bool
+
+
+def by_id(players: Sequence[PlayerRecord]) -> dict[str, PlayerRecord]:
+    found: dict[str, PlayerRecord] = {}
+    for player in players:
+        if player.id in found:
+            raise BadInput(f"player id {player.id!r} appears twice")
+        found[player.id] = player
+    return found
+
+
+def strength_of_schedule(
+    player: PlayerRecord, players: Mapping[str, PlayerRecord], tp: Mapping[str, int] = SR2019_TP
+) -> int:
+    """ST1: the current TP of every opponent played, once per game; byes add nothing."""
+    return sum(players[o].points(tp) for o in player.opponents if o in players)
+
+
+def standings(players: Sequence[PlayerRecord], tp: Mapping[str, int] = SR2019_TP) -> list[Standing]:
+    """ST1: TP, then SoS, then CP, then APD; players equal on all four share a rank."""
+    everyone = by_id(players)
+    rows = [
+        Standing(
+            rank=0,
+            player_id=p.id,
+            name=p.name,
+            faction=p.faction,
+            tp=p.points(tp),
+            sos=strength_of_schedule(p, everyone, tp),
+            control_points=p.control_points,
+            army_points_destroyed=p.army_points_destroyed,
+            dropped=p.dropped,
+        )
+        for p in players
+    ]
+    rows.sort(key=lambda s: (*_order(s), s.name.casefold(), s.player_id))
+    ranked: list[Standing] = []
+    for index, row in enumerate(rows):
+        shares = ranked and _order(ranked[-1]) == _order(row)
+        rank = ranked[-1].rank if shares else index + 1
+        ranked.append(replace(row, rank=rank))
+    return ranked
+
+
+def _order(s: Standing) -> tuple[int, int, int, int]:
+    return (-s.tp, -s.sos, -s.control_points, -s.army_points_destroyed)
+
+
+def record_sheet(player: PlayerRecord, players: Sequence[PlayerRecord]) -> list[dict[str, object]]:
+    """ST6: the player record sheet, one row per round played (or missed)."""
+    names = {p.id: p.name for p in players}
+    return [
+        {
+            "round": r.round,
+            "opponent": _opponent_name(r, names),
+            "list_played": r.list_played,
+            "result": RESULT_WORDS[r.outcome],
+            "control_points": r.control_points,
+            "army_points_destroyed": r.army_points_destroyed,
+        }
+        for r in sorted(player.rounds, key=lambda r: r.round)
+    ]
+
+
+def _opponent_name(record: RoundRecord, names: Mapping[str, str]) -> str:
+    if record.outcome is Outcome.BYE:
+        return "Bye"
+    if record.opponent_id is None:
+        return "Missed round"
+    return names.get(record.opponent_id, record.opponent_id)

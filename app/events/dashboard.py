@@ -1,0 +1,86 @@
+"""EO dashboards: every table of an event, live, with coalesced updates.
+
+A tap marks its table dirty; dirty tables go out together at most every
+`interval_s`, so a dashboard gets one message per interval, not one per tap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from app.tables.fanout import Channel, Subscriber
+from app.tables.room import TableRoom, table_status
+from app.tables.timesource import TimeSource
+from app.tables.view import table_summary
+
+INTERVAL_S = 0.25
+
+
+def summary(room: TableRoom, now_ms: int) -> dict[str, Any]:
+    table_no = room.meta.table_no if room.meta else 0
+    return table_summary(room.table_id, table_no, room.game, table_status(room.game), now_ms)
+
+
+class Dashboard:
+    def __init__(self, event_id: str, time: TimeSource, interval_s: float = INTERVAL_S) -> None:
+        self.event_id = event_id
+        self.time = time
+        self.interval_s = interval_s
+        self.channel = Channel()
+        self.dirty: dict[str, TableRoom] = {}
+        self._flush: asyncio.Task[None] | None = None
+        self._last_flush = 0.0
+
+    def table_changed(self, room: TableRoom) -> None:
+        self.dirty[room.table_id] = room
+        if self._flush is None and self.channel.subscribers:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, self._last_flush + self.interval_s - loop.time())
+            self._flush = loop.create_task(self._flush_after(delay))
+
+    async def _flush_after(self, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            self.flush()
+        finally:
+            self._flush = None
+
+    def flush(self) -> None:
+        self._last_flush = asyncio.get_running_loop().time()
+        rooms, self.dirty = list(self.dirty.values()), {}
+        if not rooms:
+            return
+        now = self.time.now_ms()
+        message = {"t": "tables", "server_ms": now, "tables": [summary(r, now) for r in rooms]}
+        self.channel.publish(json.dumps(message, separators=(",", ":")))
+
+    def publish(self, message: dict[str, Any]) -> None:
+        self.channel.publish(json.dumps(message, separators=(",", ":")))
+
+    def join(self, subscriber: Subscriber, snapshot: dict[str, Any]) -> None:
+        subscriber.offer(json.dumps(snapshot, separators=(",", ":")))
+        self.channel.join(subscriber)
+
+    def leave(self, subscriber: Subscriber) -> None:
+        self.channel.leave(subscriber)
+
+
+class Dashboards:
+    """One dashboard per event, fed by every table's changes."""
+
+    def __init__(self, time: TimeSource, interval_s: float = INTERVAL_S) -> None:
+        self.time = time
+        self.interval_s = interval_s
+        self.by_event: dict[str, Dashboard] = {}
+
+    def get(self, event_id: str) -> Dashboard:
+        if event_id not in self.by_event:
+            self.by_event[event_id] = Dashboard(event_id, self.time, self.interval_s)
+        return self.by_event[event_id]
+
+    def table_changed(self, room: TableRoom) -> None:
+        if room.meta is not None and room.meta.event_id in self.by_event:
+            self.by_event[room.meta.event_id].table_changed(room)

@@ -1,0 +1,168 @@
+"""A whole 9-player, 4-round Steamroller event over HTTP and WebSockets, fake clock."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import websockets
+
+from app.tables.timesource import FakeTime
+from tests.conftest import PhoneFactory, RunningServer, token_of
+
+PLAYERS = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+STRENGTH = {name: rank for rank, name in enumerate(PLAYERS)}  # Ann beats everyone
+
+
+async def _finish_table(phone: PhoneFactory, table: dict[str, Any], by_concession: bool) -> None:
+    """Both seat phones play the table out: the weaker player loses."""
+    names = table["names"]
+    tid = table["id"]
+    p1 = await phone(tid, token_of(table["links"]["p1"]["url"]), f"{tid}-1")
+    p2 = await phone(tid, token_of(table["links"]["p2"]["url"]), f"{tid}-2")
+    loser, winner = (p2, p1) if STRENGTH[names[0]] < STRENGTH[names[1]] else (p1, p2)
+    if by_concession:
+        assert (await loser.command("concede"))["t"] == "ack"
+        await winner.command("report", army_points_destroyed=20, list_played="list 1")
+    else:
+        for side, client in (("p1", p1), ("p2", p2), ("p1", p1), ("p2", p2)):
+            assert (await client.command("pass_turn", expect=side))["t"] == "ack"
+        assert (await loser.command("caster_destroyed"))["t"] == "ack"  # TS6
+        await winner.command("report", army_points_destroyed=45)
+        await loser.command("report", army_points_destroyed=15)
+    for client in (p1, p2):
+        assert (await client.command("confirm"))["t"] == "ack", client.received[-1]
+    await p1.ws.close()
+    await p2.ws.close()
+
+
+def _expected_standings(rounds: list[dict[str, Any]], ids: dict[str, str]) -> list[tuple[Any, ...]]:
+    """ST1 from the recorded games, computed independently of the app."""
+    names = {v: k for k, v in ids.items()}
+    tp = dict.fromkeys(PLAYERS, 0)
+    cp = dict.fromkeys(PLAYERS, 0)
+    apd = dict.fromkeys(PLAYERS, 0)
+    opponents: dict[str, list[str]] = {n: [] for n in PLAYERS}
+    for rnd in rounds:
+        for pairing in rnd["pairings"]:
+            a = names[pairing["p1"]["id"]]
+            if pairing["p2"] is None:
+                tp[a] += 1
+                cp[a] += 3
+                apd[a] += 38  # RP3: half of 75, rounded up
+                continue
+            b = names[pairing["p2"]["id"]]
+            result = pairing["result"]
+            opponents[a].append(b)
+            opponents[b].append(a)
+            for index, who in enumerate((a, b)):
+                tp[who] += 1 if result["winner"] == ("p1", "p2")[index] else 0
+                cp[who] += result["control_points"][index]
+                apd[who] += result["army_points_destroyed"][index]
+    sos = {n: sum(tp[o] for o in opponents[n]) for n in PLAYERS}
+    rows = [(n, tp[n], sos[n], cp[n], apd[n]) for n in PLAYERS]
+    return sorted(rows, key=lambda r: (-r[1], -r[2], -r[3], -r[4], r[0]))
+
+
+async def test_nine_player_four_round_event__RP1_RP2_RP3_ST1_DC4(
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
+) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        created = (
+            await http.post("/api/events", json={"name": "Steamroller at the Hall", "points": 75})
+        ).json()
+        eid = created["id"]
+        eo = {"X-EO-Token": created["admin_token"]}
+        assert "#k=" in created["admin_url"]
+        # Nothing changes without the EO token.
+        refused = await http.post(f"/api/events/{eid}/players", json={"name": "Mallory"})
+        assert refused.status_code == 401 and "token" in refused.json()["detail"]
+
+        csv_body = "name,faction\n" + "\n".join(f"{n},Cygnar" for n in PLAYERS[:6])
+        imported = (
+            await http.post(f"/api/events/{eid}/players/import", content=csv_body, headers=eo)
+        ).json()
+        assert len(imported["added"]) == 6 and imported["errors"] == []
+        for name in PLAYERS[6:]:
+            response = await http.post(
+                f"/api/events/{eid}/players", json={"name": name}, headers=eo
+            )
+            assert response.status_code == 201
+        ids = {p["name"]: p["id"] for p in (await http.get(f"/api/events/{eid}")).json()["players"]}
+
+        dashboard = await websockets.connect(f"{server.ws_base}/ws/events/{eid}")
+        await dashboard.send(json.dumps({"t": "hello", "token": created["admin_token"]}))
+        snapshot = json.loads(await dashboard.recv())
+        assert snapshot["t"] == "dashboard" and snapshot["role"] == "eo"
+
+        scenarios = set()
+        for number in range(1, 5):
+            paired = await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)
+            assert paired.status_code == 201, paired.text
+            rnd = paired.json()
+            scenarios.add(rnd["scenario"]["id"])
+            byes = [p for p in rnd["pairings"] if p["p2"] is None]
+            assert len(byes) == 1  # RP3: 9 players, one bye
+            assert len(rnd["pairings"]) == 5
+            early = await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)
+            assert early.status_code == 400  # not started yet
+
+            started = (
+                await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)
+            ).json()
+            assert started["expected_end_ms"] == fake_time.now_ms() + 2 * 60 * 60_000  # DC4
+            blocked = await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)
+            assert blocked.status_code == 400 and "results" in blocked.json()["detail"]
+
+            tables = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
+            current = [t for t in tables if t["round"] == number]
+            assert len(current) == 4 and all(t["status"] == "deploying" for t in current)
+            for i, table in enumerate(sorted(current, key=lambda t: t["table_no"])):
+                fake_time.advance(60_000)
+                await _finish_table(phone, table, by_concession=i == 0)
+
+            view = (await http.get(f"/api/events/{eid}")).json()
+            assert view["rounds"][-1]["complete"]
+        assert len(scenarios) == 4  # RP4: never repeated
+
+        view = (await http.get(f"/api/events/{eid}")).json()
+        assert view["event"]["planned_rounds"] == 4  # RP1: 9 players
+        assert view["event"]["over"]
+        after = await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)
+        assert after.status_code == 400
+
+        # RP2: nobody met the same opponent twice.
+        met = set()
+        for rnd in view["rounds"]:
+            for p in rnd["pairings"]:
+                if p["p2"]:
+                    pair = frozenset((p["p1"]["id"], p["p2"]["id"]))
+                    assert pair not in met
+                    met.add(pair)
+
+        standings = view["standings"]
+        expected = _expected_standings(view["rounds"], ids)
+        got = [
+            (s["name"], s["tp"], s["sos"], s["control_points"], s["army_points_destroyed"])
+            for s in standings
+        ]
+        assert sorted(got, key=lambda r: (-r[1], -r[2], -r[3], -r[4], r[0])) == expected
+        assert standings[0]["name"] == "Ann" and standings[0]["tp"] == 4
+        assert sum(s["tp"] for s in standings) == 4 * 4 + 4  # four games and a bye per round
+
+        sheet = (await http.get(f"/api/events/{eid}/players/{ids['Ann']}/sheet")).json()
+        assert [r["result"] for r in sheet["rounds"]].count("Loss") == 0
+        csv_text = (await http.get(f"/api/events/{eid}/standings.csv")).text
+        assert csv_text.splitlines()[0].startswith("rank,") and "Ann" in csv_text
+
+        # The dashboard got coalesced table updates along the way.
+        updates = 0
+        while True:
+            try:
+                message = json.loads(await __import__("asyncio").wait_for(dashboard.recv(), 0.5))
+            except TimeoutError:
+                break
+            updates += message["t"] == "tables"
+        await dashboard.close()
+        assert updates > 0

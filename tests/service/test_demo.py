@@ -1,0 +1,37 @@
+"""`deathclock demo` leaves a running event: round 1 done, round 2 at different turns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app.demo import build_demo
+from app.domain.game import Phase
+from app.events.service import EventService
+from app.store.repository import Store
+from app.tables.hub import TableHub
+from app.tables.timesource import FakeTime
+
+
+async def test_demo_event_is_alive(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'demo.db'}"
+    now = 1_800_000_000_000
+    demo = await build_demo(url, now_ms=now)
+
+    store = Store(url)
+    time = FakeTime(now)
+    hub = TableHub(store, time)
+    hub.load()
+    service = EventService(store, hub, time)
+    rounds = service.rounds(demo.event_id)
+    assert [r.number for r in rounds] == [1, 2]
+    assert service.round_complete(rounds[0]) and not service.round_complete(rounds[1])
+    assert rounds[1].expected_end_ms == rounds[1].started_ms + 2 * 60 * 60_000  # type: ignore[operator]
+    live = [r.game for r in service.rooms(demo.event_id) if r.meta and r.meta.round_number == 2]
+    assert len(live) == 6
+    assert len({(g.phase, g.turn, g.active) for g in live}) >= 4  # tables at different turns
+    assert any(g.paused for g in live)
+    assert all(g.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN) for g in live)
+    assert any(g.clock.running is not None for g in live)
+    assert sum(s.tp for s in service.standings(demo.event_id)) == 6
+    await hub.close()
+    store.close()
