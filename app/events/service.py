@@ -27,12 +27,12 @@ from app.domain.pairing import Pairing, pair_round
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import (
     RoundEndCall,
+    RoundPlan,
     bye_award,
     cut_to_top,
-    event_decided,
+    event_over,
     expected_end_ms,
     pick_scenario,
-    round_count,
     round_end_call,
 )
 from app.store.models import EoAction, EventRecord, PlayerEntry, ResultEntry, RoundEntry
@@ -391,28 +391,20 @@ class EventService:
             for row in _pairings(entry)
         )
 
-    def planned_rounds(self, event_id: str) -> int:
+    def plan(self, event_id: str) -> RoundPlan:
         event = self.event(event_id)
-        if event.fixed_rounds is not None:
-            return event.fixed_rounds
-        rounds = self.rounds(event_id)
-        if rounds:
-            first = _pairings(rounds[0])
-            count = sum(2 if r.p2 else 1 for r in first)
-        else:
-            count = sum(1 for p in self.players(event_id) if not p.dropped)
-        return round_count(max(count, 2))
+        return RoundPlan(rounds=event.fixed_rounds, cut_to_top=event.cut_to_top)
+
+    def planned_rounds(self, event_id: str) -> int:
+        """RP1 by the number of registered players, or the EO's fixed count."""
+        return self.plan(event_id).round_limit(max(len(self.players(event_id)), 2))
 
     def event_over(self, event_id: str) -> bool:
+        """RP1: all rounds played, or one player leads on TP alone after a round."""
         rounds = self.rounds(event_id)
         if not rounds or not self.round_complete(rounds[-1]):
             return False
-        if len(rounds) >= self.planned_rounds(event_id):
-            return True
-        event = self.event(event_id)
-        if event.cut_to_top is not None:
-            return False
-        return event_decided(self.player_records(event_id))
+        return event_over(self.player_records(event_id), len(rounds), self.plan(event_id))
 
     def pair_next_round(self, event_id: str, scenario: str | None = None) -> RoundEntry:
         """Draft the next round: scenario (RP4), pairings (RP2/RP3) and their tables."""

@@ -1,0 +1,186 @@
+"""The event service with a real SQLite store and fake time."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.errors import NotYourSeat, RuleError
+from app.domain.game import Method, Phase
+from app.events.service import EventService, EventSpec
+from app.store.repository import Store
+from app.tables.hub import TableHub
+from app.tables.room import TableRoom
+from app.tables.timesource import FakeTime
+
+MIN = 60_000
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[EventService]:
+    store = Store(f"sqlite:///{tmp_path / 'events.db'}")
+    time = FakeTime()
+    hub = TableHub(store, time, random.Random(3))
+    events = EventService(store, hub, time, random.Random(3))
+    yield events
+    await events.close()
+    await hub.close()
+    store.close()
+
+
+def _event(service: EventService, players: int, **spec: object) -> str:
+    event = service.create_event(EventSpec(name="Test event", **spec))  # type: ignore[arg-type]
+    for n in range(players):
+        service.add_player(event.id, f"Player {n + 1:02d}", "Khador")
+    return event.id
+
+
+def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
+    return [r for r in service.rooms(event_id) if r.meta and r.meta.round_number == number]
+
+
+async def _finish(room: TableRoom, loser: Side = Side.P2) -> None:
+    await room.execute(loser, "l", 1, c.Concede())
+    await room.execute(loser.other, "w", 1, c.ReportGame(20))
+    await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
+    await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+
+
+async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
+    service: EventService,
+) -> None:
+    time: FakeTime = service.time  # type: ignore[assignment]
+    eid = _event(service, 6, points=0)  # 20-minute clocks (DC1)
+    service.pair_next_round(eid)
+    entry = await service.start_round(eid)
+    assert entry.expected_end_ms == time.now_ms() + 2 * 20 * MIN  # DC4
+    short, paused, long_ = _tables(service, eid, 1)
+    await paused.execute(c.Role.EO, "", 0, c.PauseClock())
+    await paused.execute(c.Role.EO, "", 0, c.ResumeClock())
+    time.advance(19 * MIN)
+    # Clocks only stay above 5 minutes at the round's end if time was added: the EO adds it.
+    for room in (paused, long_):
+        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 30 * MIN))
+    await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 22 * MIN))
+    await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 1 * MIN))
+    time.advance(21 * MIN)  # the round's end: its timer applies DC8 by itself
+    for _ in range(50):
+        if service.rounds(eid)[-1].end_calls_json is not None:
+            break
+        await asyncio.sleep(0)
+    assert service.rounds(eid)[-1].end_calls_json is not None
+    calls = await service.call_round_end(eid)
+    assert calls == {
+        short.table_id: "play_on",  # 2 minutes combined
+        paused.table_id: "play_on",  # the EO paused it this round
+        long_.table_id: "tie",  # 29 minutes combined
+    }
+    assert long_.game.phase is Phase.OVER and long_.game.ending is not None
+    assert long_.game.ending.method is Method.TIME and long_.game.ending.winner is None
+    assert paused.game.phase is not Phase.OVER
+    actions = [a.action for a in service.actions(eid)]
+    assert "round_end" in actions
+
+
+async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) -> None:
+    eid = _event(service, 4)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    first = _tables(service, eid, 1)
+    for room in first:
+        await _finish(room)
+    service.pair_next_round(eid)
+    rooms = _tables(service, eid, 2)
+    a_room, b_room = rooms
+    assert a_room.meta is not None and b_room.meta is not None
+    # Swapping P2 of both tables recreates round 1's pairings: a rematch.
+    old_pairs = {frozenset((r.meta.p1_player, r.meta.p2_player)) for r in first if r.meta}
+    warnings = service.swap(eid, a_room.meta.p2_player, b_room.meta.p1_player)
+    swapped = {
+        frozenset((r.meta.p1_player, r.meta.p2_player)) for r in _tables(service, eid, 2) if r.meta
+    }
+    assert len(_tables(service, eid, 2)) == 2
+    assert (swapped & old_pairs) == set() or warnings
+    await service.start_round(eid)
+    with pytest.raises(RuleError):
+        service.swap(eid, a_room.meta.p1_player, b_room.meta.p1_player)
+
+
+async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
+    service: EventService,
+) -> None:
+    eid = _event(service, 4)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    one, two = _tables(service, eid, 1)
+    await _finish(one)
+    await two.execute(Side.P1, "a", 1, c.Concede())
+    await two.execute(Side.P2, "b", 1, c.ReportGame(10))
+    await two.execute(Side.P1, "a", 2, c.DisputeResult("I did not concede"))
+    assert two.game.disputed is not None
+    with pytest.raises(RuleError, match="results"):
+        service.pair_next_round(eid)
+    with pytest.raises(RuleError):
+        await two.execute(Side.P2, "b", 2, c.ConfirmResult())
+    service.enter_result(
+        eid,
+        two.table_id,
+        {"winner": "p1", "control_points": [4, 1], "army_points_destroyed": [30, 9]},
+    )
+    standings = {s.name: s for s in service.standings(eid)}
+    assert sum(s.tp for s in standings.values()) == 2
+    p1 = service.player(eid, two.meta.p1_player)  # type: ignore[union-attr]
+    assert standings[p1.name].control_points == 4
+    second = service.pair_next_round(eid)
+    assert second.number == 2
+
+
+async def test_dropped_player_is_not_paired_and_late_arrival_gets_losses__RP7(
+    service: EventService,
+) -> None:
+    eid = _event(service, 5)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    for room in _tables(service, eid, 1):
+        await _finish(room)
+    players = service.players(eid)
+    service.drop_player(eid, players[0].id)
+    late = service.add_player(eid, "Latecomer", "Cryx")
+    entry = service.pair_next_round(eid)
+    paired = {
+        x for row in __import__("json").loads(entry.pairings_json) for x in (row["p1"], row["p2"])
+    }
+    assert players[0].id not in paired
+    assert late.id in paired
+    records = {r.id: r for r in service.player_records(eid)}
+    missed = records[late.id].rounds[0]
+    assert (missed.round, missed.outcome.value, missed.opponent_id) == (1, "loss", None)
+
+
+async def test_only_the_eo_token_changes_an_event(service: EventService) -> None:
+    eid = _event(service, 2)
+    with pytest.raises(NotYourSeat):
+        service.authorize(eid, "nope")
+    with pytest.raises(NotYourSeat):
+        service.authorize(eid, None)
+    assert service.authorize(eid, service.event(eid).admin_token).id == eid
+
+
+async def test_event_ends_early_when_one_player_leads_alone__RP1(service: EventService) -> None:
+    eid = _event(service, 4)
+    assert service.planned_rounds(eid) == 3
+    for number in (1, 2):
+        service.pair_next_round(eid)
+        await service.start_round(eid)
+        for room in _tables(service, eid, number):
+            await _finish(room)
+    # Four players, two rounds of decisive games: exactly one player is 2-0.
+    assert service.event_over(eid)
+    with pytest.raises(RuleError, match="over"):
+        service.pair_next_round(eid)
