@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -26,12 +27,14 @@ def create_app(settings: Settings | None = None, time: TimeSource | None = None)
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
-        hub = TableHub(store, clock)
+        rng = random.Random(settings.seed)
+        hub = TableHub(store, clock, rng)
         hub.load()
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
-        service = EventService(store, hub, clock)
+        service = EventService(store, hub, clock, rng)
+        hub.listeners.append(events.announce_results(service, dashboards))
         service.start_timers()
         app.state.hub = hub
         app.state.events = service

@@ -12,6 +12,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str = ""
+    seed: int | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -21,4 +22,5 @@ class Settings:
             host=env.get("DEATHCLOCK_HOST", cls.host),
             port=int(env.get("DEATHCLOCK_PORT", str(cls.port))),
             public_url=env.get("DEATHCLOCK_PUBLIC_URL", cls.public_url),
+            seed=int(env["DEATHCLOCK_SEED"]) if env.get("DEATHCLOCK_SEED") else None,
         )

@@ -36,7 +36,7 @@ class RunningServer:
 
 
 async def start_server(database_url: str, time: FakeTime) -> RunningServer:
-    app = create_app(Settings(database_url=database_url), time=time)
+    app = create_app(Settings(database_url=database_url, seed=2019), time=time)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

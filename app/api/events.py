@@ -11,6 +11,7 @@ import contextlib
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any
 
@@ -22,6 +23,7 @@ from starlette.requests import HTTPConnection
 from app.api.deps import BaseUrlDep
 from app.api.rest import table_links
 from app.domain import commands as c
+from app.domain.errors import BadInput
 from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
@@ -29,7 +31,7 @@ from app.events.service import EventService, EventSpec, NotFound, _pairings
 from app.store.models import EventRecord, RoundEntry
 from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
-from app.tables.room import table_status
+from app.tables.room import TableRoom, table_status
 
 router = APIRouter(prefix="/api/events")
 socket_router = APIRouter()
@@ -171,6 +173,21 @@ def _announce(service: EventService, dashboards: Dashboards, event_id: str) -> N
         dashboards.by_event[event_id].publish({"t": "event", **event_view(service, event_id)})
 
 
+def announce_results(service: EventService, dashboards: Dashboards) -> Callable[[TableRoom], None]:
+    """A hub listener: when a table's result is confirmed, dashboards get the new standings."""
+    last: dict[str, str] = {}
+
+    def listener(room: TableRoom) -> None:
+        if room.meta is None:
+            return
+        status = table_status(room.game)
+        if last.get(room.table_id) != status and status == "confirmed":
+            _announce(service, dashboards, room.meta.event_id)
+        last[room.table_id] = status
+
+    return listener
+
+
 @router.post("", status_code=201, response_model=EventCreated)
 def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCreated:
     """Create an event; the EO token comes back once, in the body and the admin link."""
@@ -248,7 +265,7 @@ async def import_players(
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
-        raise NotFound("the CSV must be UTF-8 text") from None
+        raise BadInput("the CSV must be UTF-8 text") from None
     added, errors = service.import_players(event_id, text)
     return {"added": [p.model_dump() for p in added], "errors": errors}
 

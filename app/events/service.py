@@ -534,11 +534,11 @@ class EventService:
             raise RuleError("pair a round first")
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
-        now = self.time.now_ms()
         for row in _pairings(entry):
             room = self.hub.get(row.table_id or "")
             if room is not None and room.game.phase is Phase.READY:
                 await room.execute(c.Role.EO, "", 0, c.StartClock())
+        now = self.time.now_ms()
         clock_ms = get_format(event.format_id).player_clock_ms(event.points)
         with self.store.session() as session:
             entry.started_ms = now

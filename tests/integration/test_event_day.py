@@ -15,16 +15,23 @@ PLAYERS = ["Ann", "Bob", "Cal", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 STRENGTH = {name: rank for rank, name in enumerate(PLAYERS)}  # Ann beats everyone
 
 
-async def _finish_table(phone: PhoneFactory, table: dict[str, Any], by_concession: bool) -> None:
-    """Both seat phones play the table out: the weaker player loses."""
+async def _finish_table(phone: PhoneFactory, table: dict[str, Any], how: str) -> None:
+    """Both seat phones play the table out: the weaker player loses, or a drawn game."""
     names = table["names"]
     tid = table["id"]
     p1 = await phone(tid, token_of(table["links"]["p1"]["url"]), f"{tid}-1")
     p2 = await phone(tid, token_of(table["links"]["p2"]["url"]), f"{tid}-2")
     loser, winner = (p2, p1) if STRENGTH[names[0]] < STRENGTH[names[1]] else (p1, p2)
-    if by_concession:
+    if how == "concession":
         assert (await loser.command("concede"))["t"] == "ack"
         await winner.command("report", army_points_destroyed=20, list_played="list 1")
+    elif how == "draw":
+        # Both casters fall at once and every tiebreaker is level (TS6, TS7).
+        for side, client in (("p1", p1), ("p2", p2), ("p1", p1), ("p2", p2)):
+            assert (await client.command("pass_turn", expect=side))["t"] == "ack"
+        assert (await p1.command("caster_destroyed", both=True))["t"] == "ack"
+        for client in (p1, p2):
+            await client.command("report", army_points_destroyed=25, scenario_presence=10)
     else:
         for side, client in (("p1", p1), ("p2", p2), ("p1", p1), ("p2", p2)):
             assert (await client.command("pass_turn", expect=side))["t"] == "ack"
@@ -120,7 +127,9 @@ async def test_nine_player_four_round_event__RP1_RP2_RP3_ST1_DC4(
             assert len(current) == 4 and all(t["status"] == "deploying" for t in current)
             for i, table in enumerate(sorted(current, key=lambda t: t["table_no"])):
                 fake_time.advance(60_000)
-                await _finish_table(phone, table, by_concession=i == 0)
+                # Round 3 is all draws, so no player can lead alone before round 4 (RP1).
+                how = "draw" if number == 3 else "concession" if i == 0 else "assassination"
+                await _finish_table(phone, table, how)
 
             view = (await http.get(f"/api/events/{eid}")).json()
             assert view["rounds"][-1]["complete"]
@@ -148,11 +157,17 @@ async def test_nine_player_four_round_event__RP1_RP2_RP3_ST1_DC4(
             for s in standings
         ]
         assert sorted(got, key=lambda r: (-r[1], -r[2], -r[3], -r[4], r[0])) == expected
-        assert standings[0]["name"] == "Ann" and standings[0]["tp"] == 4
-        assert sum(s["tp"] for s in standings) == 4 * 4 + 4  # four games and a bye per round
+        # Hand count: 3 decisive rounds of 4 games, and a bye in each of the 4 rounds.
+        assert sum(s["tp"] for s in standings) == 3 * 4 + 4
+        ties = [p for p in view["rounds"][2]["pairings"] if p["p2"] is not None]
+        assert all(p["result"]["winner"] is None for p in ties)
+        assert all(p["result"]["army_points_destroyed"] == [25, 25] for p in ties)
+        byes = [p["p1"]["id"] for r in view["rounds"] for p in r["pairings"] if p["p2"] is None]
+        assert len(set(byes)) == 4  # RP3: nobody gets two byes
 
         sheet = (await http.get(f"/api/events/{eid}/players/{ids['Ann']}/sheet")).json()
         assert [r["result"] for r in sheet["rounds"]].count("Loss") == 0
+        assert len(sheet["rounds"]) == 4 and sheet["rounds"][2]["result"] in ("Tie", "Bye")
         csv_text = (await http.get(f"/api/events/{eid}/standings.csv")).text
         assert csv_text.splitlines()[0].startswith("rank,") and "Ann" in csv_text
 
