@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -30,6 +31,8 @@ def create_app(settings: Settings | None = None, time: TimeSource | None = None)
         rng = random.Random(settings.seed)
         hub = TableHub(store, clock, rng)
         hub.load()
+        gc.collect()
+        gc.freeze()  # what was loaded lives as long as the server: keep it out of the collector
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Annotated, Any
 
@@ -45,13 +46,18 @@ class TableLinks(BaseModel):
     eo: str
 
 
+@functools.lru_cache(maxsize=4096)
+def qr_svg(url: str) -> str:
+    return str(segno.make(url, error="m").svg_data_uri(scale=4))
+
+
 def table_links(room: TableRoom, base: str) -> TableLinks:
     def link(token: str) -> str:
         return f"{base}t/{room.table_id}#k={token}"
 
     def seat(token: str) -> SeatLink:
         url = link(token)
-        return SeatLink(url=url, qr_svg=segno.make(url, error="m").svg_data_uri(scale=4))
+        return SeatLink(url=url, qr_svg=qr_svg(url))
 
     setup = room.game.setup
     return TableLinks(

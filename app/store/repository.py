@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, insert, inspect, text, update
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -51,6 +52,22 @@ class Store:
         self.engine = make_engine(url)
         SQLModel.metadata.create_all(self.engine)
         self._add_missing_columns()
+        self._raw: Any = None
+        sqlite = url.startswith("sqlite")
+
+        def mark(name: str) -> str:
+            return f":{name}" if sqlite else f"%({name})s"
+
+        columns = ("table_id", "version", "at_ms", "actor", "device", "seq", "command_json")
+        self._insert_log = (
+            f"INSERT INTO {LogRecord.__tablename__} ({', '.join(columns)}) "
+            f"VALUES ({', '.join(mark(c) for c in columns)})"
+        )
+        self._update_table = (
+            f"UPDATE {TableRecord.__tablename__} SET version = {mark('version')}, "
+            f"status = {mark('status')}, result_json = {mark('result_json')} "
+            f"WHERE id = {mark('table_id')}"
+        )
 
     def _add_missing_columns(self) -> None:
         """New nullable or defaulted columns reach a database made by an older version."""
@@ -71,6 +88,10 @@ class Store:
                     )
 
     def close(self) -> None:
+        if self._raw is not None:
+            with contextlib.suppress(Exception):
+                self._raw.close()
+            self._raw = None
         self.engine.dispose()
 
     def session(self) -> Session:
@@ -91,25 +112,38 @@ class Store:
                 session.delete(record)
             session.commit()
 
+    def _writer(self) -> Any:
+        """One DBAPI connection kept for the hot path: a tap is two plain statements."""
+        if self._raw is None:
+            self._raw = self.engine.raw_connection()
+        return self._raw
+
     def append(self, table_id: str, entry: LogEntry, status: str, result_json: str | None) -> None:
         """Write one accepted command and the table's new version in one transaction."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(LogRecord).values(
-                    table_id=table_id,
-                    version=entry.version,
-                    at_ms=entry.at_ms,
-                    actor=entry.actor,
-                    device=entry.device,
-                    seq=entry.seq,
-                    command_json=entry.command_json,
-                )
-            )
-            conn.execute(
-                update(TableRecord)
-                .where(col(TableRecord.id) == table_id)
-                .values(version=entry.version, status=status, result_json=result_json)
-            )
+        params = {
+            "table_id": table_id,
+            "version": entry.version,
+            "at_ms": entry.at_ms,
+            "actor": entry.actor,
+            "device": entry.device,
+            "seq": entry.seq,
+            "command_json": entry.command_json,
+            "status": status,
+            "result_json": result_json,
+        }
+        conn = self._writer()
+        try:
+            cursor = conn.cursor()
+            cursor.execute(self._insert_log, params)
+            cursor.execute(self._update_table, params)
+            conn.commit()
+        except Exception:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+            with contextlib.suppress(Exception):
+                conn.close()
+            self._raw = None
+            raise
 
     def tables(self) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
         """Every table with its whole log, oldest first."""

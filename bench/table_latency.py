@@ -1,0 +1,1068 @@
+"""Load and latency benchmark of the table socket, against a bare FastAPI relay.
+
+    python -m bench.table_latency --tables 1000 --seconds 30
+
+1. Starts the real server (`python -m app.cli serve`, one uvicorn worker, a fresh SQLite
+   file in a temporary directory), creates the tables over REST, opens two phone sockets
+   per table (p1 and p2 links) and starts every game.
+2. Every table taps every --interval seconds (tables staggered uniformly over the
+   interval); each tap is a `pass_turn` sent by the phone whose clock is running, with
+   the turn-end answers the game view says are due (kill box: no; scoring: nothing).
+   Ack latency is send -> ack on the sender; peer latency is send -> the event with the
+   tap's version on the other phone. A tap without its ack or its peer event within 5 s
+   is lost; a dup ack, a repeated version or a second event for one tap is duplicated.
+3. Measures the server process's CPU (% of one core over the measured window) and RSS.
+4. Runs the same load against bench/bare_relay.py, the floor for the peer latency.
+5. Prints one JSON line on stdout; progress goes to stderr.
+
+The client runs in --clients worker processes (uvloop when installed), each owning a
+share of the tables; the parent only creates tables, samples the server and merges.
+Everything talks to 127.0.0.1 only, and every wait is bounded, so the run ends by itself.
+
+The client and the server share the machine's cores: client_cpu_pct says how much the
+load generator used, other_cpu_pct how much every other process on the machine used
+while measuring (latencies taken with a high other_cpu_pct include their noise;
+--quiet-wait waits for a quiet moment first), and send_lag_p99_ms how late the client
+sent its taps. A game ends after 18 taps (90 s at 5-s taps); longer runs stop tapping
+finished tables and count them in games_finished.
+
+Diagnostics: --timeline PREFIX writes every measured tap to a CSV; --server-prefix runs
+the servers under a profiler or wrapper; --db-dir puts the SQLite file elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import multiprocessing as mp
+import os
+import queue
+import resource
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil  # type: ignore[import-untyped]
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+TAP_TIMEOUT_S = 5.0
+START_TIMEOUT_S = 10.0
+CONNECT_TIMEOUT_S = 20.0
+SERVER_READY_TIMEOUT_S = 60.0
+GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile (p in 0..100)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def rounded(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds spent by every process on the machine (all cores), idle excluded."""
+    t = psutil.cpu_times()
+    return float(t.user + t.nice + t.system + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0))
+
+
+def wait_for_quiet(max_wait: float, busy_cores: float = 0.25) -> float:
+    """Wait (at most max_wait s) until the machine's other processes use < busy_cores."""
+    deadline = time.monotonic() + max_wait
+    other = 0.0
+    while True:
+        t0, c0 = time.monotonic(), machine_busy_seconds()
+        time.sleep(1.0)
+        other = (machine_busy_seconds() - c0) / (time.monotonic() - t0)
+        if other < busy_cores or time.monotonic() >= deadline:
+            return other * 100
+        log(f"other processes use {other * 100:.0f}% of a core; waiting for a quieter machine")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def raise_open_files_limit(needed: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return soft
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (needed, needed))
+            return needed
+        needed = hard
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    return needed
+
+
+# ----------------------------------------------------------------------------
+# The server under test, as a subprocess
+# ----------------------------------------------------------------------------
+
+
+class ServerProcess:
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_path: Path) -> None:
+        self.name = name
+        self.argv = argv
+        self.env = env
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.ps: psutil.Process | None = None
+        self._log_file: Any = None
+
+    def start(self) -> None:
+        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            self.argv,
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.ps = psutil.Process(self.proc.pid)
+        log(f"{self.name}: started pid {self.proc.pid}: {' '.join(self.argv)}")
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def wait_ready(self, port: int) -> None:
+        assert self.proc is not None
+        deadline = time.monotonic() + SERVER_READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                httpx.get(f"http://{HOST}:{port}/", timeout=1.0)
+                log(f"{self.name}: answering on port {port}")
+                return
+            except httpx.TransportError:
+                time.sleep(0.2)
+        raise RuntimeError(f"{self.name} did not answer within {SERVER_READY_TIMEOUT_S:.0f} s")
+
+    def _processes(self) -> list[psutil.Process]:
+        assert self.ps is not None
+        procs = [self.ps]
+        with contextlib.suppress(psutil.Error):
+            procs += self.ps.children(recursive=True)
+        return procs
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for p in self._processes():
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+
+    def rss_mb(self) -> float:
+        total = 0
+        for p in self._processes():
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
+        return total / (1024 * 1024)
+
+    def stop(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            # A --server-prefix wrapper may not pass the signal on: its children go too.
+            children: list[psutil.Process] = []
+            with contextlib.suppress(psutil.Error):
+                children = psutil.Process(proc.pid).children(recursive=True)
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)
+            for child in children:
+                with contextlib.suppress(psutil.Error):
+                    child.terminate()
+            _gone, alive = psutil.wait_procs(children, timeout=10)
+            for child in alive:
+                with contextlib.suppress(psutil.Error):
+                    child.kill()
+            log(f"{self.name}: stopped (exit {proc.returncode})")
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+
+# ----------------------------------------------------------------------------
+# Creating the tables (parent process)
+# ----------------------------------------------------------------------------
+
+
+def _token(url: str) -> str:
+    return url.split("#k=", 1)[1]
+
+
+async def create_tables(port: int, count: int, concurrency: int) -> list[tuple[str, str, str]]:
+    sem = asyncio.Semaphore(concurrency)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(
+        base_url=f"http://{HOST}:{port}", timeout=30.0, limits=limits
+    ) as client:
+
+        async def one() -> tuple[str, str, str]:
+            async with sem:
+                last = ""
+                for _attempt in range(3):
+                    try:
+                        response = await client.post("/api/tables", json=GAME_BODY)
+                    except httpx.TransportError as exc:
+                        last = repr(exc)
+                        continue
+                    if response.status_code == 201:
+                        data = response.json()
+                        return data["id"], _token(data["p1"]["url"]), _token(data["p2"]["url"])
+                    last = f"{response.status_code} {response.text[:200]}"
+                raise RuntimeError(f"POST /api/tables failed: {last}")
+
+        return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+# ----------------------------------------------------------------------------
+# The client (worker processes)
+# ----------------------------------------------------------------------------
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.ack_ms: list[float] = []
+        self.peer_ms: list[float] = []
+        self.send_lag_ms: list[float] = []
+        self.timeline: list[tuple[float, float, float]] = []  # (monotonic t0, ack, peer)
+        self.taps = 0  # measured taps sent
+        self.taps_total = 0  # every tap sent, warm-up included
+        self.completed = 0
+        self.lost = 0
+        self.lost_no_ack = 0
+        self.lost_no_peer = 0
+        self.duplicated = 0
+        self.rejected = 0
+        self.version_mismatch = 0
+        self.unsolicited = 0
+        self.games_finished = 0
+        self.tables_stopped = 0
+        self.connect_failures = 0
+        self.start_failures = 0
+        self.socket_closed = 0
+        self.errors: list[str] = []
+
+    def note(self, message: str) -> None:
+        if len(self.errors) < 10:
+            self.errors.append(message)
+
+    def counters(self) -> dict[str, int]:
+        return {
+            k: v for k, v in vars(self).items() if isinstance(v, int) and not isinstance(v, bool)
+        }
+
+
+def _int_after(text: str, key: str) -> int:
+    start = text.index(key) + len(key)
+    end = start
+    while end < len(text) and text[end] in "-0123456789":
+        end += 1
+    return int(text[start:end])
+
+
+class Tap:
+    __slots__ = (
+        "ack_t",
+        "ack_v",
+        "done",
+        "error",
+        "expect_v",
+        "peer_events",
+        "peer_t",
+        "sender",
+        "seq",
+        "t0",
+    )
+
+    def __init__(self, sender: Phone, seq: int, expect_v: int, done: asyncio.Future[None]) -> None:
+        self.sender = sender
+        self.seq = seq
+        self.expect_v = expect_v
+        self.done = done
+        self.t0 = 0.0
+        self.ack_t: float | None = None
+        self.ack_v: int | None = None
+        self.peer_t: float | None = None
+        self.peer_events = 0
+        self.error: str | None = None
+
+    def check_done(self) -> None:
+        if self.ack_t is not None and self.peer_t is not None and not self.done.done():
+            self.done.set_result(None)
+
+
+class Phone:
+    __slots__ = ("last_v", "reader", "seq", "side", "table", "ws")
+
+    def __init__(self, table: Table, side: str) -> None:
+        self.table = table
+        self.side = side
+        self.ws: Any = None
+        self.last_v = -1
+        self.seq = 0
+        self.reader: asyncio.Task[None] | None = None
+
+    def on_message(self, text: str, now: float) -> None:
+        # The servers send compact JSON that begins with {"t":"<kind>"; only the kind,
+        # the version and the ack's seq are read on this path.
+        table = self.table
+        st = table.stats
+        kind = text[6 : text.find('"', 6)] if text.startswith('{"t":"') else ""
+        tap = table.pending
+        if kind == "event":
+            v = _int_after(text, '"v":')
+            if v <= self.last_v:
+                st.duplicated += 1
+                st.note(f"table {table.id}: {self.side} saw version {v} again")
+            self.last_v = max(self.last_v, v)
+            if v > table.latest_v:
+                table.latest_v = v
+                table.latest_text = text
+            if tap is None:
+                st.unsolicited += 1
+                return
+            if self is tap.sender:
+                return
+            tap.peer_events += 1
+            if tap.peer_events > 1:
+                st.duplicated += 1
+                st.note(f"table {table.id}: a second event (v {v}) for one tap")
+            if v == tap.expect_v and tap.peer_t is None:
+                tap.peer_t = now
+                tap.check_done()
+            elif v != tap.expect_v:
+                st.version_mismatch += 1
+        elif kind == "ack":
+            msg = json.loads(text)
+            if tap is None or self is not tap.sender or msg.get("seq") != tap.seq:
+                st.unsolicited += 1
+                return
+            v = msg.get("v")
+            if msg.get("dup"):
+                st.duplicated += 1
+                st.note(f"table {table.id}: ack says dup for seq {tap.seq}")
+            if v in table.acked:
+                st.duplicated += 1
+                st.note(f"table {table.id}: version {v} acked twice")
+            table.acked.add(v)
+            if v != tap.expect_v:
+                st.version_mismatch += 1
+            tap.ack_t = now
+            tap.ack_v = v
+            tap.check_done()
+        elif kind == "error":
+            msg = json.loads(text)
+            if tap is not None and self is tap.sender and msg.get("seq") == tap.seq:
+                tap.error = f"{msg.get('code')}: {msg.get('message')}"
+                if not tap.done.done():
+                    tap.done.set_result(None)
+            else:
+                st.note(f"table {table.id}: error {text[:200]}")
+        elif kind == "state":
+            v = _int_after(text, '"v":')
+            if v >= table.latest_v:
+                table.latest_v = v
+                table.latest_text = text
+
+
+class Table:
+    __slots__ = (
+        "acked",
+        "id",
+        "index",
+        "latest_text",
+        "latest_v",
+        "local_running",
+        "pending",
+        "phones",
+        "stats",
+        "stopped",
+        "tokens",
+    )
+
+    def __init__(self, index: int, table_id: str, p1: str, p2: str, stats: Stats) -> None:
+        self.index = index
+        self.id = table_id
+        self.tokens = {"p1": p1, "p2": p2}
+        self.phones = {"p1": Phone(self, "p1"), "p2": Phone(self, "p2")}
+        self.stats = stats
+        self.latest_v = -1
+        self.latest_text = ""
+        self.local_running: str | None = None
+        self.pending: Tap | None = None
+        self.acked: set[int] = set()
+        self.stopped = False
+
+    def next_tap(self) -> tuple[str, dict[str, Any]] | None:
+        """Who taps now and the turn-end answers due, from the latest game view."""
+        game = None
+        if self.latest_text:
+            game = json.loads(self.latest_text).get("game")
+        extra: dict[str, Any] = {}
+        if isinstance(game, dict):
+            if game.get("phase") == "over":
+                return None
+            running = game.get("running")
+            if game.get("kill_box_due"):
+                extra["kill_box"] = False
+            if game.get("scoring_due"):
+                extra["scoring"] = {"control": {}, "destroyed": []}
+        else:  # the bare relay has no game: the sides alternate
+            running = self.local_running
+        if running not in ("p1", "p2"):
+            return None
+        return running, extra
+
+    async def send(self, phone: Phone, body: dict[str, Any]) -> Tap:
+        loop = asyncio.get_running_loop()
+        phone.seq += 1
+        tap = Tap(phone, phone.seq, self.latest_v + 1, loop.create_future())
+        text = json.dumps({"t": "cmd", "seq": phone.seq, **body}, separators=(",", ":"))
+        self.pending = tap
+        tap.t0 = time.perf_counter()
+        await phone.ws.send(text)
+        return tap
+
+    async def finish(self, tap: Tap, timeout: float) -> bool:
+        """Wait for the tap's ack and peer event; False (and the table stops) if not."""
+        st = self.stats
+        remaining = timeout - (time.perf_counter() - tap.t0)
+        try:
+            await asyncio.wait_for(asyncio.shield(tap.done), max(0.0, remaining))
+        except TimeoutError:
+            pass
+        finally:
+            self.pending = None
+        if tap.error is not None:
+            st.rejected += 1
+            st.note(f"table {self.id}: seq {tap.seq} rejected: {tap.error}")
+            self.stopped = True
+            return False
+        if tap.ack_t is None or tap.peer_t is None:
+            st.lost += 1
+            st.lost_no_ack += tap.ack_t is None
+            st.lost_no_peer += tap.peer_t is None
+            st.note(
+                f"table {self.id}: tap seq {tap.seq} v {tap.expect_v} lost "
+                f"(ack {tap.ack_t is not None}, peer event {tap.peer_t is not None})"
+            )
+            self.stopped = True
+            return False
+        return True
+
+
+async def _reader(phone: Phone) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    perf = time.perf_counter
+    try:
+        async for text in phone.ws:
+            phone.on_message(text, perf())
+    except ConnectionClosed:
+        pass
+    finally:
+        if not phone.table.stopped:
+            phone.table.stats.socket_closed += 1
+
+
+async def _open_phone(port: int, phone: Phone, compression: str | None) -> None:
+    from websockets.asyncio.client import connect
+
+    table = phone.table
+    url = f"ws://{HOST}:{port}/ws/tables/{table.id}"
+    phone.ws = await connect(
+        url,
+        compression=compression,
+        open_timeout=CONNECT_TIMEOUT_S,
+        ping_interval=None,  # phones' browsers don't ping; the server's pings are answered
+        close_timeout=2,
+    )
+    hello = {"t": "hello", "token": table.tokens[phone.side], "device": f"bench-{phone.side}"}
+    await phone.ws.send(json.dumps(hello, separators=(",", ":")))
+    first = await asyncio.wait_for(phone.ws.recv(), CONNECT_TIMEOUT_S)
+    if not isinstance(first, str) or not first.startswith('{"t":"state"'):
+        raise RuntimeError(f"expected a state message, got {str(first)[:200]}")
+    phone.on_message(first, time.perf_counter())
+    phone.reader = asyncio.create_task(_reader(phone))
+
+
+async def _prepare_table(
+    port: int, table: Table, sem: asyncio.Semaphore, compression: str | None
+) -> None:
+    st = table.stats
+    async with sem:
+        for side in ("p1", "p2"):
+            last: BaseException | None = None
+            for _attempt in range(3):
+                try:
+                    await _open_phone(port, table.phones[side], compression)
+                    break
+                except Exception as exc:  # any failure is retried, then counted
+                    last = exc
+                    with contextlib.suppress(Exception):
+                        if table.phones[side].ws is not None:
+                            await table.phones[side].ws.close()
+                    table.phones[side].ws = None
+                    await asyncio.sleep(0.2)
+            else:
+                st.connect_failures += 1
+                st.note(f"table {table.id}: {side} could not connect: {last!r}")
+                table.stopped = True
+                return
+        tap = await table.send(table.phones["p1"], {"c": "start"})
+        if not await table.finish(tap, START_TIMEOUT_S):
+            st.start_failures += 1
+            return
+        table.local_running = "p1"
+
+
+async def _run_table(
+    table: Table,
+    mono_shift: float,
+    first_at: float,
+    interval: float,
+    measure_from: float,
+    end_at: float,
+) -> None:
+    st = table.stats
+    perf = time.perf_counter
+    due = first_at
+    for _ in range(int((end_at - first_at) / interval) + 2):  # bounded: one tap per slot
+        if due >= end_at or table.stopped:
+            return
+        delay = due - perf()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        nxt = table.next_tap()
+        if nxt is None:
+            st.games_finished += 1
+            table.stopped = True
+            return
+        side, extra = nxt
+        measured = due >= measure_from
+        tap = await table.send(table.phones[side], {"c": "pass_turn", "expect": side, **extra})
+        st.taps_total += 1
+        if measured:
+            st.taps += 1
+            st.send_lag_ms.append((tap.t0 - due) * 1000)
+        if not await table.finish(tap, TAP_TIMEOUT_S):
+            st.tables_stopped += 1
+            return
+        assert tap.ack_t is not None and tap.peer_t is not None
+        st.completed += 1
+        if measured:
+            ack_ms = (tap.ack_t - tap.t0) * 1000
+            peer_ms = (tap.peer_t - tap.t0) * 1000
+            st.ack_ms.append(ack_ms)
+            st.peer_ms.append(peer_ms)
+            st.timeline.append((tap.t0 - mono_shift, ack_ms, peer_ms))
+        table.local_running = "p2" if side == "p1" else "p1"
+        due += interval
+
+
+async def _worker_async(
+    idx: int,
+    port: int,
+    rows: list[tuple[int, str, str, str]],
+    cfg: dict[str, Any],
+    ctrl_q: Any,
+    out_q: Any,
+) -> None:
+    stats = Stats()
+    tables = [Table(i, tid, p1, p2, stats) for i, tid, p1, p2 in rows]
+    compression = None if cfg["compression"] == "none" else "deflate"
+    me = psutil.Process()
+    loop = asyncio.get_running_loop()
+    try:
+        t = time.monotonic()
+        sem = asyncio.Semaphore(cfg["connect_concurrency"])
+        prepare = asyncio.gather(*(_prepare_table(port, tb, sem, compression) for tb in tables))
+        await asyncio.wait_for(prepare, timeout=60 + 0.2 * len(tables))
+        out_q.put(
+            (
+                "ready",
+                idx,
+                {
+                    "tables": sum(not tb.stopped for tb in tables),
+                    "seconds": time.monotonic() - t,
+                    "counters": stats.counters(),
+                    "errors": stats.errors,
+                },
+            )
+        )
+        schedule = await loop.run_in_executor(None, ctrl_q.get, True, 600)
+        if schedule is None:
+            return
+        first_mono, interval, measure_mono, end_mono, n_total = schedule
+        shift = time.perf_counter() - time.monotonic()
+        first_at, measure_from, end_at = first_mono + shift, measure_mono + shift, end_mono + shift
+
+        async def progress() -> None:
+            for _ in range(int((end_at - first_at) + TAP_TIMEOUT_S + 120)):
+                await asyncio.sleep(1.0)
+                out_q.put(("progress", idx, stats.counters()))
+
+        cpu: dict[str, float] = {}
+
+        async def sample_cpu() -> None:
+            await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+            c = me.cpu_times()
+            cpu["t0"], cpu["c0"] = time.perf_counter(), c.user + c.system
+            await asyncio.sleep(max(0.0, end_at - time.perf_counter()))
+            c = me.cpu_times()
+            cpu["t1"], cpu["c1"] = time.perf_counter(), c.user + c.system
+
+        reporter = asyncio.create_task(progress())
+        sampler = asyncio.create_task(sample_cpu())
+        runs = [
+            _run_table(
+                tb,
+                shift,
+                first_at + tb.index * interval / n_total,
+                interval,
+                measure_from,
+                end_at,
+            )
+            for tb in tables
+            if not tb.stopped
+        ]
+        bound = end_at - time.perf_counter() + TAP_TIMEOUT_S + 30
+        try:
+            await asyncio.wait_for(asyncio.gather(*runs), timeout=bound)
+        except TimeoutError:
+            stats.note("the tap schedule did not finish in time")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(sampler, timeout=5)
+        reporter.cancel()
+        client_cpu = None
+        if "c1" in cpu:
+            client_cpu = (cpu["c1"] - cpu["c0"]) / (cpu["t1"] - cpu["t0"]) * 100
+        out_q.put(
+            (
+                "result",
+                idx,
+                {
+                    "ack_ms": stats.ack_ms,
+                    "peer_ms": stats.peer_ms,
+                    "send_lag_ms": stats.send_lag_ms,
+                    "timeline": stats.timeline,
+                    "counters": stats.counters(),
+                    "errors": stats.errors,
+                    "client_cpu_pct": client_cpu,
+                },
+            )
+        )
+    finally:
+        for tb in tables:
+            tb.stopped = True
+        closes = [ph.ws.close() for tb in tables for ph in tb.phones.values() if ph.ws is not None]
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*closes, return_exceptions=True), timeout=15)
+        for tb in tables:
+            for ph in tb.phones.values():
+                if ph.reader is not None:
+                    ph.reader.cancel()
+
+
+def worker_main(
+    idx: int,
+    port: int,
+    rows: list[tuple[int, str, str, str]],
+    cfg: dict[str, Any],
+    ctrl_q: Any,
+    out_q: Any,
+) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    coro = _worker_async(idx, port, rows, cfg, ctrl_q, out_q)
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(coro)
+    else:
+        uvloop.run(coro)
+
+
+# ----------------------------------------------------------------------------
+# One target: server + tables + clients
+# ----------------------------------------------------------------------------
+
+
+def run_target(
+    name: str, argv_for_port: Any, env: dict[str, str], args: argparse.Namespace, tmp: Path
+) -> dict[str, Any]:
+    port = args.port or free_port()
+    prefix = shlex.split(args.server_prefix) if args.server_prefix else []
+    server = ServerProcess(name, prefix + argv_for_port(port), env, tmp / f"{name}.log")
+    ctx = mp.get_context("spawn")
+    workers: list[Any] = []
+    ctrl_qs: list[Any] = []
+    try:
+        server.start()
+        server.wait_ready(port)
+        t = time.monotonic()
+        rows = asyncio.run(create_tables(port, args.tables, args.create_concurrency))
+        log(f"{name}: created {len(rows)} tables in {time.monotonic() - t:.1f} s")
+        out_q = ctx.Queue()
+        cfg = {"compression": args.compression, "connect_concurrency": args.connect_concurrency}
+        n_clients = max(1, min(args.clients, len(rows)))
+        for k in range(n_clients):
+            share = [(i, *rows[i]) for i in range(k, len(rows), n_clients)]
+            ctrl_q = ctx.Queue()
+            p = ctx.Process(
+                target=worker_main,
+                args=(k, port, share, cfg, ctrl_q, out_q),
+                name=f"bench-client-{k}",
+                daemon=True,
+            )
+            p.start()
+            workers.append(p)
+            ctrl_qs.append(ctrl_q)
+
+        def get(timeout: float) -> tuple[str, int, dict[str, Any]] | None:
+            try:
+                msg: tuple[str, int, dict[str, Any]] = out_q.get(timeout=timeout)
+                return msg
+            except queue.Empty:
+                for p in workers:
+                    if p.exitcode not in (None, 0):
+                        raise RuntimeError(f"{p.name} died with exit code {p.exitcode}") from None
+                return None
+
+        ready: dict[int, dict[str, Any]] = {}
+        deadline = time.monotonic() + 90 + 0.3 * args.tables
+        while len(ready) < n_clients:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the clients did not open their sockets in time")
+            msg = get(0.5)
+            if msg is not None and msg[0] == "ready":
+                ready[msg[1]] = msg[2]
+        live = sum(r["tables"] for r in ready.values())
+        log(
+            f"{name}: {2 * live} sockets open, {live} games started "
+            f"in {max(r['seconds'] for r in ready.values()):.1f} s"
+        )
+        for r in ready.values():
+            for e in r["errors"]:
+                log(f"{name}: {e}")
+
+        if args.quiet_wait > 0:
+            other = wait_for_quiet(args.quiet_wait)
+            log(f"{name}: other processes use {other:.0f}% of a core before tapping")
+        first_at = time.monotonic() + 1.0
+        measure_from = first_at + args.warmup
+        end_at = measure_from + args.seconds
+        for q in ctrl_qs:
+            q.put((first_at, args.interval, measure_from, end_at, len(rows)))
+        log(
+            f"{name}: tapping every {args.interval:g} s per table; "
+            f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
+        )
+
+        progress: dict[int, dict[str, int]] = {}
+        results: dict[int, dict[str, Any]] = {}
+        cpu0 = cpu1 = None
+        rss_max = 0.0
+        next_print = first_at + 5.0
+        next_rss = time.monotonic()
+        hard_deadline = end_at + TAP_TIMEOUT_S + 60
+        while len(results) < n_clients:
+            now = time.monotonic()
+            if now > hard_deadline:
+                raise RuntimeError("the clients did not report in time")
+            if cpu0 is None and now >= measure_from:
+                cpu0 = (now, server.cpu_seconds(), machine_busy_seconds())
+            if cpu1 is None and now >= end_at:
+                cpu1 = (now, server.cpu_seconds(), machine_busy_seconds())
+            if now >= next_rss:
+                rss_max = max(rss_max, server.rss_mb())
+                next_rss = now + 1.0
+            if now >= next_print:
+                c = {
+                    k: sum(p.get(k, 0) for p in progress.values())
+                    for k in ("taps_total", "completed", "lost", "duplicated", "rejected")
+                }
+                cpu_now = ""
+                if cpu0 is not None and now > cpu0[0]:
+                    pct = (server.cpu_seconds() - cpu0[1]) / (now - cpu0[0]) * 100
+                    cpu_now = f", server cpu {pct:.0f}%"
+                phase = "warm-up" if now < measure_from else "measuring"
+                if now >= end_at:
+                    phase = "draining"
+                log(
+                    f"{name}: {phase} t+{now - first_at:.0f}s taps {c['taps_total']} "
+                    f"done {c['completed']} lost {c['lost']} dup {c['duplicated']} "
+                    f"rejected {c['rejected']}{cpu_now}, rss {server.rss_mb():.0f} MB"
+                )
+                next_print += 5.0
+            wait = min(0.05, max(0.0, min(next_print, next_rss) - now))
+            msg = get(wait if cpu1 is None else 0.2)
+            if msg is None:
+                continue
+            kind, k, payload = msg
+            if kind == "progress":
+                progress[k] = payload
+            elif kind == "result":
+                results[k] = payload
+        if cpu1 is None:
+            cpu1 = (time.monotonic(), server.cpu_seconds(), machine_busy_seconds())
+        assert cpu0 is not None
+        rss_end = server.rss_mb()
+        rss_max = max(rss_max, rss_end)
+
+        merged: dict[str, Any] = {
+            "ack_ms": [],
+            "peer_ms": [],
+            "send_lag_ms": [],
+            "timeline": [],
+            "errors": [],
+        }
+        counters: dict[str, int] = {}
+        client_cpu = 0.0
+        for r in results.values():
+            for key in ("ack_ms", "peer_ms", "send_lag_ms", "timeline", "errors"):
+                merged[key] += r[key]
+            for key, value in r["counters"].items():
+                counters[key] = counters.get(key, 0) + value
+            client_cpu += r["client_cpu_pct"] or 0.0
+        for r in ready.values():
+            merged["errors"] += r["errors"]
+        for e in merged["errors"][:10]:
+            log(f"{name}: {e}")
+        if args.timeline:
+            path = Path(f"{args.timeline}.{name}.csv")
+            with path.open("w") as f:
+                f.write("t_s,monotonic_s,ack_ms,peer_ms\n")
+                for t0, a, b in sorted(merged["timeline"]):
+                    f.write(f"{t0 - first_at:.4f},{t0:.4f},{a:.3f},{b:.3f}\n")
+            log(f"{name}: per-tap latencies written to {path}")
+        wall = cpu1[0] - cpu0[0]
+        server_cpu = (cpu1[1] - cpu0[1]) / wall * 100
+        machine_cpu = (cpu1[2] - cpu0[2]) / wall * 100
+        taps_in_window = counters.get("taps", 0)
+        return {
+            "server_cpu_ms_per_tap": (cpu1[1] - cpu0[1]) * 1000 / taps_in_window
+            if taps_in_window
+            else None,
+            "tables": live,
+            "sockets": 2 * live,
+            "taps": counters.get("taps", 0),
+            "taps_total": counters.get("taps_total", 0),
+            "ack_ms": merged["ack_ms"],
+            "peer_ms": merged["peer_ms"],
+            "send_lag_ms": merged["send_lag_ms"],
+            "counters": counters,
+            "server_cpu_pct": server_cpu,
+            "other_cpu_pct": max(0.0, machine_cpu - server_cpu - client_cpu),
+            "server_rss_mb": rss_end,
+            "server_rss_max_mb": rss_max,
+            "client_cpu_pct": client_cpu,
+            "clients": n_clients,
+        }
+    finally:
+        # After a clean run the clients are closing their sockets; after an error or
+        # Ctrl-C they are stopped at once.
+        clean = sys.exc_info()[0] is None
+        for q in ctrl_qs:
+            with contextlib.suppress(Exception):
+                q.put(None)
+        for p in workers:
+            p.join(timeout=20 if clean else 0.5)
+            if p.is_alive():
+                p.terminate()
+                p.join(timeout=5)
+        server.stop()
+
+
+def summary(result: dict[str, Any]) -> dict[str, Any]:
+    ack, peer = result["ack_ms"], result["peer_ms"]
+    return {
+        "ack_p50_ms": rounded(percentile(ack, 50)),
+        "ack_p99_ms": rounded(percentile(ack, 99)),
+        "ack_max_ms": rounded(max(ack) if ack else None),
+        "peer_p50_ms": rounded(percentile(peer, 50)),
+        "peer_p99_ms": rounded(percentile(peer, 99)),
+        "peer_max_ms": rounded(max(peer) if peer else None),
+        "send_lag_p99_ms": rounded(percentile(result["send_lag_ms"], 99)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.table_latency", description=__doc__)
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
+    parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
+    parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--compression",
+        choices=("deflate", "none"),
+        default="deflate",
+        help="permessage-deflate offered by the phones, as browsers do",
+    )
+    parser.add_argument("--connect-concurrency", type=int, default=64)
+    parser.add_argument("--create-concurrency", type=int, default=16)
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare relay run")
+    parser.add_argument(
+        "--db-dir",
+        metavar="DIR",
+        help="where the temporary SQLite file goes (default: the system temp dir)",
+    )
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="on a shared machine, wait up to S s for other processes to go quiet first",
+    )
+    parser.add_argument(
+        "--server-prefix",
+        metavar="CMD",
+        help="run each server under CMD (e.g. 'py-spy record -o prof.svg --'); "
+        "its CPU then counts in server_cpu_pct",
+    )
+    parser.add_argument(
+        "--timeline", metavar="PREFIX", help="write each measured tap to PREFIX.<server>.csv"
+    )
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.warmup < 0:
+        parser.error("--tables, --seconds and --interval must be positive")
+
+    limit = raise_open_files_limit(4 * args.tables + 1024)
+    log(f"open-files limit {limit}; {os.cpu_count()} cores shared by client and server")
+
+    def on_term(_signum: int, _frame: Any) -> None:
+        raise SystemExit(143)
+
+    signal.signal(signal.SIGTERM, on_term)
+
+    with tempfile.TemporaryDirectory(prefix="deathclock-bench-", dir=args.db_dir) as tmpdir:
+        tmp = Path(tmpdir)
+        env = dict(os.environ)
+        env["DEATHCLOCK_DATABASE_URL"] = f"sqlite:///{tmp / 'bench.db'}"
+        env.pop("DEATHCLOCK_PUBLIC_URL", None)
+        env["PYTHONUNBUFFERED"] = "1"
+
+        def app_argv(port: int) -> list[str]:
+            return [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)]
+
+        def bare_argv(port: int) -> list[str]:
+            return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
+
+        app_result = run_target("deathclock", app_argv, env, args, tmp)
+        bare_result = None
+        if not args.no_bare:
+            bare_result = run_target("bare-relay", bare_argv, env, args, tmp)
+
+    c = app_result["counters"]
+    out: dict[str, Any] = {
+        "tables": app_result["tables"],
+        "sockets": app_result["sockets"],
+        "seconds": args.seconds,
+        "warmup_s": args.warmup,
+        "interval_s": args.interval,
+        "taps": app_result["taps"],
+        "taps_total": app_result["taps_total"],
+        **summary(app_result),
+        "lost": c.get("lost", 0),
+        "duplicated": c.get("duplicated", 0),
+        "rejected": c.get("rejected", 0),
+        "version_mismatch": c.get("version_mismatch", 0),
+        "connect_failures": c.get("connect_failures", 0),
+        "games_finished": c.get("games_finished", 0),
+        "server_cpu_pct": rounded(app_result["server_cpu_pct"], 1),
+        "server_cpu_ms_per_tap": rounded(app_result["server_cpu_ms_per_tap"]),
+        "server_rss_mb": rounded(app_result["server_rss_mb"], 1),
+        "server_rss_max_mb": rounded(app_result["server_rss_max_mb"], 1),
+        "client_cpu_pct": rounded(app_result["client_cpu_pct"], 1),
+        "other_cpu_pct": rounded(app_result["other_cpu_pct"], 1),
+        "clients": app_result["clients"],
+        "compression": args.compression,
+        "cores": os.cpu_count(),
+    }
+    if bare_result is not None:
+        b = summary(bare_result)
+        bc = bare_result["counters"]
+        out |= {
+            "bare_peer_p50_ms": b["peer_p50_ms"],
+            "bare_peer_p99_ms": b["peer_p99_ms"],
+            "bare_ack_p50_ms": b["ack_p50_ms"],
+            "bare_ack_p99_ms": b["ack_p99_ms"],
+            "bare_taps": bare_result["taps"],
+            "bare_lost": bc.get("lost", 0),
+            "bare_duplicated": bc.get("duplicated", 0),
+            "bare_server_cpu_pct": rounded(bare_result["server_cpu_pct"], 1),
+            "bare_server_cpu_ms_per_tap": rounded(bare_result["server_cpu_ms_per_tap"]),
+            "bare_server_rss_mb": rounded(bare_result["server_rss_mb"], 1),
+            "bare_client_cpu_pct": rounded(bare_result["client_cpu_pct"], 1),
+            "bare_other_cpu_pct": rounded(bare_result["other_cpu_pct"], 1),
+        }
+    targets = {
+        "lost_0": out["lost"] == 0 and out["rejected"] == 0,
+        "duplicated_0": out["duplicated"] == 0,
+        "ack_p99_le_10ms": out["ack_p99_ms"] is not None and out["ack_p99_ms"] <= 10,
+        "peer_p99_le_10ms": out["peer_p99_ms"] is not None and out["peer_p99_ms"] <= 10,
+        "rss_le_300mb": out["server_rss_mb"] <= 300,
+    }
+    if bare_result is not None:
+        targets["peer_p50_le_2x_bare"] = (
+            out["peer_p50_ms"] is not None
+            and out["bare_peer_p50_ms"] is not None
+            and out["peer_p50_ms"] <= 2 * out["bare_peer_p50_ms"]
+        )
+    noisy = [k for k in ("other_cpu_pct", "bare_other_cpu_pct") if (out.get(k) or 0) > 25]
+    if noisy:
+        log(
+            "other processes used a lot of CPU while measuring "
+            f"({', '.join(f'{k} {out[k]}' for k in noisy)}): latencies include their noise"
+        )
+    out["targets_met"] = targets
+    out["all_targets_met"] = all(targets.values())
+    print(json.dumps(out, separators=(",", ":")), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        log("interrupted; servers and clients stopped")
+        sys.exit(130)
