@@ -21,7 +21,12 @@ from app.tables.hub import TableHub
 from app.tables.timesource import SystemTime, TimeSource
 
 
-def create_app(settings: Settings | None = None, time: TimeSource | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    time: TimeSource | None = None,
+    io_time: TimeSource | None = None,
+) -> FastAPI:
+    """`time` runs the game clocks; `io_time` the sockets' heartbeat and rate limits."""
     settings = settings or Settings.from_env()
     clock = time or SystemTime()
 
@@ -36,7 +41,7 @@ def create_app(settings: Settings | None = None, time: TimeSource | None = None)
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
-        service = EventService(store, hub, clock, rng)
+        service = EventService(store, hub, clock, rng, settings.players_per_event)
         hub.listeners.append(events.announce_results(service, dashboards))
         service.start_timers()
         app.state.hub = hub
@@ -51,6 +56,7 @@ def create_app(settings: Settings | None = None, time: TimeSource | None = None)
 
     app = FastAPI(title="Deathclock", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.io_time = io_time or SystemTime()
 
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:

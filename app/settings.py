@@ -13,6 +13,13 @@ class Settings:
     port: int = 8000
     public_url: str = ""
     seed: int | None = None
+    allowed_origins: tuple[str, ...] = ()
+    heartbeat_ms: int = 10_000
+    rate_per_s: float = 15.0
+    rate_burst: float = 40.0
+    sockets_per_table: int = 16
+    queue_limit: int = 256
+    players_per_event: int = 512
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -23,4 +30,7 @@ class Settings:
             port=int(env.get("DEATHCLOCK_PORT", str(cls.port))),
             public_url=env.get("DEATHCLOCK_PUBLIC_URL", cls.public_url),
             seed=int(env["DEATHCLOCK_SEED"]) if env.get("DEATHCLOCK_SEED") else None,
+            allowed_origins=tuple(
+                o.strip() for o in env.get("DEATHCLOCK_ALLOWED_ORIGINS", "").split(",") if o.strip()
+            ),
         )

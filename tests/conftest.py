@@ -35,8 +35,15 @@ class RunningServer:
         await self.task
 
 
-async def start_server(database_url: str, time: FakeTime) -> RunningServer:
-    app = create_app(Settings(database_url=database_url, seed=2019), time=time)
+#: Tests that are not about the socket guards switch them off (see test_socket_guards.py).
+RELAXED = {"heartbeat_ms": 3_600_000, "rate_per_s": 1e6, "rate_burst": 1e6}
+
+
+async def start_server(
+    database_url: str, time: FakeTime, io_time: Any = None, **settings: Any
+) -> RunningServer:
+    config = {"database_url": database_url, "seed": 2019, **RELAXED, **settings}
+    app = create_app(Settings(**config), time=time, io_time=io_time)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from app.api.deps import BaseUrlDep
+from app.api.guard import guards, origin_allowed
 from app.api.rest import table_links
 from app.domain import commands as c
 from app.domain.errors import BadInput
@@ -472,6 +473,9 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     """Send {"t":"hello","token":<EO token or "">}; get a snapshot, then coalesced updates."""
     service: EventService = websocket.app.state.events
     dashboards: Dashboards = websocket.app.state.dashboards
+    if not origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
+        await websocket.close(code=4403)
+        return
     await websocket.accept()
     try:
         event: EventRecord = service.event(event_id)
@@ -491,12 +495,16 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         while True:
             await websocket.send_text(await sub.queue.get())
 
-    writer = asyncio.create_task(write())
+    heartbeat, rate = guards(websocket.app.state.settings, websocket.app.state.io_time)
+    tasks = [asyncio.create_task(write()), asyncio.create_task(heartbeat.watch(websocket))]
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            heartbeat.seen()
+            if not rate.allow():
+                continue
             text = message.get("text") or ""
             if '"ping"' in text:
                 with contextlib.suppress(ValueError):
@@ -517,4 +525,5 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         pass
     finally:
         dashboard.leave(sub)
-        writer.cancel()
+        for task in tasks:
+            task.cancel()

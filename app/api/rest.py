@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, Header, HTTPException
+from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from app.api.deps import BaseUrlDep, HubDep
+from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
-from app.tables.hub import QuickGame
+from app.tables.hub import QuickGame, new_token
 from app.tables.room import TableRoom
 
 router = APIRouter(prefix="/api")
@@ -124,3 +126,34 @@ def table_log(
         {"v": e.version, "at_ms": e.at_ms, "by": e.actor, **json.loads(e.command_json)}
         for e in room.store.log(table_id)
     ]
+
+
+class RotateIn(BaseModel):
+    link: str = Field(..., description="p1, p2 or watch: the link to replace")
+
+
+@router.post("/tables/{table_id}/rotate", response_model=TableLinks)
+def rotate_link(
+    table_id: str,
+    body: RotateIn,
+    hub: HubDep,
+    base: BaseUrlDep,
+    request: Request,
+    x_table_token: Annotated[str | None, Header()] = None,
+    x_eo_token: Annotated[str | None, Header()] = None,
+) -> TableLinks:
+    """A lost phone: the EO replaces a seat or watch link; the old one stops working."""
+    room = hub.get(table_id)
+    if room is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    allowed = room.tokens.role_for(x_table_token) == "eo"
+    if not allowed and room.meta is not None:
+        events = request.app.state.events
+        with contextlib.suppress(RuleError):
+            allowed = events.authorize(room.meta.event_id, x_eo_token) is not None
+    if not allowed:
+        raise HTTPException(403, "only the EO replaces links (X-Table-Token or X-EO-Token)")
+    if body.link not in ("p1", "p2", "watch"):
+        raise HTTPException(400, "link must be p1, p2 or watch")
+    room.replace_token(body.link, new_token())
+    return table_links(room, base)

@@ -11,7 +11,8 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import protocol as p
-from app.api.deps import HubDep
+from app.api.deps import HubDep, get_settings
+from app.api.guard import guards, origin_allowed
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError
@@ -42,9 +43,23 @@ async def _write(websocket: WebSocket, subscriber: Subscriber) -> None:
 
 
 async def _drop_when_overflowing(websocket: WebSocket, subscriber: Subscriber) -> None:
+    """A phone that stops reading is dropped (1013, try again) and resyncs on return."""
     await subscriber.overflowed.wait()
     with contextlib.suppress(Exception):
         await asyncio.wait_for(websocket.close(code=1013, reason="resync"), timeout=1.0)
+
+
+async def _drop_when_revoked(websocket: WebSocket, subscriber: Subscriber) -> None:
+    """The EO replaced this link (a lost phone): its sockets close."""
+    await subscriber.revoked.wait()
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(
+            websocket.send_text(
+                error_message("forbidden", "this link was replaced by the EO; ask for the new one")
+            ),
+            timeout=1.0,
+        )
+        await asyncio.wait_for(websocket.close(code=4401, reason="link replaced"), timeout=1.0)
 
 
 async def _handle(
@@ -89,6 +104,10 @@ async def _handle(
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
+    settings = get_settings(websocket)
+    if not origin_allowed(websocket, settings.allowed_origins):
+        await websocket.close(code=4403)
+        return
     await websocket.accept()
     room = hub.get(table_id)
     if room is None:
@@ -117,30 +136,54 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
         )
         await websocket.close(code=4403)
         return
-    sub = Subscriber(role)
+    if len(room.channel.subscribers) >= settings.sockets_per_table:
+        await websocket.send_text(
+            error_message(
+                "too_many", f"this table has {settings.sockets_per_table} screens open already"
+            )
+        )
+        await websocket.close(code=4429)
+        return
+    heartbeat, rate = guards(settings, websocket.app.state.io_time)
+    sub = Subscriber(role, settings.queue_limit)
     room.join(sub, hello.last_version)
+
+    async def read() -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                heartbeat.seen()
+                if not rate.allow():
+                    sub.offer(error_message("rate_limited", "too many messages: slow down"))
+                    continue
+                text = message.get("text")
+                if text is None:
+                    sub.offer(
+                        error_message("bad_input", "binary frames are not accepted; send JSON text")
+                    )
+                    continue
+                try:
+                    msg = p.parse(text)
+                except RuleError as exc:
+                    sub.offer(error_message(exc.code, exc.message))
+                    continue
+                await _handle(room, role, hello.device, sub, msg)
+
+    # Whichever ends first ends the socket: the phone left, it stopped reading (its
+    # queue overflowed), its link was replaced, or it went silent (no heartbeat).
+    tasks = [
+        asyncio.create_task(read()),
+        asyncio.create_task(_drop_when_overflowing(websocket, sub)),
+        asyncio.create_task(_drop_when_revoked(websocket, sub)),
+        asyncio.create_task(heartbeat.watch(websocket)),
+    ]
     writer = asyncio.create_task(_write(websocket, sub))
-    dropper = asyncio.create_task(_drop_when_overflowing(websocket, sub))
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                sub.offer(
-                    error_message("bad_input", "binary frames are not accepted; send JSON text")
-                )
-                continue
-            try:
-                msg = p.parse(text)
-            except RuleError as exc:
-                sub.offer(error_message(exc.code, exc.message))
-                continue
-            await _handle(room, role, hello.device, sub, msg)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
         room.leave(sub)
         writer.cancel()
-        dropper.cancel()
+        for task in tasks:
+            task.cancel()

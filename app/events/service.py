@@ -88,13 +88,19 @@ def _dump_pairings(rows: Sequence[PairingRow]) -> str:
 
 class EventService:
     def __init__(
-        self, store: Store, hub: TableHub, time: TimeSource, rng: random.Random | None = None
+        self,
+        store: Store,
+        hub: TableHub,
+        time: TimeSource,
+        rng: random.Random | None = None,
+        players_per_event: int = 512,
     ) -> None:
         self.store = store
         self.hub = hub
         self.time = time
         self.rng = rng or random.Random()
         self._round_ends: dict[str, asyncio.Task[None]] = {}
+        self.players_per_event = players_per_event
 
     # -- the DC8 round-end timer ---------------------------------------------------
 
@@ -228,8 +234,14 @@ class EventService:
         """Register a player; a late arrival joins from the next round (RP7: losses before)."""
         self.event(event_id)
         name, faction, lists = self._clean(name, faction, lists)
-        if any(p.name.lower() == name.lower() for p in self.players(event_id)):
+        players = self.players(event_id)
+        if any(p.name.lower() == name.lower() for p in players):
             raise BadInput(f"{name} is already registered")
+        if len(players) >= self.players_per_event:
+            raise BadInput(
+                f"an event takes {self.players_per_event} players at most "
+                f"({self.players_per_event // 2} tables)"
+            )
         player = PlayerEntry(
             id=secrets.token_hex(4),
             event_id=event_id,

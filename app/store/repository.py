@@ -112,6 +112,16 @@ class Store:
                 session.delete(record)
             session.commit()
 
+    def replace_token(self, table_id: str, role: str, token: str) -> None:
+        column = {"p1": "p1_token", "p2": "p2_token", "watch": "watch_token", "eo": "admin_token"}
+        with Session(self.engine) as session:
+            record = session.get(TableRecord, table_id)
+            if record is None:
+                raise KeyError(table_id)
+            setattr(record, column[role], token)
+            session.add(record)
+            session.commit()
+
     def _writer(self) -> Any:
         """One DBAPI connection kept for the hot path: a tap is two plain statements."""
         if self._raw is None:

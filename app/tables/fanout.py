@@ -14,6 +14,7 @@ class Subscriber:
         self.role = role
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=limit)
         self.overflowed = asyncio.Event()
+        self.revoked = asyncio.Event()
 
     def offer(self, message: str) -> bool:
         if self.overflowed.is_set():
@@ -40,4 +41,5 @@ class Channel:
 
     def publish(self, message: str) -> None:
         for subscriber in tuple(self.subscribers):
-            subscriber.offer(message)
+            if not subscriber.offer(message):
+                self.subscribers.discard(subscriber)

@@ -8,11 +8,11 @@ import hmac
 import json
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from app.domain import commands as c
-from app.domain.errors import RuleError
+from app.domain.errors import BadInput, RuleError
 from app.domain.game import Game, Phase, apply, decide_flag
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
@@ -197,6 +197,16 @@ class TableRoom:
         for listener in self.listeners:
             listener(self)
 
+    def replace_token(self, role: str, token: str) -> None:
+        """A lost phone: the old link stops working and its open sockets close."""
+        if role not in ROLES:
+            raise BadInput(f"no such link {role!r} (p1, p2, watch or eo)")
+        self.store.replace_token(self.table_id, role, token)
+        self.tokens = replace(self.tokens, **{role: token})
+        for subscriber in tuple(self.channel.subscribers):
+            if subscriber.role == role:
+                subscriber.revoked.set()
+
     # -- the flag timer ---------------------------------------------------------
 
     def schedule_flag(self) -> None:
@@ -235,6 +245,8 @@ class TableRoom:
     def join(self, subscriber: Subscriber, last_version: int | None) -> None:
         """Subscribe; send the missed events if we still have them, else a snapshot."""
         missed = self._missed_since(last_version)
+        if missed is not None and len(missed) > subscriber.queue.maxsize // 2:
+            missed = None  # a snapshot is smaller than a long catch-up
         if missed is None:
             subscriber.offer(json.dumps(self.snapshot(subscriber.role), separators=(",", ":")))
         else:

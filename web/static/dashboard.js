@@ -12,7 +12,7 @@
   const api = "/api/events/" + encodeURIComponent(eventId);
 
   const PING_BURST = 5;
-  const PING_EVERY_MS = 20000;
+  const PING_EVERY_MS = 4000; // also the heartbeat: the server drops a socket silent for 10 s
   const PONG_TIMEOUT_MS = 8000;
   const BACKOFF_MIN_MS = 500;
   const BACKOFF_MAX_MS = 10000;

@@ -14,7 +14,7 @@
   const KILL_BOX_CP = 2; // SR2019 / Masters / Champions; the table info does not carry it
   const ELEMENT_CP = 1; // zone, flag, objective: 1 CP each (SR2019)
   const PING_BURST = 6;
-  const PING_EVERY_MS = 30000;
+  const PING_EVERY_MS = 4000; // also the heartbeat: the server drops a socket silent for 10 s
   const PONG_TIMEOUT_MS = 8000;
   const TIME_SAMPLES = 12;
   const BACKOFF_MIN_MS = 500;
