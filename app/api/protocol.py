@@ -31,6 +31,14 @@ class Cmd:
 
 
 @dataclass(frozen=True, slots=True)
+class Offline:
+    """Commands a phone queued while offline, with its estimate of the server's time."""
+
+    base: int
+    commands: list[tuple[int, int, c.Command]]
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     id: int
     client_ms: float
@@ -46,7 +54,9 @@ class LogRequest:
     pass
 
 
-ClientMessage = Hello | Cmd | Ping | Sync | LogRequest
+ClientMessage = Hello | Cmd | Offline | Ping | Sync | LogRequest
+
+MAX_OFFLINE = 200
 
 
 def _seq(raw: dict[str, Any]) -> int:
@@ -78,6 +88,21 @@ def parse(text: str) -> ClientMessage:
             return Hello(token=token, device=device, last_version=last)
         case "cmd":
             return Cmd(seq=_seq(raw), command=command_from_wire(raw))
+        case "offline":
+            base, queued = raw.get("base"), raw.get("cmds")
+            if isinstance(base, bool) or not isinstance(base, int):
+                raise BadInput("offline needs 'base', the last version the phone saw")
+            if not isinstance(queued, list) or not 0 < len(queued) <= MAX_OFFLINE:
+                raise BadInput(f"offline needs 'cmds', 1 to {MAX_OFFLINE} queued commands")
+            commands = []
+            for item in queued:
+                if not isinstance(item, dict):
+                    raise BadInput("each queued command is an object")
+                at_ms = item.get("at_ms")
+                if isinstance(at_ms, bool) or not isinstance(at_ms, int) or at_ms < 0:
+                    raise BadInput("each queued command needs 'at_ms', the server time it happened")
+                commands.append((_seq(item), at_ms, command_from_wire(item)))
+            return Offline(base=base, commands=commands)
         case "ping":
             ping_id, client_ms = raw.get("id", 0), raw.get("client_ms", 0)
             if isinstance(ping_id, bool) or not isinstance(ping_id, int):
@@ -89,4 +114,4 @@ def parse(text: str) -> ClientMessage:
             return Sync()
         case "log":
             return LogRequest()
-    raise BadInput(f"unknown message type {kind!r} (hello, cmd, ping, sync, log)")
+    raise BadInput(f"unknown message type {kind!r} (hello, cmd, offline, ping, sync, log)")

@@ -84,6 +84,19 @@ async def _handle(
             sub.offer(_text({"t": "log", "entries": entries}))
         case p.Hello():
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
+        case p.Offline(base=base, commands=queued):
+            seqs = [q[0] for q in queued]
+            if role == "watch":
+                sub.offer(error_message("forbidden", "a watch link can only watch", seqs[-1]))
+                return
+            try:
+                ack = await room.merge_offline(_actor(role), device, base, queued)
+            except RuleError as exc:
+                for seq in seqs:
+                    sub.offer(error_message(exc.code, exc.message, seq))
+                return
+            for seq in seqs:
+                sub.offer(_text({"t": "ack", "seq": seq, "v": ack.version, "dup": ack.duplicate}))
         case p.Cmd(seq=seq, command=command):
             if role == "watch":
                 sub.offer(error_message("forbidden", "a watch link can only watch", seq))

@@ -20,7 +20,11 @@ INTERVAL_S = 0.25
 
 def summary(room: TableRoom, now_ms: int) -> dict[str, Any]:
     table_no = room.meta.table_no if room.meta else 0
-    return table_summary(room.table_id, table_no, room.game, table_status(room.game), now_ms)
+    status = "disputed" if room.merge_refused else table_status(room.game)
+    row = table_summary(room.table_id, table_no, room.game, status, now_ms)
+    if room.merge_refused:
+        row["disputed"] = "the phones' offline taps could not be merged"
+    return row
 
 
 class Dashboard:

@@ -14,6 +14,7 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.errors import BadInput, RuleError
 from app.domain.game import Game, Phase, apply, decide_flag
+from app.domain.merge import MergeRefused, Timed, merge
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import Channel, Subscriber
@@ -76,6 +77,68 @@ def table_status(game: Game) -> str:
     return "confirmed" if all(game.confirmed) else "awaiting_confirmation"
 
 
+CLOCK_SKEW_MS = 5_000
+
+
+def _is_flag(timed: Timed) -> bool:
+    return isinstance(timed.command, c.FlagCheck)
+
+
+def _timed(entry: LogEntry) -> list[Timed]:
+    wire = json.loads(entry.command_json)
+    if wire.get("c") == "merge":
+        # Every merged command came from an offline queue: merged again, it may do nothing.
+        kept = [(sub, True) for sub in wire["entries"] + wire.get("dropped", [])]
+        return [
+            Timed(
+                sub["at_ms"],
+                actor_from_wire(sub["by"]),
+                command_from_wire(sub["cmd"]),
+                sub["device"],
+                sub["seq"],
+                offline,
+            )
+            for sub, offline in kept
+        ]
+    return [
+        Timed(
+            entry.at_ms,
+            actor_from_wire(entry.actor),
+            command_from_wire(wire),
+            entry.device,
+            entry.seq,
+        )
+    ]
+
+
+def _timed_to_wire(timed: Timed) -> dict[str, Any]:
+    return {
+        "at_ms": timed.at_ms,
+        "by": actor_to_wire(timed.actor),
+        "device": timed.device,
+        "seq": timed.seq,
+        "cmd": command_to_wire(timed.command),
+    }
+
+
+def fold(initial: Game, log: list[LogEntry]) -> list[Game]:
+    """The game after each version of the log (index 0: before any command)."""
+    states = [initial]
+    for entry in log:
+        wire = json.loads(entry.command_json)
+        if wire.get("c") == "merge":
+            game = states[wire["base"]]
+            for sub in wire["entries"]:
+                game = apply(
+                    game, actor_from_wire(sub["by"]), command_from_wire(sub["cmd"]), sub["at_ms"]
+                )
+            states.append(decide_flag(game, max(entry.at_ms, game.clock.since_ms)))
+        else:
+            command = command_from_wire(wire)
+            states.append(apply(states[-1], actor_from_wire(entry.actor), command, entry.at_ms))
+    return states
+
+
 class TableRoom:
     def __init__(
         self,
@@ -102,23 +165,27 @@ class TableRoom:
         self._max_seq: dict[str, int] = {}
         self._timer: asyncio.Task[None] | None = None
         self.broken: str | None = None
+        self.merge_refused = False
+        self.initial = game
 
     # -- rebuilding from the log ------------------------------------------------
 
     def replay(self, log: list[LogEntry]) -> None:
         """Rebuild from the log; a log that does not replay leaves the table read-only."""
+        try:
+            states = fold(self.game, log)
+        except (RuleError, ValueError, KeyError) as exc:
+            self.broken = f"this table's log does not replay: {exc}"
+            self.version = log[-1].version if log else 0
+            return
+        self.game = states[-1]
+        self.version = log[-1].version if log else 0
         for entry in log:
-            if self.broken is not None:
-                return
-            try:
-                command = command_from_wire(json.loads(entry.command_json))
-                self.game = apply(self.game, actor_from_wire(entry.actor), command, entry.at_ms)
-            except (RuleError, ValueError, KeyError) as exc:
-                self.broken = f"entry {entry.version} of this table's log does not replay: {exc}"
-                self.version = log[-1].version
-                return
-            self.version = entry.version
             self._remember(entry.device, entry.seq, entry.version)
+            wire = json.loads(entry.command_json)
+            merged = wire.get("entries", []) + wire.get("dropped", [])
+            for sub in merged if wire.get("c") == "merge" else []:
+                self._remember(sub["device"], sub["seq"], entry.version)
 
     # -- commands ---------------------------------------------------------------
 
@@ -166,8 +233,12 @@ class TableRoom:
     def _commit(
         self, game: Game, actor: c.Actor, device: str, seq: int, command: c.Command, at_ms: int
     ) -> None:
+        self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms)
+
+    def _commit_wire(
+        self, game: Game, actor: c.Actor, device: str, seq: int, wire: dict[str, Any], at_ms: int
+    ) -> None:
         version = self.version + 1
-        wire = command_to_wire(command)
         entry = LogEntry(
             version=version,
             at_ms=at_ms,
@@ -206,6 +277,41 @@ class TableRoom:
         for subscriber in tuple(self.channel.subscribers):
             if subscriber.role == role:
                 subscriber.revoked.set()
+
+    async def merge_offline(
+        self, actor: c.Actor, device: str, base: int, queued: list[tuple[int, int, c.Command]]
+    ) -> Ack:
+        """Merge a phone's offline commands (seq, server time, command) in time order."""
+        async with self.lock:
+            if self.broken is not None:
+                raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
+            now = self.time.now_ms()
+            fresh = [q for q in queued if self._already_applied(device, q[0]) is None]
+            if not fresh:
+                return Ack(self.version, duplicate=True)
+            if not 0 <= base <= self.version:
+                raise BadInput(f"unknown base version {base} (the table is at {self.version})")
+            if any(at > now + CLOCK_SKEW_MS for _, at, _ in fresh):
+                raise BadInput("offline commands from the future: the phone's time is off")
+            log = self.store.log(self.table_id)
+            states = fold(self.initial, log[:base])
+            since = [t for entry in log[base:] for t in _timed(entry) if not _is_flag(t)]
+            offline = [Timed(min(at, now), actor, cmd, device, seq, True) for seq, at, cmd in fresh]
+            try:
+                game, applied, dropped = merge(states[-1], since + offline, now)
+            except MergeRefused:
+                self.merge_refused = True
+                raise
+            wire = {
+                "c": "merge",
+                "base": base,
+                "entries": [_timed_to_wire(t) for t in applied],
+                "dropped": [_timed_to_wire(t) for t in dropped],
+            }
+            self._commit_wire(game, actor, device, fresh[-1][0], wire, now)
+            for seq, _, _ in fresh:
+                self._remember(device, seq, self.version)
+            return Ack(self.version)
 
     # -- the flag timer ---------------------------------------------------------
 

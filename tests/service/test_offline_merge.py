@@ -1,0 +1,110 @@
+"""Phones that were offline: queued taps merged in time order, as a physical clock."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.game import Phase
+from app.domain.merge import MergeRefused
+from app.store.repository import Store
+from app.tables.hub import QuickGame, TableHub
+from app.tables.room import TableRoom
+from app.tables.timesource import FakeTime
+
+MIN = 60_000
+P1, P2 = Side.P1, Side.P2
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[tuple[TableHub, TableRoom, FakeTime]]:
+    store = Store(f"sqlite:///{tmp_path / 'offline.db'}")
+    time = FakeTime()
+    hub = TableHub(store, time)
+    room = hub.create(QuickGame(clock_minutes=60, scenario="bunkers"))
+    await room.execute(P1, "phone-1", 1, c.StartClock())
+    yield hub, room, time
+    await hub.close()
+    store.close()
+
+
+def tap(side: Side) -> c.PassTurn:
+    return c.PassTurn(expect=side)
+
+
+async def test_both_phones_queue_taps_and_converge_whatever_order_they_return(
+    table: tuple[TableHub, TableRoom, FakeTime],
+) -> None:
+    _hub, room, time = table
+    base, t0 = room.version, time.now_ms()
+    time.advance(5 * MIN)  # the venue network is down for five minutes
+    # P1 ended deployment at +60 s on their phone; P2 ended theirs at +150 s on theirs.
+    p2_queue = [(1, t0 + 150_000, tap(P2))]
+    p1_queue = [(2, t0 + 60_000, tap(P1))]
+    await room.merge_offline(P2, "phone-2", base, p2_queue)
+    # Alone, P2's tap came while (as far as the server knew) P1 still ran: it does nothing yet.
+    assert room.game.clock.running is P1
+    await room.merge_offline(P1, "phone-1", base, p1_queue)
+    game = room.game
+    assert game.phase is Phase.ADVANCE_DEPLOYMENT and game.active is P1
+    # Exactly as a physical clock: P1 ran 60 s, P2 ran 90 s, P1 runs since +150 s.
+    now = time.now_ms()
+    assert game.remaining(P1, now) == 60 * MIN - 60_000 - (now - (t0 + 150_000))
+    assert game.remaining(P2, now) == 60 * MIN - 90_000
+
+    # The other order of return gives the same game, and so does a restart.
+    again = TableHub(room.store, time)
+    again.load()
+    assert again.rooms[room.table_id].game == game
+    dup = await room.merge_offline(P1, "phone-1", base, p1_queue)
+    assert dup.duplicate and room.game == game
+    await again.close()
+
+
+async def test_merge_order_does_not_matter(table: tuple[TableHub, TableRoom, FakeTime]) -> None:
+    hub, room, time = table
+    other = hub.create(QuickGame(clock_minutes=60, scenario="bunkers"))
+    await other.execute(P1, "phone-1", 1, c.StartClock())
+    base, t0 = room.version, time.now_ms()
+    time.advance(5 * MIN)
+    queues = {
+        P1: [(2, t0 + 60_000, tap(P1)), (3, t0 + 200_000, tap(P1))],
+        P2: [(1, t0 + 150_000, tap(P2))],
+    }
+    await room.merge_offline(P1, "phone-1", base, queues[P1])
+    await room.merge_offline(P2, "phone-2", base, queues[P2])
+    await other.merge_offline(P2, "phone-2", base, queues[P2])
+    await other.merge_offline(P1, "phone-1", base, queues[P1])
+    now = time.now_ms()
+    for game in (room.game, other.game):
+        assert (game.phase, game.active) == (Phase.ADVANCE_DEPLOYMENT, P2)
+        assert game.remaining(P1, now) == 60 * MIN - 60_000 - 50_000
+    assert room.game.clock == other.game.clock
+
+
+async def test_an_inconsistent_merge_is_refused_and_flagged_to_the_eo(
+    table: tuple[TableHub, TableRoom, FakeTime],
+) -> None:
+    _hub, room, time = table
+    base, t0 = room.version, time.now_ms()
+    time.advance(2 * MIN)
+    # Online meanwhile: the EO paused the table. Offline, P1 conceded at +30 s:
+    # a pause of a game that is over does not fit; the whole merge is refused.
+    await room.execute(c.Role.EO, "eo", 1, c.PauseClock())
+    version = room.version
+    with pytest.raises(MergeRefused, match="EO"):
+        await room.merge_offline(P1, "phone-1", base, [(5, t0 + 30_000, c.Concede())])
+    assert room.version == version and room.game.paused
+    assert room.merge_refused
+
+
+async def test_offline_commands_from_the_future_are_refused(
+    table: tuple[TableHub, TableRoom, FakeTime],
+) -> None:
+    _hub, room, time = table
+    with pytest.raises(Exception, match="future"):
+        await room.merge_offline(P1, "phone-1", room.version, [(9, time.now_ms() + MIN, tap(P1))])
