@@ -87,13 +87,15 @@ async def _handle(
         case p.Offline(base=base, commands=queued):
             seqs = [q[0] for q in queued]
             if role == "watch":
-                sub.offer(error_message("forbidden", "a watch link can only watch", seqs[-1]))
+                for seq in seqs:
+                    sub.offer(error_message("forbidden", "a watch link can only watch", seq))
                 return
             try:
                 ack = await room.merge_offline(_actor(role), device, base, queued)
             except RuleError as exc:
                 for seq in seqs:
                     sub.offer(error_message(exc.code, exc.message, seq))
+                sub.offer(_text(room.snapshot(role)))  # the server's state stands
                 return
             for seq in seqs:
                 sub.offer(_text({"t": "ack", "seq": seq, "v": ack.version, "dup": ack.duplicate}))

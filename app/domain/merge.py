@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from app.domain import commands as c
 from app.domain.errors import RuleError, StaleCommand
-from app.domain.game import Game, apply, decide_flag
+from app.domain.game import Game, Phase, apply, decide_flag
 
 
 class MergeRefused(RuleError):
@@ -49,15 +49,15 @@ def merge(
         at_ms = max(entry.at_ms, game.clock.since_ms)
         try:
             game = apply(game, entry.actor, entry.command, at_ms)
-        except StaleCommand:
-            if entry.offline and isinstance(entry.command, c.PassTurn | c.SwitchClock):
+        except RuleError as exc:
+            if _does_nothing(game, entry, exc):
                 dropped.append(entry)
                 continue
-            raise MergeRefused(
-                f"the phones disagree about whose clock ran at {_clock_time(base, at_ms)}: "
-                "the EO decides"
-            ) from None
-        except RuleError as exc:
+            if isinstance(exc, StaleCommand):
+                raise MergeRefused(
+                    f"the phones disagree about whose clock ran at {_clock_time(base, at_ms)}: "
+                    "the EO decides"
+                ) from None
             raise MergeRefused(
                 f"the offline {_name(entry.command)} at {_clock_time(base, at_ms)} no longer "
                 f"fits the game ({exc.message}); the EO decides"
@@ -68,8 +68,29 @@ def merge(
     return decide_flag(game, max(now_ms, game.clock.since_ms)), applied, dropped
 
 
+def _does_nothing(game: Game, entry: Timed, error: RuleError) -> bool:
+    """An offline press on a clock that was not running, paused or stopped: no effect."""
+    if not entry.offline or not isinstance(entry.command, c.PassTurn | c.SwitchClock):
+        return False
+    stopped = game.paused or game.phase in (Phase.CLOCK_OUT, Phase.OVER)
+    return isinstance(error, StaleCommand) or stopped
+
+
+NAMES = {
+    c.PassTurn: "tap",
+    c.SwitchClock: "clock switch",
+    c.StartClock: "clock start",
+    c.Concede: "concession",
+    c.CasterDestroyed: "caster destroyed",
+    c.ReportGame: "report",
+    c.ConfirmResult: "confirmation",
+    c.ProposeUndo: "undo",
+    c.AnswerUndo: "undo answer",
+}
+
+
 def _name(command: c.Command) -> str:
-    return type(command).__name__
+    return NAMES.get(type(command), "command")
 
 
 def _clock_time(base: Game, at_ms: int) -> str:

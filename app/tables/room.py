@@ -222,6 +222,8 @@ class TableRoom:
                 return Ack(self.version)
             game = apply(self.game, actor, command, now)
             self._commit(game, actor, device, seq, command, now)
+            if actor is c.Role.EO:
+                self.merge_refused = False  # the EO has seen to the table
             return Ack(self.version)
 
     def _decide_flag(self, now_ms: int) -> None:
@@ -309,6 +311,7 @@ class TableRoom:
                 "dropped": [_timed_to_wire(t) for t in dropped],
             }
             self._commit_wire(game, actor, device, fresh[-1][0], wire, now)
+            self.merge_refused = False
             for seq, _, _ in fresh:
                 self._remember(device, seq, self.version)
             return Ack(self.version)

@@ -3,6 +3,12 @@
 // The server owns the clock. This page only shows it: every clock is drawn from the
 // last game view (remaining_ms as of as_of_ms, server time) and the estimated server
 // time now, so a phone that lags, sleeps or reconnects never drifts.
+//
+// While the socket is down, commands are queued with the server time they happened at
+// (kept in localStorage, so a reload keeps them). Taps and clock switches show at once:
+// the view is the last server view plus the queued taps, played from their tap times.
+// On reconnect the queue goes as one "offline" message; the server merges both phones'
+// queues in time order and both phones converge on its event.
 (function () {
   "use strict";
 
@@ -22,6 +28,11 @@
   const FATAL_CLOSE = [4400, 4403, 4404];
   const STORE_DEVICE = "deathclock.device";
   const STORE_SEQ = "deathclock.nextSeq";
+  const STORE_OFFLINE = "deathclock.offline"; // + table id, device and link: the offline queue
+  const OPTIMISTIC = ["start", "pass_turn", "switch"]; // shown at once while offline
+  const OFFLINE_MAX = 200; // commands per offline message (the server's limit)
+  const OFFLINE_MAX_BYTES = 15000; // the server takes messages of 16 KiB at most
+  const OFFLINE_RESEND_MS = 10000; // an offline message still unanswered is sent again
 
   const METHODS = {
     scenario: "scenario",
@@ -55,6 +66,12 @@
     reconnectTimer: null,
     fatal: false,
     pending: new Map(), // seq -> command message, until acked or refused
+    base: null, // the last game view from the server (S.game adds the queued taps to it)
+    queue: [], // offline commands, oldest first: {seq, at_ms, c, ...fields}; local: not sent
+    queueBase: null, // the version seen when the queue started
+    flight: null, // the queue sent on reconnect: {seqs, v, error, sentAt}
+    refused: null, // {message, v}: the server refused to merge the queue
+    restored: false, // the view came from localStorage (a reload while offline)
     samples: [], // time sync: {rtt, offset}
     offset: null, // server time − performance.now()
     pingId: 0,
@@ -228,6 +245,334 @@
     sendPing();
   }
 
+  // ---------------------------------------------------------------- the offline queue
+
+  // One key per table, device and link, so two seats open in one browser never mix.
+  function queueKey() {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < (token || "").length; i++) {
+      h ^= token.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return STORE_OFFLINE + "." + tableId + "." + deviceId() + "." + h.toString(16);
+  }
+
+  const queuedCommands = () => S.queue.filter((q) => !q.local);
+
+  // The queue with what it needs to show the table after a reload while offline:
+  // the last server view, and the server time against this device's wall clock.
+  function saveQueue() {
+    try {
+      if (!S.queue.length) {
+        localStorage.removeItem(queueKey());
+        return;
+      }
+      const record = {
+        base: S.queueBase,
+        queue: S.queue,
+        snap: { role: S.role, table: S.table, game: S.base, v: S.v },
+        wall_offset: S.offset === null ? null : serverNow() - Date.now(),
+      };
+      localStorage.setItem(queueKey(), JSON.stringify(record));
+    } catch (e) {
+      /* storage full or blocked: the queue still lives in memory */
+    }
+  }
+
+  function loadQueue() {
+    let record = null;
+    try {
+      record = JSON.parse(localStorage.getItem(queueKey()) || "null");
+    } catch (e) {
+      return;
+    }
+    if (!record || !Array.isArray(record.queue) || !record.queue.length) return;
+    const snap = record.snap || {};
+    if (!snap.game || !snap.table || !snap.role || typeof snap.v !== "number") return;
+    S.queue = record.queue;
+    S.queueBase = typeof record.base === "number" ? record.base : snap.v;
+    S.role = snap.role;
+    S.table = snap.table;
+    S.base = snap.game;
+    S.v = snap.v;
+    if (typeof record.wall_offset === "number") S.offset = record.wall_offset + Date.now() - performance.now();
+    S.restored = true;
+    setupRole();
+    reproject();
+  }
+
+  function queueCommand(seq, name, fields) {
+    if (S.queueBase === null) S.queueBase = S.v === null ? 0 : S.v;
+    const at = Math.max(0, Math.round(serverNow()));
+    S.queue.push(Object.assign({ seq: seq, at_ms: at, c: name }, fields || {}));
+    reproject();
+    saveQueue();
+    if (!OPTIMISTIC.includes(name)) toast("Offline: " + name.replace(/_/g, " ") + " will be sent when back online", "info");
+  }
+
+  function clearQueueIfEmpty() {
+    if (!S.queue.length) S.queueBase = null;
+  }
+
+  // On reconnect, after hello: every queued command in one message (split only past
+  // the server's limits), oldest first, from the version seen when the queue started.
+  function sendQueue() {
+    S.queue = queuedCommands();
+    clearQueueIfEmpty();
+    reproject();
+    saveQueue();
+    if (!S.queue.length) {
+      S.flight = null;
+      return;
+    }
+    const base = S.queueBase === null ? S.v || 0 : S.queueBase;
+    const chunks = [[]];
+    let bytes = 0;
+    for (const q of S.queue) {
+      const wire = Object.assign({}, q);
+      delete wire.local;
+      const size = JSON.stringify(wire).length + 1;
+      const chunk = chunks[chunks.length - 1];
+      if (chunk.length && (chunk.length >= OFFLINE_MAX || bytes + size > OFFLINE_MAX_BYTES)) {
+        chunks.push([wire]);
+        bytes = size;
+      } else {
+        chunk.push(wire);
+        bytes += size;
+      }
+    }
+    S.flight = { seqs: new Set(S.queue.map((q) => q.seq)), v: 0, error: null, sentAt: performance.now() };
+    for (const cmds of chunks) sendRaw({ t: "offline", base: base, cmds: cmds });
+  }
+
+  function inFlight(seq) {
+    return !!(S.flight && seq !== null && seq !== undefined && S.flight.seqs.has(seq));
+  }
+
+  // An ack or an error for one seq of the queue sent on reconnect.
+  function settleFlight(seq, ack, error) {
+    const f = S.flight;
+    f.seqs.delete(seq);
+    if (error && !f.error) {
+      f.error = error;
+      // The server state stands: the whole queue is dropped.
+      S.queue = [];
+      S.refused = { message: error.message || "The offline taps could not be merged: the EO decides.", v: S.v };
+    } else if (ack) {
+      f.v = Math.max(f.v, ack.v);
+      S.queue = S.queue.filter((q) => q.seq !== seq);
+    }
+    if (!f.seqs.size) {
+      S.flight = null;
+      // The merged game comes as an event; without one, ask for the state.
+      if (f.error || S.v === null || f.v > S.v) requestSync();
+    }
+    clearQueueIfEmpty();
+    reproject();
+    saveQueue();
+  }
+
+  // A merge event names every merged command by device and seq: those of ours are done.
+  function pruneMerged(what) {
+    if (!what || what.c !== "merge" || !S.queue.length) return;
+    const device = deviceId();
+    const merged = new Set();
+    for (const sub of (what.entries || []).concat(what.dropped || [])) {
+      if (sub.device === device) merged.add(sub.seq);
+    }
+    if (!merged.size) return;
+    S.queue = S.queue.filter((q) => q.local || !merged.has(q.seq));
+    if (!queuedCommands().length) S.queue = [];
+    clearQueueIfEmpty();
+    saveQueue();
+  }
+
+  // ---------------------------------------------------------------- the local view
+
+  // What the phone shows: the server's last view, then the queued taps played from
+  // their tap times as the server would (a tap that no longer fits does nothing here).
+  function reproject() {
+    if (!S.base) {
+      S.game = null;
+      return;
+    }
+    let g = S.base;
+    let moved = false;
+    for (const q of S.queue) {
+      if (!OPTIMISTIC.includes(q.c)) continue;
+      const next = applyLocal(g, q);
+      if (next) {
+        g = next;
+        moved = true;
+      }
+    }
+    if (moved) g.due = localDue(g);
+    S.game = g;
+  }
+
+  const reached = (mark, turn, side) => !!mark && turn * 2 + idx(side) >= mark.turn * 2 + idx(mark.side || "p1");
+
+  // A copy of the view with the running clock booked up to `at`; null if it ran out first.
+  function settleAt(g, at) {
+    const n = Object.assign({}, g);
+    n.remaining_ms = g.remaining_ms.slice();
+    n.control_points = g.control_points.slice();
+    n.objectives_destroyed = g.objectives_destroyed.slice();
+    const when = Math.max(at, g.as_of_ms);
+    if (g.running) {
+      const i = idx(g.running);
+      const spent = when - g.as_of_ms;
+      if (spent >= g.remaining_ms[i]) return null;
+      n.remaining_ms[i] = g.remaining_ms[i] - spent;
+    }
+    n.as_of_ms = when;
+    n.undo = null;
+    return n;
+  }
+
+  function withFlags(n) {
+    const t = S.table;
+    const inTurn = n.phase === "turn";
+    n.kill_box_due = inTurn && !!t.scenario.kill_box && reached(t.kill_box_from, n.turn, n.active);
+    n.scoring_due = inTurn && n.turn > 0 && reached(t.scoring_from, n.turn, n.active);
+    n.last_turn = inTurn && n.turn === t.last_turn && n.active === "p2";
+    return n;
+  }
+
+  function elementCp(id) {
+    const e = S.table.scenario.elements.find((x) => x.id === id);
+    return e && typeof e.cp === "number" ? e.cp : ELEMENT_CP;
+  }
+
+  function endLocal(n, method, winner, at) {
+    n.phase = "over";
+    n.running = null;
+    n.interrupted = false;
+    n.ending = { method: method, winner: winner, at_ms: at };
+    return n;
+  }
+
+  function endTurnLocal(n, q) {
+    const who = n.active;
+    const scoring = q.scoring || null;
+    if (scoring) {
+      for (const [id, side] of Object.entries(scoring.control || {})) n.control_points[idx(side)] += elementCp(id);
+      for (const id of scoring.destroyed || []) {
+        if (n.objectives_destroyed.includes(id)) continue;
+        n.objectives_destroyed.push(id);
+        const owner = id.endsWith("p1") ? "p1" : "p2";
+        n.control_points[idx(other(owner))] += elementCp(id);
+      }
+    }
+    if (q.kill_box) {
+      const cp = typeof S.table.kill_box_cp === "number" ? S.table.kill_box_cp : KILL_BOX_CP;
+      n.control_points[idx(other(who))] += cp;
+    }
+    const winner = leader(n.control_points);
+    if (winner) return endLocal(n, "scenario", winner, n.as_of_ms);
+    if (n.last_turn) {
+      const cp = n.control_points;
+      const lead = cp[0] === cp[1] ? null : cp[0] > cp[1] ? "p1" : "p2";
+      return endLocal(n, lead ? "scenario" : "tiebreaker", lead, n.as_of_ms);
+    }
+    const next = other(who);
+    if (next === "p1") n.turn += 1;
+    n.active = next;
+    n.running = next;
+    return n;
+  }
+
+  function applyLocal(g, q) {
+    const playing = PLAYING.includes(g.phase) && !g.paused && !g.flagged;
+    if (q.c === "start") {
+      if (g.phase !== "ready") return null;
+      const n = settleAt(g, q.at_ms);
+      n.phase = "deployment";
+      n.active = "p1";
+      n.running = "p1";
+      return withFlags(n);
+    }
+    if (q.c === "pass_turn") {
+      if (!playing || g.interrupted || g.active !== q.expect || g.running !== q.expect) return null;
+      const n = settleAt(g, q.at_ms);
+      if (!n) return null;
+      if (g.phase === "turn") return withFlags(endTurnLocal(withFlags(n), q));
+      if (g.phase === "deployment" && g.active === "p1") n.active = "p2";
+      else if (g.phase === "deployment") {
+        n.phase = "advance_deployment";
+        n.active = "p1";
+      } else if (g.active === "p1") n.active = "p2";
+      else {
+        n.phase = "turn";
+        n.active = "p1";
+        n.turn = 1;
+      }
+      n.running = n.active;
+      return withFlags(n);
+    }
+    if (q.c === "switch") {
+      if (!playing || g.phase !== "turn") return null;
+      const toOpponent = q.to === other(g.active);
+      if (toOpponent === !!g.interrupted || (!toOpponent && q.to !== g.active)) return null;
+      const n = settleAt(g, q.at_ms);
+      if (!n) return null;
+      n.interrupted = toOpponent;
+      n.running = q.to;
+      return n;
+    }
+    return null;
+  }
+
+  function localDue(g) {
+    const out = [];
+    if (g.phase === "turn") {
+      if (g.kill_box_due || g.scoring_due) {
+        out.push({ kind: "turn_end", by: g.active, kill_box: g.kill_box_due, scoring: g.scoring_due });
+      }
+      if (g.last_turn) out.push({ kind: "game_end", by: g.active });
+    } else if (g.phase === "over") {
+      for (const side of SIDES) if (!g.reports[idx(side)]) out.push({ kind: "report", by: side });
+    }
+    return out;
+  }
+
+  // Offline, the opponent's taps on their own phone are not seen here: a tap while
+  // their clock shows running means they passed to us, then we pass back. Their
+  // pass is shown at the same moment (never sent); the server's merge has the real times.
+  function presumable(g) {
+    const opp = me() && other(me());
+    return !!(
+      opp &&
+      !S.open &&
+      PLAYING.includes(g.phase) &&
+      !g.paused &&
+      !g.flagged &&
+      !g.interrupted &&
+      g.running === opp &&
+      g.active === opp
+    );
+  }
+
+  function presume() {
+    const g = S.game;
+    const opp = other(me());
+    const flagAt = g.as_of_ms + g.remaining_ms[idx(opp)];
+    const at = Math.max(g.as_of_ms, Math.min(Math.round(serverNow()), flagAt - 1));
+    const entry = { local: true, seq: null, at_ms: at, c: "pass_turn", expect: opp };
+    S.queue.push(entry);
+    reproject();
+    saveQueue();
+    return entry;
+  }
+
+  function unpresume(entry) {
+    const i = S.queue.indexOf(entry);
+    if (i < 0) return;
+    S.queue.splice(i, 1);
+    reproject();
+    saveQueue();
+  }
+
   // ---------------------------------------------------------------- connection
 
   function sendRaw(msg) {
@@ -265,6 +610,8 @@
       // Commands not acked before the drop go again with the same seq: the server dedupes.
       const queued = Array.from(S.pending.values()).sort((a, b) => a.seq - b.seq);
       for (const cmd of queued) sendRaw(cmd);
+      // Then what was queued while offline, in one message.
+      sendQueue();
       resetTimeSync();
       pingBurst();
       clearInterval(S.pingTimer);
@@ -272,7 +619,7 @@
         S.pingsLeft = 0;
         sendPing();
       }, PING_EVERY_MS);
-      renderConnection();
+      render();
     };
     ws.onmessage = (ev) => {
       if (S.ws !== ws) return;
@@ -298,7 +645,7 @@
       return;
     }
     scheduleReconnect();
-    renderConnection();
+    render(); // the tap area changes offline too
   }
 
   // Drop a socket that went silent (a half-open connection after Wi-Fi trouble or sleep).
@@ -333,6 +680,30 @@
 
   function watchdog() {
     if (S.open && S.probeAt && performance.now() - S.probeAt > PONG_TIMEOUT_MS) dropSocket();
+    // An offline message lost on the way (or rate limited) goes again: the server dedupes.
+    if (S.open && S.flight && performance.now() - S.flight.sentAt > OFFLINE_RESEND_MS) sendQueue();
+  }
+
+  // The device lost its network: some browsers keep an open socket alive regardless,
+  // and anything sent on it would be lost. Drop it and queue from now on.
+  function wentOffline() {
+    if (S.ws) dropSocket();
+  }
+
+  function cameOnline() {
+    if (S.fatal) return;
+    // An attempt started while offline is doomed: start afresh.
+    if (S.ws && S.ws.readyState === WebSocket.CONNECTING) {
+      const ws = S.ws;
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try {
+        ws.close();
+      } catch (e) {
+        /* already gone */
+      }
+      S.ws = null;
+    }
+    reconnectNow();
   }
 
   function fatal(message) {
@@ -383,12 +754,21 @@
     S.role = msg.role;
     S.table = msg.table;
     S.v = msg.v;
-    S.game = msg.game;
+    S.base = msg.game;
     S.syncing = false;
     S.everJoined = true;
     if (!S.samples.length) S.offset = msg.server_ms - performance.now();
     if (firstTime) setupRole();
+    serverChanged();
     changed(before, null);
+  }
+
+  // A new server view: the local view is rebuilt on it; a new version ends the banner
+  // of a refused merge.
+  function serverChanged() {
+    if (S.refused && S.v > S.refused.v) S.refused = null;
+    reproject();
+    if (S.queue.length) saveQueue();
   }
 
   function onEvent(msg) {
@@ -400,7 +780,10 @@
     if (S.v === null || msg.v !== S.v + 1) requestSync(); // a gap: ask for the whole state
     const before = S.game;
     S.v = msg.v;
-    S.game = msg.game;
+    S.base = msg.game;
+    S.everJoined = true;
+    pruneMerged(msg.what);
+    serverChanged();
     changed(before, msg.what || null);
   }
 
@@ -411,11 +794,19 @@
 
   function onAck(msg) {
     S.pending.delete(msg.seq);
+    if (inFlight(msg.seq)) settleFlight(msg.seq, msg, null);
     render();
   }
 
   function onError(msg) {
     S.lastError = msg.message;
+    if (inFlight(msg.seq)) {
+      // The queued commands were refused (merge_refused: the EO decides): the
+      // server's state stands and the queue is dropped; a banner says so.
+      settleFlight(msg.seq, null, msg);
+      render();
+      return;
+    }
     if (msg.seq !== null && msg.seq !== undefined) S.pending.delete(msg.seq);
     if (!S.everJoined && (msg.code === "forbidden" || msg.code === "not_found")) {
       fatal(msg.message);
@@ -428,17 +819,28 @@
   function command(name, fields) {
     if (!S.role || S.role === "watch") return null;
     const seq = nextSeq();
+    if (!S.open) {
+      // Offline: queued with the server time it happened at, sent on reconnect.
+      queueCommand(seq, name, fields);
+      render();
+      return seq;
+    }
     const msg = Object.assign({ t: "cmd", seq: seq, c: name }, fields || {});
     S.pending.set(seq, msg);
-    if (!S.open) toast("Offline: it will be sent when the connection is back", "info");
-    else sendRaw(msg);
+    sendRaw(msg);
     render();
     return seq;
   }
 
+  // Sent and not acked yet (not counting the offline queue).
   function pendingCommand(name) {
     for (const cmd of S.pending.values()) if (cmd.c === name) return true;
     return false;
+  }
+
+  // Sent, or waiting in the offline queue.
+  function awaiting(name) {
+    return pendingCommand(name) || S.queue.some((q) => !q.local && q.c === name);
   }
 
   function changed(before, what) {
@@ -648,10 +1050,39 @@
   }
 
   function renderConnection() {
-    const offline = !S.fatal && (S.everJoined || S.reconnectTimer !== null) && !S.open;
+    const queued = queuedCommands();
+    const offline = !S.fatal && (S.everJoined || S.restored || S.reconnectTimer !== null || queued.length > 0) && !S.open;
     show("offline", offline);
+    if (offline) setText("offline", offlineText(queued));
     $("app").classList.toggle("is-offline", offline);
-    if (!S.everJoined && !S.fatal) setText("phase", S.open ? "Joining…" : "Connecting…");
+    if (!S.everJoined && !S.fatal && !S.game) setText("phase", S.open ? "Joining…" : "Connecting…");
+    renderRefused();
+  }
+
+  function offlineText(queued) {
+    const taps = queued.filter((q) => OPTIMISTIC.includes(q.c)).length;
+    const others = queued.length - taps;
+    const parts = [];
+    if (taps) parts.push(taps + (taps === 1 ? " tap" : " taps"));
+    if (others) parts.push(others + (others === 1 ? " command" : " commands"));
+    if (!parts.length) return "Offline — reconnecting";
+    return "Offline — " + parts.join(", ") + " queued";
+  }
+
+  // The server refused to merge the offline queue: said loudly until the state changes.
+  function renderRefused() {
+    let box = $("merge-refused");
+    if (!S.refused) {
+      if (box) box.hidden = true;
+      return;
+    }
+    if (!box) {
+      box = el("div", { id: "merge-refused", class: "banner danger merge-refused", role: "alert" });
+      $("status").prepend(box);
+    }
+    const text = "Offline taps not merged — " + S.refused.message + " The table shows the server's state.";
+    if (box.textContent !== text) box.textContent = text;
+    box.hidden = false;
   }
 
   function renderSides(g) {
@@ -856,10 +1287,13 @@
     const mine = me();
     const opp = other(mine);
     const tap = $("tap");
-    const tappable = canTap(g);
+    const presuming = presumable(g);
+    const tappable = canTap(g) || presuming;
     const sending = pendingCommand("pass_turn");
     let hint = "";
-    if (g.phase === "ready") {
+    if (presuming) {
+      hint = "Offline: " + nameOf(opp) + "'s taps are not seen here. TAP when your own " + (g.phase === "turn" ? "turn" : "deployment") + " is done";
+    } else if (g.phase === "ready") {
       hint = mine === "p1" ? "Press “Start the clock” when you are ready to deploy." : "Waiting for the clock to start. " + nameOf("p1") + " deploys first.";
     } else if (PLAYING.includes(g.phase) && g.paused) {
       hint = "Paused by the EO";
@@ -881,6 +1315,7 @@
     } else if (g.phase === "clock_out") {
       hint = "Clock out";
     }
+    if (!S.open && tappable && !presuming && hint) hint += " (offline: queued until back online)";
     setText("tap-hint", hint);
     tap.classList.toggle("mine-running", g.running === mine);
     tap.classList.toggle("interrupt", g.running === mine && !!g.interrupted);
@@ -936,7 +1371,7 @@
     form.classList.toggle("need-presence", presence);
     setText("report-presence-hint", presence ? "(needed: the game is still tied)" : "(only needed if still tied)");
     setText("report-title", presence ? "Scenario presence needed" : reportDue ? "Report the game" : "Change my report");
-    $("report-submit").disabled = pendingCommand("report");
+    $("report-submit").disabled = awaiting("report");
   }
 
   function renderResult(g) {
@@ -969,7 +1404,7 @@
     if (g.disputed) setText("disputed", "Disputed — " + g.disputed + ". The EO decides the result.");
     show("dispute", !!(mine && !g.disputed));
     show("confirm-result", !!(mine && r && !g.confirmed[idx(mine)] && !g.disputed));
-    $("confirm-result").disabled = pendingCommand("confirm");
+    $("confirm-result").disabled = awaiting("confirm");
     show("edit-report", !!(mine && g.reports[idx(mine)] && !due("report", mine) && !S.editReport && !due("scenario_presence")));
   }
 
@@ -1094,6 +1529,16 @@
     document.body.classList.remove("sheet-open");
   }
 
+  // Cancelled: a pass presumed for this tap (offline) is taken back too.
+  function cancelSheet() {
+    const presumed = S.sheet && S.sheet.presumed;
+    closeSheet();
+    if (presumed) {
+      unpresume(presumed);
+      render();
+    }
+  }
+
   function setKillBox(yes) {
     if (S.sheet) S.sheet.kb = yes;
     $("kill-box-yes").setAttribute("aria-pressed", yes ? "true" : "false");
@@ -1213,11 +1658,18 @@
 
   function onTap() {
     keepAwake();
-    const g = S.game;
-    if (!g || !isSeat() || !canTap(g)) return;
+    if (!S.game || !isSeat()) return;
     if (pendingCommand("pass_turn")) return; // a double tap: the first one is on its way
+    // Offline with the opponent's clock shown running: they passed on their phone.
+    const presumed = presumable(S.game) ? presume() : null;
+    if (!canTap(S.game)) {
+      if (presumed) unpresume(presumed);
+      return;
+    }
     if (due("turn_end", me())) {
       openSheet("turn_end");
+      if (S.sheet) S.sheet.presumed = presumed;
+      render();
       return;
     }
     command("pass_turn", { expect: me() });
@@ -1410,11 +1862,11 @@
     });
     $("end-turn").addEventListener("click", submitSheet);
     $("sheet-submit").addEventListener("click", submitSheet);
-    $("sheet-cancel").addEventListener("click", closeSheet);
+    $("sheet-cancel").addEventListener("click", cancelSheet);
     document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape") return;
       if (!$("confirm").hidden) answerConfirm(false);
-      else if (S.sheet) closeSheet();
+      else if (S.sheet) cancelSheet();
     });
 
     $("report").addEventListener("submit", onReport);
@@ -1435,7 +1887,8 @@
         pingBurst();
       }
     });
-    window.addEventListener("online", reconnectNow);
+    window.addEventListener("online", cameOnline);
+    window.addEventListener("offline", wentOffline);
     window.addEventListener("pageshow", () => {
       if (!S.open) reconnectNow();
     });
@@ -1452,6 +1905,8 @@
       return;
     }
     keepAwake();
+    loadQueue(); // taps queued before a reload while offline: shown now, sent on reconnect
+    render();
     connect();
     setInterval(watchdog, 1000);
     requestAnimationFrame(frame);

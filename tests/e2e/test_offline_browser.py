@@ -1,0 +1,205 @@
+"""Two phones in Chromium lose the network: taps are queued, kept over a reload, merged."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 360, "height": 640}
+RUNNING = re.compile(r"\brunning\b")
+BACK_ONLINE_MS = 15_000  # the reconnect backoff is 10 s at most
+STORED_QUEUES = (
+    "() => Object.keys(localStorage).filter((k) => k.startsWith('deathclock.offline.')).length"
+)
+
+
+def _seat_pages(browser: Any, live_server: str) -> tuple[list[Any], list[Any], dict[str, Any]]:
+    links = httpx.post(
+        f"{live_server}/api/tables",
+        json={"clock_minutes": 60, "scenario": "bunkers", "p1_name": "Ann", "p2_name": "Bob"},
+    ).json()
+    contexts, pages = [], []
+    for seat in ("p1", "p2"):
+        context = browser.new_context(viewport=PHONE, has_touch=True)
+        page = context.new_page()
+        page.goto(links[seat]["url"])
+        contexts.append(context)
+        pages.append(page)
+    return contexts, pages, links
+
+
+def _serve_saved_copy(context: Any, live_server: str, table_id: str) -> None:
+    """While offline, the phone's browser shows its saved copy of the page (no network)."""
+    saved = {}
+    for path in (f"/t/{table_id}", "/static/table.js", "/static/app.css"):
+        response = httpx.get(live_server + path)
+        saved[live_server + path] = (response.content, response.headers["content-type"])
+
+    def serve(route: Any) -> None:
+        hit = saved.get(route.request.url.split("#", 1)[0])
+        if hit is None:
+            route.abort("internetdisconnected")
+        else:
+            route.fulfill(status=200, body=hit[0], content_type=hit[1])
+
+    context.route("**/*", serve)
+    # A page that did not come from the network is not known to be on this machine:
+    # Chromium then asks before it opens a socket to the loopback address.
+    context.grant_permissions(["local-network-access"], origin=live_server)
+
+
+def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    (c1, c2), (p1, p2), links = _seat_pages(browser, live_server)
+    try:
+        expect(p1.locator("#role")).to_contain_text("P1")
+        expect(p2.locator("#role")).to_contain_text("P2")
+        p1.locator("#start").click()
+        expect(p1.locator("#side-p1")).to_have_class(RUNNING)
+        expect(p2.locator("#side-p1")).to_have_class(RUNNING)
+
+        # The venue network goes down for both phones.
+        c1.set_offline(True)
+        c2.set_offline(True)
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_visible()
+            expect(page.locator("#offline")).to_contain_text("Offline")
+
+        # P1 ends deployment: queued, and P1's phone shows P2's clock running at once.
+        p1.locator("#tap").click()
+        expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
+        expect(p1.locator("#side-p2")).to_have_class(RUNNING)
+        expect(p1.locator("#side-p1")).not_to_have_class(RUNNING)
+        expect(p1.locator("#phase")).to_have_text("Deployment — P2")
+        # P2's clock runs on from the tap on P1's phone.
+        expect(p1.locator("#clock-p2")).to_have_text(re.compile(r"^59:5\d$"), timeout=5_000)
+        # P2's phone cannot know yet.
+        expect(p2.locator("#side-p1")).to_have_class(RUNNING)
+
+        # P1 reloads while offline: the queue is kept (localStorage) and shown again.
+        _serve_saved_copy(c1, live_server, links["id"])
+        p1.reload()
+        expect(p1.locator("#role")).to_contain_text("P1")
+        expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
+        expect(p1.locator("#side-p2")).to_have_class(RUNNING)
+        expect(p1.locator("#phase")).to_have_text("Deployment — P2")
+        expect(p1.locator("#clock-p2")).to_have_text(re.compile(r"^59:[0-5]\d$"))
+        assert p1.evaluate(STORED_QUEUES) == 1
+
+        # The network is back: the queue is sent and both phones converge.
+        c1.unroute("**/*")
+        for context in (c1, c2):
+            context.set_offline(False)
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+        expect(p2.locator("#side-p2")).to_have_class(RUNNING, timeout=BACK_ONLINE_MS)
+        expect(p2.locator("#side-p1")).not_to_have_class(RUNNING)
+        for page in (p1, p2):
+            expect(page.locator("#phase")).to_have_text("Deployment — P2")
+            expect(page.locator("#side-p2")).to_have_class(RUNNING)
+        p1.wait_for_function(f"({STORED_QUEUES})() === 0")
+        expect(p1.locator("#merge-refused")).to_have_count(0)
+        assert [e["c"] for e in _log(live_server, links)] == ["start", "merge"]
+
+        # Online again, play goes on as usual: P2 ends deployment.
+        p2.locator("#tap").click()
+        for page in (p1, p2):
+            expect(page.locator("#phase")).to_have_text("Advance deployment — P1")
+            expect(page.locator("#side-p1")).to_have_class(RUNNING)
+    finally:
+        c1.close()
+        c2.close()
+
+
+def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    (c1, c2), (p1, p2), _ = _seat_pages(browser, live_server)
+    try:
+        p1.locator("#start").click()
+        expect(p2.locator("#side-p1")).to_have_class(RUNNING)
+        c1.set_offline(True)
+        c2.set_offline(True)
+        expect(p2.locator("#offline")).to_be_visible()
+
+        p1.locator("#tap").click()
+        expect(p1.locator("#side-p2")).to_have_class(RUNNING)
+        # P2's phone did not see P1's tap; P2 ends deployment all the same.
+        expect(p2.locator("#tap-hint")).to_contain_text("Offline")
+        p2.locator("#tap").click()
+        expect(p2.locator("#offline")).to_have_text("Offline — 1 tap queued")
+        expect(p2.locator("#phase")).to_have_text("Advance deployment — P1")
+        expect(p2.locator("#side-p1")).to_have_class(RUNNING)
+
+        for context in (c1, c2):
+            context.set_offline(False)
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+            expect(page.locator("#phase")).to_have_text(
+                "Advance deployment — P1", timeout=BACK_ONLINE_MS
+            )
+            expect(page.locator("#side-p1")).to_have_class(RUNNING)
+            expect(page.locator("#merge-refused")).to_have_count(0)
+        expect(p1.locator("#clock-p2")).to_have_text(p2.locator("#clock-p2").inner_text())
+    finally:
+        c1.close()
+        c2.close()
+
+
+def test_refused_merge_shows_a_banner_until_the_state_changes(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    (c1, c2), (p1, p2), _ = _seat_pages(browser, live_server)
+    try:
+        p1.locator("#start").click()
+        expect(p2.locator("#side-p1")).to_have_class(RUNNING)
+        c1.set_offline(True)
+        c2.set_offline(True)
+        # Both players concede on their phones: only the first can stand.
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_visible()
+            page.locator("#concede").click()
+            page.locator("#confirm-yes").click()
+            expect(page.locator("#offline")).to_have_text("Offline — 1 command queued")
+            expect(page.locator("#toast")).to_contain_text("will be sent when back online")
+
+        c1.set_offline(False)
+        expect(p1.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+        expect(p1.locator("#result")).to_contain_text("P2 wins", timeout=BACK_ONLINE_MS)
+        c2.set_offline(False)
+        banner = p2.locator("#merge-refused")
+        expect(banner).to_be_visible(timeout=BACK_ONLINE_MS)
+        expect(banner).to_contain_text("EO decides")
+        expect(p2.locator("#offline")).to_be_hidden()
+        expect(p2.locator("#result")).to_contain_text("P2 wins")
+        p2.wait_for_function(f"({STORED_QUEUES})() === 0")
+
+        # The next change of the game ends the banner.
+        p2.locator("#report-apd").fill("20")
+        p2.locator("#report-submit").click()
+        expect(banner).to_be_hidden()
+        expect(p1.locator("#merge-refused")).to_have_count(0)
+    finally:
+        c1.close()
+        c2.close()
+
+
+def _log(live_server: str, links: dict[str, Any]) -> list[dict[str, Any]]:
+    watch = links["watch"].split("#k=", 1)[1]
+    response = httpx.get(
+        f"{live_server}/api/tables/{links['id']}/log", headers={"X-Table-Token": watch}
+    )
+    entries: list[dict[str, Any]] = response.json()
+    return entries
