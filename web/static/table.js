@@ -66,6 +66,8 @@
     reconnectTimer: null,
     fatal: false,
     pending: new Map(), // seq -> command message, until acked or refused
+    pendingAt: new Map(), // seq -> server time it was pressed (estimate)
+    pendingBase: new Map(), // seq -> the version the phone had when it was pressed
     base: null, // the last game view from the server (S.game adds the queued taps to it)
     queue: [], // offline commands, oldest first: {seq, at_ms, c, ...fields}; local: not sent
     queueBase: null, // the version seen when the queue started
@@ -635,11 +637,31 @@
     renderConnection();
   }
 
+  // Clock presses sent just before the connection died may never have arrived. They
+  // go into the offline queue with the time they were pressed, so that on return the
+  // merge books them at that moment, not at the reconnect (the server dedupes by seq).
+  function queueUnacked() {
+    for (const [seq, msg] of Array.from(S.pending.entries())) {
+      if (!OPTIMISTIC.includes(msg.c) || !S.pendingAt.has(seq)) continue;
+      if (S.queueBase === null) S.queueBase = S.pendingBase.get(seq);
+      const item = Object.assign({}, msg, { at_ms: S.pendingAt.get(seq) });
+      delete item.t;
+      S.queue.push(item);
+      S.pending.delete(seq);
+    }
+    S.queue.sort((a, b) => a.at_ms - b.at_ms);
+    if (S.queue.length) {
+      reproject();
+      saveQueue();
+    }
+  }
+
   function closed(code) {
     S.ws = null;
     S.open = false;
     S.probeAt = 0;
     clearInterval(S.pingTimer);
+    queueUnacked();
     if (FATAL_CLOSE.includes(code) && !S.everJoined) {
       fatal(S.lastError || "This link does not open this table.");
       return;
@@ -794,6 +816,8 @@
 
   function onAck(msg) {
     S.pending.delete(msg.seq);
+    S.pendingAt.delete(msg.seq);
+    S.pendingBase.delete(msg.seq);
     if (inFlight(msg.seq)) settleFlight(msg.seq, msg, null);
     render();
   }
@@ -807,7 +831,11 @@
       render();
       return;
     }
-    if (msg.seq !== null && msg.seq !== undefined) S.pending.delete(msg.seq);
+    if (msg.seq !== null && msg.seq !== undefined) {
+      S.pending.delete(msg.seq);
+      S.pendingAt.delete(msg.seq);
+      S.pendingBase.delete(msg.seq);
+    }
     if (!S.everJoined && (msg.code === "forbidden" || msg.code === "not_found")) {
       fatal(msg.message);
       return;
@@ -827,6 +855,8 @@
     }
     const msg = Object.assign({ t: "cmd", seq: seq, c: name }, fields || {});
     S.pending.set(seq, msg);
+    S.pendingAt.set(seq, Math.max(0, Math.round(serverNow())));
+    S.pendingBase.set(seq, S.v === null ? 0 : S.v);
     sendRaw(msg);
     render();
     return seq;
