@@ -20,11 +20,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
+from app.api import protocol
 from app.api.deps import BaseUrlDep
 from app.api.guard import guards, origin_allowed
 from app.api.rest import table_links
 from app.domain import commands as c
-from app.domain.errors import BadInput
+from app.domain.errors import BadInput, RuleError
 from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
@@ -505,21 +506,19 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
             heartbeat.seen()
             if not rate.allow():
                 continue
-            text = message.get("text") or ""
-            if '"ping"' in text:
-                with contextlib.suppress(ValueError):
-                    ping = json.loads(text)
-                    sub.offer(
-                        json.dumps(
-                            {
-                                "t": "pong",
-                                "id": ping.get("id"),
-                                "client_ms": ping.get("client_ms"),
-                                "server_ms": service.time.now_ms(),
-                            }
-                        )
-                    )
-            elif '"sync"' in text:
+            try:
+                msg = protocol.parse(message.get("text") or "")
+            except RuleError:
+                continue
+            if isinstance(msg, protocol.Ping):
+                pong = {
+                    "t": "pong",
+                    "id": msg.id,
+                    "client_ms": msg.client_ms,
+                    "server_ms": service.time.now_ms(),
+                }
+                sub.offer(json.dumps(pong))
+            elif isinstance(msg, protocol.Sync):
                 sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
     except (WebSocketDisconnect, RuntimeError):
         pass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from app.domain import commands as c
 from app.domain.errors import BadInput
@@ -66,12 +66,27 @@ def _seq(raw: dict[str, Any]) -> int:
     return seq
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _utf8(value: object) -> TypeGuard[str]:
+    """Text that can be stored: JSON escapes can carry lone surrogates, which cannot."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse(text: str) -> ClientMessage:
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise BadInput(f"message too large ({MAX_MESSAGE_BYTES} bytes at most)", "too_large")
     try:
-        raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        raw = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # ValueError: also ints over 4300 digits
         raise BadInput("message is not valid JSON") from None
     if not isinstance(raw, dict):
         raise BadInput("message must be a JSON object with a 't' field")
@@ -79,15 +94,20 @@ def parse(text: str) -> ClientMessage:
     match kind:
         case "hello":
             token, device, last = raw.get("token"), raw.get("device", ""), raw.get("v")
-            if not isinstance(token, str) or len(token) > 128:
+            if not _utf8(token) or len(token) > 128:
                 raise BadInput("hello needs the table link's token")
-            if not isinstance(device, str) or len(device) > 64:
+            if not _utf8(device) or len(device) > 64:
                 raise BadInput("device must be text of 64 characters at most")
             if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
                 raise BadInput("v must be the last version seen, a whole number")
             return Hello(token=token, device=device, last_version=last)
         case "cmd":
-            return Cmd(seq=_seq(raw), command=command_from_wire(raw))
+            seq = _seq(raw)
+            try:
+                return Cmd(seq=seq, command=command_from_wire(raw))
+            except BadInput as exc:
+                exc.seq = seq
+                raise
         case "offline":
             base, queued = raw.get("base"), raw.get("cmds")
             if isinstance(base, bool) or not isinstance(base, int):
@@ -109,6 +129,8 @@ def parse(text: str) -> ClientMessage:
                 raise BadInput("ping id must be a whole number")
             if isinstance(client_ms, bool) or not isinstance(client_ms, int | float):
                 raise BadInput("client_ms must be a number")
+            if not abs(client_ms) <= 2**53:  # NaN, ±inf and ints no float holds
+                raise BadInput("client_ms must be a time in milliseconds")
             return Ping(id=ping_id, client_ms=float(client_ms))
         case "sync":
             return Sync()

@@ -15,7 +15,7 @@ from app.api.deps import HubDep, get_settings
 from app.api.guard import guards, origin_allowed
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import RuleError
+from app.domain.errors import BadInput, RuleError
 from app.tables.fanout import Subscriber
 from app.tables.room import TableRoom
 
@@ -130,8 +130,12 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
         await websocket.close(code=4404)
         return
     try:
-        first = await asyncio.wait_for(websocket.receive_text(), timeout=HELLO_TIMEOUT_S)
-        hello = p.parse(first)
+        first = await asyncio.wait_for(websocket.receive(), timeout=HELLO_TIMEOUT_S)
+        if first["type"] == "websocket.disconnect":
+            return
+        if first.get("text") is None:
+            raise BadInput("binary frames are not accepted; send JSON text")
+        hello = p.parse(first["text"])
     except (TimeoutError, WebSocketDisconnect, KeyError):
         with contextlib.suppress(Exception):
             await websocket.close(code=4400)
@@ -182,7 +186,7 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
                 try:
                     msg = p.parse(text)
                 except RuleError as exc:
-                    sub.offer(error_message(exc.code, exc.message))
+                    sub.offer(error_message(exc.code, exc.message, exc.seq))
                     continue
                 await _handle(room, role, hello.device, sub, msg)
 

@@ -5,6 +5,8 @@ class RuleError(ValueError):
     """A command the rules do not allow in the current state."""
 
     code = "rule"
+    #: the command's sequence number, when the error is about a command
+    seq: int | None = None
 
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)

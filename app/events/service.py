@@ -86,6 +86,11 @@ def _dump_pairings(rows: Sequence[PairingRow]) -> str:
     )
 
 
+def _list_played(result: dict[str, Any], index: int) -> str:
+    lists = result.get("lists") or []
+    return str(lists[index]) if index < len(lists) else ""
+
+
 class EventService:
     def __init__(
         self,
@@ -375,7 +380,7 @@ class EventService:
                             outcome=outcome,
                             control_points=int(result["control_points"][index]),
                             army_points_destroyed=int(result["army_points_destroyed"][index]),
-                            list_played=str(result.get("lists", ["", ""])[index]),
+                            list_played=_list_played(result, index),
                             paired_down=row.paired_down == me,
                         )
                     )
@@ -609,7 +614,7 @@ class EventService:
         stored = {
             "winner": winner,
             "method": str(result.get("method") or "eo"),
-            "lists": [str(x)[:200] for x in (result.get("lists") or ["", ""])][:2],
+            "lists": ([str(x)[:200] for x in (result.get("lists") or [])] + ["", ""])[:2],
             **pairs,
         }
         with self.store.session() as session:

@@ -14,6 +14,8 @@ MAX_INT = 10**9
 
 
 def _side(value: object, field: str) -> Side:
+    if isinstance(value, bool):
+        raise BadInput(f"{field} must be 'p1' or 'p2'")
     try:
         return Side.parse(value)
     except ValueError:
