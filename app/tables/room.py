@@ -21,7 +21,7 @@ from app.tables.fanout import Channel, Subscriber
 from app.tables.timesource import TimeSource
 from app.tables.view import game_view, table_info
 
-HISTORY = 256
+HISTORY = 32  # events kept for a reconnecting phone; past that it gets a snapshot
 SEEN_PER_DEVICE = 512
 
 ROLES = ("p1", "p2", "watch", "eo")
@@ -265,6 +265,8 @@ class TableRoom:
         }
         text = json.dumps(message, separators=(",", ":"))
         self.history.append((version, text))
+        if table_status(game) == "confirmed":
+            self.history.clear()  # the game is settled: a snapshot serves any late phone
         self.channel.publish(text)
         self.schedule_flag()
         for listener in self.listeners:
