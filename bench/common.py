@@ -1,0 +1,461 @@
+"""What the benchmarks share: the server under test as a subprocess, the phone client
+of the table socket, percentiles and CPU accounting.
+
+Everything talks to 127.0.0.1 only; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import resource
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil  # type: ignore[import-untyped]
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+TAP_TIMEOUT_S = 5.0
+START_TIMEOUT_S = 10.0
+CONNECT_TIMEOUT_S = 20.0
+SERVER_READY_TIMEOUT_S = 60.0
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    """Nearest-rank percentile (p in 0..100)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def rounded(value: float | None, digits: int = 3) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds spent by every process on the machine (all cores), idle excluded."""
+    t = psutil.cpu_times()
+    return float(t.user + t.nice + t.system + getattr(t, "irq", 0.0) + getattr(t, "softirq", 0.0))
+
+
+def wait_for_quiet(max_wait: float, busy_cores: float = 0.25) -> float:
+    """Wait (at most max_wait s) until the machine's other processes use < busy_cores."""
+    deadline = time.monotonic() + max_wait
+    other = 0.0
+    while True:
+        t0, c0 = time.monotonic(), machine_busy_seconds()
+        time.sleep(1.0)
+        other = (machine_busy_seconds() - c0) / (time.monotonic() - t0)
+        if other < busy_cores or time.monotonic() >= deadline:
+            return other * 100
+        log(f"other processes use {other * 100:.0f}% of a core; waiting for a quieter machine")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def raise_open_files_limit(needed: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft >= needed:
+        return soft
+    if hard != resource.RLIM_INFINITY and hard < needed:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (needed, needed))
+            return needed
+        needed = hard
+    resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
+    return needed
+
+
+# ----------------------------------------------------------------------------
+# The server under test, as a subprocess
+# ----------------------------------------------------------------------------
+
+
+class ServerProcess:
+    def __init__(self, name: str, argv: list[str], env: dict[str, str], log_path: Path) -> None:
+        self.name = name
+        self.argv = argv
+        self.env = env
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.ps: psutil.Process | None = None
+        self._log_file: Any = None
+
+    def start(self) -> None:
+        self._log_file = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            self.argv,
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.ps = psutil.Process(self.proc.pid)
+        log(f"{self.name}: started pid {self.proc.pid}: {' '.join(self.argv)}")
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def wait_ready(self, port: int) -> None:
+        assert self.proc is not None
+        deadline = time.monotonic() + SERVER_READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"{self.name} exited with {self.proc.returncode}:\n{self.log_tail()}"
+                )
+            try:
+                httpx.get(f"http://{HOST}:{port}/", timeout=1.0)
+                log(f"{self.name}: answering on port {port}")
+                return
+            except httpx.TransportError:
+                time.sleep(0.2)
+        raise RuntimeError(f"{self.name} did not answer within {SERVER_READY_TIMEOUT_S:.0f} s")
+
+    def _processes(self) -> list[psutil.Process]:
+        assert self.ps is not None
+        procs = [self.ps]
+        with contextlib.suppress(psutil.Error):
+            procs += self.ps.children(recursive=True)
+        return procs
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for p in self._processes():
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+
+    def rss_mb(self) -> float:
+        total = 0
+        for p in self._processes():
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
+        return total / (1024 * 1024)
+
+    def stop(self) -> None:
+        proc = self.proc
+        if proc is not None and proc.poll() is None:
+            # A --server-prefix wrapper may not pass the signal on: its children go too.
+            children: list[psutil.Process] = []
+            with contextlib.suppress(psutil.Error):
+                children = psutil.Process(proc.pid).children(recursive=True)
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=5)
+            for child in children:
+                with contextlib.suppress(psutil.Error):
+                    child.terminate()
+            _gone, alive = psutil.wait_procs(children, timeout=10)
+            for child in alive:
+                with contextlib.suppress(psutil.Error):
+                    child.kill()
+            log(f"{self.name}: stopped (exit {proc.returncode})")
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+
+
+# ----------------------------------------------------------------------------
+# The phone client of the table socket
+# ----------------------------------------------------------------------------
+
+
+def seat_token(url: str) -> str:
+    """The seat token at the end of a table link (".../t/<id>#k=<token>")."""
+    return url.split("#k=", 1)[1]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.ack_ms: list[float] = []
+        self.peer_ms: list[float] = []
+        self.send_lag_ms: list[float] = []
+        self.timeline: list[tuple[float, float, float]] = []  # (monotonic t0, ack, peer)
+        self.taps = 0  # measured taps sent
+        self.taps_total = 0  # every tap sent, warm-up included
+        self.completed = 0
+        self.lost = 0
+        self.lost_no_ack = 0
+        self.lost_no_peer = 0
+        self.duplicated = 0
+        self.rejected = 0
+        self.version_mismatch = 0
+        self.unsolicited = 0
+        self.games_finished = 0
+        self.tables_stopped = 0
+        self.connect_failures = 0
+        self.start_failures = 0
+        self.socket_closed = 0
+        self.errors: list[str] = []
+
+    def note(self, message: str) -> None:
+        if len(self.errors) < 10:
+            self.errors.append(message)
+
+    def counters(self) -> dict[str, int]:
+        return {
+            k: v for k, v in vars(self).items() if isinstance(v, int) and not isinstance(v, bool)
+        }
+
+
+def int_after(text: str, key: str) -> int:
+    start = text.index(key) + len(key)
+    end = start
+    while end < len(text) and text[end] in "-0123456789":
+        end += 1
+    return int(text[start:end])
+
+
+class Tap:
+    __slots__ = (
+        "ack_t",
+        "ack_v",
+        "done",
+        "error",
+        "expect_v",
+        "peer_events",
+        "peer_t",
+        "sender",
+        "seq",
+        "t0",
+    )
+
+    def __init__(self, sender: Phone, seq: int, expect_v: int, done: asyncio.Future[None]) -> None:
+        self.sender = sender
+        self.seq = seq
+        self.expect_v = expect_v
+        self.done = done
+        self.t0 = 0.0
+        self.ack_t: float | None = None
+        self.ack_v: int | None = None
+        self.peer_t: float | None = None
+        self.peer_events = 0
+        self.error: str | None = None
+
+    def check_done(self) -> None:
+        if self.ack_t is not None and self.peer_t is not None and not self.done.done():
+            self.done.set_result(None)
+
+
+class Phone:
+    __slots__ = ("last_v", "reader", "seq", "side", "table", "ws")
+
+    def __init__(self, table: Table, side: str) -> None:
+        self.table = table
+        self.side = side
+        self.ws: Any = None
+        self.last_v = -1
+        self.seq = 0
+        self.reader: asyncio.Task[None] | None = None
+
+    def on_message(self, text: str, now: float) -> None:
+        # The servers send compact JSON that begins with {"t":"<kind>"; only the kind,
+        # the version and the ack's seq are read on this path.
+        table = self.table
+        st = table.stats
+        kind = text[6 : text.find('"', 6)] if text.startswith('{"t":"') else ""
+        tap = table.pending
+        if kind == "event":
+            v = int_after(text, '"v":')
+            if v <= self.last_v:
+                st.duplicated += 1
+                st.note(f"table {table.id}: {self.side} saw version {v} again")
+            self.last_v = max(self.last_v, v)
+            if v > table.latest_v:
+                table.latest_v = v
+                table.latest_text = text
+            if tap is None:
+                st.unsolicited += 1
+                return
+            if self is tap.sender:
+                return
+            tap.peer_events += 1
+            if tap.peer_events > 1:
+                st.duplicated += 1
+                st.note(f"table {table.id}: a second event (v {v}) for one tap")
+            if v == tap.expect_v and tap.peer_t is None:
+                tap.peer_t = now
+                tap.check_done()
+            elif v != tap.expect_v:
+                st.version_mismatch += 1
+        elif kind == "ack":
+            msg = json.loads(text)
+            if tap is None or self is not tap.sender or msg.get("seq") != tap.seq:
+                st.unsolicited += 1
+                return
+            v = msg.get("v")
+            if msg.get("dup"):
+                st.duplicated += 1
+                st.note(f"table {table.id}: ack says dup for seq {tap.seq}")
+            if v in table.acked:
+                st.duplicated += 1
+                st.note(f"table {table.id}: version {v} acked twice")
+            table.acked.add(v)
+            if v != tap.expect_v:
+                st.version_mismatch += 1
+            tap.ack_t = now
+            tap.ack_v = v
+            tap.check_done()
+        elif kind == "error":
+            msg = json.loads(text)
+            if tap is not None and self is tap.sender and msg.get("seq") == tap.seq:
+                tap.error = f"{msg.get('code')}: {msg.get('message')}"
+                if not tap.done.done():
+                    tap.done.set_result(None)
+            else:
+                st.note(f"table {table.id}: error {text[:200]}")
+        elif kind == "state":
+            v = int_after(text, '"v":')
+            if v >= table.latest_v:
+                table.latest_v = v
+                table.latest_text = text
+
+
+class Table:
+    __slots__ = (
+        "acked",
+        "id",
+        "index",
+        "latest_text",
+        "latest_v",
+        "local_running",
+        "pending",
+        "phones",
+        "stats",
+        "stopped",
+        "tokens",
+    )
+
+    def __init__(self, index: int, table_id: str, p1: str, p2: str, stats: Stats) -> None:
+        self.index = index
+        self.id = table_id
+        self.tokens = {"p1": p1, "p2": p2}
+        self.phones = {"p1": Phone(self, "p1"), "p2": Phone(self, "p2")}
+        self.stats = stats
+        self.latest_v = -1
+        self.latest_text = ""
+        self.local_running: str | None = None
+        self.pending: Tap | None = None
+        self.acked: set[int] = set()
+        self.stopped = False
+
+    def next_tap(self) -> tuple[str, dict[str, Any]] | None:
+        """Who taps now and the turn-end answers due, from the latest game view."""
+        game = None
+        if self.latest_text:
+            game = json.loads(self.latest_text).get("game")
+        extra: dict[str, Any] = {}
+        if isinstance(game, dict):
+            if game.get("phase") == "over":
+                return None
+            running = game.get("running")
+            if game.get("kill_box_due"):
+                extra["kill_box"] = False
+            if game.get("scoring_due"):
+                extra["scoring"] = {"control": {}, "destroyed": []}
+        else:  # the bare relay has no game: the sides alternate
+            running = self.local_running
+        if running not in ("p1", "p2"):
+            return None
+        return running, extra
+
+    async def send(self, phone: Phone, body: dict[str, Any]) -> Tap:
+        loop = asyncio.get_running_loop()
+        phone.seq += 1
+        tap = Tap(phone, phone.seq, self.latest_v + 1, loop.create_future())
+        text = json.dumps({"t": "cmd", "seq": phone.seq, **body}, separators=(",", ":"))
+        self.pending = tap
+        tap.t0 = time.perf_counter()
+        await phone.ws.send(text)
+        return tap
+
+    async def finish(self, tap: Tap, timeout: float) -> bool:
+        """Wait for the tap's ack and peer event; False (and the table stops) if not."""
+        st = self.stats
+        remaining = timeout - (time.perf_counter() - tap.t0)
+        try:
+            await asyncio.wait_for(asyncio.shield(tap.done), max(0.0, remaining))
+        except TimeoutError:
+            pass
+        finally:
+            self.pending = None
+        if tap.error is not None:
+            st.rejected += 1
+            st.note(f"table {self.id}: seq {tap.seq} rejected: {tap.error}")
+            self.stopped = True
+            return False
+        if tap.ack_t is None or tap.peer_t is None:
+            st.lost += 1
+            st.lost_no_ack += tap.ack_t is None
+            st.lost_no_peer += tap.peer_t is None
+            st.note(
+                f"table {self.id}: tap seq {tap.seq} v {tap.expect_v} lost "
+                f"(ack {tap.ack_t is not None}, peer event {tap.peer_t is not None})"
+            )
+            self.stopped = True
+            return False
+        return True
+
+
+async def read_phone(phone: Phone) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    perf = time.perf_counter
+    try:
+        async for text in phone.ws:
+            phone.on_message(text, perf())
+    except ConnectionClosed:
+        pass
+    finally:
+        if not phone.table.stopped:
+            phone.table.stats.socket_closed += 1
+
+
+async def open_phone(port: int, phone: Phone, compression: str | None) -> None:
+    from websockets.asyncio.client import connect
+
+    table = phone.table
+    url = f"ws://{HOST}:{port}/ws/tables/{table.id}"
+    phone.ws = await connect(
+        url,
+        compression=compression,
+        open_timeout=CONNECT_TIMEOUT_S,
+        ping_interval=None,  # phones' browsers don't ping; the server's pings are answered
+        close_timeout=2,
+    )
+    hello = {"t": "hello", "token": table.tokens[phone.side], "device": f"bench-{phone.side}"}
+    await phone.ws.send(json.dumps(hello, separators=(",", ":")))
+    first = await asyncio.wait_for(phone.ws.recv(), CONNECT_TIMEOUT_S)
+    if not isinstance(first, str) or not first.startswith('{"t":"state"'):
+        raise RuntimeError(f"expected a state message, got {str(first)[:200]}")
+    phone.on_message(first, time.perf_counter())
+    phone.reader = asyncio.create_task(read_phone(phone))
