@@ -655,14 +655,17 @@ def write_timeline(
 ) -> None:
     """One line per measured tap: when, which table, peer and dashboard latencies."""
     with path.open("w") as f:
-        f.write("t_s,table,peer_ms,dashboards,dashboard_min_ms,dashboard_p50_ms,dashboard_max_ms\n")
+        f.write(
+            "t_s,monotonic_s,table,peer_ms,dashboards,"
+            "dashboard_min_ms,dashboard_p50_ms,dashboard_max_ms\n"
+        )
         for (table_id, t0, _state, peer), mine in sorted(
             zip(taps, per_tap, strict=True), key=lambda x: x[0][1]
         ):
             lo, mid, hi = (
                 (min(mine), percentile(mine, 50), max(mine)) if mine else (None, None, None)
             )
-            cells = [f"{t0 - first_at:.4f}", table_id, f"{peer:.3f}", str(len(mine))]
+            cells = [f"{t0 - first_at:.4f}", f"{t0:.4f}", table_id, f"{peer:.3f}", str(len(mine))]
             cells += ["" if v is None else f"{v:.3f}" for v in (lo, mid, hi)]
             f.write(",".join(cells) + "\n")
 
@@ -1081,3 +1084,6 @@ if __name__ == "__main__":
     except KeyboardInterrupt:
         log("interrupted; server and clients stopped")
         sys.exit(130)
+    except RuntimeError as exc:  # setup refused, a client died, a deadline passed
+        log(f"failed: {exc}; server and clients stopped")
+        sys.exit(1)
