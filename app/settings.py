@@ -19,7 +19,7 @@ class Settings:
     rate_burst: float = 40.0
     sockets_per_table: int = 16
     queue_limit: int = 256
-    players_per_event: int = 512
+    players_per_event: int = 1024
 
     @classmethod
     def from_env(cls) -> Settings:

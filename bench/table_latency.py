@@ -67,6 +67,7 @@ from bench.common import (
     seat_token,
     wait_for_quiet,
 )
+from bench.dashboard import ping_forever
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
 
@@ -105,6 +106,11 @@ async def create_tables(port: int, count: int, concurrency: int) -> list[tuple[s
         return list(await asyncio.gather(*(one() for _ in range(count))))
 
 
+PING_S = 4.0
+PING_BOUND_S = 4 * 3600.0
+_PINGERS: set[asyncio.Task[None]] = set()
+
+
 async def _prepare_table(
     port: int, table: Table, sem: asyncio.Semaphore, compression: str | None
 ) -> None:
@@ -128,6 +134,13 @@ async def _prepare_table(
                 st.note(f"table {table.id}: {side} could not connect: {last!r}")
                 table.stopped = True
                 return
+        # Phones ping every 4 s, as the page does: the server drops sockets silent for 10 s.
+        for side in ("p1", "p2"):
+            task = asyncio.create_task(
+                ping_forever(table.phones[side].ws, PING_S, time.monotonic() + PING_BOUND_S)
+            )
+            _PINGERS.add(task)
+            task.add_done_callback(_PINGERS.discard)
         tap = await table.send(table.phones["p1"], {"c": "start"})
         if not await table.finish(tap, START_TIMEOUT_S):
             st.start_failures += 1

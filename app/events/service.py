@@ -98,7 +98,7 @@ class EventService:
         hub: TableHub,
         time: TimeSource,
         rng: random.Random | None = None,
-        players_per_event: int = 512,
+        players_per_event: int = 1024,
     ) -> None:
         self.store = store
         self.hub = hub
