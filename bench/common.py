@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import math
+import random
 import resource
 import socket
 import subprocess
@@ -459,3 +460,19 @@ async def open_phone(port: int, phone: Phone, compression: str | None) -> None:
         raise RuntimeError(f"expected a state message, got {str(first)[:200]}")
     phone.on_message(first, time.perf_counter())
     phone.reader = asyncio.create_task(read_phone(phone))
+
+
+async def ping_forever(ws: Any, every: float, until: float) -> None:
+    """{"t":"ping"} every `every` s (first one at a random offset) until `until` (monotonic)."""
+    if every <= 0:
+        return
+    await asyncio.sleep(random.uniform(0.0, every))
+    for n in range(int(max(0.0, until - time.monotonic()) / every) + 1):
+        if time.monotonic() >= until:
+            return
+        ping = {"t": "ping", "id": n, "client_ms": time.time() * 1000}
+        try:
+            await ws.send(json.dumps(ping, separators=(",", ":")))
+        except Exception:  # the socket is gone; its reader counts that
+            return
+        await asyncio.sleep(every)

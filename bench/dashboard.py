@@ -46,7 +46,6 @@ import json
 import multiprocessing as mp
 import os
 import queue
-import random
 import shlex
 import signal
 import sys
@@ -71,6 +70,7 @@ from bench.common import (
     machine_busy_seconds,
     open_phone,
     percentile,
+    ping_forever,
     raise_open_files_limit,
     rounded,
     seat_token,
@@ -164,22 +164,6 @@ def setup_event(port: int, tables: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------
 # Keeping sockets alive as the pages do
 # ----------------------------------------------------------------------------
-
-
-async def ping_forever(ws: Any, every: float, until: float) -> None:
-    """{"t":"ping"} every `every` s (first one at a random offset) until `until` (monotonic)."""
-    if every <= 0:
-        return
-    await asyncio.sleep(random.uniform(0.0, every))
-    for n in range(int(max(0.0, until - time.monotonic()) / every) + 1):
-        if time.monotonic() >= until:
-            return
-        ping = {"t": "ping", "id": n, "client_ms": time.time() * 1000}
-        try:
-            await ws.send(json.dumps(ping, separators=(",", ":")))
-        except Exception:  # the socket is gone; its reader counts that
-            return
-        await asyncio.sleep(every)
 
 
 def _run_loop(coro: Any) -> None:

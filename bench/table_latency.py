@@ -62,12 +62,12 @@ from bench.common import (
     machine_busy_seconds,
     open_phone,
     percentile,
+    ping_forever,
     raise_open_files_limit,
     rounded,
     seat_token,
     wait_for_quiet,
 )
-from bench.dashboard import ping_forever
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
 
