@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import random
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import events, pages, rest, ws
+from app.api.guard import Heartbeats
 from app.domain.errors import RuleError
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
@@ -47,9 +49,13 @@ def create_app(
         app.state.hub = hub
         app.state.events = service
         app.state.dashboards = dashboards
+        heartbeats = Heartbeats(app.state.io_time, settings.heartbeat_ms)
+        app.state.heartbeats = heartbeats
+        sweeper = asyncio.create_task(heartbeats.run())
         try:
             yield
         finally:
+            sweeper.cancel()
             await service.close()
             await hub.close()
             store.close()

@@ -22,7 +22,7 @@ from starlette.requests import HTTPConnection
 
 from app.api import protocol
 from app.api.deps import BaseUrlDep
-from app.api.guard import guards, origin_allowed
+from app.api.guard import Heartbeats, origin_allowed, rate_limit, serve
 from app.api.rest import table_links
 from app.domain import commands as c
 from app.domain.errors import BadInput, RuleError
@@ -492,37 +492,35 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     dashboard = dashboards.get(event_id)
     dashboard.join(sub, dashboard_snapshot(service, event_id, role))
 
-    async def write() -> None:
-        while True:
-            await websocket.send_text(await sub.queue.get())
+    heartbeats: Heartbeats = websocket.app.state.heartbeats
+    rate = rate_limit(websocket.app.state.settings, websocket.app.state.io_time)
 
-    heartbeat, rate = guards(websocket.app.state.settings, websocket.app.state.io_time)
-    tasks = [asyncio.create_task(write()), asyncio.create_task(heartbeat.watch(websocket))]
+    async def read() -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                heartbeats.seen(sub)
+                if not rate.allow():
+                    continue
+                try:
+                    msg = protocol.parse(message.get("text") or "")
+                except RuleError:
+                    continue
+                if isinstance(msg, protocol.Ping):
+                    pong = {
+                        "t": "pong",
+                        "id": msg.id,
+                        "client_ms": msg.client_ms,
+                        "server_ms": service.time.now_ms(),
+                    }
+                    sub.offer(json.dumps(pong))
+                elif isinstance(msg, protocol.Sync):
+                    sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
+
+    # A dashboard that stops reading is dropped (1013) and resyncs, like a phone.
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            heartbeat.seen()
-            if not rate.allow():
-                continue
-            try:
-                msg = protocol.parse(message.get("text") or "")
-            except RuleError:
-                continue
-            if isinstance(msg, protocol.Ping):
-                pong = {
-                    "t": "pong",
-                    "id": msg.id,
-                    "client_ms": msg.client_ms,
-                    "server_ms": service.time.now_ms(),
-                }
-                sub.offer(json.dumps(pong))
-            elif isinstance(msg, protocol.Sync):
-                sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+        await serve(websocket, sub, heartbeats, read())
     finally:
         dashboard.leave(sub)
-        for task in tasks:
-            task.cancel()

@@ -1,18 +1,22 @@
-"""Socket housekeeping: origin check, heartbeat, message rate, sockets per table."""
+"""Socket housekeeping: origin check, heartbeat, message rate, and a socket's life."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import WebSocket
 
 from app.settings import Settings
+from app.tables.fanout import REPLACED, SILENT, Subscriber
 from app.tables.timesource import TimeSource
 
 HEARTBEAT_MS = 10_000
+SWEEP_MS = 1_000
 SOCKETS_PER_TABLE = 16
 RATE_PER_S = 15.0
 RATE_BURST = 40.0
@@ -51,31 +55,93 @@ class RateLimit:
         return True
 
 
-@dataclass
-class Heartbeat:
-    """Closes a socket that has said nothing for `timeout_ms` (phones ping every 4 s)."""
+class Heartbeats:
+    """Every socket's last word, swept once a second by one task for all of them.
 
-    time: TimeSource
-    timeout_ms: int = HEARTBEAT_MS
-    last_ms: int = 0
+    A socket that has said nothing (phones ping every 4 s) is dropped with 4408 no
+    later than `timeout_ms` after its last message.
+    """
 
-    def seen(self) -> None:
-        self.last_ms = self.time.now_ms()
+    def __init__(
+        self, time: TimeSource, timeout_ms: int = HEARTBEAT_MS, every_ms: int = SWEEP_MS
+    ) -> None:
+        self.time = time
+        self.timeout_ms = timeout_ms
+        self.every_ms = min(every_ms, max(1, timeout_ms // 2))
+        self.heard: dict[Subscriber, int] = {}
 
-    async def watch(self, websocket: WebSocket) -> None:
-        self.seen()
+    def seen(self, subscriber: Subscriber) -> None:
+        self.heard[subscriber] = self.time.now_ms()
+
+    def forget(self, subscriber: Subscriber) -> None:
+        self.heard.pop(subscriber, None)
+
+    def sweep(self) -> None:
+        # Swept every `every_ms`: dropping at more than timeout - every keeps the promise.
+        silent_before = self.time.now_ms() - (self.timeout_ms - self.every_ms)
+        for subscriber, at_ms in tuple(self.heard.items()):
+            if at_ms < silent_before:
+                del self.heard[subscriber]
+                subscriber.drop(SILENT, "no heartbeat")
+
+    async def run(self) -> None:
         while True:
-            await self.time.sleep_until(self.last_ms + self.timeout_ms)
-            if self.time.now_ms() - self.last_ms >= self.timeout_ms:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(
-                        websocket.close(code=4408, reason="no heartbeat"), timeout=1.0
-                    )
-                return
+            await self.time.sleep_until(self.time.now_ms() + self.every_ms)
+            self.sweep()
 
 
-def guards(settings: Settings, time: TimeSource) -> tuple[Heartbeat, RateLimit]:
-    return (
-        Heartbeat(time, timeout_ms=settings.heartbeat_ms),
-        RateLimit(time, per_s=settings.rate_per_s, burst=settings.rate_burst),
-    )
+def rate_limit(settings: Settings, time: TimeSource) -> RateLimit:
+    return RateLimit(time, per_s=settings.rate_per_s, burst=settings.rate_burst)
+
+
+async def _write(websocket: WebSocket, subscriber: Subscriber) -> None:
+    queue = subscriber.queue
+    while True:
+        await websocket.send_text(await queue.get())
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(Exception):
+        if code == REPLACED:
+            await asyncio.wait_for(
+                websocket.send_text(
+                    '{"t":"error","code":"forbidden","seq":null,'
+                    '"message":"this link was replaced by the EO; ask for the new one"}'
+                ),
+                timeout=1.0,
+            )
+        await asyncio.wait_for(websocket.close(code=code, reason=reason), timeout=1.0)
+
+
+async def serve(
+    websocket: WebSocket,
+    subscriber: Subscriber,
+    heartbeats: Heartbeats,
+    read: Coroutine[Any, Any, None],
+) -> None:
+    """Run a socket until the client leaves or `subscriber` is dropped.
+
+    Two tasks a socket (its reader and its writer); a drop (queue overflow, replaced
+    link, silence) resolves a future instead of waking a watcher task per socket.
+    """
+    stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def stopped() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
+    subscriber.on_drop = stopped
+    heartbeats.seen(subscriber)
+    reader = asyncio.create_task(read)
+    writer = asyncio.create_task(_write(websocket, subscriber))
+    try:
+        await asyncio.wait((reader, stop), return_when=asyncio.FIRST_COMPLETED)
+        writer.cancel()
+        reader.cancel()
+        if subscriber.dropped is not None:
+            await _close(websocket, *subscriber.dropped)
+    finally:
+        heartbeats.forget(subscriber)
+        subscriber.on_drop = None
+        writer.cancel()
+        reader.cancel()

@@ -12,7 +12,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import protocol as p
 from app.api.deps import HubDep, get_settings
-from app.api.guard import guards, origin_allowed
+from app.api.guard import Heartbeats, origin_allowed, rate_limit, serve
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
@@ -35,31 +35,6 @@ def error_message(code: str, message: str, seq: int | None = None) -> str:
 
 def _actor(role: str) -> c.Actor:
     return c.Role.EO if role == "eo" else Side.parse(role)
-
-
-async def _write(websocket: WebSocket, subscriber: Subscriber) -> None:
-    while True:
-        await websocket.send_text(await subscriber.queue.get())
-
-
-async def _drop_when_overflowing(websocket: WebSocket, subscriber: Subscriber) -> None:
-    """A phone that stops reading is dropped (1013, try again) and resyncs on return."""
-    await subscriber.overflowed.wait()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(websocket.close(code=1013, reason="resync"), timeout=1.0)
-
-
-async def _drop_when_revoked(websocket: WebSocket, subscriber: Subscriber) -> None:
-    """The EO replaced this link (a lost phone): its sockets close."""
-    await subscriber.revoked.wait()
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(
-            websocket.send_text(
-                error_message("forbidden", "this link was replaced by the EO; ask for the new one")
-            ),
-            timeout=1.0,
-        )
-        await asyncio.wait_for(websocket.close(code=4401, reason="link replaced"), timeout=1.0)
 
 
 async def _handle(
@@ -163,7 +138,8 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
         )
         await websocket.close(code=4429)
         return
-    heartbeat, rate = guards(settings, websocket.app.state.io_time)
+    heartbeats: Heartbeats = websocket.app.state.heartbeats
+    rate = rate_limit(settings, websocket.app.state.io_time)
     sub = Subscriber(role, settings.queue_limit)
     room.join(sub, hello.last_version)
 
@@ -173,7 +149,7 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     return
-                heartbeat.seen()
+                heartbeats.seen(sub)
                 if not rate.allow():
                     sub.offer(error_message("rate_limited", "too many messages: slow down"))
                     continue
@@ -190,19 +166,9 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
                     continue
                 await _handle(room, role, hello.device, sub, msg)
 
-    # Whichever ends first ends the socket: the phone left, it stopped reading (its
-    # queue overflowed), its link was replaced, or it went silent (no heartbeat).
-    tasks = [
-        asyncio.create_task(read()),
-        asyncio.create_task(_drop_when_overflowing(websocket, sub)),
-        asyncio.create_task(_drop_when_revoked(websocket, sub)),
-        asyncio.create_task(heartbeat.watch(websocket)),
-    ]
-    writer = asyncio.create_task(_write(websocket, sub))
+    # The phone left, stopped reading (its queue overflowed), had its link replaced,
+    # or went silent (no heartbeat): whichever comes first ends the socket.
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await serve(websocket, sub, heartbeats, read())
     finally:
         room.leave(sub)
-        writer.cancel()
-        for task in tasks:
-            task.cancel()

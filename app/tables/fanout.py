@@ -3,26 +3,45 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 QUEUE_LIMIT = 256
 
+#: Close codes for a dropped subscriber (the page knows what each means).
+RESYNC = 1013  # it stopped reading: reconnect and resync
+REPLACED = 4401  # the EO replaced its link
+SILENT = 4408  # no heartbeat
+
 
 class Subscriber:
-    """One socket's outgoing messages; overflows mark it for a resync."""
+    """One socket's outgoing messages; dropped on overflow, a replaced link or silence."""
+
+    __slots__ = ("dropped", "on_drop", "queue", "role")
 
     def __init__(self, role: str, limit: int = QUEUE_LIMIT) -> None:
         self.role = role
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=limit)
-        self.overflowed = asyncio.Event()
-        self.revoked = asyncio.Event()
+        #: (close code, reason) once dropped; the socket then closes with it.
+        self.dropped: tuple[int, str] | None = None
+        self.on_drop: Callable[[], None] | None = None
+
+    @property
+    def overflowed(self) -> bool:
+        return self.dropped is not None and self.dropped[0] == RESYNC
+
+    def drop(self, code: int, reason: str) -> None:
+        if self.dropped is None:
+            self.dropped = (code, reason)
+            if self.on_drop is not None:
+                self.on_drop()
 
     def offer(self, message: str) -> bool:
-        if self.overflowed.is_set():
+        if self.dropped is not None:
             return False
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.overflowed.set()
+            self.drop(RESYNC, "resync")
             return False
         return True
 

@@ -17,7 +17,7 @@ from app.domain.game import Game, Phase, apply, decide_flag
 from app.domain.merge import MergeRefused, Timed, merge
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
-from app.tables.fanout import Channel, Subscriber
+from app.tables.fanout import REPLACED, Channel, Subscriber
 from app.tables.timesource import TimeSource
 from app.tables.view import game_view, table_info
 
@@ -280,7 +280,7 @@ class TableRoom:
         self.tokens = replace(self.tokens, **{role: token})
         for subscriber in tuple(self.channel.subscribers):
             if subscriber.role == role:
-                subscriber.revoked.set()
+                subscriber.drop(REPLACED, "link replaced")
 
     async def merge_offline(
         self, actor: c.Actor, device: str, base: int, queued: list[tuple[int, int, c.Command]]

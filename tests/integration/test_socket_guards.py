@@ -61,11 +61,17 @@ async def test_a_silent_socket_is_dropped_within_ten_seconds(
     chatty = await _join(guarded, links["id"], token_of(links["p2"]["url"]))
     await quiet.recv()
     await chatty.recv()
-    for _ in range(3):
-        io_time.advance(4_000)
+    for step in (4_000, 4_000, 1_000):  # 9 s of silence: still there
+        io_time.advance(step)
         await chatty.send(json.dumps({"t": "ping", "id": 1, "client_ms": 0}))
         assert json.loads(await chatty.recv())["t"] == "pong"
-    assert await _closed_code(quiet) == 4408  # silent for 12 s: gone
+    await quiet.send(json.dumps({"t": "ping", "id": 1, "client_ms": 0}))
+    assert json.loads(await quiet.recv())["t"] == "pong"  # heard at 9 s: the count restarts
+    for step in (4_000, 4_000, 2_000):  # now 10 s of silence: gone, by the 10th second
+        io_time.advance(step)
+        await chatty.send(json.dumps({"t": "ping", "id": 1, "client_ms": 0}))
+        assert json.loads(await chatty.recv())["t"] == "pong"
+    assert await _closed_code(quiet) == 4408
     await chatty.send(json.dumps({"t": "ping", "id": 2, "client_ms": 0}))
     assert json.loads(await chatty.recv())["t"] == "pong"
     await chatty.close()
