@@ -24,7 +24,7 @@ class TableRecord(TableBase, table=True):
     p2_token: str = Field(index=True, unique=True)
     watch_token: str = Field(index=True, unique=True)
     admin_token: str = Field(index=True, unique=True)
-    version: int = 0
+    version: int = 0  # as of the last status change; the log has every version
     status: str = "waiting"
     result_json: str | None = None
     event_id: str | None = Field(default=None, index=True)
@@ -41,7 +41,7 @@ class LogRecord(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("table_id", "version"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    table_id: str = Field(index=True, foreign_key="game_table.id")
+    table_id: str = Field(foreign_key="game_table.id")  # (table_id, version) is indexed
     version: int
     at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     actor: str

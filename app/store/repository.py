@@ -73,6 +73,9 @@ class Store:
         """New nullable or defaulted columns reach a database made by an older version."""
         inspector = inspect(self.engine)
         with self.engine.begin() as conn:
+            # (table_id, version) is unique, so that index serves lookups by table; an
+            # older version kept a second one that every insert had to write as well.
+            conn.execute(text("DROP INDEX IF EXISTS ix_table_log_table_id"))
             for table in SQLModel.metadata.sorted_tables:
                 present = {c["name"] for c in inspector.get_columns(table.name)}
                 for column in table.columns:
@@ -128,8 +131,14 @@ class Store:
             self._raw = self.engine.raw_connection()
         return self._raw
 
-    def append(self, table_id: str, entry: LogEntry, status: str, result_json: str | None) -> None:
-        """Write one accepted command and the table's new version in one transaction."""
+    def append(
+        self, table_id: str, entry: LogEntry, status: str | None, result_json: str | None
+    ) -> None:
+        """Write one accepted command, and the table's new status and result with it.
+
+        `status` None: the table's status and result are as they were, and its row is
+        left alone (most taps), so a tap costs one insert.
+        """
         params = {
             "table_id": table_id,
             "version": entry.version,
@@ -145,7 +154,8 @@ class Store:
         try:
             cursor = conn.cursor()
             cursor.execute(self._insert_log, params)
-            cursor.execute(self._update_table, params)
+            if status is not None:
+                cursor.execute(self._update_table, params)
             conn.commit()
         except Exception:
             with contextlib.suppress(Exception):

@@ -167,6 +167,7 @@ class TableRoom:
         self.broken: str | None = None
         self.merge_refused = False
         self.initial = game
+        self._stored: tuple[str, str | None] | None = None  # status and result in the store
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -253,7 +254,12 @@ class TableRoom:
         result_json = None
         if result is not None:
             result_json = json.dumps(game_view(game, at_ms)["result"], separators=(",", ":"))
-        self.store.append(self.table_id, entry, table_status(game), result_json)
+        status = table_status(game)
+        stored = (status, result_json)
+        self.store.append(
+            self.table_id, entry, status if stored != self._stored else None, result_json
+        )
+        self._stored = stored
         self.game = game
         self.version = version
         self._remember(device, seq, version)
