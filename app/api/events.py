@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from app.api import protocol
@@ -191,7 +192,7 @@ def announce_results(service: EventService, dashboards: Dashboards) -> Callable[
 
 
 @router.post("", status_code=201, response_model=EventCreated)
-def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCreated:
+async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCreated:
     """Create an event; the EO token comes back once, in the body and the admin link."""
     event = service.create_event(
         EventSpec(
@@ -213,19 +214,21 @@ def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCr
 
 
 @router.get("/{event_id}")
-def get_event(event_id: str, service: EventsDep) -> dict[str, Any]:
+async def get_event(event_id: str, service: EventsDep) -> dict[str, Any]:
     """Public: the event, its players, rounds with pairings and results, standings."""
     return event_view(service, event_id)
 
 
 @router.get("/{event_id}/admin")
-def get_event_admin(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+async def get_event_admin(
+    event_id: str, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
     service.authorize(event_id, token)
     return event_view(service, event_id, admin=True)
 
 
 @router.post("/{event_id}/players", status_code=201)
-def add_player(
+async def add_player(
     event_id: str,
     body: PlayerIn,
     service: EventsDep,
@@ -239,7 +242,7 @@ def add_player(
 
 
 @router.put("/{event_id}/players/{player_id}")
-def edit_player(
+async def edit_player(
     event_id: str, player_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
@@ -249,7 +252,7 @@ def edit_player(
 
 
 @router.post("/{event_id}/players/{player_id}/drop")
-def drop_player(
+async def drop_player(
     event_id: str, player_id: str, body: DropIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     """RP7: drop (or rejoin) a player."""
@@ -273,7 +276,7 @@ async def import_players(
 
 
 @router.post("/{event_id}/rounds", status_code=201)
-def pair_round(
+async def pair_round(
     event_id: str,
     body: RoundIn,
     service: EventsDep,
@@ -289,7 +292,7 @@ def pair_round(
 
 
 @router.post("/{event_id}/rounds/current/swap")
-def swap_players(
+async def swap_players(
     event_id: str,
     body: SwapIn,
     service: EventsDep,
@@ -329,19 +332,17 @@ async def end_round(
 
 
 @router.get("/{event_id}/tables")
-def event_tables(
+async def event_tables(
     event_id: str, service: EventsDep, base: BaseUrlDep, token: EoToken = None
 ) -> list[dict[str, Any]]:
     """EO: every table of the event with its seat links and QR codes (table cards)."""
     service.authorize(event_id, token)
     now = service.time.now_ms()
+    rooms = service.rooms(event_id)
+    links = await run_in_threadpool(lambda: [table_links(r, base).model_dump() for r in rooms])
     return [
-        {
-            "round": r.meta.round_number if r.meta else None,
-            "links": table_links(r, base).model_dump(),
-            **summary(r, now),
-        }
-        for r in service.rooms(event_id)
+        {"round": r.meta.round_number if r.meta else None, "links": link, **summary(r, now)}
+        for r, link in zip(rooms, links, strict=True)
     ]
 
 
@@ -369,7 +370,7 @@ async def table_command(
 
 
 @router.put("/{event_id}/tables/{table_id}/result")
-def enter_result(
+async def enter_result(
     event_id: str,
     table_id: str,
     body: ResultIn,
@@ -385,7 +386,9 @@ def enter_result(
 
 
 @router.get("/{event_id}/actions")
-def eo_actions(event_id: str, service: EventsDep, token: EoToken = None) -> list[dict[str, Any]]:
+async def eo_actions(
+    event_id: str, service: EventsDep, token: EoToken = None
+) -> list[dict[str, Any]]:
     service.authorize(event_id, token)
     return [
         {"at_ms": a.at_ms, "action": a.action, **json.loads(a.detail_json)}
@@ -394,14 +397,14 @@ def eo_actions(event_id: str, service: EventsDep, token: EoToken = None) -> list
 
 
 @router.get("/{event_id}/standings")
-def get_standings(event_id: str, service: EventsDep) -> list[dict[str, Any]]:
+async def get_standings(event_id: str, service: EventsDep) -> list[dict[str, Any]]:
     """ST1: TP, SoS, CP, APD."""
     service.event(event_id)
     return [asdict(s) for s in service.standings(event_id)]
 
 
 @router.get("/{event_id}/players/{player_id}/sheet")
-def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dict[str, Any]:
+async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dict[str, Any]:
     """ST6: the player's record sheet."""
     records = service.player_records(event_id)
     player = next((p for p in records if p.id == player_id), None)
@@ -427,13 +430,13 @@ def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
 
 
 @router.get("/{event_id}/standings.csv")
-def standings_csv(event_id: str, service: EventsDep) -> Response:
+async def standings_csv(event_id: str, service: EventsDep) -> Response:
     service.event(event_id)
     return _csv([asdict(s) for s in service.standings(event_id)], f"standings-{event_id}.csv")
 
 
 @router.get("/{event_id}/pairings.csv")
-def pairings_csv(event_id: str, service: EventsDep) -> Response:
+async def pairings_csv(event_id: str, service: EventsDep) -> Response:
     view = event_view(service, event_id)
     rows = [
         {
@@ -450,7 +453,7 @@ def pairings_csv(event_id: str, service: EventsDep) -> Response:
 
 
 @router.get("/{event_id}/results.csv")
-def results_csv(event_id: str, service: EventsDep) -> Response:
+async def results_csv(event_id: str, service: EventsDep) -> Response:
     records = service.player_records(event_id)
     rows = [
         {"player": p.name, "faction": p.faction, **row}

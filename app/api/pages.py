@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from app.api.deps import BaseUrlDep, HubDep
 from app.api.events import EventsDep
-from app.api.rest import QuickGameIn, create_quick_game, table_links
+from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
 from app.events.service import EventSpec
@@ -23,7 +23,7 @@ router = APIRouter()
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(request: Request) -> HTMLResponse:
+async def home(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(
         request, "home.html", {"formats": list(FORMATS.values()), "error": None}
     )
@@ -34,7 +34,7 @@ def _none_if_blank(value: str | None) -> str | None:
 
 
 @router.post("/quick", response_class=HTMLResponse)
-def quick_game(
+async def quick_game(
     request: Request,
     hub: HubDep,
     base: BaseUrlDep,
@@ -80,7 +80,9 @@ def quick_game(
             status_code=400,
         )
     return templates.TemplateResponse(
-        request, "links.html", {"links": table_links(room, base), "names": room.game.setup.names}
+        request,
+        "links.html",
+        {"links": await links_of(room, base), "names": room.game.setup.names},
     )
 
 
@@ -91,14 +93,14 @@ def _first_error(exc: ValidationError) -> str:
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
+async def table_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
     if hub.get(table_id) is None:
         raise HTTPException(404, f"no table {table_id!r}")
     return templates.TemplateResponse(request, "table.html", {"table_id": table_id})
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)
-def log_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
+async def log_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
     if hub.get(table_id) is None:
         raise HTTPException(404, f"no table {table_id!r}")
     return templates.TemplateResponse(request, "log.html", {"table_id": table_id})
@@ -108,14 +110,14 @@ def log_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
 
 
 @router.get("/events/new", response_class=HTMLResponse)
-def new_event_page(request: Request) -> HTMLResponse:
+async def new_event_page(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(
         request, "event_new.html", {"formats": list(FORMATS.values()), "error": None, "form": {}}
     )
 
 
 @router.post("/events", response_model=None)
-def create_event_form(
+async def create_event_form(
     request: Request,
     service: EventsDep,
     name: Annotated[str, Form()] = "",
@@ -169,28 +171,30 @@ def _event_page(request: Request, service: EventsDep, event_id: str, template: s
 
 
 @router.get("/e/{event_id}", response_class=HTMLResponse)
-def event_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+async def event_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     """Public: pairings, standings and the round clock."""
     return _event_page(request, service, event_id, "event.html")
 
 
 @router.get("/e/{event_id}/admin", response_class=HTMLResponse)
-def event_admin_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+async def event_admin_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     return _event_page(request, service, event_id, "event_admin.html")
 
 
 @router.get("/e/{event_id}/dashboard", response_class=HTMLResponse)
-def dashboard_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+async def dashboard_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     return _event_page(request, service, event_id, "dashboard.html")
 
 
 @router.get("/e/{event_id}/cards", response_class=HTMLResponse)
-def cards_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+async def cards_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     return _event_page(request, service, event_id, "cards.html")
 
 
 @router.get("/e/{event_id}/players/{player_id}/sheet", response_class=HTMLResponse)
-def sheet_page(request: Request, event_id: str, player_id: str, service: EventsDep) -> HTMLResponse:
+async def sheet_page(
+    request: Request, event_id: str, player_id: str, service: EventsDep
+) -> HTMLResponse:
     player = service.player(event_id, player_id)
     event = service.event(event_id)
     return templates.TemplateResponse(

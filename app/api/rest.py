@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import segno
 from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import BaseUrlDep, HubDep
 from app.domain.errors import RuleError
@@ -48,9 +49,14 @@ class TableLinks(BaseModel):
     eo: str
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     return str(segno.make(url, error="m").svg_data_uri(scale=4))
+
+
+async def links_of(room: TableRoom, base: str) -> TableLinks:
+    """The table's links; its QR codes (a few ms each) are drawn off the event loop."""
+    return await run_in_threadpool(table_links, room, base)
 
 
 def table_links(room: TableRoom, base: str) -> TableLinks:
@@ -91,13 +97,13 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
 
 
 @router.post("/tables", status_code=201, response_model=TableLinks)
-def create_table(body: QuickGameIn, hub: HubDep, base: BaseUrlDep) -> TableLinks:
+async def create_table(body: QuickGameIn, hub: HubDep, base: BaseUrlDep) -> TableLinks:
     """Start a quick game; returns both seat links (with QR codes), watch and EO links."""
-    return table_links(create_quick_game(hub, body), base)
+    return await links_of(create_quick_game(hub, body), base)
 
 
 @router.get("/formats")
-def formats() -> list[dict[str, Any]]:
+async def formats() -> list[dict[str, Any]]:
     return [
         {
             "id": f.id,
@@ -111,7 +117,7 @@ def formats() -> list[dict[str, Any]]:
 
 
 @router.get("/tables/{table_id}/log")
-def table_log(
+async def table_log(
     table_id: str,
     hub: HubDep,
     x_table_token: Annotated[str | None, Header()] = None,
@@ -133,7 +139,7 @@ class RotateIn(BaseModel):
 
 
 @router.post("/tables/{table_id}/rotate", response_model=TableLinks)
-def rotate_link(
+async def rotate_link(
     table_id: str,
     body: RotateIn,
     hub: HubDep,
@@ -156,4 +162,4 @@ def rotate_link(
     if body.link not in ("p1", "p2", "watch"):
         raise HTTPException(400, "link must be p1, p2 or watch")
     room.replace_token(body.link, new_token())
-    return table_links(room, base)
+    return await links_of(room, base)
