@@ -52,10 +52,12 @@ def create_app(
         heartbeats = Heartbeats(app.state.io_time, settings.heartbeat_ms)
         app.state.heartbeats = heartbeats
         sweeper = asyncio.create_task(heartbeats.run())
+        unloader = asyncio.create_task(hub.unload_forever())
         try:
             yield
         finally:
             sweeper.cancel()
+            unloader.cancel()
             await service.close()
             await hub.close()
             store.close()

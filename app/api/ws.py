@@ -123,6 +123,9 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
         await websocket.send_text(error_message("bad_input", "send hello with your token first"))
         await websocket.close(code=4400)
         return
+    # Read the table again: while we waited for hello it may have left memory (a
+    # settled quick game) and come back as another object.
+    room = hub.get(table_id) or room
     role = room.tokens.role_for(hello.token)
     if role is None:
         await websocket.send_text(

@@ -165,14 +165,22 @@ class Store:
             self._raw = None
             raise
 
-    def tables(self) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
-        """Every table with its whole log, oldest first."""
+    def tables(self, live_only: bool = False) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
+        """Every table with its whole log, oldest first.
+
+        `live_only`: leave out settled quick games (no event, result confirmed by both
+        players); they are read one at a time, by `table`, when someone opens them.
+        """
+        settled = (col(TableRecord.event_id).is_(None)) & (col(TableRecord.status) == "confirmed")
         with Session(self.engine) as session:
-            records = list(session.exec(select(TableRecord)))
+            query = select(TableRecord)
+            log_query = select(LogRecord)
+            if live_only:
+                query = query.where(~settled)
+                log_query = log_query.join(TableRecord).where(~settled)
+            records = list(session.exec(query))
             logs: dict[str, list[LogEntry]] = defaultdict(list)
-            rows = session.exec(
-                select(LogRecord).order_by(col(LogRecord.table_id), col(LogRecord.version))
-            )
+            rows = session.exec(log_query.order_by(col(LogRecord.table_id), col(LogRecord.version)))
             for row in rows:
                 logs[row.table_id].append(
                     LogEntry(
@@ -181,6 +189,14 @@ class Store:
                 )
         for record in records:
             yield record, logs.get(record.id, [])
+
+    def table(self, table_id: str) -> tuple[TableRecord, list[LogEntry]] | None:
+        """One table with its whole log, or None."""
+        with Session(self.engine) as session:
+            record = session.get(TableRecord, table_id)
+        if record is None:
+            return None
+        return record, self.log(table_id)
 
     def log(self, table_id: str) -> list[LogEntry]:
         with Session(self.engine) as session:

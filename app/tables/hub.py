@@ -12,11 +12,13 @@ from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Setup, new_game
 from app.store.models import TableRecord
-from app.store.repository import Store
+from app.store.repository import LogEntry, Store
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
+IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
+SWEEP_MS = MINUTE_MS
 log_error = logging.getLogger(__name__)
 
 
@@ -83,41 +85,64 @@ class TableHub:
         self.rooms[room.table_id] = room
         return room
 
+    def _room_from(self, record: TableRecord, log: list[LogEntry]) -> TableRoom:
+        setup = Setup(
+            format_id=record.format_id,
+            scenario_id=record.scenario_id,
+            player_clock_ms=record.player_clock_ms,
+            army_points=record.army_points,
+            names=(record.p1_name, record.p2_name),
+        )
+        tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
+        meta = None
+        if record.event_id is not None:
+            meta = TableMeta(
+                event_id=record.event_id,
+                round_number=record.round_number or 0,
+                table_no=record.table_no or 0,
+                p1_player=record.p1_player or "",
+                p2_player=record.p2_player or "",
+            )
+        room = TableRoom(
+            record.id, tokens, new_game(setup, record.created_ms), self.store, self.time, meta=meta
+        )
+        room.replay(log)
+        if room.broken is not None:
+            log_error.error("table %s is read-only: %s", record.id, room.broken)
+        return self._register(room)
+
     def load(self) -> int:
-        """Rebuild every table from the store; running clocks have kept running."""
-        for record, log in self.store.tables():
-            setup = Setup(
-                format_id=record.format_id,
-                scenario_id=record.scenario_id,
-                player_clock_ms=record.player_clock_ms,
-                army_points=record.army_points,
-                names=(record.p1_name, record.p2_name),
-            )
-            tokens = Tokens(
-                record.p1_token, record.p2_token, record.watch_token, record.admin_token
-            )
-            meta = None
-            if record.event_id is not None:
-                meta = TableMeta(
-                    event_id=record.event_id,
-                    round_number=record.round_number or 0,
-                    table_no=record.table_no or 0,
-                    p1_player=record.p1_player or "",
-                    p2_player=record.p2_player or "",
-                )
-            room = TableRoom(
-                record.id,
-                tokens,
-                new_game(setup, record.created_ms),
-                self.store,
-                self.time,
-                meta=meta,
-            )
-            room.replay(log)
-            if room.broken is not None:
-                log_error.error("table %s is read-only: %s", record.id, room.broken)
-            self._register(room)
+        """Rebuild every live table from the store; running clocks have kept running.
+
+        Settled quick games stay in the store until someone opens them (`get`).
+        """
+        for record, log in self.store.tables(live_only=True):
+            self._room_from(record, log)
         return len(self.rooms)
+
+    def unload_idle(self, idle_ms: int = IDLE_MS) -> int:
+        """Let go of quick games nobody has open that need no timer: settled ones at
+        once, others once nothing has happened for `idle_ms`. Event tables stay (the
+        dashboard and the standings read them). Everything is in the store already.
+        """
+        now = self.time.now_ms()
+        gone = [
+            room
+            for room in self.rooms.values()
+            if room.meta is None
+            and not room.channel.subscribers
+            and not room.lock.locked()
+            and room.game.clock.flag_at() is None
+            and (room.settled or now - room.last_change_ms >= idle_ms)
+        ]
+        for room in gone:
+            del self.rooms[room.table_id]
+        return len(gone)
+
+    async def unload_forever(self, every_ms: int = SWEEP_MS) -> None:
+        while True:
+            await self.time.sleep_until(self.time.now_ms() + every_ms)
+            self.unload_idle()
 
     def start_timers(self) -> None:
         for room in self.rooms.values():
@@ -130,7 +155,7 @@ class TableHub:
         now = self.time.now_ms()
         game = new_game(setup, now)
         table_id = secrets.token_hex(4)
-        while table_id in self.rooms:
+        while self.get(table_id) is not None:
             table_id = secrets.token_hex(4)
         tokens = Tokens(new_token(), new_token(), new_token(), new_token())
         self.store.add_table(
@@ -167,7 +192,15 @@ class TableHub:
         return [r for r in self.rooms.values() if r.meta and r.meta.event_id == event_id]
 
     def get(self, table_id: str) -> TableRoom | None:
-        return self.rooms.get(table_id)
+        """A live table, or one read back from the store (a settled or idle quick game)."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            found = self.store.table(table_id)
+            if found is not None:
+                room = self._room_from(*found)
+                if room.game.clock.flag_at() is not None:
+                    room.schedule_flag()
+        return room
 
     async def close(self) -> None:
         for room in self.rooms.values():

@@ -168,6 +168,7 @@ class TableRoom:
         self.merge_refused = False
         self.initial = game
         self._stored: tuple[str, str | None] | None = None  # status and result in the store
+        self.last_change_ms = time.now_ms()
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -260,6 +261,7 @@ class TableRoom:
             self.table_id, entry, status if stored != self._stored else None, result_json
         )
         self._stored = stored
+        self.last_change_ms = self.time.now_ms()
         self.game = game
         self.version = version
         self._remember(device, seq, version)
@@ -277,6 +279,11 @@ class TableRoom:
         self.schedule_flag()
         for listener in self.listeners:
             listener(self)
+
+    @property
+    def settled(self) -> bool:
+        """Over, and the result confirmed by both players: nothing more can happen."""
+        return table_status(self.game) == "confirmed"
 
     def replace_token(self, role: str, token: str) -> None:
         """A lost phone: the old link stops working and its open sockets close."""

@@ -14,7 +14,9 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.store.repository import Store
+from app.tables.fanout import Subscriber
 from app.tables.hub import QuickGame, TableHub
+from app.tables.room import TableMeta, TableRoom
 from app.tables.timesource import FakeTime
 
 POSTGRES_URL = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL")
@@ -82,3 +84,59 @@ async def test_flag_found_after_downtime_is_logged_at_the_exact_moment__DC7(
     assert log[-1].at_ms == started + 30_000
     assert rebuilt.game.flagged is Side.P1
     await again.close()
+
+
+async def _settle(room: TableRoom) -> None:
+    """P1 concedes (TS8), both report and confirm: the result is settled."""
+    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.execute(Side.P1, "d1", 2, c.Concede())
+    await room.execute(Side.P1, "d1", 3, c.ReportGame(army_points_destroyed=0))
+    await room.execute(Side.P2, "d2", 1, c.ReportGame(army_points_destroyed=75))
+    await room.execute(Side.P1, "d1", 4, c.ConfirmResult())
+    await room.execute(Side.P2, "d2", 2, c.ConfirmResult())
+    assert room.settled
+
+
+async def test_settled_quick_games_leave_memory_and_come_back_from_the_store(
+    store: Store,
+) -> None:
+    time = FakeTime()
+    hub = TableHub(store, time)
+    settled = hub.create(QuickGame(points=75, scenario="bunkers"))
+    await _settle(settled)
+    watched = hub.create(QuickGame(points=75, scenario="bunkers"))
+    await _settle(watched)
+    watcher = Subscriber("watch")
+    watched.join(watcher, None)
+    running = hub.create(QuickGame(points=75, scenario="bunkers"))
+    await running.execute(Side.P1, "d1", 1, c.StartClock())
+    fresh = hub.create(QuickGame(points=75, scenario="bunkers"))  # nobody has started it
+
+    assert hub.unload_idle() == 1  # the settled game nobody has open
+    assert set(hub.rooms) == {watched.table_id, running.table_id, fresh.table_id}
+    back = hub.get(settled.table_id)
+    assert back is not None and back is not settled and back.settled
+    assert back.version == settled.version and back.game == settled.game
+    assert back.snapshot("watch")["game"] == settled.snapshot("watch")["game"]
+
+    time.advance(60 * 60_000)  # an hour on: the untouched game goes too, the running one stays
+    watched.leave(watcher)
+    assert hub.unload_idle() == 3
+    assert set(hub.rooms) == {running.table_id}
+    assert hub.get(fresh.table_id) is not None and fresh.table_id in hub.rooms
+    assert hub.get("nosuchid") is None
+    await hub.close()
+
+    again = TableHub(store, time)  # a restart reads only what is live
+    assert again.load() == 2 and set(again.rooms) == {running.table_id, fresh.table_id}
+    assert again.get(settled.table_id) is not None
+    await again.close()
+
+
+async def test_event_tables_stay_in_memory_when_settled(store: Store) -> None:
+    hub = TableHub(store, FakeTime())
+    meta = TableMeta("ev1", round_number=1, table_no=1, p1_player="a", p2_player="b")
+    room = hub.open_table(QuickGame(points=75, scenario="bunkers").setup(random.Random()), meta)
+    await _settle(room)
+    assert hub.unload_idle(idle_ms=0) == 0 and hub.event_tables("ev1") == [room]
+    await hub.close()
