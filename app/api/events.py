@@ -380,7 +380,7 @@ async def enter_result(
 ) -> dict[str, Any]:
     """EO: enter or correct a table's result (overrides the players' confirmation)."""
     service.authorize(event_id, token)
-    service.enter_result(event_id, table_id, body.model_dump())
+    await service.enter_result(event_id, table_id, body.model_dump())
     _announce(service, dashboards, event_id)
     return service.table_result(event_id, table_id) or {}
 

@@ -127,6 +127,15 @@ class CallTie:
 
 
 @dataclass(frozen=True, slots=True)
+class RecordResult:
+    """The EO enters or corrects the result: the game ends with it, already confirmed."""
+
+    winner: Side | None
+    control_points: tuple[int, int]
+    army_points_destroyed: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class PauseClock:
     pass
 
@@ -163,6 +172,7 @@ Command = (
     | ConfirmResult
     | DisputeResult
     | CallTie
+    | RecordResult
     | PauseClock
     | ResumeClock
     | AdjustClock

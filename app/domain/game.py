@@ -34,6 +34,7 @@ class Method(StrEnum):
     CONCESSION = "concession"
     TIEBREAKER = "tiebreaker"
     TIME = "time"
+    EO = "eo"  # entered or corrected by the EO
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ class Game:
     confirmed: tuple[bool, bool] = (False, False)
     disputed: str | None = None
     undo: Undo | None = None
+    recorded: Result | None = None  # the EO's result, which stands over the players'
 
     @property
     def format(self) -> Format:
@@ -478,6 +480,32 @@ def _call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
     return _end(game, Method.TIME, None, now_ms)
 
 
+def _record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> Game:
+    """The EO's result ends a game still in play (its clock stops) and stands as confirmed."""
+    _eo(actor)
+    if any(not 0 <= v <= 10_000 for v in (*command.control_points, *command.army_points_destroyed)):
+        raise BadInput("control points and army points are whole numbers from 0 to 10000")
+    ended = game
+    if game.phase is not Phase.OVER:
+        ended = _end(game, Method.EO, command.winner, now_ms)
+    lists = tuple(r.list_played if r else "" for r in game.reports)
+    return replace(
+        ended,
+        recorded=Result(
+            winner=command.winner,
+            method=Method.EO,
+            control_points=command.control_points,
+            army_points_destroyed=command.army_points_destroyed,
+            lists=(lists[0], lists[1]),
+        ),
+        final_scoring_due=False,
+        confirmed=(True, True),
+        disputed=None,
+        claim=None,
+        undo=None,
+    )
+
+
 def _pause(game: Game, actor: c.Actor, now_ms: int) -> Game:
     _eo(actor)
     _playing(game)
@@ -547,6 +575,8 @@ def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
             return replace(_dispute(game, actor, command), undo=None)
         case c.CallTie():
             return replace(_call_tie(game, actor, now_ms), undo=None)
+        case c.RecordResult():
+            return _record(game, actor, command, now_ms)
         case c.PauseClock():
             return _pause(game, actor, now_ms)
         case c.ResumeClock():
@@ -601,6 +631,8 @@ def reports_needed(game: Game) -> tuple[Side, ...]:
 
 
 def compute_result(game: Game) -> Result | None:
+    if game.recorded is not None:
+        return game.recorded
     ending = game.ending
     if ending is None or game.final_scoring_due or reports_needed(game):
         return None

@@ -20,6 +20,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from app.domain import commands as c
+from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.formats import get_format
 from app.domain.game import Phase, Setup
@@ -237,29 +238,59 @@ class EventService:
         self, event_id: str, name: str, faction: str = "", lists: str = ""
     ) -> PlayerEntry:
         """Register a player; a late arrival joins from the next round (RP7: losses before)."""
+        added, errors = self._add_players(event_id, [(name, faction, lists)])
+        if errors:
+            raise BadInput(errors[0][1])
+        return added[0]
+
+    def _add_players(
+        self, event_id: str, rows: list[tuple[str, str, str]]
+    ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
+        """Register several players in one transaction; bad rows come back by index."""
         self.event(event_id)
-        name, faction, lists = self._clean(name, faction, lists)
-        players = self.players(event_id)
-        if any(p.name.lower() == name.lower() for p in players):
-            raise BadInput(f"{name} is already registered")
-        if len(players) >= self.players_per_event:
-            raise BadInput(
-                f"an event takes {self.players_per_event} players at most "
-                f"({self.players_per_event // 2} tables)"
+        taken = {p.name.lower() for p in self.players(event_id)}
+        joined_round = len(self.rounds(event_id)) + 1
+        added: list[PlayerEntry] = []
+        errors: list[tuple[int, str]] = []
+        for index, raw in enumerate(rows):
+            try:
+                name, faction, lists = self._clean(*raw)
+                if name.lower() in taken:
+                    raise BadInput(f"{name} is already registered")
+                if len(taken) >= self.players_per_event:
+                    raise BadInput(
+                        f"an event takes {self.players_per_event} players at most "
+                        f"({self.players_per_event // 2} tables)"
+                    )
+            except RuleError as exc:
+                errors.append((index, exc.message))
+                continue
+            taken.add(name.lower())
+            added.append(
+                PlayerEntry(
+                    id=secrets.token_hex(4),
+                    event_id=event_id,
+                    name=name,
+                    faction=faction,
+                    lists=lists,
+                    joined_round=joined_round,
+                )
             )
-        player = PlayerEntry(
-            id=secrets.token_hex(4),
-            event_id=event_id,
-            name=name,
-            faction=faction,
-            lists=lists,
-            joined_round=len(self.rounds(event_id)) + 1,
-        )
-        with self.store.session() as session:
-            session.add(player)
-            session.commit()
-        self.log_action(event_id, "add_player", player=player.id, name=name)
-        return player
+        if added:
+            now = self.time.now_ms()
+            with self.store.session() as session:
+                for player in added:
+                    session.add(player)
+                    session.add(
+                        EoAction(
+                            event_id=event_id,
+                            at_ms=now,
+                            action="add_player",
+                            detail_json=json.dumps({"player": player.id, "name": player.name}),
+                        )
+                    )
+                session.commit()
+        return added, errors
 
     def edit_player(
         self, event_id: str, player_id: str, name: str, faction: str, lists: str
@@ -293,19 +324,12 @@ class EventService:
         fields = [f.strip().lower() for f in (reader.fieldnames or [])]
         if "name" not in fields:
             raise BadInput("the CSV needs a header row with a 'name' column")
-        added: list[PlayerEntry] = []
-        errors: list[str] = []
-        for line, row in enumerate(reader, start=2):
-            row = {(k or "").strip().lower(): (v or "") for k, v in row.items()}
-            try:
-                added.append(
-                    self.add_player(
-                        event_id, row.get("name", ""), row.get("faction", ""), row.get("lists", "")
-                    )
-                )
-            except RuleError as exc:
-                errors.append(f"line {line}: {exc.message}")
-        return added, errors
+        rows: list[tuple[str, str, str]] = []
+        for row in reader:
+            clean = {(k or "").strip().lower(): (v or "") for k, v in row.items()}
+            rows.append((clean.get("name", ""), clean.get("faction", ""), clean.get("lists", "")))
+        added, errors = self._add_players(event_id, rows)
+        return added, [f"line {index + 2}: {message}" for index, message in errors]
 
     # -- rounds -------------------------------------------------------------------
 
@@ -593,8 +617,11 @@ class EventService:
         self.log_action(event_id, "round_end", round=entry.number, calls=calls)
         return calls
 
-    def enter_result(self, event_id: str, table_id: str, result: dict[str, Any]) -> None:
-        """The EO enters or corrects a table's result; it overrides the players' own."""
+    async def enter_result(self, event_id: str, table_id: str, result: dict[str, Any]) -> None:
+        """The EO enters or corrects a table's result; it overrides the players' own.
+
+        A game still in play ends with it (its clock stops) and both phones show it.
+        """
         room = self.hub.get(table_id)
         if room is None or room.meta is None or room.meta.event_id != event_id:
             raise NotFound(f"no table {table_id!r} in this event")
@@ -628,6 +655,20 @@ class EventService:
             )
             session.commit()
         self.log_action(event_id, "enter_result", table=table_id, result=stored)
+        if room.broken is None:
+            await room.execute(
+                c.Role.EO,
+                "",
+                0,
+                c.RecordResult(
+                    winner=None if winner is None else Side.parse(winner),
+                    control_points=(pairs["control_points"][0], pairs["control_points"][1]),
+                    army_points_destroyed=(
+                        pairs["army_points_destroyed"][0],
+                        pairs["army_points_destroyed"][1],
+                    ),
+                ),
+            )
 
     def table_result(self, event_id: str, table_id: str) -> dict[str, Any] | None:
         return self._results(event_id).get(table_id)

@@ -46,6 +46,10 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: A table's status while its game is not over (see tables.room.table_status).
+LIVE_STATUSES = ("waiting", "deploying", "playing", "paused")
+
+
 class Store:
     def __init__(self, url: str) -> None:
         self.url = url
@@ -168,10 +172,12 @@ class Store:
     def tables(self, live_only: bool = False) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
         """Every table with its whole log, oldest first.
 
-        `live_only`: leave out settled quick games (no event, result confirmed by both
-        players); they are read one at a time, by `table`, when someone opens them.
+        `live_only`: leave out quick games (no event) that are over; they are read one
+        at a time, by `table`, when someone opens them.
         """
-        settled = (col(TableRecord.event_id).is_(None)) & (col(TableRecord.status) == "confirmed")
+        settled = col(TableRecord.event_id).is_(None) & col(TableRecord.status).not_in(
+            LIVE_STATUSES
+        )
         with Session(self.engine) as session:
             query = select(TableRecord)
             log_query = select(LogRecord)

@@ -78,6 +78,17 @@ def scoring_to_wire(scoring: c.Scoring) -> dict[str, Any]:
     }
 
 
+def _pair(raw: Mapping[str, Any], key: str) -> tuple[int, int]:
+    value = raw.get(key)
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise BadInput(f"{key} must be two whole numbers, [P1, P2]")
+    return (value[0], value[1])
+
+
 def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
     """Parse a command dict (the `c` field names it) or raise BadInput."""
     name = raw.get("c")
@@ -130,6 +141,13 @@ def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
             return c.DisputeResult(reason=_str(raw, "reason"))
         case "call_tie":
             return c.CallTie()
+        case "record_result":
+            winner = raw.get("winner")
+            return c.RecordResult(
+                winner=None if winner is None else _side(winner, "winner"),
+                control_points=_pair(raw, "control_points"),
+                army_points_destroyed=_pair(raw, "army_points_destroyed"),
+            )
         case "pause":
             return c.PauseClock()
         case "resume":
@@ -190,6 +208,13 @@ def command_to_wire(command: c.Command) -> dict[str, Any]:
             return {"c": "dispute", "reason": reason}
         case c.CallTie():
             return {"c": "call_tie"}
+        case c.RecordResult(winner=winner):
+            return {
+                "c": "record_result",
+                "winner": None if winner is None else _side_name(winner),
+                "control_points": list(command.control_points),
+                "army_points_destroyed": list(command.army_points_destroyed),
+            }
         case c.PauseClock():
             return {"c": "pause"}
         case c.ResumeClock():

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
-from app.domain.game import Setup, new_game
+from app.domain.game import Phase, Setup, new_game
 from app.store.models import TableRecord
 from app.store.repository import LogEntry, Store
 from app.tables.room import TableMeta, TableRoom, Tokens
@@ -114,16 +114,17 @@ class TableHub:
     def load(self) -> int:
         """Rebuild every live table from the store; running clocks have kept running.
 
-        Settled quick games stay in the store until someone opens them (`get`).
+        Quick games that are over stay in the store until someone opens them (`get`).
         """
         for record, log in self.store.tables(live_only=True):
             self._room_from(record, log)
         return len(self.rooms)
 
     def unload_idle(self, idle_ms: int = IDLE_MS) -> int:
-        """Let go of quick games nobody has open that need no timer: settled ones at
-        once, others once nothing has happened for `idle_ms`. Event tables stay (the
-        dashboard and the standings read them). Everything is in the store already.
+        """Let go of quick games nobody has open that need no timer: games that are over
+        at once, others once nothing has happened for `idle_ms`. Event tables stay (the
+        dashboard and the standings read them). Everything is in the store already, and
+        `get` reads a table back, dedupe memory included, when a phone opens it again.
         """
         now = self.time.now_ms()
         gone = [
@@ -133,7 +134,7 @@ class TableHub:
             and not room.channel.subscribers
             and not room.lock.locked()
             and room.game.clock.flag_at() is None
-            and (room.settled or now - room.last_change_ms >= idle_ms)
+            and (room.game.phase is Phase.OVER or now - room.last_change_ms >= idle_ms)
         ]
         for room in gone:
             del self.rooms[room.table_id]
@@ -192,7 +193,7 @@ class TableHub:
         return [r for r in self.rooms.values() if r.meta and r.meta.event_id == event_id]
 
     def get(self, table_id: str) -> TableRoom | None:
-        """A live table, or one read back from the store (a settled or idle quick game)."""
+        """A live table, or one read back from the store (a quick game over or idle)."""
         room = self.rooms.get(table_id)
         if room is None:
             found = self.store.table(table_id)

@@ -280,11 +280,6 @@ class TableRoom:
         for listener in self.listeners:
             listener(self)
 
-    @property
-    def settled(self) -> bool:
-        """Over, and the result confirmed by both players: nothing more can happen."""
-        return table_status(self.game) == "confirmed"
-
     def replace_token(self, role: str, token: str) -> None:
         """A lost phone: the old link stops working and its open sockets close."""
         if role not in ROLES:

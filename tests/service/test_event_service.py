@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,7 +17,7 @@ from app.domain.game import Method, Phase
 from app.events.service import EventService, EventSpec
 from app.store.repository import Store
 from app.tables.hub import TableHub
-from app.tables.room import TableRoom
+from app.tables.room import TableRoom, table_status
 from app.tables.timesource import FakeTime
 
 MIN = 60_000
@@ -128,11 +129,12 @@ async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
         service.pair_next_round(eid)
     with pytest.raises(RuleError):
         await two.execute(Side.P2, "b", 2, c.ConfirmResult())
-    service.enter_result(
+    await service.enter_result(
         eid,
         two.table_id,
         {"winner": "p1", "control_points": [4, 1], "army_points_destroyed": [30, 9]},
     )
+    assert table_status(two.game) == "confirmed" and two.game.disputed is None  # both see it
     standings = {s.name: s for s in service.standings(eid)}
     assert sum(s.tp for s in standings.values()) == 2
     p1 = service.player(eid, two.meta.p1_player)  # type: ignore[union-attr]
@@ -184,3 +186,31 @@ async def test_event_ends_early_when_one_player_leads_alone__RP1(service: EventS
     assert service.event_over(eid)
     with pytest.raises(RuleError, match="over"):
         service.pair_next_round(eid)
+
+
+async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventService) -> None:
+    eid = _event(service, 4)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    room = _tables(service, eid, 1)[0]
+    assert room.game.clock.running is not None
+    await service.enter_result(
+        eid,
+        room.table_id,
+        {"winner": None, "control_points": [2, 2], "army_points_destroyed": [11, 12]},
+    )
+    assert room.game.clock.running is None and room.game.clock.flag_at() is None
+    result = room.game.result()
+    assert result is not None and result.winner is None and result.method.value == "eo"
+    assert result.army_points_destroyed == (11, 12)
+    assert table_status(room.game) == "confirmed"
+    assert service.table_result(eid, room.table_id) == {
+        "winner": None,
+        "method": "eo",
+        "lists": ["", ""],
+        "control_points": [2, 2],
+        "army_points_destroyed": [11, 12],
+        "by": "eo",
+    }
+    entries = [json.loads(e.command_json) for e in room.store.log(room.table_id)]
+    assert entries[-1]["c"] == "record_result"  # in the table's log too

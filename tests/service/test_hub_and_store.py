@@ -13,10 +13,10 @@ from sqlmodel import SQLModel
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError
-from app.store.repository import Store
+from app.store.repository import LIVE_STATUSES, Store
 from app.tables.fanout import Subscriber
 from app.tables.hub import QuickGame, TableHub
-from app.tables.room import TableMeta, TableRoom
+from app.tables.room import TableMeta, TableRoom, table_status
 from app.tables.timesource import FakeTime
 
 POSTGRES_URL = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL")
@@ -94,16 +94,19 @@ async def _settle(room: TableRoom) -> None:
     await room.execute(Side.P2, "d2", 1, c.ReportGame(army_points_destroyed=75))
     await room.execute(Side.P1, "d1", 4, c.ConfirmResult())
     await room.execute(Side.P2, "d2", 2, c.ConfirmResult())
-    assert room.settled
+    assert table_status(room.game) == "confirmed"
 
 
-async def test_settled_quick_games_leave_memory_and_come_back_from_the_store(
+async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_store(
     store: Store,
 ) -> None:
     time = FakeTime()
     hub = TableHub(store, time)
     settled = hub.create(QuickGame(points=75, scenario="bunkers"))
     await _settle(settled)
+    conceded = hub.create(QuickGame(points=75, scenario="bunkers"))  # nobody reported yet
+    await conceded.execute(Side.P1, "d1", 1, c.StartClock())
+    await conceded.execute(Side.P1, "d1", 2, c.Concede())
     watched = hub.create(QuickGame(points=75, scenario="bunkers"))
     await _settle(watched)
     watcher = Subscriber("watch")
@@ -111,17 +114,25 @@ async def test_settled_quick_games_leave_memory_and_come_back_from_the_store(
     running = hub.create(QuickGame(points=75, scenario="bunkers"))
     await running.execute(Side.P1, "d1", 1, c.StartClock())
     fresh = hub.create(QuickGame(points=75, scenario="bunkers"))  # nobody has started it
+    for room in (settled, conceded, watched):
+        assert table_status(room.game) not in LIVE_STATUSES
+    for room in (running, fresh):
+        assert table_status(room.game) in LIVE_STATUSES
 
-    assert hub.unload_idle() == 1  # the settled game nobody has open
+    assert hub.unload_idle() == 2  # the games over that nobody has open
     assert set(hub.rooms) == {watched.table_id, running.table_id, fresh.table_id}
     back = hub.get(settled.table_id)
-    assert back is not None and back is not settled and back.settled
+    assert back is not None and back is not settled
     assert back.version == settled.version and back.game == settled.game
     assert back.snapshot("watch")["game"] == settled.snapshot("watch")["game"]
+    again_conceded = hub.get(conceded.table_id)
+    assert again_conceded is not None and again_conceded.game == conceded.game
+    dup = await again_conceded.execute(Side.P1, "d1", 2, c.Concede())  # a re-sent command
+    assert dup.duplicate and dup.version == conceded.version
 
     time.advance(60 * 60_000)  # an hour on: the untouched game goes too, the running one stays
     watched.leave(watcher)
-    assert hub.unload_idle() == 3
+    assert hub.unload_idle() == 4
     assert set(hub.rooms) == {running.table_id}
     assert hub.get(fresh.table_id) is not None and fresh.table_id in hub.rooms
     assert hub.get("nosuchid") is None
@@ -133,7 +144,7 @@ async def test_settled_quick_games_leave_memory_and_come_back_from_the_store(
     await again.close()
 
 
-async def test_event_tables_stay_in_memory_when_settled(store: Store) -> None:
+async def test_event_tables_stay_in_memory_when_over(store: Store) -> None:
     hub = TableHub(store, FakeTime())
     meta = TableMeta("ev1", round_number=1, table_no=1, p1_player="a", p2_player="b")
     room = hub.open_table(QuickGame(points=75, scenario="bunkers").setup(random.Random()), meta)

@@ -1085,3 +1085,33 @@ def test_eo_adjusts_a_clock() -> None:
     game = table.do(EO, c.AdjustClock(side=P1, remaining_ms=0))
     assert game.phase is Phase.CLOCK_OUT and game.flagged is P1
     assert game.clock.since_ms == table.now
+
+
+# --- the EO's result ------------------------------------------------------------------
+
+
+def test_the_eo_result_ends_a_game_in_play_and_stands_confirmed() -> None:
+    table = table_at(3, P2)
+    record = c.RecordResult(winner=P2, control_points=(1, 4), army_points_destroyed=(10, 40))
+    with pytest.raises(NotYourSeat):
+        table.try_do(P2, record)
+    with pytest.raises(BadInput):
+        table.try_do(EO, replace(record, control_points=(-1, 4)))
+    game = table.do(EO, record)
+    assert game.phase is Phase.OVER and game.clock.running is None
+    assert game.ending is not None and game.ending.method is Method.EO
+    assert game.confirmed == (True, True)
+    assert game.result() == Result(P2, Method.EO, (1, 4), (10, 40), ("", ""))
+
+
+def test_the_eo_corrects_a_confirmed_or_disputed_result() -> None:
+    table = table_at(3, P1)
+    table.do(P1, c.Concede())
+    table.do(P2, c.ReportGame(army_points_destroyed=20))
+    table.do(P1, c.DisputeResult(reason="I never conceded"))
+    assert table.game.disputed is not None
+    game = table.do(EO, c.RecordResult(None, (3, 3), (20, 20)))
+    assert game.disputed is None and game.ending is not None
+    assert game.ending.method is Method.CONCESSION  # how the game ended stays in the record
+    result = game.result()
+    assert result is not None and (result.winner, result.method) == (None, Method.EO)

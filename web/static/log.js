@@ -127,6 +127,12 @@
           row.what = "Round time: declared a tie";
           running = null;
           break;
+        case "record_result":
+          row.what = "Result entered by the EO";
+          row.details = (e.winner ? side(e.winner) + " wins" : "tie") +
+            "; CP " + e.control_points.join("–") + "; army points destroyed " + e.army_points_destroyed.join("–");
+          running = null;
+          break;
         case "pause":
           row.what = "Paused";
           pausedSide = running;

@@ -41,6 +41,7 @@
     concession: "concession",
     tiebreaker: "tiebreaker",
     time: "time",
+    eo: "the EO's decision",
   };
 
   // When scenario scoring starts (SR2019 and Masters/Champions: the end of P2's turn 2).
