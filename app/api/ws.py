@@ -175,3 +175,4 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
         await serve(websocket, sub, heartbeats, read())
     finally:
         room.leave(sub)
+        hub.left(room)

@@ -127,18 +127,26 @@ class TableHub:
         `get` reads a table back, dedupe memory included, when a phone opens it again.
         """
         now = self.time.now_ms()
-        gone = [
-            room
-            for room in self.rooms.values()
-            if room.meta is None
-            and not room.channel.subscribers
-            and not room.lock.locked()
-            and room.game.clock.flag_at() is None
-            and (room.game.phase is Phase.OVER or now - room.last_change_ms >= idle_ms)
-        ]
+        gone = [room for room in self.rooms.values() if self._idle(room, now, idle_ms)]
         for room in gone:
             del self.rooms[room.table_id]
         return len(gone)
+
+    def left(self, room: TableRoom) -> None:
+        """A screen closed: a quick game that is over goes as soon as nobody has it open."""
+        now = self.time.now_ms()
+        if self.rooms.get(room.table_id) is room and self._idle(room, now, IDLE_MS):
+            del self.rooms[room.table_id]
+
+    @staticmethod
+    def _idle(room: TableRoom, now_ms: int, idle_ms: int) -> bool:
+        return (
+            room.meta is None
+            and not room.channel.subscribers
+            and not room.lock.locked()
+            and room.game.clock.flag_at() is None
+            and (room.game.phase is Phase.OVER or now_ms - room.last_change_ms >= idle_ms)
+        )
 
     async def unload_forever(self, every_ms: int = SWEEP_MS) -> None:
         while True:

@@ -130,9 +130,14 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     dup = await again_conceded.execute(Side.P1, "d1", 2, c.Concede())  # a re-sent command
     assert dup.duplicate and dup.version == conceded.version
 
-    time.advance(60 * 60_000)  # an hour on: the untouched game goes too, the running one stays
     watched.leave(watcher)
-    assert hub.unload_idle() == 4
+    hub.left(running)  # nothing happens for a game in play
+    assert running.table_id in hub.rooms
+    hub.left(watched)  # the last screen of a game that is over closed: it goes at once
+    assert watched.table_id not in hub.rooms
+
+    time.advance(60 * 60_000)  # an hour on: the untouched game goes too, the running one stays
+    assert hub.unload_idle() == 3
     assert set(hub.rooms) == {running.table_id}
     assert hub.get(fresh.table_id) is not None and fresh.table_id in hub.rooms
     assert hub.get("nosuchid") is None
