@@ -23,10 +23,10 @@ from starlette.requests import HTTPConnection
 
 from app.api import protocol
 from app.api.deps import BaseUrlDep
-from app.api.guard import Heartbeats, origin_allowed, rate_limit, serve
+from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, serve
 from app.api.rest import table_links
 from app.domain import commands as c
-from app.domain.errors import BadInput, RuleError
+from app.domain.errors import BadInput
 from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
@@ -498,32 +498,16 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     heartbeats: Heartbeats = websocket.app.state.heartbeats
     rate = rate_limit(websocket.app.state.settings, websocket.app.state.io_time)
 
-    async def read() -> None:
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                heartbeats.seen(sub)
-                if not rate.allow():
-                    continue
-                try:
-                    msg = protocol.parse(message.get("text") or "")
-                except RuleError:
-                    continue
-                if isinstance(msg, protocol.Ping):
-                    pong = {
-                        "t": "pong",
-                        "id": msg.id,
-                        "client_ms": msg.client_ms,
-                        "server_ms": service.time.now_ms(),
-                    }
-                    sub.offer(json.dumps(pong))
-                elif isinstance(msg, protocol.Sync):
-                    sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
+    async def handle(msg: protocol.ClientMessage) -> None:
+        if isinstance(msg, protocol.Ping):
+            sub.offer(protocol.pong(msg, service.time.now_ms()))
+        elif isinstance(msg, protocol.Sync):
+            sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
+        else:
+            sub.offer(error_message("bad_input", "a dashboard sends ping and sync only"))
 
     # A dashboard that stops reading is dropped (1013) and resyncs, like a phone.
     try:
-        await serve(websocket, sub, heartbeats, read())
+        await serve(websocket, sub, heartbeats, rate, handle)
     finally:
         dashboard.leave(sub)

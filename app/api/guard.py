@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
+import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
+from app.api import protocol
+from app.domain.errors import RuleError
 from app.settings import Settings
 from app.tables.fanout import REPLACED, SILENT, Subscriber
 from app.tables.timesource import TimeSource
@@ -113,18 +115,50 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
         await asyncio.wait_for(websocket.close(code=code, reason=reason), timeout=1.0)
 
 
+def error_message(code: str, message: str, seq: int | None = None) -> str:
+    return json.dumps(
+        {"t": "error", "code": code, "message": message, "seq": seq}, separators=(",", ":")
+    )
+
+
 async def serve(
     websocket: WebSocket,
     subscriber: Subscriber,
     heartbeats: Heartbeats,
-    read: Coroutine[Any, Any, None],
+    rate: RateLimit,
+    handle: Callable[[protocol.ClientMessage], Awaitable[None]],
 ) -> None:
     """Run a socket until the client leaves or `subscriber` is dropped.
 
+    Every message goes to `handle`, parsed (heard for the heartbeat, within the rate);
+    what cannot be parsed gets an `error` back.
     Two tasks a socket (its reader and its writer); a drop (queue overflow, replaced
     link, silence) resolves a future instead of waking a watcher task per socket.
     """
     stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    async def read() -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                heartbeats.seen(subscriber)
+                if not rate.allow():
+                    subscriber.offer(error_message("rate_limited", "too many messages: slow down"))
+                    continue
+                text = message.get("text")
+                if text is None:
+                    subscriber.offer(
+                        error_message("bad_input", "binary frames are not accepted; send JSON text")
+                    )
+                    continue
+                try:
+                    msg = protocol.parse(text)
+                except RuleError as exc:
+                    subscriber.offer(error_message(exc.code, exc.message, exc.seq))
+                    continue
+                await handle(msg)
 
     def stopped() -> None:
         if not stop.done():
@@ -132,7 +166,7 @@ async def serve(
 
     subscriber.on_drop = stopped
     heartbeats.seen(subscriber)
-    reader = asyncio.create_task(read)
+    reader = asyncio.create_task(read())
     writer = asyncio.create_task(_write(websocket, subscriber))
     try:
         await asyncio.wait((reader, stop), return_when=asyncio.FIRST_COMPLETED)

@@ -137,3 +137,11 @@ def parse(text: str) -> ClientMessage:
         case "log":
             return LogRequest()
     raise BadInput(f"unknown message type {kind!r} (hello, cmd, offline, ping, sync, log)")
+
+
+def pong(ping: Ping, server_ms: int) -> str:
+    """The answer to a ping: the phone's own time back, and the server's (clock sync)."""
+    return json.dumps(
+        {"t": "pong", "id": ping.id, "client_ms": ping.client_ms, "server_ms": server_ms},
+        separators=(",", ":"),
+    )

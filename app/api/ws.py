@@ -12,7 +12,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import protocol as p
 from app.api.deps import HubDep, get_settings
-from app.api.guard import Heartbeats, origin_allowed, rate_limit, serve
+from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, serve
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
@@ -29,10 +29,6 @@ def _text(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
-def error_message(code: str, message: str, seq: int | None = None) -> str:
-    return _text({"t": "error", "code": code, "message": message, "seq": seq})
-
-
 def _actor(role: str) -> c.Actor:
     return c.Role.EO if role == "eo" else Side.parse(role)
 
@@ -41,14 +37,8 @@ async def _handle(
     room: TableRoom, role: str, device: str, sub: Subscriber, msg: p.ClientMessage
 ) -> None:
     match msg:
-        case p.Ping(id=ping_id, client_ms=client_ms):
-            pong = {
-                "t": "pong",
-                "id": ping_id,
-                "client_ms": client_ms,
-                "server_ms": room.time.now_ms(),
-            }
-            sub.offer(_text(pong))
+        case p.Ping():
+            sub.offer(p.pong(msg, room.time.now_ms()))
         case p.Sync():
             sub.offer(_text(room.snapshot(role)))
         case p.LogRequest():
@@ -146,33 +136,13 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
     sub = Subscriber(role, settings.queue_limit)
     room.join(sub, hello.last_version)
 
-    async def read() -> None:
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                heartbeats.seen(sub)
-                if not rate.allow():
-                    sub.offer(error_message("rate_limited", "too many messages: slow down"))
-                    continue
-                text = message.get("text")
-                if text is None:
-                    sub.offer(
-                        error_message("bad_input", "binary frames are not accepted; send JSON text")
-                    )
-                    continue
-                try:
-                    msg = p.parse(text)
-                except RuleError as exc:
-                    sub.offer(error_message(exc.code, exc.message, exc.seq))
-                    continue
-                await _handle(room, role, hello.device, sub, msg)
+    async def handle(msg: p.ClientMessage) -> None:
+        await _handle(room, role, hello.device, sub, msg)
 
     # The phone left, stopped reading (its queue overflowed), had its link replaced,
     # or went silent (no heartbeat): whichever comes first ends the socket.
     try:
-        await serve(websocket, sub, heartbeats, read())
+        await serve(websocket, sub, heartbeats, rate, handle)
     finally:
         room.leave(sub)
         hub.left(room)
