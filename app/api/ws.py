@@ -69,7 +69,7 @@ async def _handle(
                 sub.offer(error_message("forbidden", "a watch link can only watch", seq))
                 return
             try:
-                ack = await room.execute(_actor(role), device, seq, command)
+                ack = await room.execute(_actor(role), device, seq, command, origin=sub)
             except RuleError as exc:
                 sub.offer(error_message(exc.code, exc.message, seq))
                 return

@@ -58,7 +58,10 @@ class Channel:
     def leave(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)
 
-    def publish(self, message: str) -> None:
+    def publish(self, message: str, last: Subscriber | None = None) -> None:
+        """Offer `message` to every subscriber; `last` (the sender's screen) after the rest."""
         for subscriber in tuple(self.subscribers):
-            if not subscriber.offer(message):
+            if subscriber is not last and not subscriber.offer(message):
                 self.subscribers.discard(subscriber)
+        if last is not None and last in self.subscribers and not last.offer(message):
+            self.subscribers.discard(last)

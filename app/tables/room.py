@@ -18,7 +18,7 @@ from app.domain.merge import MergeRefused, Timed, merge
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import REPLACED, Channel, Subscriber
-from app.tables.timesource import TimeSource
+from app.tables.timesource import Timer, TimeSource
 from app.tables.view import game_view, table_info
 
 HISTORY = 32  # events kept for a reconnecting phone; past that it gets a snapshot
@@ -163,7 +163,8 @@ class TableRoom:
         self.history: deque[tuple[int, str]] = deque(maxlen=HISTORY)
         self._seen: dict[str, OrderedDict[int, int]] = {}
         self._max_seq: dict[str, int] = {}
-        self._timer: asyncio.Task[None] | None = None
+        self._timer: Timer | None = None
+        self._flagging: asyncio.Task[None] | None = None
         self.broken: str | None = None
         self.merge_refused = False
         self.initial = game
@@ -210,8 +211,18 @@ class TableRoom:
             return self.version
         return None
 
-    async def execute(self, actor: c.Actor, device: str, seq: int, command: c.Command) -> Ack:
-        """Apply a command once; it is durable before this returns its ack."""
+    async def execute(
+        self,
+        actor: c.Actor,
+        device: str,
+        seq: int,
+        command: c.Command,
+        origin: Subscriber | None = None,
+    ) -> Ack:
+        """Apply a command once; it is durable before this returns its ack.
+
+        `origin`, the sender's own screen, gets the event after every other screen.
+        """
         async with self.lock:
             if self.broken is not None:
                 raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
@@ -223,7 +234,7 @@ class TableRoom:
             if isinstance(command, c.FlagCheck):
                 return Ack(self.version)
             game = apply(self.game, actor, command, now)
-            self._commit(game, actor, device, seq, command, now)
+            self._commit(game, actor, device, seq, command, now, origin)
             if actor is c.Role.EO:
                 self.merge_refused = False  # the EO has seen to the table
             return Ack(self.version)
@@ -235,12 +246,26 @@ class TableRoom:
             self._commit(flagged, c.Role.SYSTEM, "", 0, c.FlagCheck(), flag_at)
 
     def _commit(
-        self, game: Game, actor: c.Actor, device: str, seq: int, command: c.Command, at_ms: int
+        self,
+        game: Game,
+        actor: c.Actor,
+        device: str,
+        seq: int,
+        command: c.Command,
+        at_ms: int,
+        origin: Subscriber | None = None,
     ) -> None:
-        self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms)
+        self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms, origin)
 
     def _commit_wire(
-        self, game: Game, actor: c.Actor, device: str, seq: int, wire: dict[str, Any], at_ms: int
+        self,
+        game: Game,
+        actor: c.Actor,
+        device: str,
+        seq: int,
+        wire: dict[str, Any],
+        at_ms: int,
+        origin: Subscriber | None = None,
     ) -> None:
         version = self.version + 1
         entry = LogEntry(
@@ -275,7 +300,7 @@ class TableRoom:
         self.history.append((version, text))
         if table_status(game) == "confirmed":
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        self.channel.publish(text)
+        self.channel.publish(text, last=origin)
         self.schedule_flag()
         for listener in self.listeners:
             listener(self)
@@ -329,24 +354,31 @@ class TableRoom:
     # -- the flag timer ---------------------------------------------------------
 
     def schedule_flag(self) -> None:
-        current = asyncio.current_task()
-        if self._timer is not None and self._timer is not current:
+        """One timer a running table: at the flag's exact moment the server decides it."""
+        if self._timer is not None:
             self._timer.cancel()
-        self._timer = None
+            self._timer = None
         flag_at = self.game.clock.flag_at()
         if flag_at is not None and self.game.ending is None:
-            self._timer = asyncio.get_running_loop().create_task(self._flag_when_due(flag_at))
+            self._timer = self.time.call_at(flag_at, self._flag_due)
 
-    async def _flag_when_due(self, flag_at: int) -> None:
-        await self.time.sleep_until(flag_at)
-        await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+    def _flag_due(self) -> None:
+        self._timer = None
+        self._flagging = asyncio.get_running_loop().create_task(self._flag())
+
+    async def _flag(self) -> None:
+        with contextlib.suppress(RuleError):  # a read-only table: the EO decides
+            await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
 
     async def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._timer
             self._timer = None
+        if self._flagging is not None and not self._flagging.done():
+            self._flagging.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flagging
+        self._flagging = None
 
     # -- what subscribers see ---------------------------------------------------
 
