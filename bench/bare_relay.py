@@ -7,7 +7,8 @@ Same URL shapes as the real server, no rules and no storage:
   {"t": "state", "v": N}. Every later {"t": "cmd", "seq": n, ...} bumps the table's
   version, is relayed to the other socket of the table as {"t": "event", "v": N,
   "what": <the command as sent>} and acked to the sender with
-  {"t": "ack", "seq": n, "v": N, "dup": false}.
+  {"t": "ack", "seq": n, "v": N, "dup": false}. A {"t": "ping"} gets a {"t": "pong"}, as
+  from the real server (the phones' heartbeat is part of the load).
 
 Run: `python -m bench.bare_relay --port 8001` (one uvicorn worker, same options as
 `deathclock serve`).
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import time
 from typing import Any
 
 import uvicorn
@@ -75,7 +77,22 @@ def create_app() -> FastAPI:
             while True:
                 text = await websocket.receive_text()
                 message = json.loads(text)
-                if not isinstance(message, dict) or message.get("t") != "cmd":
+                if not isinstance(message, dict):
+                    continue
+                if message.get("t") == "ping":  # the phones' heartbeat, answered as the server does
+                    await websocket.send_text(
+                        json.dumps(
+                            {
+                                "t": "pong",
+                                "id": message.get("id"),
+                                "client_ms": message.get("client_ms"),
+                                "server_ms": time.time_ns() // 1_000_000,
+                            },
+                            separators=(",", ":"),
+                        )
+                    )
+                    continue
+                if message.get("t") != "cmd":
                     continue
                 table.version += 1
                 version = table.version

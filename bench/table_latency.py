@@ -12,7 +12,8 @@
    tap's version on the other phone. A tap without its ack or its peer event within 5 s
    is lost; a dup ack, a repeated version or a second event for one tap is duplicated.
 3. Measures the server process's CPU (% of one core over the measured window) and RSS.
-4. Runs the same load against bench/bare_relay.py, the floor for the peer latency.
+4. Runs the same load (taps and the phones' pings) against bench/bare_relay.py, which relays
+   taps and answers pings with no rules and no storage: the floor for the peer latency.
 5. Prints one JSON line on stdout; progress goes to stderr.
 
 The client runs in --clients worker processes (uvloop when installed), each owning a

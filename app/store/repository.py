@@ -57,6 +57,7 @@ class Store:
         SQLModel.metadata.create_all(self.engine)
         self._add_missing_columns()
         self._raw: Any = None
+        self._cursor: Any = None
         sqlite = url.startswith("sqlite")
 
         def mark(name: str) -> str:
@@ -94,11 +95,17 @@ class Store:
                         text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}{default}')
                     )
 
-    def close(self) -> None:
+    def close_writer(self) -> None:
         if self._raw is not None:
+            with contextlib.suppress(Exception):
+                self._cursor.close()
             with contextlib.suppress(Exception):
                 self._raw.close()
             self._raw = None
+            self._cursor = None
+
+    def close(self) -> None:
+        self.close_writer()
         self.engine.dispose()
 
     def session(self) -> Session:
@@ -130,10 +137,12 @@ class Store:
             session.commit()
 
     def _writer(self) -> Any:
-        """One DBAPI connection kept for the hot path: a tap is two plain statements."""
+        """One DBAPI connection kept for the hot path, used directly (not through the
+        pool's proxy), with one cursor: a tap is one plain statement and a commit."""
         if self._raw is None:
             self._raw = self.engine.raw_connection()
-        return self._raw
+            self._cursor = self._raw.driver_connection.cursor()
+        return self._raw.driver_connection
 
     def append(
         self, table_id: str, entry: LogEntry, status: str | None, result_json: str | None
@@ -156,7 +165,7 @@ class Store:
         }
         conn = self._writer()
         try:
-            cursor = conn.cursor()
+            cursor = self._cursor
             cursor.execute(self._insert_log, params)
             if status is not None:
                 cursor.execute(self._update_table, params)
@@ -164,9 +173,7 @@ class Store:
         except Exception:
             with contextlib.suppress(Exception):
                 conn.rollback()
-            with contextlib.suppress(Exception):
-                conn.close()
-            self._raw = None
+            self.close_writer()
             raise
 
     def tables(self, live_only: bool = False) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
