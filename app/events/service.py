@@ -302,6 +302,11 @@ class EventService:
             session.add(player)
             session.commit()
         self.log_action(event_id, "edit_player", player=player_id, name=name)
+        for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
+            if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):
+                names = list(room.game.setup.names)
+                names[0 if room.meta.p1_player == player_id else 1] = name
+                room.rename_players((names[0], names[1]))
         return player
 
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:

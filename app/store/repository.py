@@ -126,6 +126,15 @@ class Store:
                 session.delete(record)
             session.commit()
 
+    def rename_players(self, table_id: str, names: tuple[str, str]) -> None:
+        with Session(self.engine) as session:
+            record = session.get(TableRecord, table_id)
+            if record is None:
+                raise KeyError(table_id)
+            record.p1_name, record.p2_name = names
+            session.add(record)
+            session.commit()
+
     def replace_token(self, table_id: str, role: str, token: str) -> None:
         column = {"p1": "p1_token", "p2": "p2_token", "watch": "watch_token", "eo": "admin_token"}
         with Session(self.engine) as session:

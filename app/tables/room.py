@@ -305,6 +305,18 @@ class TableRoom:
         for listener in self.listeners:
             listener(self)
 
+    def rename_players(self, names: tuple[str, str]) -> None:
+        """The EO corrected a name: every screen of the table gets the table afresh."""
+        if names == self.game.setup.names:
+            return
+        self.store.rename_players(self.table_id, names)
+        self.game = replace(self.game, setup=replace(self.game.setup, names=names))
+        self.initial = replace(self.initial, setup=replace(self.initial.setup, names=names))
+        for subscriber in tuple(self.channel.subscribers):
+            subscriber.offer(json.dumps(self.snapshot(subscriber.role), separators=(",", ":")))
+        for listener in self.listeners:
+            listener(self)
+
     def replace_token(self, role: str, token: str) -> None:
         """A lost phone: the old link stops working and its open sockets close."""
         if role not in ROLES:

@@ -16,6 +16,7 @@ from app.domain.errors import NotYourSeat, RuleError
 from app.domain.game import Method, Phase
 from app.events.service import EventService, EventSpec
 from app.store.repository import Store
+from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom, table_status
 from app.tables.timesource import FakeTime
@@ -214,3 +215,24 @@ async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventSer
     }
     entries = [json.loads(e.command_json) for e in room.store.log(room.table_id)]
     assert entries[-1]["c"] == "record_result"  # in the table's log too
+
+
+async def test_a_corrected_name_reaches_the_open_tables(service: EventService) -> None:
+    eid = _event(service, 4)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    room = _tables(service, eid, 1)[0]
+    assert room.meta is not None
+    screen = Subscriber("p2")
+    room.join(screen, room.version)  # up to date: nothing sent yet
+    assert screen.queue.empty()
+    player = room.meta.p2_player
+    service.edit_player(eid, player, "Corrected Name", "Cygnar", "")
+    assert room.game.setup.names[1] == "Corrected Name"
+    state = json.loads(screen.queue.get_nowait())
+    assert state["t"] == "state" and state["table"]["names"][1] == "Corrected Name"
+    again = TableHub(service.store, service.time)
+    again.load()  # and so does the store
+    reloaded = again.get(room.table_id)
+    assert reloaded is not None and reloaded.game.setup.names[1] == "Corrected Name"
+    await again.close()
