@@ -40,9 +40,6 @@ def create_app(
         hub.load()
         gc.collect()
         gc.freeze()  # what was loaded lives as long as the server: keep it out of the collector
-        # Each tap makes a few hundred short-lived objects, freed by reference counting;
-        # young collections every 700 allocations would mostly find nothing to collect.
-        gc.set_threshold(20_000, 20, 10)
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
