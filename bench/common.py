@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -476,3 +477,213 @@ async def ping_forever(ws: Any, every: float, until: float) -> None:
         except Exception:  # the socket is gone; its reader counts that
             return
         await asyncio.sleep(every)
+
+
+# ----------------------------------------------------------------------------
+# A phone worker process: opens its share of the tables, taps on the parent's schedule
+# ----------------------------------------------------------------------------
+
+
+def run_loop(coro: Any) -> None:
+    """Run a worker's coroutine on uvloop when installed (as the server does)."""
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(coro)
+    else:
+        uvloop.run(coro)
+
+
+def cpu_seconds(proc: psutil.Process) -> float:
+    t = proc.cpu_times()
+    return float(t.user + t.system)
+
+
+async def cpu_over(proc: psutil.Process, start: float, end: float) -> float | None:
+    """A process's CPU (% of one core) between two monotonic times."""
+    await asyncio.sleep(max(0.0, start - time.monotonic()))
+    t0, c0 = time.monotonic(), cpu_seconds(proc)
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
+    t1, c1 = time.monotonic(), cpu_seconds(proc)
+    return (c1 - c0) / (t1 - t0) * 100 if t1 > t0 else None
+
+
+async def open_phones(
+    port: int,
+    table: Table,
+    compression: str | None,
+    ping_s: float,
+    ping_until: float,
+    pingers: set[asyncio.Task[None]],
+) -> bool:
+    """Open both phones of a table (three tries each) and start their pings, as the page
+    does; False, and the table stopped, when one cannot connect."""
+    for side in ("p1", "p2"):
+        phone = table.phones[side]
+        last: BaseException | None = None
+        for _attempt in range(3):
+            try:
+                await open_phone(port, phone, compression)
+                break
+            except Exception as exc:  # any failure is retried, then counted
+                last = exc
+                with contextlib.suppress(Exception):
+                    if phone.ws is not None:
+                        await phone.ws.close()
+                phone.ws = None
+                await asyncio.sleep(0.2)
+        else:
+            table.stats.connect_failures += 1
+            table.stats.note(f"table {table.id}: {side} could not connect: {last!r}")
+            table.stopped = True
+            return False
+    for side in ("p1", "p2"):
+        task = asyncio.create_task(ping_forever(table.phones[side].ws, ping_s, ping_until))
+        pingers.add(task)
+        task.add_done_callback(pingers.discard)
+    return True
+
+
+#: Called for each measured tap: (table, tap, its send time on the monotonic clock, ack
+#: latency ms, peer latency ms).
+Measured = Callable[[Table, Tap, float, float, float], None]
+
+
+async def tap_table(
+    table: Table,
+    shift: float,
+    first_at: float,
+    interval: float,
+    measure_from: float,
+    end_at: float,
+    measured: Measured,
+) -> None:
+    """Tap every `interval` s (perf_counter times) until `end_at`: the phone whose clock
+    runs sends `pass_turn` with the turn-end answers due; taps from `measure_from` count."""
+    st = table.stats
+    perf = time.perf_counter
+    due = first_at
+    for _ in range(int((end_at - first_at) / interval) + 2):  # bounded: one tap per slot
+        if due >= end_at or table.stopped:
+            return
+        delay = due - perf()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        nxt = table.next_tap()
+        if nxt is None:
+            st.games_finished += 1
+            table.stopped = True
+            return
+        side, extra = nxt
+        counted = due >= measure_from
+        tap = await table.send(table.phones[side], {"c": "pass_turn", "expect": side, **extra})
+        st.taps_total += 1
+        if counted:
+            st.taps += 1
+            st.send_lag_ms.append((tap.t0 - due) * 1000)
+        if not await table.finish(tap, TAP_TIMEOUT_S):
+            st.tables_stopped += 1
+            return
+        assert tap.ack_t is not None and tap.peer_t is not None
+        st.completed += 1
+        if counted:
+            ack_ms = (tap.ack_t - tap.t0) * 1000
+            peer_ms = (tap.peer_t - tap.t0) * 1000
+            st.ack_ms.append(ack_ms)
+            st.peer_ms.append(peer_ms)
+            measured(table, tap, tap.t0 - shift, ack_ms, peer_ms)
+        table.local_running = "p2" if side == "p1" else "p1"
+        due += interval
+
+
+async def phone_worker(
+    name: str,
+    tables: list[Table],
+    cfg: dict[str, Any],
+    ctrl_q: Any,
+    out_q: Any,
+    prepare: Callable[[Table], Awaitable[None]],
+    measured: Measured,
+    result: Callable[[], dict[str, Any]],
+) -> None:
+    """One worker's life: `prepare` every table (at most cfg["connect_concurrency"] at a
+    time), say "ready", wait for the parent's schedule, tap it, send the "result" (the
+    common figures and `result()`'s), and close every socket. Progress goes to `out_q`
+    every second."""
+    stats = tables[0].stats if tables else Stats()
+    me = psutil.Process()
+    loop = asyncio.get_running_loop()
+    try:
+        t = time.monotonic()
+        sem = asyncio.Semaphore(cfg["connect_concurrency"])
+
+        async def prepare_one(table: Table) -> None:
+            async with sem:
+                await prepare(table)
+
+        opening = asyncio.gather(*(prepare_one(tb) for tb in tables))
+        await asyncio.wait_for(opening, timeout=60 + 0.2 * len(tables))
+        ready = {
+            "tables": sum(not tb.stopped for tb in tables),
+            "seconds": time.monotonic() - t,
+            "counters": stats.counters(),
+            "errors": stats.errors,
+        }
+        out_q.put(("ready", name, ready))
+        schedule = await loop.run_in_executor(
+            None, ctrl_q.get, True, cfg.get("schedule_wait_s", 600)
+        )
+        if schedule is None:
+            return
+        first_mono, interval, measure_mono, end_mono, n_total = schedule
+        shift = time.perf_counter() - time.monotonic()
+        first_at, measure_from, end_at = first_mono + shift, measure_mono + shift, end_mono + shift
+
+        async def report_progress() -> None:
+            for _ in range(int(end_mono - time.monotonic() + TAP_TIMEOUT_S + 120)):
+                await asyncio.sleep(1.0)
+                out_q.put(("progress", name, stats.counters()))
+
+        reporter = asyncio.create_task(report_progress())
+        cpu = asyncio.create_task(cpu_over(me, measure_mono, end_mono))
+        runs = [
+            tap_table(
+                tb,
+                shift,
+                first_at + tb.index * interval / n_total,
+                interval,
+                measure_from,
+                end_at,
+                measured,
+            )
+            for tb in tables
+            if not tb.stopped
+        ]
+        bound = end_at - time.perf_counter() + TAP_TIMEOUT_S + 30
+        try:
+            await asyncio.wait_for(asyncio.gather(*runs), timeout=bound)
+        except TimeoutError:
+            stats.note("the tap schedule did not finish in time")
+        client_cpu = None
+        with contextlib.suppress(TimeoutError):
+            client_cpu = await asyncio.wait_for(cpu, timeout=5)
+        reporter.cancel()
+        out = {
+            "ack_ms": stats.ack_ms,
+            "peer_ms": stats.peer_ms,
+            "send_lag_ms": stats.send_lag_ms,
+            "counters": stats.counters(),
+            "errors": stats.errors,
+            "client_cpu_pct": client_cpu,
+        }
+        out_q.put(("result", name, {**out, **result()}))
+    finally:
+        for tb in tables:
+            tb.stopped = True
+        closes = [ph.ws.close() for tb in tables for ph in tb.phones.values() if ph.ws is not None]
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.gather(*closes, return_exceptions=True), timeout=15)
+        for tb in tables:
+            for ph in tb.phones.values():
+                if ph.reader is not None:
+                    ph.reader.cancel()

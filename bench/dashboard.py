@@ -65,14 +65,19 @@ from bench.common import (
     ServerProcess,
     Stats,
     Table,
+    Tap,
+    cpu_over,
+    cpu_seconds,
     free_port,
     log,
     machine_busy_seconds,
-    open_phone,
+    open_phones,
     percentile,
+    phone_worker,
     ping_forever,
     raise_open_files_limit,
     rounded,
+    run_loop,
     seat_token,
     wait_for_quiet,
 )
@@ -166,219 +171,14 @@ def setup_event(port: int, tables: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------
 
 
-def _run_loop(coro: Any) -> None:
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(coro)
-    else:
-        uvloop.run(coro)
-
-
 def steal_seconds() -> float:
     """CPU seconds the hypervisor gave to others while this machine wanted them (all cores)."""
     return float(getattr(psutil.cpu_times(), "steal", 0.0))
 
 
-def _cpu_seconds(proc: psutil.Process) -> float:
-    t = proc.cpu_times()
-    return float(t.user + t.system)
-
-
-async def _cpu_over(proc: psutil.Process, start: float, end: float) -> float | None:
-    """This process's CPU (% of one core) between two monotonic times."""
-    await asyncio.sleep(max(0.0, start - time.monotonic()))
-    t0, c0 = time.monotonic(), _cpu_seconds(proc)
-    await asyncio.sleep(max(0.0, end - time.monotonic()))
-    t1, c1 = time.monotonic(), _cpu_seconds(proc)
-    return (c1 - c0) / (t1 - t0) * 100 if t1 > t0 else None
-
-
 # ----------------------------------------------------------------------------
 # The phones (worker processes)
 # ----------------------------------------------------------------------------
-
-
-async def _open_table(
-    port: int,
-    table: Table,
-    sem: asyncio.Semaphore,
-    cfg: dict[str, Any],
-    pingers: list[asyncio.Task[None]],
-) -> None:
-    st = table.stats
-    compression = None if cfg["compression"] == "none" else "deflate"
-    async with sem:
-        for side in ("p1", "p2"):
-            phone = table.phones[side]
-            last: BaseException | None = None
-            for _attempt in range(3):
-                try:
-                    await open_phone(port, phone, compression)
-                    break
-                except Exception as exc:  # any failure is retried, then counted
-                    last = exc
-                    with contextlib.suppress(Exception):
-                        if phone.ws is not None:
-                            await phone.ws.close()
-                    phone.ws = None
-                    await asyncio.sleep(0.2)
-            else:
-                st.connect_failures += 1
-                st.note(f"table {table.id}: {side} could not connect: {last!r}")
-                table.stopped = True
-                return
-            pingers.append(
-                asyncio.create_task(ping_forever(phone.ws, cfg["ping_s"], cfg["stop_pings_at"]))
-            )
-    game = json.loads(table.latest_text).get("game") if table.latest_text else None
-    if not isinstance(game, dict) or game.get("running") not in ("p1", "p2"):
-        st.start_failures += 1
-        st.note(f"table {table.id}: no clock runs after the round start: {str(game)[:200]}")
-        table.stopped = True
-
-
-async def _run_table(
-    table: Table,
-    taps: list[tuple[str, float, Progress, float]],
-    shift: float,
-    first_at: float,
-    interval: float,
-    measure_from: float,
-    end_at: float,
-) -> None:
-    """Tap every `interval` s; measured taps go to `taps` as (table, t0, new state, peer)."""
-    st = table.stats
-    perf = time.perf_counter
-    due = first_at
-    for _ in range(int((end_at - first_at) / interval) + 2):  # bounded: one tap per slot
-        if due >= end_at or table.stopped:
-            return
-        delay = due - perf()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        nxt = table.next_tap()
-        if nxt is None:
-            st.games_finished += 1
-            table.stopped = True
-            return
-        side, extra = nxt
-        measured = due >= measure_from
-        tap = await table.send(table.phones[side], {"c": "pass_turn", "expect": side, **extra})
-        st.taps_total += 1
-        if measured:
-            st.taps += 1
-            st.send_lag_ms.append((tap.t0 - due) * 1000)
-        if not await table.finish(tap, TAP_TIMEOUT_S):
-            st.tables_stopped += 1
-            return
-        assert tap.ack_t is not None and tap.peer_t is not None
-        st.completed += 1
-        if measured:
-            peer_ms = (tap.peer_t - tap.t0) * 1000
-            st.ack_ms.append((tap.ack_t - tap.t0) * 1000)
-            st.peer_ms.append(peer_ms)
-            if table.latest_v == tap.expect_v:  # the event of this tap: its new state
-                state = progress_of(json.loads(table.latest_text)["game"])
-                taps.append((table.id, tap.t0 - shift, state, peer_ms))
-            else:
-                st.version_mismatch += 1
-        due += interval
-
-
-async def _phones_async(
-    idx: int,
-    port: int,
-    rows: list[tuple[int, str, str, str]],
-    cfg: dict[str, Any],
-    ctrl_q: Any,
-    out_q: Any,
-) -> None:
-    stats = Stats()
-    tables = [Table(i, tid, p1, p2, stats) for i, tid, p1, p2 in rows]
-    pingers: list[asyncio.Task[None]] = []
-    me = psutil.Process()
-    loop = asyncio.get_running_loop()
-    try:
-        t = time.monotonic()
-        sem = asyncio.Semaphore(cfg["connect_concurrency"])
-        opening = asyncio.gather(*(_open_table(port, tb, sem, cfg, pingers) for tb in tables))
-        await asyncio.wait_for(opening, timeout=60 + 0.2 * len(tables))
-        out_q.put(
-            (
-                "ready",
-                f"phones-{idx}",
-                {
-                    "tables": sum(not tb.stopped for tb in tables),
-                    "seconds": time.monotonic() - t,
-                    "errors": stats.errors,
-                },
-            )
-        )
-        schedule = await loop.run_in_executor(None, ctrl_q.get, True, cfg["schedule_wait_s"])
-        if schedule is None:
-            return
-        first_mono, interval, measure_mono, end_mono, n_total = schedule
-        shift = time.perf_counter() - time.monotonic()
-        first_at, measure_from, end_at = first_mono + shift, measure_mono + shift, end_mono + shift
-
-        async def report_progress() -> None:
-            for _ in range(int(end_mono - time.monotonic() + TAP_TIMEOUT_S + 120)):
-                await asyncio.sleep(1.0)
-                out_q.put(("progress", f"phones-{idx}", stats.counters()))
-
-        reporter = asyncio.create_task(report_progress())
-        cpu = asyncio.create_task(_cpu_over(me, measure_mono, end_mono))
-        taps: list[tuple[str, float, Progress, float]] = []
-        runs = [
-            _run_table(
-                tb,
-                taps,
-                shift,
-                first_at + tb.index * interval / n_total,
-                interval,
-                measure_from,
-                end_at,
-            )
-            for tb in tables
-            if not tb.stopped
-        ]
-        bound = end_at - time.perf_counter() + TAP_TIMEOUT_S + 30
-        try:
-            await asyncio.wait_for(asyncio.gather(*runs), timeout=bound)
-        except TimeoutError:
-            stats.note("the tap schedule did not finish in time")
-        client_cpu = None
-        with contextlib.suppress(TimeoutError):
-            client_cpu = await asyncio.wait_for(cpu, timeout=5)
-        reporter.cancel()
-        out_q.put(
-            (
-                "result",
-                f"phones-{idx}",
-                {
-                    "taps": taps,
-                    "ack_ms": stats.ack_ms,
-                    "peer_ms": stats.peer_ms,
-                    "send_lag_ms": stats.send_lag_ms,
-                    "counters": stats.counters(),
-                    "errors": stats.errors,
-                    "client_cpu_pct": client_cpu,
-                },
-            )
-        )
-    finally:
-        for tb in tables:
-            tb.stopped = True
-        for task in pingers:
-            task.cancel()
-        closes = [ph.ws.close() for tb in tables for ph in tb.phones.values() if ph.ws is not None]
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.gather(*closes, return_exceptions=True), timeout=15)
-        for tb in tables:
-            for ph in tb.phones.values():
-                if ph.reader is not None:
-                    ph.reader.cancel()
 
 
 def phones_main(
@@ -389,8 +189,37 @@ def phones_main(
     ctrl_q: Any,
     out_q: Any,
 ) -> None:
+    """A phone process: its share of the event's tables, both phones open and pinging;
+    each measured tap's new state goes back to be matched with the dashboards' rows."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    _run_loop(_phones_async(idx, port, rows, cfg, ctrl_q, out_q))
+    stats = Stats()
+    tables = [Table(i, tid, p1, p2, stats) for i, tid, p1, p2 in rows]
+    compression = None if cfg["compression"] == "none" else "deflate"
+    pingers: set[asyncio.Task[None]] = set()
+    taps: list[tuple[str, float, Progress, float]] = []
+
+    async def prepare(table: Table) -> None:
+        if not await open_phones(
+            port, table, compression, cfg["ping_s"], cfg["stop_pings_at"], pingers
+        ):
+            return
+        game = json.loads(table.latest_text).get("game") if table.latest_text else None
+        if not isinstance(game, dict) or game.get("running") not in ("p1", "p2"):
+            stats.start_failures += 1
+            stats.note(f"table {table.id}: no clock runs after the round start: {str(game)[:200]}")
+            table.stopped = True
+
+    def measured(table: Table, tap: Tap, t0: float, ack_ms: float, peer_ms: float) -> None:
+        if table.latest_v == tap.expect_v:  # the event of this tap: its new state
+            state = progress_of(json.loads(table.latest_text)["game"])
+            taps.append((table.id, t0, state, peer_ms))
+        else:
+            stats.version_mismatch += 1
+
+    def result() -> dict[str, Any]:
+        return {"taps": taps}
+
+    run_loop(phone_worker(f"phones-{idx}", tables, cfg, ctrl_q, out_q, prepare, measured, result))
 
 
 # ----------------------------------------------------------------------------
@@ -541,7 +370,7 @@ async def _dashboards_async(
         _first, _interval, measure_from, end_at, _n = schedule
         for d in dashes:
             d.window = (measure_from, end_at)
-        cpu = asyncio.create_task(_cpu_over(me, measure_from, end_at))
+        cpu = asyncio.create_task(cpu_over(me, measure_from, end_at))
         # Taps measured up to end_at; their updates may come DASHBOARD_TIMEOUT_S later.
         await asyncio.sleep(max(0.0, end_at + DASHBOARD_TIMEOUT_S + 0.5 - time.monotonic()))
         client_cpu = None
@@ -588,7 +417,7 @@ def dashboards_main(
     out_q: Any,
 ) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    _run_loop(_dashboards_async(port, event_id, token, tables, count, cfg, ctrl_q, out_q))
+    run_loop(_dashboards_async(port, event_id, token, tables, count, cfg, ctrl_q, out_q))
 
 
 # ----------------------------------------------------------------------------
@@ -773,7 +602,7 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
                 time.monotonic(),
                 server.cpu_seconds(),
                 machine_busy_seconds(),
-                _cpu_seconds(me),
+                cpu_seconds(me),
                 steal_seconds(),
             )
 

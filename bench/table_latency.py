@@ -49,7 +49,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil  # type: ignore[import-untyped]
 
 from bench.common import (
     HOST,
@@ -58,14 +57,16 @@ from bench.common import (
     ServerProcess,
     Stats,
     Table,
+    Tap,
     free_port,
     log,
     machine_busy_seconds,
-    open_phone,
+    open_phones,
     percentile,
-    ping_forever,
+    phone_worker,
     raise_open_files_limit,
     rounded,
+    run_loop,
     seat_token,
     wait_for_quiet,
 )
@@ -109,192 +110,6 @@ async def create_tables(port: int, count: int, concurrency: int) -> list[tuple[s
 
 PING_S = 4.0
 PING_BOUND_S = 4 * 3600.0
-_PINGERS: set[asyncio.Task[None]] = set()
-
-
-async def _prepare_table(
-    port: int, table: Table, sem: asyncio.Semaphore, compression: str | None
-) -> None:
-    st = table.stats
-    async with sem:
-        for side in ("p1", "p2"):
-            last: BaseException | None = None
-            for _attempt in range(3):
-                try:
-                    await open_phone(port, table.phones[side], compression)
-                    break
-                except Exception as exc:  # any failure is retried, then counted
-                    last = exc
-                    with contextlib.suppress(Exception):
-                        if table.phones[side].ws is not None:
-                            await table.phones[side].ws.close()
-                    table.phones[side].ws = None
-                    await asyncio.sleep(0.2)
-            else:
-                st.connect_failures += 1
-                st.note(f"table {table.id}: {side} could not connect: {last!r}")
-                table.stopped = True
-                return
-        # Phones ping every 4 s, as the page does: the server drops sockets silent for 10 s.
-        for side in ("p1", "p2"):
-            task = asyncio.create_task(
-                ping_forever(table.phones[side].ws, PING_S, time.monotonic() + PING_BOUND_S)
-            )
-            _PINGERS.add(task)
-            task.add_done_callback(_PINGERS.discard)
-        tap = await table.send(table.phones["p1"], {"c": "start"})
-        if not await table.finish(tap, START_TIMEOUT_S):
-            st.start_failures += 1
-            return
-        table.local_running = "p1"
-
-
-async def _run_table(
-    table: Table,
-    mono_shift: float,
-    first_at: float,
-    interval: float,
-    measure_from: float,
-    end_at: float,
-) -> None:
-    st = table.stats
-    perf = time.perf_counter
-    due = first_at
-    for _ in range(int((end_at - first_at) / interval) + 2):  # bounded: one tap per slot
-        if due >= end_at or table.stopped:
-            return
-        delay = due - perf()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        nxt = table.next_tap()
-        if nxt is None:
-            st.games_finished += 1
-            table.stopped = True
-            return
-        side, extra = nxt
-        measured = due >= measure_from
-        tap = await table.send(table.phones[side], {"c": "pass_turn", "expect": side, **extra})
-        st.taps_total += 1
-        if measured:
-            st.taps += 1
-            st.send_lag_ms.append((tap.t0 - due) * 1000)
-        if not await table.finish(tap, TAP_TIMEOUT_S):
-            st.tables_stopped += 1
-            return
-        assert tap.ack_t is not None and tap.peer_t is not None
-        st.completed += 1
-        if measured:
-            ack_ms = (tap.ack_t - tap.t0) * 1000
-            peer_ms = (tap.peer_t - tap.t0) * 1000
-            st.ack_ms.append(ack_ms)
-            st.peer_ms.append(peer_ms)
-            st.timeline.append((tap.t0 - mono_shift, ack_ms, peer_ms))
-        table.local_running = "p2" if side == "p1" else "p1"
-        due += interval
-
-
-async def _worker_async(
-    idx: int,
-    port: int,
-    rows: list[tuple[int, str, str, str]],
-    cfg: dict[str, Any],
-    ctrl_q: Any,
-    out_q: Any,
-) -> None:
-    stats = Stats()
-    tables = [Table(i, tid, p1, p2, stats) for i, tid, p1, p2 in rows]
-    compression = None if cfg["compression"] == "none" else "deflate"
-    me = psutil.Process()
-    loop = asyncio.get_running_loop()
-    try:
-        t = time.monotonic()
-        sem = asyncio.Semaphore(cfg["connect_concurrency"])
-        prepare = asyncio.gather(*(_prepare_table(port, tb, sem, compression) for tb in tables))
-        await asyncio.wait_for(prepare, timeout=60 + 0.2 * len(tables))
-        out_q.put(
-            (
-                "ready",
-                idx,
-                {
-                    "tables": sum(not tb.stopped for tb in tables),
-                    "seconds": time.monotonic() - t,
-                    "counters": stats.counters(),
-                    "errors": stats.errors,
-                },
-            )
-        )
-        schedule = await loop.run_in_executor(None, ctrl_q.get, True, 600)
-        if schedule is None:
-            return
-        first_mono, interval, measure_mono, end_mono, n_total = schedule
-        shift = time.perf_counter() - time.monotonic()
-        first_at, measure_from, end_at = first_mono + shift, measure_mono + shift, end_mono + shift
-
-        async def progress() -> None:
-            for _ in range(int((end_at - first_at) + TAP_TIMEOUT_S + 120)):
-                await asyncio.sleep(1.0)
-                out_q.put(("progress", idx, stats.counters()))
-
-        cpu: dict[str, float] = {}
-
-        async def sample_cpu() -> None:
-            await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
-            c = me.cpu_times()
-            cpu["t0"], cpu["c0"] = time.perf_counter(), c.user + c.system
-            await asyncio.sleep(max(0.0, end_at - time.perf_counter()))
-            c = me.cpu_times()
-            cpu["t1"], cpu["c1"] = time.perf_counter(), c.user + c.system
-
-        reporter = asyncio.create_task(progress())
-        sampler = asyncio.create_task(sample_cpu())
-        runs = [
-            _run_table(
-                tb,
-                shift,
-                first_at + tb.index * interval / n_total,
-                interval,
-                measure_from,
-                end_at,
-            )
-            for tb in tables
-            if not tb.stopped
-        ]
-        bound = end_at - time.perf_counter() + TAP_TIMEOUT_S + 30
-        try:
-            await asyncio.wait_for(asyncio.gather(*runs), timeout=bound)
-        except TimeoutError:
-            stats.note("the tap schedule did not finish in time")
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(sampler, timeout=5)
-        reporter.cancel()
-        client_cpu = None
-        if "c1" in cpu:
-            client_cpu = (cpu["c1"] - cpu["c0"]) / (cpu["t1"] - cpu["t0"]) * 100
-        out_q.put(
-            (
-                "result",
-                idx,
-                {
-                    "ack_ms": stats.ack_ms,
-                    "peer_ms": stats.peer_ms,
-                    "send_lag_ms": stats.send_lag_ms,
-                    "timeline": stats.timeline,
-                    "counters": stats.counters(),
-                    "errors": stats.errors,
-                    "client_cpu_pct": client_cpu,
-                },
-            )
-        )
-    finally:
-        for tb in tables:
-            tb.stopped = True
-        closes = [ph.ws.close() for tb in tables for ph in tb.phones.values() if ph.ws is not None]
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(asyncio.gather(*closes, return_exceptions=True), timeout=15)
-        for tb in tables:
-            for ph in tb.phones.values():
-                if ph.reader is not None:
-                    ph.reader.cancel()
 
 
 def worker_main(
@@ -305,14 +120,31 @@ def worker_main(
     ctrl_q: Any,
     out_q: Any,
 ) -> None:
+    """A client process: its share of the tables, each with two phones pinging every 4 s
+    as the page does (the server drops sockets silent for 10 s); the game is started."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    coro = _worker_async(idx, port, rows, cfg, ctrl_q, out_q)
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(coro)
-    else:
-        uvloop.run(coro)
+    stats = Stats()
+    tables = [Table(i, tid, p1, p2, stats) for i, tid, p1, p2 in rows]
+    compression = None if cfg["compression"] == "none" else "deflate"
+    pingers: set[asyncio.Task[None]] = set()
+
+    async def prepare(table: Table) -> None:
+        until = time.monotonic() + PING_BOUND_S
+        if not await open_phones(port, table, compression, PING_S, until, pingers):
+            return
+        tap = await table.send(table.phones["p1"], {"c": "start"})
+        if not await table.finish(tap, START_TIMEOUT_S):
+            stats.start_failures += 1
+            return
+        table.local_running = "p1"
+
+    def measured(table: Table, tap: Tap, t0: float, ack_ms: float, peer_ms: float) -> None:
+        stats.timeline.append((t0, ack_ms, peer_ms))
+
+    def result() -> dict[str, Any]:
+        return {"timeline": stats.timeline}
+
+    run_loop(phone_worker(f"client-{idx}", tables, cfg, ctrl_q, out_q, prepare, measured, result))
 
 
 # ----------------------------------------------------------------------------
@@ -351,9 +183,9 @@ def run_target(
             workers.append(p)
             ctrl_qs.append(ctrl_q)
 
-        def get(timeout: float) -> tuple[str, int, dict[str, Any]] | None:
+        def get(timeout: float) -> tuple[str, str, dict[str, Any]] | None:
             try:
-                msg: tuple[str, int, dict[str, Any]] = out_q.get(timeout=timeout)
+                msg: tuple[str, str, dict[str, Any]] = out_q.get(timeout=timeout)
                 return msg
             except queue.Empty:
                 for p in workers:
@@ -361,7 +193,7 @@ def run_target(
                         raise RuntimeError(f"{p.name} died with exit code {p.exitcode}") from None
                 return None
 
-        ready: dict[int, dict[str, Any]] = {}
+        ready: dict[str, dict[str, Any]] = {}
         deadline = time.monotonic() + 90 + 0.3 * args.tables
         while len(ready) < n_clients:
             if time.monotonic() > deadline:
@@ -391,8 +223,8 @@ def run_target(
             f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
         )
 
-        progress: dict[int, dict[str, int]] = {}
-        results: dict[int, dict[str, Any]] = {}
+        progress: dict[str, dict[str, int]] = {}
+        results: dict[str, dict[str, Any]] = {}
         cpu0 = cpu1 = None
         rss_max = 0.0
         next_print = first_at + 5.0
@@ -431,11 +263,11 @@ def run_target(
             msg = get(wait if cpu1 is None else 0.2)
             if msg is None:
                 continue
-            kind, k, payload = msg
+            kind, who, payload = msg
             if kind == "progress":
-                progress[k] = payload
+                progress[who] = payload
             elif kind == "result":
-                results[k] = payload
+                results[who] = payload
         if cpu1 is None:
             cpu1 = (time.monotonic(), server.cpu_seconds(), machine_busy_seconds())
         assert cpu0 is not None
