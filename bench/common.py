@@ -6,17 +6,21 @@ Everything talks to 127.0.0.1 only; every wait is bounded.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
 import math
+import os
 import random
 import resource
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -687,3 +691,68 @@ async def phone_worker(
             for ph in tb.phones.values():
                 if ph.reader is not None:
                     ph.reader.cancel()
+
+
+# ----------------------------------------------------------------------------
+# What every benchmark's command line and run share
+# ----------------------------------------------------------------------------
+
+
+def server_argv(port: int) -> list[str]:
+    """The real server, as `deathclock serve` starts it (one uvicorn worker)."""
+    return [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)]
+
+
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
+    parser.add_argument("--connect-concurrency", type=int, default=64)
+    parser.add_argument(
+        "--db-dir",
+        metavar="DIR",
+        help="where the temporary SQLite file goes (default: the system temp dir)",
+    )
+
+
+def add_load_options(parser: argparse.ArgumentParser) -> None:
+    """The latency benchmarks' options: browser-like compression, quiet wait, profiler."""
+    parser.add_argument(
+        "--compression",
+        choices=("deflate", "none"),
+        default="deflate",
+        help="permessage-deflate offered by the clients, as browsers do",
+    )
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="on a shared machine, wait up to S s for other processes to go quiet first",
+    )
+    parser.add_argument(
+        "--server-prefix",
+        metavar="CMD",
+        help="run the server under CMD (e.g. 'py-spy record -o prof.svg --'); "
+        "its CPU then counts in server_cpu_pct",
+    )
+
+
+@contextlib.contextmanager
+def bench_run(
+    open_files: int, db_dir: str | None, prefix: str = "deathclock-bench-"
+) -> Iterator[tuple[Path, dict[str, str]]]:
+    """Raise the open-files limit, stop cleanly on SIGTERM, and give a temporary folder
+    with the server's environment: a fresh SQLite file there, unbuffered output."""
+    limit = raise_open_files_limit(open_files)
+    log(f"open-files limit {limit}; {os.cpu_count()} cores shared by client and server")
+
+    def on_term(_signum: int, _frame: Any) -> None:
+        raise SystemExit(143)
+
+    signal.signal(signal.SIGTERM, on_term)
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=db_dir) as tmpdir:
+        tmp = Path(tmpdir)
+        env = dict(os.environ)
+        env["DEATHCLOCK_DATABASE_URL"] = f"sqlite:///{tmp / 'bench.db'}"
+        env.pop("DEATHCLOCK_PUBLIC_URL", None)
+        env["PYTHONUNBUFFERED"] = "1"
+        yield tmp, env

@@ -49,7 +49,6 @@ import queue
 import shlex
 import signal
 import sys
-import tempfile
 import time
 from bisect import bisect_left
 from pathlib import Path
@@ -66,6 +65,9 @@ from bench.common import (
     Stats,
     Table,
     Tap,
+    add_common_options,
+    add_load_options,
+    bench_run,
     cpu_over,
     cpu_seconds,
     free_port,
@@ -75,10 +77,10 @@ from bench.common import (
     percentile,
     phone_worker,
     ping_forever,
-    raise_open_files_limit,
     rounded,
     run_loop,
     seat_token,
+    server_argv,
     wait_for_quiet,
 )
 
@@ -491,7 +493,7 @@ def write_timeline(
 def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
     port = args.port or free_port()
     prefix = shlex.split(args.server_prefix) if args.server_prefix else []
-    argv = [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)]
+    argv = server_argv(port)
     server = ServerProcess("deathclock", prefix + argv, env, tmp / "server.log")
     ctx = mp.get_context("spawn")
     workers: list[Any] = []
@@ -745,7 +747,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
     parser.add_argument(
         "--ping",
         type=float,
@@ -754,31 +755,8 @@ def main(argv: list[str] | None = None) -> int:
         help="every socket sends {'t':'ping'} every S s, as the pages do (0: never)",
     )
     parser.add_argument("--clients", type=int, default=1, help="phone client processes")
-    parser.add_argument(
-        "--compression",
-        choices=("deflate", "none"),
-        default="deflate",
-        help="permessage-deflate offered by the clients, as browsers do",
-    )
-    parser.add_argument("--connect-concurrency", type=int, default=64)
-    parser.add_argument(
-        "--db-dir",
-        metavar="DIR",
-        help="where the temporary SQLite file goes (default: the system temp dir)",
-    )
-    parser.add_argument(
-        "--quiet-wait",
-        type=float,
-        default=0.0,
-        metavar="S",
-        help="on a shared machine, wait up to S s for other processes to go quiet first",
-    )
-    parser.add_argument(
-        "--server-prefix",
-        metavar="CMD",
-        help="run the server under CMD (e.g. 'py-spy record -o prof.svg --'); "
-        "its CPU then counts in server_cpu_pct",
-    )
+    add_common_options(parser)
+    add_load_options(parser)
     parser.add_argument(
         "--timeline", metavar="PATH", help="write each measured tap's latencies to a CSV file"
     )
@@ -793,20 +771,7 @@ def main(argv: list[str] | None = None) -> int:
     ):
         parser.error("--tables, --seconds and --interval must be positive")
 
-    limit = raise_open_files_limit(4 * args.tables + 4 * args.dashboards + 1024)
-    log(f"open-files limit {limit}; {os.cpu_count()} cores shared by client and server")
-
-    def on_term(_signum: int, _frame: Any) -> None:
-        raise SystemExit(143)
-
-    signal.signal(signal.SIGTERM, on_term)
-
-    with tempfile.TemporaryDirectory(prefix="deathclock-bench-", dir=args.db_dir) as tmpdir:
-        tmp = Path(tmpdir)
-        env = dict(os.environ)
-        env["DEATHCLOCK_DATABASE_URL"] = f"sqlite:///{tmp / 'bench.db'}"
-        env.pop("DEATHCLOCK_PUBLIC_URL", None)
-        env["PYTHONUNBUFFERED"] = "1"
+    with bench_run(4 * args.tables + 4 * args.dashboards + 1024, args.db_dir) as (tmp, env):
         result = run(args, env, tmp)
 
     c = result["counters"]

@@ -58,13 +58,10 @@ import json
 import math
 import os
 import random
-import signal
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -74,13 +71,15 @@ from websockets.exceptions import ConnectionClosed, WebSocketException
 from bench.common import (
     HOST,
     ServerProcess,
+    add_common_options,
+    bench_run,
     free_port,
     log,
     machine_busy_seconds,
     percentile,
-    raise_open_files_limit,
     rounded,
     seat_token,
+    server_argv,
 )
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
@@ -981,7 +980,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__)
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=600.0, help="length of the soak")
-    parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
     parser.add_argument("--seed", type=int, default=1, help="seeds the drops and the schedule")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
     parser.add_argument("--ping", type=float, default=4.0, help="seconds between a phone's pings")
@@ -993,9 +991,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--away-min", type=float, default=0.5)
     parser.add_argument("--away-max", type=float, default=20.0)
-    parser.add_argument("--connect-concurrency", type=int, default=64)
     parser.add_argument("--create-concurrency", type=int, default=16)
-    parser.add_argument("--db-dir", metavar="DIR", help="where the temporary SQLite file goes")
+    add_common_options(parser)
     args = parser.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.drop_mean <= 0:
         parser.error("--tables, --seconds, --interval and --drop-mean must be positive")
@@ -1017,25 +1014,9 @@ def main(argv: list[str] | None = None) -> int:
         create_concurrency=args.create_concurrency,
     )
 
-    limit = raise_open_files_limit(4 * args.tables + 1024)
-    log(f"open-files limit {limit}; {os.cpu_count()} cores shared by client and server")
-
-    def on_term(_signum: int, _frame: Any) -> None:
-        raise SystemExit(143)
-
-    signal.signal(signal.SIGTERM, on_term)
-
-    with tempfile.TemporaryDirectory(prefix="deathclock-soak-", dir=args.db_dir) as tmpdir:
-        tmp = Path(tmpdir)
-        env = dict(os.environ)
-        env["DEATHCLOCK_DATABASE_URL"] = f"sqlite:///{tmp / 'soak.db'}"
-        env.pop("DEATHCLOCK_PUBLIC_URL", None)
-        env["PYTHONUNBUFFERED"] = "1"
+    with bench_run(4 * args.tables + 1024, args.db_dir, "deathclock-soak-") as (tmp, env):
         port = args.port or free_port()
-        argv_server = [
-            sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)
-        ]  # fmt: skip
-        server = ServerProcess("deathclock", argv_server, env, tmp / "server.log")
+        server = ServerProcess("deathclock", server_argv(port), env, tmp / "server.log")
         try:
             server.start()
             server.wait_ready(port)

@@ -43,7 +43,6 @@ import queue
 import shlex
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -58,16 +57,19 @@ from bench.common import (
     Stats,
     Table,
     Tap,
+    add_common_options,
+    add_load_options,
+    bench_run,
     free_port,
     log,
     machine_busy_seconds,
     open_phones,
     percentile,
     phone_worker,
-    raise_open_files_limit,
     rounded,
     run_loop,
     seat_token,
+    server_argv,
     wait_for_quiet,
 )
 
@@ -357,35 +359,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
     parser.add_argument("--clients", type=int, default=1, help="client processes")
-    parser.add_argument(
-        "--compression",
-        choices=("deflate", "none"),
-        default="deflate",
-        help="permessage-deflate offered by the phones, as browsers do",
-    )
-    parser.add_argument("--connect-concurrency", type=int, default=64)
+    add_common_options(parser)
+    add_load_options(parser)
     parser.add_argument("--create-concurrency", type=int, default=16)
     parser.add_argument("--no-bare", action="store_true", help="skip the bare relay run")
-    parser.add_argument(
-        "--db-dir",
-        metavar="DIR",
-        help="where the temporary SQLite file goes (default: the system temp dir)",
-    )
-    parser.add_argument(
-        "--quiet-wait",
-        type=float,
-        default=0.0,
-        metavar="S",
-        help="on a shared machine, wait up to S s for other processes to go quiet first",
-    )
-    parser.add_argument(
-        "--server-prefix",
-        metavar="CMD",
-        help="run each server under CMD (e.g. 'py-spy record -o prof.svg --'); "
-        "its CPU then counts in server_cpu_pct",
-    )
     parser.add_argument(
         "--timeline", metavar="PREFIX", help="write each measured tap to PREFIX.<server>.csv"
     )
@@ -393,28 +371,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.warmup < 0:
         parser.error("--tables, --seconds and --interval must be positive")
 
-    limit = raise_open_files_limit(4 * args.tables + 1024)
-    log(f"open-files limit {limit}; {os.cpu_count()} cores shared by client and server")
-
-    def on_term(_signum: int, _frame: Any) -> None:
-        raise SystemExit(143)
-
-    signal.signal(signal.SIGTERM, on_term)
-
-    with tempfile.TemporaryDirectory(prefix="deathclock-bench-", dir=args.db_dir) as tmpdir:
-        tmp = Path(tmpdir)
-        env = dict(os.environ)
-        env["DEATHCLOCK_DATABASE_URL"] = f"sqlite:///{tmp / 'bench.db'}"
-        env.pop("DEATHCLOCK_PUBLIC_URL", None)
-        env["PYTHONUNBUFFERED"] = "1"
-
-        def app_argv(port: int) -> list[str]:
-            return [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)]
+    with bench_run(4 * args.tables + 1024, args.db_dir) as (tmp, env):
 
         def bare_argv(port: int) -> list[str]:
             return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
 
-        app_result = run_target("deathclock", app_argv, env, args, tmp)
+        app_result = run_target("deathclock", server_argv, env, args, tmp)
         bare_result = None
         if not args.no_bare:
             bare_result = run_target("bare-relay", bare_argv, env, args, tmp)
