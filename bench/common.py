@@ -11,7 +11,9 @@ import asyncio
 import contextlib
 import json
 import math
+import multiprocessing as mp
 import os
+import queue
 import random
 import resource
 import signal
@@ -756,3 +758,167 @@ def bench_run(
         env.pop("DEATHCLOCK_PUBLIC_URL", None)
         env["PYTHONUNBUFFERED"] = "1"
         yield tmp, env
+
+
+# ----------------------------------------------------------------------------
+# The parent side: worker processes, their schedule, and the measured window
+# ----------------------------------------------------------------------------
+
+Message = tuple[str, str, dict[str, Any]]
+
+
+class Workers:
+    """Spawned worker processes, each with its own control queue and one output queue
+    for all: workers say ("ready" | "progress" | "result", name, payload)."""
+
+    def __init__(self) -> None:
+        self.ctx = mp.get_context("spawn")
+        self.out_q: Any = self.ctx.Queue()
+        self.procs: list[Any] = []
+        self.ctrl_qs: list[Any] = []
+
+    def start(self, target: Callable[..., None], args: tuple[Any, ...], name: str) -> None:
+        """Start `target(*args, ctrl_q, out_q)` in a new process."""
+        ctrl_q = self.ctx.Queue()
+        proc = self.ctx.Process(
+            target=target, args=(*args, ctrl_q, self.out_q), name=name, daemon=True
+        )
+        proc.start()
+        self.procs.append(proc)
+        self.ctrl_qs.append(ctrl_q)
+
+    def start_phones(
+        self,
+        target: Callable[..., None],
+        port: int,
+        rows: list[tuple[str, str, str]],
+        cfg: dict[str, Any],
+        clients: int,
+        name: str,
+    ) -> int:
+        """Share the tables out between `clients` phone processes; returns how many."""
+        n = max(1, min(clients, len(rows)))
+        for k in range(n):
+            share = [(i, *rows[i]) for i in range(k, len(rows), n)]
+            self.start(target, (k, port, share, cfg), f"{name}-{k}")
+        return n
+
+    def get(self, timeout: float) -> Message | None:
+        try:
+            msg: Message = self.out_q.get(timeout=timeout)
+            return msg
+        except queue.Empty:
+            for proc in self.procs:
+                if proc.exitcode not in (None, 0):
+                    raise RuntimeError(f"{proc.name} died with exit code {proc.exitcode}") from None
+            return None
+
+    def wait_ready(self, within_s: float) -> dict[str, dict[str, Any]]:
+        ready: dict[str, dict[str, Any]] = {}
+        deadline = time.monotonic() + within_s
+        while len(ready) < len(self.procs):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the clients did not open their sockets in time")
+            msg = self.get(0.5)
+            if msg is not None and msg[0] == "ready":
+                ready[msg[1]] = msg[2]
+        for r in ready.values():
+            for e in r["errors"]:
+                log(e)
+        return ready
+
+    def schedule(self, *schedule: float) -> None:
+        for q in self.ctrl_qs:
+            q.put(schedule)
+
+    def stop(self, clean: bool) -> None:
+        """After a clean run the workers are closing their sockets; after an error or
+        Ctrl-C they are stopped at once."""
+        for q in self.ctrl_qs:
+            with contextlib.suppress(Exception):
+                q.put(None)
+        for proc in self.procs:
+            proc.join(timeout=20 if clean else 0.5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=5)
+
+
+class Window:
+    """The measured window as the parent sees it: CPU samples at its edges, the server's
+    RSS every second, progress every 5 s, until every worker sent its result."""
+
+    def __init__(
+        self,
+        label: str,
+        server: ServerProcess,
+        first_at: float,
+        measure_from: float,
+        end_at: float,
+        sample: Callable[[], tuple[float, ...]],
+    ) -> None:
+        self.label = label
+        self.server = server
+        self.first_at, self.measure_from, self.end_at = first_at, measure_from, end_at
+        self.sample = sample  # (monotonic, server CPU s, machine busy s, ...)
+        self.cpu0: tuple[float, ...] | None = None
+        self.cpu1: tuple[float, ...] | None = None
+        self.rss_max = 0.0
+        self.rss_end = 0.0
+        self.progress: dict[str, dict[str, int]] = {}
+        self.results: dict[str, dict[str, Any]] = {}
+
+    def run(self, workers: Workers, grace_s: float, extra: Callable[[float], str]) -> None:
+        """Collect every worker's result; `extra(now)` adds to each progress line."""
+        next_print = self.first_at + 5.0
+        next_rss = time.monotonic()
+        hard_deadline = self.end_at + grace_s
+        server = self.server
+        while len(self.results) < len(workers.procs):
+            now = time.monotonic()
+            if now > hard_deadline:
+                raise RuntimeError("the clients did not report in time")
+            if self.cpu0 is None and now >= self.measure_from:
+                self.cpu0 = self.sample()
+            if self.cpu1 is None and now >= self.end_at:
+                self.cpu1 = self.sample()
+            if now >= next_rss:
+                self.rss_max = max(self.rss_max, server.rss_mb())
+                next_rss = now + 1.0
+            if now >= next_print:
+                c = {
+                    k: sum(p.get(k, 0) for p in self.progress.values())
+                    for k in ("taps_total", "completed", "lost", "duplicated", "rejected")
+                }
+                cpu_now = ""
+                if self.cpu0 is not None and now > self.cpu0[0]:
+                    pct = (server.cpu_seconds() - self.cpu0[1]) / (now - self.cpu0[0]) * 100
+                    cpu_now = f", server cpu {pct:.0f}%"
+                phase = "warm-up" if now < self.measure_from else "measuring"
+                if now >= self.end_at:
+                    phase = "draining"
+                log(
+                    f"{self.label}{phase} t+{now - self.first_at:.0f}s taps {c['taps_total']} "
+                    f"done {c['completed']} lost {c['lost']} dup {c['duplicated']} "
+                    f"rejected {c['rejected']}{cpu_now}{extra(now)}, "
+                    f"rss {server.rss_mb():.0f} MB"
+                )
+                next_print += 5.0
+            wait = min(0.05, max(0.0, min(next_print, next_rss) - now))
+            msg = workers.get(wait if self.cpu1 is None else 0.2)
+            if msg is None:
+                continue
+            kind, who, payload = msg
+            if kind == "progress":
+                self.progress[who] = payload
+            elif kind == "result":
+                self.results[who] = payload
+        if self.cpu1 is None:
+            self.cpu1 = self.sample()
+        self.rss_end = server.rss_mb()
+        self.rss_max = max(self.rss_max, self.rss_end)
+
+    @property
+    def edges(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        assert self.cpu0 is not None and self.cpu1 is not None
+        return self.cpu0, self.cpu1

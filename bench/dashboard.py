@@ -43,9 +43,7 @@ import argparse
 import asyncio
 import contextlib
 import json
-import multiprocessing as mp
 import os
-import queue
 import shlex
 import signal
 import sys
@@ -65,6 +63,8 @@ from bench.common import (
     Stats,
     Table,
     Tap,
+    Window,
+    Workers,
     add_common_options,
     add_load_options,
     bench_run,
@@ -493,18 +493,14 @@ def write_timeline(
 def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
     port = args.port or free_port()
     prefix = shlex.split(args.server_prefix) if args.server_prefix else []
-    argv = server_argv(port)
-    server = ServerProcess("deathclock", prefix + argv, env, tmp / "server.log")
-    ctx = mp.get_context("spawn")
-    workers: list[Any] = []
-    ctrl_qs: list[Any] = []
+    server = ServerProcess("deathclock", prefix + server_argv(port), env, tmp / "server.log")
+    workers = Workers()
     me = psutil.Process()
     try:
         server.start()
         server.wait_ready(port)
         event = setup_event(port, args.tables)
         rows: list[tuple[str, str, str]] = event["rows"]
-        out_q = ctx.Queue()
         # Sockets ping from the moment they open until well after the last tap.
         budget = 120 + 0.3 * args.tables + 10 * args.dashboards + args.warmup + args.seconds
         cfg = {
@@ -514,67 +510,16 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
             "stop_pings_at": time.monotonic() + budget + args.quiet_wait + 60,
             "schedule_wait_s": budget + args.quiet_wait + 60,
         }
-        n_clients = max(1, min(args.clients, len(rows)))
-        for k in range(n_clients):
-            share = [(i, *rows[i]) for i in range(k, len(rows), n_clients)]
-            ctrl_q = ctx.Queue()
-            p = ctx.Process(
-                target=phones_main,
-                args=(k, port, share, cfg, ctrl_q, out_q),
-                name=f"bench-phones-{k}",
-                daemon=True,
-            )
-            p.start()
-            workers.append(p)
-            ctrl_qs.append(ctrl_q)
-        ctrl_q = ctx.Queue()
-        p = ctx.Process(
-            target=dashboards_main,
-            args=(
-                port,
-                event["event_id"],
-                event["token"],
-                len(rows),
-                args.dashboards,
-                cfg,
-                ctrl_q,
-                out_q,
-            ),
-            name="bench-dashboards",
-            daemon=True,
-        )
-        p.start()
-        workers.append(p)
-        ctrl_qs.append(ctrl_q)
-
-        def get(timeout: float) -> tuple[str, str, dict[str, Any]] | None:
-            try:
-                msg: tuple[str, str, dict[str, Any]] = out_q.get(timeout=timeout)
-                return msg
-            except queue.Empty:
-                for w in workers:
-                    if w.exitcode not in (None, 0):
-                        raise RuntimeError(f"{w.name} died with exit code {w.exitcode}") from None
-                return None
-
-        ready: dict[str, dict[str, Any]] = {}
-        deadline = time.monotonic() + budget
-        while len(ready) < len(workers):
-            if time.monotonic() > deadline:
-                raise RuntimeError("the clients did not open their sockets in time")
-            msg = get(0.5)
-            if msg is not None and msg[0] == "ready":
-                ready[msg[1]] = msg[2]
-                log(f"{msg[1]} ready in {msg[2]['seconds']:.1f} s")
+        n_clients = workers.start_phones(phones_main, port, rows, cfg, args.clients, "phones")
+        dashboard_args = (port, event["event_id"], event["token"], len(rows), args.dashboards, cfg)
+        workers.start(dashboards_main, dashboard_args, "dashboards")
+        ready = workers.wait_ready(budget)
         live = sum(r.get("tables", 0) for r in ready.values())
         snapshot_kb = ready["dashboards"]["snapshot_kb"]
         log(
             f"{2 * live} phone sockets and {args.dashboards} dashboards open "
             f"(first dashboard message {snapshot_kb or 0:.0f} kB)"
         )
-        for r in ready.values():
-            for e in r["errors"]:
-                log(e)
 
         if args.quiet_wait > 0:
             other = wait_for_quiet(args.quiet_wait)
@@ -582,24 +527,13 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
         first_at = time.monotonic() + 1.0
         measure_from = first_at + args.warmup
         end_at = measure_from + args.seconds
-        for q in ctrl_qs:
-            q.put((first_at, args.interval, measure_from, end_at, len(rows)))
+        workers.schedule(first_at, args.interval, measure_from, end_at, len(rows))
         log(
             f"tapping every {args.interval:g} s per table; "
             f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
         )
 
-        progress: dict[str, dict[str, int]] = {}
-        results: dict[str, dict[str, Any]] = {}
-        cpu0: tuple[float, float, float, float, float] | None = None
-        cpu1: tuple[float, float, float, float, float] | None = None
-        rss_max = 0.0
-        next_print = first_at + 5.0
-        last_busy: tuple[float, float, float] | None = None
-        next_rss = time.monotonic()
-        hard_deadline = end_at + TAP_TIMEOUT_S + DASHBOARD_TIMEOUT_S + 60
-
-        def sample() -> tuple[float, float, float, float, float]:
+        def sample() -> tuple[float, ...]:
             return (
                 time.monotonic(),
                 server.cpu_seconds(),
@@ -608,70 +542,28 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
                 steal_seconds(),
             )
 
-        while len(results) < len(workers):
-            now = time.monotonic()
-            if now > hard_deadline:
-                raise RuntimeError("the clients did not report in time")
-            if cpu0 is None and now >= measure_from:
-                cpu0 = sample()
-            if cpu1 is None and now >= end_at:
-                cpu1 = sample()
-            if now >= next_rss:
-                rss_max = max(rss_max, server.rss_mb())
-                next_rss = now + 1.0
-            if now >= next_print:
-                c = {
-                    k: sum(p.get(k, 0) for p in progress.values())
-                    for k in ("taps_total", "completed", "lost", "rejected")
-                }
-                cpu_now = ""
-                if cpu0 is not None and now > cpu0[0]:
-                    pct = (server.cpu_seconds() - cpu0[1]) / (now - cpu0[0]) * 100
-                    cpu_now = f", server cpu {pct:.0f}%"
-                busy, steal = machine_busy_seconds(), steal_seconds()
-                if last_busy is not None:
-                    dt = now - last_busy[0]
-                    cpu_now += (
-                        f", machine {(busy - last_busy[1]) / dt:.0%}"
-                        f", steal {(steal - last_busy[2]) / dt:.0%}"
-                    )
-                last_busy = (now, busy, steal)
-                phase = "warm-up" if now < measure_from else "measuring"
-                if now >= end_at:
-                    phase = "draining"
-                log(
-                    f"{phase} t+{now - first_at:.0f}s taps {c['taps_total']} "
-                    f"done {c['completed']} lost {c['lost']} rejected {c['rejected']}"
-                    f"{cpu_now}, rss {server.rss_mb():.0f} MB"
+        last_busy: list[float] = []
+
+        def machine_now(now: float) -> str:
+            busy, steal = machine_busy_seconds(), steal_seconds()
+            text = ""
+            if last_busy:
+                dt = now - last_busy[0]
+                text = (
+                    f", machine {(busy - last_busy[1]) / dt:.0%}"
+                    f", steal {(steal - last_busy[2]) / dt:.0%}"
                 )
-                next_print += 5.0
-            wait = min(0.05, max(0.0, min(next_print, next_rss) - now))
-            msg = get(wait if cpu1 is None else 0.2)
-            if msg is None:
-                continue
-            kind, who, payload = msg
-            if kind == "progress":
-                progress[who] = payload
-            elif kind == "result":
-                results[who] = payload
-        if cpu1 is None:
-            cpu1 = sample()
-        assert cpu0 is not None
-        rss_end = server.rss_mb()
-        rss_max = max(rss_max, rss_end)
+            last_busy[:] = [now, busy, steal]
+            return text
+
+        window = Window("", server, first_at, measure_from, end_at, sample)
+        window.run(workers, TAP_TIMEOUT_S + DASHBOARD_TIMEOUT_S + 60, machine_now)
+        cpu0, cpu1 = window.edges
+        results = window.results
+        rss_end, rss_max = window.rss_end, window.rss_max
         server_log = server.log_tail(200)
     finally:
-        # After a clean run the clients are closing their sockets; after an error or
-        # Ctrl-C they are stopped at once.
-        clean = sys.exc_info()[0] is None
-        for q in ctrl_qs:
-            with contextlib.suppress(Exception):
-                q.put(None)
-        for w in workers:
-            w.join(timeout=20 if clean else 0.5)
-            if w.is_alive():
-                w.terminate()
-                w.join(timeout=5)
+        workers.stop(clean=sys.exc_info()[0] is None)
         server.stop()
 
     dash = results.pop("dashboards")

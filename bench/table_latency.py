@@ -35,11 +35,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import multiprocessing as mp
 import os
-import queue
 import shlex
 import signal
 import sys
@@ -57,6 +54,8 @@ from bench.common import (
     Stats,
     Table,
     Tap,
+    Window,
+    Workers,
     add_common_options,
     add_load_options,
     bench_run,
@@ -160,121 +159,39 @@ def run_target(
     port = args.port or free_port()
     prefix = shlex.split(args.server_prefix) if args.server_prefix else []
     server = ServerProcess(name, prefix + argv_for_port(port), env, tmp / f"{name}.log")
-    ctx = mp.get_context("spawn")
-    workers: list[Any] = []
-    ctrl_qs: list[Any] = []
+    workers = Workers()
     try:
         server.start()
         server.wait_ready(port)
         t = time.monotonic()
         rows = asyncio.run(create_tables(port, args.tables, args.create_concurrency))
         log(f"{name}: created {len(rows)} tables in {time.monotonic() - t:.1f} s")
-        out_q = ctx.Queue()
         cfg = {"compression": args.compression, "connect_concurrency": args.connect_concurrency}
-        n_clients = max(1, min(args.clients, len(rows)))
-        for k in range(n_clients):
-            share = [(i, *rows[i]) for i in range(k, len(rows), n_clients)]
-            ctrl_q = ctx.Queue()
-            p = ctx.Process(
-                target=worker_main,
-                args=(k, port, share, cfg, ctrl_q, out_q),
-                name=f"bench-client-{k}",
-                daemon=True,
-            )
-            p.start()
-            workers.append(p)
-            ctrl_qs.append(ctrl_q)
-
-        def get(timeout: float) -> tuple[str, str, dict[str, Any]] | None:
-            try:
-                msg: tuple[str, str, dict[str, Any]] = out_q.get(timeout=timeout)
-                return msg
-            except queue.Empty:
-                for p in workers:
-                    if p.exitcode not in (None, 0):
-                        raise RuntimeError(f"{p.name} died with exit code {p.exitcode}") from None
-                return None
-
-        ready: dict[str, dict[str, Any]] = {}
-        deadline = time.monotonic() + 90 + 0.3 * args.tables
-        while len(ready) < n_clients:
-            if time.monotonic() > deadline:
-                raise RuntimeError("the clients did not open their sockets in time")
-            msg = get(0.5)
-            if msg is not None and msg[0] == "ready":
-                ready[msg[1]] = msg[2]
+        n_clients = workers.start_phones(worker_main, port, rows, cfg, args.clients, "client")
+        ready = workers.wait_ready(90 + 0.3 * args.tables)
         live = sum(r["tables"] for r in ready.values())
         log(
             f"{name}: {2 * live} sockets open, {live} games started "
             f"in {max(r['seconds'] for r in ready.values()):.1f} s"
         )
-        for r in ready.values():
-            for e in r["errors"]:
-                log(f"{name}: {e}")
-
         if args.quiet_wait > 0:
             other = wait_for_quiet(args.quiet_wait)
             log(f"{name}: other processes use {other:.0f}% of a core before tapping")
         first_at = time.monotonic() + 1.0
         measure_from = first_at + args.warmup
         end_at = measure_from + args.seconds
-        for q in ctrl_qs:
-            q.put((first_at, args.interval, measure_from, end_at, len(rows)))
+        workers.schedule(first_at, args.interval, measure_from, end_at, len(rows))
         log(
             f"{name}: tapping every {args.interval:g} s per table; "
             f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
         )
 
-        progress: dict[str, dict[str, int]] = {}
-        results: dict[str, dict[str, Any]] = {}
-        cpu0 = cpu1 = None
-        rss_max = 0.0
-        next_print = first_at + 5.0
-        next_rss = time.monotonic()
-        hard_deadline = end_at + TAP_TIMEOUT_S + 60
-        while len(results) < n_clients:
-            now = time.monotonic()
-            if now > hard_deadline:
-                raise RuntimeError("the clients did not report in time")
-            if cpu0 is None and now >= measure_from:
-                cpu0 = (now, server.cpu_seconds(), machine_busy_seconds())
-            if cpu1 is None and now >= end_at:
-                cpu1 = (now, server.cpu_seconds(), machine_busy_seconds())
-            if now >= next_rss:
-                rss_max = max(rss_max, server.rss_mb())
-                next_rss = now + 1.0
-            if now >= next_print:
-                c = {
-                    k: sum(p.get(k, 0) for p in progress.values())
-                    for k in ("taps_total", "completed", "lost", "duplicated", "rejected")
-                }
-                cpu_now = ""
-                if cpu0 is not None and now > cpu0[0]:
-                    pct = (server.cpu_seconds() - cpu0[1]) / (now - cpu0[0]) * 100
-                    cpu_now = f", server cpu {pct:.0f}%"
-                phase = "warm-up" if now < measure_from else "measuring"
-                if now >= end_at:
-                    phase = "draining"
-                log(
-                    f"{name}: {phase} t+{now - first_at:.0f}s taps {c['taps_total']} "
-                    f"done {c['completed']} lost {c['lost']} dup {c['duplicated']} "
-                    f"rejected {c['rejected']}{cpu_now}, rss {server.rss_mb():.0f} MB"
-                )
-                next_print += 5.0
-            wait = min(0.05, max(0.0, min(next_print, next_rss) - now))
-            msg = get(wait if cpu1 is None else 0.2)
-            if msg is None:
-                continue
-            kind, who, payload = msg
-            if kind == "progress":
-                progress[who] = payload
-            elif kind == "result":
-                results[who] = payload
-        if cpu1 is None:
-            cpu1 = (time.monotonic(), server.cpu_seconds(), machine_busy_seconds())
-        assert cpu0 is not None
-        rss_end = server.rss_mb()
-        rss_max = max(rss_max, rss_end)
+        def sample() -> tuple[float, ...]:
+            return (time.monotonic(), server.cpu_seconds(), machine_busy_seconds())
+
+        window = Window(f"{name}: ", server, first_at, measure_from, end_at, sample)
+        window.run(workers, TAP_TIMEOUT_S + 60, lambda _now: "")
+        cpu0, cpu1 = window.edges
 
         merged: dict[str, Any] = {
             "ack_ms": [],
@@ -285,14 +202,12 @@ def run_target(
         }
         counters: dict[str, int] = {}
         client_cpu = 0.0
-        for r in results.values():
+        for r in window.results.values():
             for key in ("ack_ms", "peer_ms", "send_lag_ms", "timeline", "errors"):
                 merged[key] += r[key]
             for key, value in r["counters"].items():
                 counters[key] = counters.get(key, 0) + value
             client_cpu += r["client_cpu_pct"] or 0.0
-        for r in ready.values():
-            merged["errors"] += r["errors"]
         for e in merged["errors"][:10]:
             log(f"{name}: {e}")
         if args.timeline:
@@ -320,23 +235,13 @@ def run_target(
             "counters": counters,
             "server_cpu_pct": server_cpu,
             "other_cpu_pct": max(0.0, machine_cpu - server_cpu - client_cpu),
-            "server_rss_mb": rss_end,
-            "server_rss_max_mb": rss_max,
+            "server_rss_mb": window.rss_end,
+            "server_rss_max_mb": window.rss_max,
             "client_cpu_pct": client_cpu,
             "clients": n_clients,
         }
     finally:
-        # After a clean run the clients are closing their sockets; after an error or
-        # Ctrl-C they are stopped at once.
-        clean = sys.exc_info()[0] is None
-        for q in ctrl_qs:
-            with contextlib.suppress(Exception):
-                q.put(None)
-        for p in workers:
-            p.join(timeout=20 if clean else 0.5)
-            if p.is_alive():
-                p.terminate()
-                p.join(timeout=5)
+        workers.stop(clean=sys.exc_info()[0] is None)
         server.stop()
 
 
