@@ -66,3 +66,18 @@ def test_dashboard_shows_tables_tapping_and_a_paused_table__DC5(
     frozen = cards[2].locator(".clock-p1").inner_text()
     page.wait_for_timeout(1200)  # the paused clock must not move, so watch it for a while
     assert cards[2].locator(".clock-p1").inner_text() == frozen
+
+
+def test_the_eo_page_stays_live_and_syncs_its_clock(browser: Any, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "EO page check", "points": 75}).json()
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(created["admin_url"])
+    expect(page.locator("#live")).to_have_text("live", timeout=5000)
+    # Its socket pings (the heartbeat): the pongs set the page's estimate of server time.
+    page.wait_for_function("window.DC.time.samples.length >= 2", timeout=5000)
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    assert http.post(f"/api/events/{eid}/players", json={"name": "Ann"}, headers=eo).is_success
+    expect(page.locator("body")).to_contain_text("Ann", timeout=5000)  # live: no reload

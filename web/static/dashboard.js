@@ -11,11 +11,6 @@
   const eventId = DC.eventId;
   const api = "/api/events/" + encodeURIComponent(eventId);
 
-  const PING_BURST = 5;
-  const PING_EVERY_MS = 4000; // also the heartbeat: the server drops a socket silent for 10 s
-  const PONG_TIMEOUT_MS = 8000;
-  const BACKOFF_MIN_MS = 500;
-  const BACKOFF_MAX_MS = 10000;
   const OFFLINE_AFTER_MS = 2500;
   const LOW_MS = 5 * 60000;
   const FINISH_SLACK_MS = 1000;
@@ -29,16 +24,10 @@
     round: null,
     rows: new Map(), // table id -> dashboard row
     cards: new Map(), // table id -> {card, refs}
-    ws: null,
+    sock: null, // DC.eventSocket
     open: false,
     everConnected: false,
     fatal: false,
-    backoff: BACKOFF_MIN_MS,
-    reconnectTimer: null,
-    pingId: 0,
-    pingsLeft: 0,
-    pingTimer: null,
-    probeAt: 0,
     disconnectedAt: performance.now(),
     syncing: false,
     projector: false,
@@ -54,109 +43,26 @@
     return Math.max(0, left);
   }
 
-  function onPong(msg) {
-    S.probeAt = 0;
-    DC.time.sample(msg.server_ms, msg.client_ms, performance.now());
-    if (S.pingsLeft > 0) setTimeout(sendPing, 150);
-  }
-
-  function sendPing() {
-    if (!S.open) return;
-    S.pingsLeft = Math.max(0, S.pingsLeft - 1);
-    S.pingId += 1;
-    if (!S.probeAt) S.probeAt = performance.now();
-    send({ t: "ping", id: S.pingId, client_ms: performance.now() });
-  }
-
   // ---------------------------------------------------------------- connection
 
   function send(msg) {
-    if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
-    try {
-      S.ws.send(JSON.stringify(msg));
-      return true;
-    } catch (e) {
-      return false;
-    }
-  }
-
-  function connect() {
-    if (S.fatal) return;
-    clearTimeout(S.reconnectTimer);
-    S.reconnectTimer = null;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    let ws;
-    try {
-      ws = new WebSocket(scheme + "//" + location.host + "/ws/events/" + encodeURIComponent(eventId));
-    } catch (e) {
-      scheduleReconnect();
-      return;
-    }
-    S.ws = ws;
-    ws.onopen = () => {
-      if (S.ws !== ws) return;
-      ws.send(JSON.stringify({ t: "hello", token: DC.token() }));
-    };
-    ws.onmessage = (ev) => {
-      if (S.ws !== ws) return;
-      onMessage(ev.data);
-    };
-    ws.onclose = (ev) => {
-      if (S.ws !== ws) return;
-      closed(ev.code);
-    };
-    ws.onerror = () => {
-      /* onclose follows */
-    };
+    return S.sock !== null && S.sock.send(msg);
   }
 
   function closed(code) {
-    S.ws = null;
     if (S.open) S.disconnectedAt = performance.now();
     S.open = false;
-    S.probeAt = 0;
     S.syncing = false;
-    clearInterval(S.pingTimer);
     if (code === 4404) {
       fatal("This event does not exist (any more). Check the link.");
       return;
     }
-    scheduleReconnect();
     renderConnection();
-  }
-
-  function dropSocket() {
-    const ws = S.ws;
-    if (!ws) return;
-    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
-    try {
-      ws.close();
-    } catch (e) {
-      /* already gone */
-    }
-    closed(1006);
-  }
-
-  function scheduleReconnect() {
-    if (S.fatal || S.reconnectTimer) return;
-    const delay = S.backoff * (0.5 + Math.random() * 0.5);
-    S.backoff = Math.min(BACKOFF_MAX_MS, S.backoff * 2);
-    S.reconnectTimer = setTimeout(() => {
-      S.reconnectTimer = null;
-      connect();
-    }, delay);
-  }
-
-  function reconnectNow() {
-    if (S.fatal || S.open) return;
-    if (S.ws && S.ws.readyState === WebSocket.CONNECTING) return;
-    S.backoff = BACKOFF_MIN_MS;
-    connect();
   }
 
   function fatal(message) {
     S.fatal = true;
-    clearTimeout(S.reconnectTimer);
+    if (S.sock) S.sock.stop();
     const box = $("fatal");
     box.textContent = message;
     box.hidden = false;
@@ -171,13 +77,7 @@
 
   // ---------------------------------------------------------------- messages
 
-  function onMessage(text) {
-    let msg;
-    try {
-      msg = JSON.parse(text);
-    } catch (e) {
-      return;
-    }
+  function onMessage(msg) {
     switch (msg.t) {
       case "dashboard":
         onSnapshot(msg);
@@ -187,9 +87,6 @@
         break;
       case "event":
         onEvent(msg);
-        break;
-      case "pong":
-        onPong(msg);
         break;
       case "error":
         if (!S.everConnected && msg.code === "not_found") fatal(msg.message || "No such event.");
@@ -204,7 +101,6 @@
     S.open = true;
     S.everConnected = true;
     S.syncing = false;
-    S.backoff = BACKOFF_MIN_MS;
     S.role = msg.role;
     S.event = msg.event;
     S.rounds = msg.rounds || [];
@@ -213,13 +109,7 @@
     if (first) {
       DC.time.reset();
       DC.time.roughly(msg.server_ms);
-      S.pingsLeft = PING_BURST;
-      sendPing();
-      clearInterval(S.pingTimer);
-      S.pingTimer = setInterval(() => {
-        S.pingsLeft = 0;
-        sendPing();
-      }, PING_EVERY_MS);
+      S.sock.live();
     }
     renderConnection();
     renderAll();
@@ -685,21 +575,9 @@
 
   wireTools();
   setProjector(new URLSearchParams(location.search).get("projector") === "1", false);
-  connect();
+  S.sock = DC.eventSocket(eventId, { onMessage: onMessage, onClose: closed });
   setInterval(() => {
     draw();
     renderConnection();
-    if (S.open && S.probeAt && performance.now() - S.probeAt > PONG_TIMEOUT_MS) dropSocket();
   }, 100);
-  window.addEventListener("online", reconnectNow);
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") {
-      reconnectNow();
-      if (S.open) {
-        S.pingsLeft = 2;
-        sendPing();
-      }
-    }
-  });
-  window.addEventListener("pageshow", reconnectNow);
 })();

@@ -12,8 +12,6 @@
   const params = new URLSearchParams(location.search);
 
   const PLAYING = ["deploying", "playing", "paused"];
-  const BACKOFF_MIN_MS = 1000;
-  const BACKOFF_MAX_MS = 15000;
   const POLL_MS = 20000;
 
   const S = {
@@ -29,10 +27,9 @@
     warnings: [],
     focusTable: params.get("result"),
     rendered: {}, // section -> last render key
-    ws: null,
+    sock: null, // DC.eventSocket, opened once the EO's view has loaded
     wsOpen: false,
-    backoff: BACKOFF_MIN_MS,
-    reconnectTimer: null,
+    wsEverOpen: false,
     reloadTimer: null,
     loading: null,
   };
@@ -136,7 +133,7 @@
       document.body.classList.remove("auth-needed");
         render();
         loadActions();
-        if (!S.ws) connect();
+        if (!S.sock) S.sock = DC.eventSocket(eventId, { onMessage: onLive, onClose: onLiveClosed });
       } catch (e) {
         if (e.status === 401) DC.authProblem(e.message);
         else showError($("page-error"), "Could not load the event: " + e.message);
@@ -920,77 +917,38 @@
 
   // ---------------------------------------------------------------- live updates
 
-  function connect() {
-    clearTimeout(S.reconnectTimer);
-    S.reconnectTimer = null;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    let ws;
-    try {
-      ws = new WebSocket(scheme + "//" + location.host + "/ws/events/" + encodeURIComponent(eventId));
-    } catch (e) {
-      scheduleReconnect();
-      return;
-    }
-    S.ws = ws;
-    ws.onopen = () => {
-      if (S.ws !== ws) return;
-      ws.send(JSON.stringify({ t: "hello", token: DC.token() }));
-    };
-    ws.onmessage = (ev) => {
-      if (S.ws !== ws) return;
-      let msg;
-      try {
-        msg = JSON.parse(ev.data);
-      } catch (e) {
-        return;
-      }
-      if (msg.t === "dashboard") {
-        S.wsOpen = true;
-        S.backoff = BACKOFF_MIN_MS;
-        DC.time.roughly(msg.server_ms);
-        const changed = (msg.tables || []).some((row) => {
-          const before = S.tables[row.id];
-          return before && before.status !== row.status;
-        });
-        (msg.tables || []).forEach((row) => (S.tables[row.id] = row));
-        renderLive();
-        if (changed) scheduleReload();
-      } else if (msg.t === "tables") {
-        let changed = false;
-        (msg.tables || []).forEach((row) => {
-          const before = S.tables[row.id];
-          if (!before || before.status !== row.status) changed = true;
-          S.tables[row.id] = row;
-        });
-        if (changed) {
-          renderPairings();
-          scheduleReload();
-        }
-      } else if (msg.t === "event") {
-        scheduleReload(150);
-      }
-    };
-    ws.onclose = () => {
-      if (S.ws !== ws) return;
-      S.ws = null;
-      S.wsOpen = false;
+  function onLive(msg) {
+    if (msg.t === "dashboard") {
+      S.wsOpen = true;
+      S.sock.live();
+      DC.time.roughly(msg.server_ms);
+      const changed = (msg.tables || []).some((row) => {
+        const before = S.tables[row.id];
+        return before && before.status !== row.status;
+      });
+      (msg.tables || []).forEach((row) => (S.tables[row.id] = row));
       renderLive();
-      scheduleReconnect();
-    };
-    ws.onerror = () => {
-      /* onclose follows */
-    };
+      if (changed || S.wsEverOpen) scheduleReload(); // back after a drop: read the event again
+      S.wsEverOpen = true;
+    } else if (msg.t === "tables") {
+      let changed = false;
+      (msg.tables || []).forEach((row) => {
+        const before = S.tables[row.id];
+        if (!before || before.status !== row.status) changed = true;
+        S.tables[row.id] = row;
+      });
+      if (changed) {
+        renderPairings();
+        scheduleReload();
+      }
+    } else if (msg.t === "event") {
+      scheduleReload(150);
+    }
   }
 
-  function scheduleReconnect() {
-    if (S.reconnectTimer) return;
-    const delay = S.backoff * (0.5 + Math.random() * 0.5);
-    S.backoff = Math.min(BACKOFF_MAX_MS, S.backoff * 2);
-    S.reconnectTimer = setTimeout(() => {
-      S.reconnectTimer = null;
-      connect();
-      load();
-    }, delay);
+  function onLiveClosed() {
+    S.wsOpen = false;
+    renderLive();
   }
 
   function renderLive() {
