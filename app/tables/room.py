@@ -298,7 +298,7 @@ class TableRoom:
         }
         text = json.dumps(message, separators=(",", ":"))
         self.history.append((version, text))
-        if table_status(game) == "confirmed":
+        if status == "confirmed":
             self.history.clear()  # the game is settled: a snapshot serves any late phone
         self.channel.publish(text, last=origin)
         self.schedule_flag()

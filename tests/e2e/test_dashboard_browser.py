@@ -81,3 +81,9 @@ def test_the_eo_page_stays_live_and_syncs_its_clock(browser: Any, live_server: s
     eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
     assert http.post(f"/api/events/{eid}/players", json={"name": "Ann"}, headers=eo).is_success
     expect(page.locator("body")).to_contain_text("Ann", timeout=5000)  # live: no reload
+    standings = page.locator("#standings-body tr[data-player-id]")
+    expect(standings).to_have_count(1, timeout=5000)
+    expect(standings.first.locator("td").nth(1)).to_have_text("Ann")
+    public = browser.new_context().new_page()
+    public.goto(f"{live_server}/e/{eid}")
+    expect(public.locator("#standings-body tr[data-player-id] td").nth(1)).to_have_text("Ann")

@@ -399,6 +399,23 @@
     else fallback();
   }
 
+  // One standings row (ST1): rank, player (linked to their record sheet), faction, TP,
+  // SoS, CP, APD, and any further cells the page adds.
+  function standingsRow(s, sheetUrl, ...extra) {
+    return el(
+      "tr",
+      { class: s.dropped ? "out" : null, "data-player-id": s.player_id },
+      el("td", { class: "num rank", text: String(s.rank) }),
+      el("td", null, el("a", { class: "plain", href: sheetUrl, text: s.name }), s.dropped ? el("span", { class: "tag dropped", text: "out" }) : null),
+      el("td", { class: "muted", text: s.faction }),
+      el("td", { class: "num strong", text: String(s.tp) }),
+      el("td", { class: "num", text: String(s.sos) }),
+      el("td", { class: "num", text: String(s.control_points) }),
+      el("td", { class: "num", text: String(s.army_points_destroyed) }),
+      ...extra
+    );
+  }
+
   // ---------------------------------------------------------------- the event socket
 
   // WS /ws/events/{id} for the dashboard and the EO's page: hello with the EO token (or
@@ -579,5 +596,6 @@
     wireAuthForm: wireAuthForm,
     copyText: copyText,
     eventSocket: eventSocket,
+    standingsRow: standingsRow,
   };
 })();

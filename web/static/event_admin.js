@@ -831,20 +831,8 @@
         return;
       }
       rows.forEach((s) => {
-        body.append(
-          el(
-            "tr",
-            { class: s.dropped ? "out" : null, "data-player-id": s.player_id },
-            el("td", { class: "num rank", text: String(s.rank) }),
-            el("td", null, el("a", { class: "plain", href: sheetHref(s.player_id), text: s.name }), s.dropped ? el("span", { class: "tag dropped", text: "out" }) : null),
-            el("td", { class: "muted", text: s.faction }),
-            el("td", { class: "num strong", text: String(s.tp) }),
-            el("td", { class: "num", text: String(s.sos) }),
-            el("td", { class: "num", text: String(s.control_points) }),
-            el("td", { class: "num", text: String(s.army_points_destroyed) }),
-            el("td", null, el("a", { class: "small", href: sheetHref(s.player_id), text: "Sheet" }))
-          )
-        );
+        const sheet = el("td", null, el("a", { class: "small", href: sheetHref(s.player_id), text: "Sheet" }));
+        body.append(DC.standingsRow(s, sheetHref(s.player_id), sheet));
       });
     });
   }
