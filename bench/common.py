@@ -868,6 +868,31 @@ class Window:
         self.progress: dict[str, dict[str, int]] = {}
         self.results: dict[str, dict[str, Any]] = {}
 
+    @classmethod
+    def begin(
+        cls,
+        label: str,
+        server: ServerProcess,
+        workers: Workers,
+        args: argparse.Namespace,
+        n_tables: int,
+        sample: Callable[[], tuple[float, ...]],
+    ) -> Window:
+        """Wait for a quiet machine if asked (--quiet-wait), then send every worker the
+        schedule: taps from a second on, --warmup s unmeasured, --seconds s measured."""
+        if args.quiet_wait > 0:
+            other = wait_for_quiet(args.quiet_wait)
+            log(f"{label}other processes use {other:.0f}% of a core before tapping")
+        first_at = time.monotonic() + 1.0
+        measure_from = first_at + args.warmup
+        end_at = measure_from + args.seconds
+        workers.schedule(first_at, args.interval, measure_from, end_at, n_tables)
+        log(
+            f"{label}tapping every {args.interval:g} s per table; "
+            f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
+        )
+        return cls(label, server, first_at, measure_from, end_at, sample)
+
     def run(self, workers: Workers, grace_s: float, extra: Callable[[float], str]) -> None:
         """Collect every worker's result; `extra(now)` adds to each progress line."""
         next_print = self.first_at + 5.0

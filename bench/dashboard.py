@@ -81,7 +81,6 @@ from bench.common import (
     run_loop,
     seat_token,
     server_argv,
-    wait_for_quiet,
 )
 
 EVENT_BODY = {"name": "Bench", "points": 75}
@@ -521,18 +520,6 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
             f"(first dashboard message {snapshot_kb or 0:.0f} kB)"
         )
 
-        if args.quiet_wait > 0:
-            other = wait_for_quiet(args.quiet_wait)
-            log(f"other processes use {other:.0f}% of a core before tapping")
-        first_at = time.monotonic() + 1.0
-        measure_from = first_at + args.warmup
-        end_at = measure_from + args.seconds
-        workers.schedule(first_at, args.interval, measure_from, end_at, len(rows))
-        log(
-            f"tapping every {args.interval:g} s per table; "
-            f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
-        )
-
         def sample() -> tuple[float, ...]:
             return (
                 time.monotonic(),
@@ -556,7 +543,8 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
             last_busy[:] = [now, busy, steal]
             return text
 
-        window = Window("", server, first_at, measure_from, end_at, sample)
+        window = Window.begin("", server, workers, args, len(rows), sample)
+        first_at = window.first_at
         window.run(workers, TAP_TIMEOUT_S + DASHBOARD_TIMEOUT_S + 60, machine_now)
         cpu0, cpu1 = window.edges
         results = window.results

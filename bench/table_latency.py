@@ -69,7 +69,6 @@ from bench.common import (
     run_loop,
     seat_token,
     server_argv,
-    wait_for_quiet,
 )
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
@@ -174,22 +173,12 @@ def run_target(
             f"{name}: {2 * live} sockets open, {live} games started "
             f"in {max(r['seconds'] for r in ready.values()):.1f} s"
         )
-        if args.quiet_wait > 0:
-            other = wait_for_quiet(args.quiet_wait)
-            log(f"{name}: other processes use {other:.0f}% of a core before tapping")
-        first_at = time.monotonic() + 1.0
-        measure_from = first_at + args.warmup
-        end_at = measure_from + args.seconds
-        workers.schedule(first_at, args.interval, measure_from, end_at, len(rows))
-        log(
-            f"{name}: tapping every {args.interval:g} s per table; "
-            f"{args.warmup:g} s warm-up, then {args.seconds:g} s measured"
-        )
 
         def sample() -> tuple[float, ...]:
             return (time.monotonic(), server.cpu_seconds(), machine_busy_seconds())
 
-        window = Window(f"{name}: ", server, first_at, measure_from, end_at, sample)
+        window = Window.begin(f"{name}: ", server, workers, args, len(rows), sample)
+        first_at = window.first_at
         window.run(workers, TAP_TIMEOUT_S + 60, lambda _now: "")
         cpu0, cpu1 = window.edges
 
