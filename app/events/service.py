@@ -184,16 +184,17 @@ class EventService:
             raise NotYourSeat("this needs the EO's token (X-EO-Token header)")
         return event
 
+    def _action(self, event_id: str, action: str, **detail: Any) -> EoAction:
+        return EoAction(
+            event_id=event_id,
+            at_ms=self.time.now_ms(),
+            action=action,
+            detail_json=json.dumps(detail),
+        )
+
     def log_action(self, event_id: str, action: str, **detail: Any) -> None:
         with self.store.session() as session:
-            session.add(
-                EoAction(
-                    event_id=event_id,
-                    at_ms=self.time.now_ms(),
-                    action=action,
-                    detail_json=json.dumps(detail),
-                )
-            )
+            session.add(self._action(event_id, action, **detail))
             session.commit()
 
     def actions(self, event_id: str) -> list[EoAction]:
@@ -277,17 +278,11 @@ class EventService:
                 )
             )
         if added:
-            now = self.time.now_ms()
             with self.store.session() as session:
                 for player in added:
                     session.add(player)
                     session.add(
-                        EoAction(
-                            event_id=event_id,
-                            at_ms=now,
-                            action="add_player",
-                            detail_json=json.dumps({"player": player.id, "name": player.name}),
-                        )
+                        self._action(event_id, "add_player", player=player.id, name=player.name)
                     )
                 session.commit()
         return added, errors

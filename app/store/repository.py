@@ -212,6 +212,10 @@ class Store:
         for record in records:
             yield record, logs.get(record.id, [])
 
+    def has_table(self, table_id: str) -> bool:
+        with Session(self.engine) as session:
+            return session.get(TableRecord, table_id) is not None
+
     def table(self, table_id: str) -> tuple[TableRecord, list[LogEntry]] | None:
         """One table with its whole log, or None."""
         with Session(self.engine) as session:

@@ -164,7 +164,7 @@ class TableHub:
         now = self.time.now_ms()
         game = new_game(setup, now)
         table_id = secrets.token_hex(4)
-        while self.get(table_id) is not None:
+        while table_id in self.rooms or self.store.has_table(table_id):
             table_id = secrets.token_hex(4)
         tokens = Tokens(new_token(), new_token(), new_token(), new_token())
         self.store.add_table(
