@@ -107,8 +107,9 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
         if code == REPLACED:
             await asyncio.wait_for(
                 websocket.send_text(
-                    '{"t":"error","code":"forbidden","seq":null,'
-                    '"message":"this link was replaced by the EO; ask for the new one"}'
+                    error_message(
+                        "forbidden", "this link was replaced by the EO; ask for the new one"
+                    )
                 ),
                 timeout=1.0,
             )
