@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import multiprocessing as mp
@@ -636,6 +637,13 @@ async def phone_worker(
             "errors": stats.errors,
         }
         out_q.put(("ready", name, ready))
+        # The load generator's own collector must not pause it in the middle of the
+        # measured window (its young collections take tens of ms on a slow machine, and
+        # every tap in flight would count them): what setup built is frozen, and the
+        # collector stays off until the run is over (a minute of garbage at most).
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         schedule = await loop.run_in_executor(
             None, ctrl_q.get, True, cfg.get("schedule_wait_s", 600)
         )
@@ -684,6 +692,7 @@ async def phone_worker(
         }
         out_q.put(("result", name, {**out, **result()}))
     finally:
+        gc.enable()
         for tb in tables:
             tb.stopped = True
         closes = [ph.ws.close() for tb in tables for ph in tb.phones.values() if ph.ws is not None]
