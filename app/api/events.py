@@ -34,6 +34,7 @@ from app.events.service import EventService, EventSpec, NotFound, _pairings
 from app.store.models import EventRecord, RoundEntry
 from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
+from app.tables.jsontext import dumps
 from app.tables.room import TableRoom, table_status
 
 router = APIRouter(prefix="/api/events")
@@ -502,7 +503,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         if isinstance(msg, protocol.Ping):
             sub.offer(protocol.pong(msg, service.time.now_ms()))
         elif isinstance(msg, protocol.Sync):
-            sub.offer(json.dumps(dashboard_snapshot(service, event_id, role)))
+            sub.offer(dumps(dashboard_snapshot(service, event_id, role)))
         else:
             sub.offer(error_message("bad_input", "a dashboard sends ping and sync only"))
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -15,6 +14,7 @@ from app.api import protocol
 from app.domain.errors import RuleError
 from app.settings import Settings
 from app.tables.fanout import REPLACED, SILENT, Subscriber
+from app.tables.jsontext import dumps
 from app.tables.timesource import TimeSource
 
 HEARTBEAT_MS = 10_000
@@ -117,9 +117,7 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
 
 
 def error_message(code: str, message: str, seq: int | None = None) -> str:
-    return json.dumps(
-        {"t": "error", "code": code, "message": message, "seq": seq}, separators=(",", ":")
-    )
+    return dumps({"t": "error", "code": code, "message": message, "seq": seq})
 
 
 async def serve(

@@ -6,13 +6,13 @@ server → client: state, event, ack, error, pong, log (built in tables.room / a
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from app.domain import commands as c
 from app.domain.errors import BadInput
 from app.tables.codec import command_from_wire
+from app.tables.jsontext import dumps, loads
 
 MAX_MESSAGE_BYTES = 16 * 1024
 
@@ -66,10 +66,6 @@ def _seq(raw: dict[str, Any]) -> int:
     return seq
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
 def _utf8(value: object) -> TypeGuard[str]:
     """Text that can be stored: JSON escapes can carry lone surrogates, which cannot."""
     if not isinstance(value, str):
@@ -85,8 +81,8 @@ def parse(text: str) -> ClientMessage:
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise BadInput(f"message too large ({MAX_MESSAGE_BYTES} bytes at most)", "too_large")
     try:
-        raw = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError):  # ValueError: also ints over 4300 digits
+        raw = loads(text)
+    except ValueError:  # also NaN, Infinity, integers wider than 64 bits, lone surrogates
         raise BadInput("message is not valid JSON") from None
     if not isinstance(raw, dict):
         raise BadInput("message must be a JSON object with a 't' field")
@@ -125,7 +121,7 @@ def parse(text: str) -> ClientMessage:
             return Offline(base=base, commands=commands)
         case "ping":
             ping_id, client_ms = raw.get("id", 0), raw.get("client_ms", 0)
-            if isinstance(ping_id, bool) or not isinstance(ping_id, int):
+            if isinstance(ping_id, bool) or not isinstance(ping_id, int) or abs(ping_id) > 2**53:
                 raise BadInput("ping id must be a whole number")
             if isinstance(client_ms, bool) or not isinstance(client_ms, int | float):
                 raise BadInput("client_ms must be a number")
@@ -141,7 +137,4 @@ def parse(text: str) -> ClientMessage:
 
 def pong(ping: Ping, server_ms: int) -> str:
     """The answer to a ping: the phone's own time back, and the server's (clock sync)."""
-    return json.dumps(
-        {"t": "pong", "id": ping.id, "client_ms": ping.client_ms, "server_ms": server_ms},
-        separators=(",", ":"),
-    )
+    return dumps({"t": "pong", "id": ping.id, "client_ms": ping.client_ms, "server_ms": server_ms})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -17,6 +16,7 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.tables.fanout import Subscriber
+from app.tables.jsontext import dumps, loads
 from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)
@@ -26,7 +26,7 @@ HELLO_TIMEOUT_S = 15.0
 
 
 def _text(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    return dumps(message)
 
 
 def _actor(role: str) -> c.Actor:
@@ -43,7 +43,7 @@ async def _handle(
             sub.offer(_text(room.snapshot(role)))
         case p.LogRequest():
             entries = [
-                {"v": e.version, "at_ms": e.at_ms, "by": e.actor, **json.loads(e.command_json)}
+                {"v": e.version, "at_ms": e.at_ms, "by": e.actor, **loads(e.command_json)}
                 for e in room.store.log(room.table_id)
             ]
             sub.offer(_text({"t": "log", "entries": entries}))

@@ -7,10 +7,10 @@ A tap marks its table dirty; dirty tables go out together at most every
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from app.tables.fanout import Channel, Subscriber
+from app.tables.jsontext import dumps
 from app.tables.room import TableRoom, table_status
 from app.tables.timesource import TimeSource
 from app.tables.view import table_summary
@@ -59,13 +59,13 @@ class Dashboard:
             return
         now = self.time.now_ms()
         message = {"t": "tables", "server_ms": now, "tables": [summary(r, now) for r in rooms]}
-        self.channel.publish(json.dumps(message, separators=(",", ":")))
+        self.channel.publish(dumps(message))
 
     def publish(self, message: dict[str, Any]) -> None:
-        self.channel.publish(json.dumps(message, separators=(",", ":")))
+        self.channel.publish(dumps(message))
 
     def join(self, subscriber: Subscriber, snapshot: dict[str, Any]) -> None:
-        subscriber.offer(json.dumps(snapshot, separators=(",", ":")))
+        subscriber.offer(dumps(snapshot))
         self.channel.join(subscriber)
 
     def leave(self, subscriber: Subscriber) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -18,6 +17,7 @@ from app.domain.merge import MergeRefused, Timed, merge
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import REPLACED, Channel, Subscriber
+from app.tables.jsontext import dumps, loads
 from app.tables.timesource import Timer, TimeSource
 from app.tables.view import game_view, table_info
 
@@ -85,7 +85,7 @@ def _is_flag(timed: Timed) -> bool:
 
 
 def _timed(entry: LogEntry) -> list[Timed]:
-    wire = json.loads(entry.command_json)
+    wire = loads(entry.command_json)
     if wire.get("c") == "merge":
         # Every merged command came from an offline queue: merged again, it may do nothing.
         kept = [(sub, True) for sub in wire["entries"] + wire.get("dropped", [])]
@@ -125,7 +125,7 @@ def fold(initial: Game, log: list[LogEntry]) -> list[Game]:
     """The game after each version of the log (index 0: before any command)."""
     states = [initial]
     for entry in log:
-        wire = json.loads(entry.command_json)
+        wire = loads(entry.command_json)
         if wire.get("c") == "merge":
             game = states[wire["base"]]
             for sub in wire["entries"]:
@@ -185,7 +185,7 @@ class TableRoom:
         self.version = log[-1].version if log else 0
         for entry in log:
             self._remember(entry.device, entry.seq, entry.version)
-            wire = json.loads(entry.command_json)
+            wire = loads(entry.command_json)
             merged = wire.get("entries", []) + wire.get("dropped", [])
             for sub in merged if wire.get("c") == "merge" else []:
                 self._remember(sub["device"], sub["seq"], entry.version)
@@ -274,12 +274,12 @@ class TableRoom:
             actor=actor_to_wire(actor),
             device=device,
             seq=seq,
-            command_json=json.dumps(wire, separators=(",", ":")),
+            command_json=dumps(wire),
         )
         result = game.result()
         result_json = None
         if result is not None:
-            result_json = json.dumps(game_view(game, at_ms)["result"], separators=(",", ":"))
+            result_json = dumps(game_view(game, at_ms)["result"])
         status = table_status(game)
         stored = (status, result_json)
         self.store.append(
@@ -296,7 +296,7 @@ class TableRoom:
             "what": {**wire, "by": entry.actor, "at_ms": at_ms},
             "game": game_view(game, self.time.now_ms()),
         }
-        text = json.dumps(message, separators=(",", ":"))
+        text = dumps(message)
         self.history.append((version, text))
         if status == "confirmed":
             self.history.clear()  # the game is settled: a snapshot serves any late phone
@@ -313,7 +313,7 @@ class TableRoom:
         self.game = replace(self.game, setup=replace(self.game.setup, names=names))
         self.initial = replace(self.initial, setup=replace(self.initial.setup, names=names))
         for subscriber in tuple(self.channel.subscribers):
-            subscriber.offer(json.dumps(self.snapshot(subscriber.role), separators=(",", ":")))
+            subscriber.offer(dumps(self.snapshot(subscriber.role)))
         for listener in self.listeners:
             listener(self)
 
@@ -411,7 +411,7 @@ class TableRoom:
         if missed is not None and len(missed) > subscriber.queue.maxsize // 2:
             missed = None  # a snapshot is smaller than a long catch-up
         if missed is None:
-            subscriber.offer(json.dumps(self.snapshot(subscriber.role), separators=(",", ":")))
+            subscriber.offer(dumps(self.snapshot(subscriber.role)))
         else:
             for text in missed:
                 subscriber.offer(text)
