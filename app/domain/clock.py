@@ -16,7 +16,7 @@ class Side(IntEnum):
 
     @property
     def other(self) -> Side:
-        return Side(1 - self.value)
+        return _OTHER[self]
 
     @property
     def label(self) -> str:
@@ -29,6 +29,9 @@ class Side(IntEnum):
         if value in ("p2", "P2", 1):
             return cls.P2
         raise ValueError(f"not a side: {value!r} (expected 'p1' or 'p2')")
+
+
+_OTHER = {Side.P1: Side.P2, Side.P2: Side.P1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,17 +62,21 @@ class Clock:
 
     def settle(self, now_ms: int) -> Clock:
         """Book the time since `since_ms` to the running side (or to idle)."""
+        return self.run(self.running, now_ms)
+
+    def run(self, side: Side | None, now_ms: int) -> Clock:
+        """Settle, then let `side` run (None stops both clocks)."""
         elapsed = now_ms - self.since_ms
         if elapsed < 0:
             raise ValueError("time went backwards")
-        if self.running is None:
-            return replace(self, since_ms=now_ms, idle_ms=self.idle_ms + elapsed)
-        side = self.running
-        spent = min(elapsed, self.remaining_ms[side])
+        running = self.running
+        if running is None:
+            return Clock(self.remaining_ms, side, now_ms, self.used_ms, self.idle_ms + elapsed)
+        spent = min(elapsed, self.remaining_ms[running])
         remaining = list(self.remaining_ms)
         used = list(self.used_ms)
-        remaining[side] -= spent
-        used[side] += spent
+        remaining[running] -= spent
+        used[running] += spent
         return Clock(
             remaining_ms=(remaining[0], remaining[1]),
             running=side,
@@ -77,10 +84,6 @@ class Clock:
             used_ms=(used[0], used[1]),
             idle_ms=self.idle_ms + elapsed - spent,
         )
-
-    def run(self, side: Side | None, now_ms: int) -> Clock:
-        """Settle, then let `side` run (None stops both clocks)."""
-        return replace(self.settle(now_ms), running=side)
 
     def adjust(self, side: Side, remaining_ms: int, now_ms: int) -> Clock:
         if remaining_ms < 0:

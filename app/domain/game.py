@@ -6,7 +6,7 @@ a game is immutable, so a rejected command changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from app.domain import commands as c
@@ -44,14 +44,23 @@ class Setup:
     player_clock_ms: int
     army_points: int
     names: tuple[str, str] = ("Player 1", "Player 2")
+    # Looked up once: every turn end and every view asks for them several times.
+    _format: Format | None = field(default=None, init=False, repr=False, compare=False)
+    _scenario: Scenario | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def format(self) -> Format:
-        return get_format(self.format_id)
+        if self._format is None:
+            object.__setattr__(self, "_format", get_format(self.format_id))
+        assert self._format is not None
+        return self._format
 
     @property
     def scenario(self) -> Scenario:
-        return self.format.scenario(self.scenario_id)
+        if self._scenario is None:
+            object.__setattr__(self, "_scenario", self.format.scenario(self.scenario_id))
+        assert self._scenario is not None
+        return self._scenario
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,26 +286,28 @@ def _pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game
         raise StaleCommand(
             f"{game.active.label}'s clock is running, not {cmd.expect.label}'s: tap ignored"
         )
-    before = replace(game, undo=None)
+    before = game if game.undo is None else replace(game, undo=None)
     undo = Undo(tap_at_ms=now_ms, before=before)
     if game.phase is Phase.TURN:
-        return replace(_end_turn(game, cmd.turn_end, now_ms), undo=undo)
-    if game.phase is Phase.DEPLOYMENT and game.active is Side.P1:
-        nxt = replace(game, active=Side.P2)
-    elif game.phase is Phase.DEPLOYMENT:
-        nxt = replace(game, phase=Phase.ADVANCE_DEPLOYMENT, active=Side.P1)
-    elif game.active is Side.P1:
-        nxt = replace(game, active=Side.P2)
-    else:
-        nxt = replace(game, phase=Phase.TURN, active=Side.P1, turn=1)
+        return _end_turn(game, cmd.turn_end, now_ms, undo)
     if cmd.turn_end is not None and (
         cmd.turn_end.kill_box is not None or cmd.turn_end.scoring is not None
     ):
         raise BadInput("nothing is scored during deployment")
-    return replace(nxt, clock=game.clock.run(nxt.active, now_ms), undo=undo)
+    phase: Phase = game.phase
+    turn = game.turn
+    if game.active is Side.P1:
+        nxt = Side.P2
+    elif game.phase is Phase.DEPLOYMENT:
+        phase, nxt = Phase.ADVANCE_DEPLOYMENT, Side.P1
+    else:
+        phase, nxt, turn = Phase.TURN, Side.P1, 1
+    clock = game.clock.run(nxt, now_ms)
+    return replace(game, phase=phase, active=nxt, turn=turn, clock=clock, undo=undo)
 
 
-def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int) -> Game:
+def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -> Game:
+    """The end of the active player's turn (TS1–TS4); `undo` takes the tap back."""
     turn_end = turn_end or c.TurnEnd()
     who = game.active
     if game.kill_box_due and turn_end.kill_box is None:
@@ -314,17 +325,24 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int) -> Game:
         gained = list(cp)
         gained[who.other] += game.format.kill_box_cp
         cp = (gained[0], gained[1])
-    scored = replace(game, control_points=cp, objectives_destroyed=destroyed)
     winner = game.format.scenario_winner(cp)
-    if winner is not None:
-        return _end(scored, Method.SCENARIO, winner, now_ms)
-    if game.last_turn:
+    if winner is not None or game.last_turn:
+        scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
+        if winner is not None:
+            return _end(scored, Method.SCENARIO, winner, now_ms)
         leader = None if cp[0] == cp[1] else Side.P1 if cp[0] > cp[1] else Side.P2
         method = Method.SCENARIO if leader is not None else Method.TIEBREAKER
         return _end(scored, method, leader, now_ms)
     nxt = who.other
-    turn = game.turn + 1 if nxt is Side.P1 else game.turn
-    return replace(scored, active=nxt, turn=turn, clock=game.clock.run(nxt, now_ms))
+    return replace(
+        game,
+        control_points=cp,
+        objectives_destroyed=destroyed,
+        active=nxt,
+        turn=game.turn + 1 if nxt is Side.P1 else game.turn,
+        clock=game.clock.run(nxt, now_ms),
+        undo=undo,
+    )
 
 
 def _switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:

@@ -164,6 +164,7 @@ class TableRoom:
         self._seen: dict[str, OrderedDict[int, int]] = {}
         self._max_seq: dict[str, int] = {}
         self._timer: Timer | None = None
+        self._timer_at = 0
         self._flagging: asyncio.Task[None] | None = None
         self.broken: str | None = None
         self.merge_refused = False
@@ -365,14 +366,31 @@ class TableRoom:
 
     # -- the flag timer ---------------------------------------------------------
 
+    def _flag_bound(self) -> int | None:
+        """No clock can reach zero before this: remaining time runs down no faster than
+        real time, so neither side flags before `since + the lesser remaining time`."""
+        clock = self.game.clock
+        if clock.running is None or self.game.ending is not None:
+            return None
+        return clock.since_ms + min(clock.remaining_ms)
+
     def schedule_flag(self) -> None:
-        """One timer a running table: at the flag's exact moment the server decides it."""
+        """One timer a running table, armed at the earliest moment a clock could run out.
+
+        Most taps leave it as it is: the bound only moves later as the game goes on. A
+        timer that fires before the flag (the side with less time left was not the one
+        running) looks and arms itself again; once the running side has the least time
+        left, it is armed at the flag's exact moment, and the server decides the flag then.
+        """
+        bound = self._flag_bound()
         if self._timer is not None:
+            if bound is not None and self._timer_at <= bound:
+                return
             self._timer.cancel()
             self._timer = None
-        flag_at = self.game.clock.flag_at()
-        if flag_at is not None and self.game.ending is None:
-            self._timer = self.time.call_at(flag_at, self._flag_due)
+        if bound is not None:
+            self._timer_at = bound
+            self._timer = self.time.call_at(bound, self._flag_due)
 
     def _flag_due(self) -> None:
         self._timer = None
@@ -381,6 +399,8 @@ class TableRoom:
     async def _flag(self) -> None:
         with contextlib.suppress(RuleError):  # a read-only table: the EO decides
             await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+        if self._timer is None:
+            self.schedule_flag()  # it fired before any flag: look again at the next bound
 
     async def close(self) -> None:
         if self._timer is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 from collections.abc import Iterator
@@ -84,6 +85,33 @@ async def test_flag_found_after_downtime_is_logged_at_the_exact_moment__DC7(
     assert log[-1].at_ms == started + 30_000
     assert rebuilt.game.flagged is Side.P1
     await again.close()
+
+
+async def test_the_flag_timer_waits_for_the_lesser_clock_then_flags_exactly__DC7(
+    store: Store,
+) -> None:
+    """The timer is armed at the earliest moment either clock could reach zero; when the
+    side with less time is not the one running it fires early, finds no flag and arms
+    itself again, and the running clock is still flagged at its exact moment."""
+    time = FakeTime()
+    hub = TableHub(store, time)
+    room = hub.create(QuickGame(clock_seconds=600, scenario="bunkers"))
+    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.execute(c.Role.EO, "eo", 1, c.AdjustClock(side=Side.P2, remaining_ms=60_000))
+    started = time.now_ms()
+    for step in range(590):  # P1 runs with 600 s; P2, stopped, has 60 s
+        time.advance(1_000)
+        await asyncio.sleep(0)
+        assert room.game.flagged is None, step
+    time.advance(10_000)
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert room.game.flagged is Side.P1
+    flag = store.log(room.table_id)[-1]
+    assert flag.command_json == '{"c":"flag"}'
+    assert flag.at_ms == started + 600_000
+    assert [e.command_json for e in store.log(room.table_id)].count('{"c":"flag"}') == 1
+    await hub.close()
 
 
 async def _settle(room: TableRoom) -> None:
