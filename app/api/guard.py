@@ -99,7 +99,22 @@ def rate_limit(settings: Settings, time: TimeSource) -> RateLimit:
 async def _write(websocket: WebSocket, subscriber: Subscriber) -> None:
     queue = subscriber.queue
     while True:
-        await websocket.send_text(await queue.get())
+        text = await queue.get()
+        subscriber.writing = True
+        try:
+            await websocket.send_text(text)
+        finally:
+            subscriber.writing = False
+
+
+async def reply(websocket: WebSocket, subscriber: Subscriber, text: str) -> None:
+    """A socket's own answer (ack, pong, its event): sent at once when nothing queued is
+    waiting to go before it, else queued behind it, so the order holds either way. Only
+    this socket waits if its phone reads slowly; its queue stays for the others' events."""
+    if subscriber.idle and subscriber.dropped is None:
+        await websocket.send_text(text)
+    else:
+        subscriber.offer(text)
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:

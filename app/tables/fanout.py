@@ -16,7 +16,7 @@ SILENT = 4408  # no heartbeat
 class Subscriber:
     """One socket's outgoing messages; dropped on overflow, a replaced link or silence."""
 
-    __slots__ = ("dropped", "on_drop", "queue", "role")
+    __slots__ = ("dropped", "on_drop", "queue", "role", "writing")
 
     def __init__(self, role: str, limit: int = QUEUE_LIMIT) -> None:
         self.role = role
@@ -24,6 +24,13 @@ class Subscriber:
         #: (close code, reason) once dropped; the socket then closes with it.
         self.dropped: tuple[int, str] | None = None
         self.on_drop: Callable[[], None] | None = None
+        #: True while the socket's writer is in the middle of sending.
+        self.writing = False
+
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and nothing being sent: a message may go out directly."""
+        return not self.writing and self.queue.empty()
 
     @property
     def overflowed(self) -> bool:
@@ -58,10 +65,8 @@ class Channel:
     def leave(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)
 
-    def publish(self, message: str, last: Subscriber | None = None) -> None:
-        """Offer `message` to every subscriber; `last` (the sender's screen) after the rest."""
+    def publish(self, message: str, leave_out: Subscriber | None = None) -> None:
+        """Offer `message` to every subscriber but `leave_out` (the caller sends it there)."""
         for subscriber in tuple(self.subscribers):
-            if subscriber is not last and not subscriber.offer(message):
+            if subscriber is not leave_out and not subscriber.offer(message):
                 self.subscribers.discard(subscriber)
-        if last is not None and last in self.subscribers and not last.offer(message):
-            self.subscribers.discard(last)

@@ -31,6 +31,9 @@ ROLES = ("p1", "p2", "watch", "eo")
 class Ack:
     version: int
     duplicate: bool = False
+    #: The command's event for the sender's own screen, when `execute` was told to
+    #: leave that screen to the caller (see `origin`).
+    event: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +225,8 @@ class TableRoom:
     ) -> Ack:
         """Apply a command once; it is durable before this returns its ack.
 
-        `origin`, the sender's own screen, gets the event after every other screen.
+        `origin`, the sender's own screen, is not offered the event: it comes back in
+        the ack, for the caller to send after the ack's wait for the other screens.
         """
         async with self.lock:
             if self.broken is not None:
@@ -235,10 +239,10 @@ class TableRoom:
             if isinstance(command, c.FlagCheck):
                 return Ack(self.version)
             game = apply(self.game, actor, command, now)
-            self._commit(game, actor, device, seq, command, now, origin)
+            event = self._commit(game, actor, device, seq, command, now, origin)
             if actor is c.Role.EO:
                 self.merge_refused = False  # the EO has seen to the table
-            return Ack(self.version)
+            return Ack(self.version, event=event if origin is not None else None)
 
     def _decide_flag(self, now_ms: int) -> None:
         flag_at = self.game.clock.flag_at()
@@ -255,8 +259,8 @@ class TableRoom:
         command: c.Command,
         at_ms: int,
         origin: Subscriber | None = None,
-    ) -> None:
-        self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms, origin)
+    ) -> str:
+        return self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms, origin)
 
     def _commit_wire(
         self,
@@ -267,7 +271,8 @@ class TableRoom:
         wire: dict[str, Any],
         at_ms: int,
         origin: Subscriber | None = None,
-    ) -> None:
+    ) -> str:
+        """Store the new game, then offer its event to every screen but `origin`."""
         version = self.version + 1
         entry = LogEntry(
             version=version,
@@ -301,10 +306,11 @@ class TableRoom:
         self.history.append((version, text))
         if status == "confirmed":
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        self.channel.publish(text, last=origin)
+        self.channel.publish(text, leave_out=origin)
         self.schedule_flag()
         for listener in self.listeners:
             listener(self)
+        return text
 
     def rename_players(self, names: tuple[str, str]) -> None:
         """The EO corrected a name: every screen of the table gets the table afresh."""
