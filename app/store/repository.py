@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import sqlite3
+import threading
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,18 +48,69 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: How often the SQLite write-ahead log is copied back into the database file.
+CHECKPOINT_EVERY_S = 1.0
+
+
+class _Checkpointer:
+    """Copies the write-ahead log back into the SQLite file from a thread of its own.
+
+    SQLite would otherwise do it inside whichever commit fills the log past 1000 pages:
+    a tap's commit on the server's loop, stalled for the copy and two fsyncs. sqlite3
+    lets go of the GIL while it works, so the loop carries on meanwhile; a PASSIVE
+    checkpoint never blocks a writer.
+    """
+
+    def __init__(self, path: str, every_s: float = CHECKPOINT_EVERY_S) -> None:
+        self.path = path
+        self.every_s = every_s
+        self.stopping = threading.Event()
+        self.connection: sqlite3.Connection | None = None
+        self.thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopping.wait(self.every_s):
+            with contextlib.suppress(sqlite3.Error):
+                self.run_once()
+
+    def run_once(self) -> tuple[int, int, int]:
+        """One pass: (busy, frames in the log, frames copied), as SQLite reports them."""
+        if self.connection is None:
+            self.connection = sqlite3.connect(self.path, check_same_thread=False)
+            self.connection.execute("PRAGMA busy_timeout=5000")
+        busy, frames, copied = self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return int(busy), int(frames), int(copied)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=10)
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+def _sqlite_file(url: str) -> str | None:
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[-1].split("?", 1)[0]
+    return None if not path or path == ":memory:" else path
+
+
 #: A table's status while its game is not over (see tables.room.table_status).
 LIVE_STATUSES = ("waiting", "deploying", "playing", "paused")
 
 
 class Store:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, checkpoint_every_s: float = CHECKPOINT_EVERY_S) -> None:
         self.url = url
+        self.checkpoint_every_s = checkpoint_every_s
         self.engine = make_engine(url)
         SQLModel.metadata.create_all(self.engine)
         self._add_missing_columns()
         self._raw: Any = None
         self._cursor: Any = None
+        self._checkpoints: _Checkpointer | None = None
         sqlite = url.startswith("sqlite")
 
         def mark(name: str) -> str:
@@ -105,6 +158,9 @@ class Store:
             self._cursor = None
 
     def close(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.stop()
+            self._checkpoints = None
         self.close_writer()
         self.engine.dispose()
 
@@ -151,6 +207,12 @@ class Store:
         if self._raw is None:
             self._raw = self.engine.raw_connection()
             self._cursor = self._raw.driver_connection.cursor()
+            path = _sqlite_file(self.url)
+            if path is not None:
+                # The hot path never checkpoints: a thread of its own does (see above).
+                self._cursor.execute("PRAGMA wal_autocheckpoint=0")
+                if self._checkpoints is None:
+                    self._checkpoints = _Checkpointer(path, self.checkpoint_every_s)
         return self._raw.driver_connection
 
     def append(

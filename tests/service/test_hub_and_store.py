@@ -184,3 +184,24 @@ async def test_event_tables_stay_in_memory_when_over(store: Store) -> None:
     await _settle(room)
     assert hub.unload_idle(idle_ms=0) == 0 and hub.event_tables("ev1") == [room]
     await hub.close()
+
+
+async def test_taps_never_checkpoint_the_sqlite_log_a_thread_of_its_own_does(
+    tmp_path: Path,
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'wal.db'}", checkpoint_every_s=3600)
+    hub = TableHub(store, FakeTime())
+    room = hub.create(QuickGame(clock_minutes=60))
+    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    for seq in range(2, 1500):
+        await room.execute(c.Role.EO, "eo", seq, c.AdjustClock(Side.P1, 60_000 + seq))
+    writer = store._writer()
+    assert writer.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+    checkpoints = store._checkpoints
+    assert checkpoints is not None
+    busy, frames, copied = checkpoints.run_once()
+    assert busy == 0 and frames > 1000 and copied == frames  # all of it was left to us
+    assert len(store.log(room.table_id)) == 1499
+    await hub.close()
+    store.close()
+    assert not checkpoints.thread.is_alive()
