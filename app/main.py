@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import events, pages, rest, ws
 from app.api.guard import Heartbeats
+from app.collector import pace_collector
 from app.domain.errors import RuleError
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
@@ -53,9 +54,12 @@ def create_app(
         app.state.heartbeats = heartbeats
         sweeper = asyncio.create_task(heartbeats.run())
         unloader = asyncio.create_task(hub.unload_forever())
+        io_time: TimeSource = app.state.io_time
+        collector = asyncio.create_task(pace_collector(io_time.now_ms, heartbeats.closed))
         try:
             yield
         finally:
+            collector.cancel()
             sweeper.cancel()
             unloader.cancel()
             await service.close()

@@ -71,12 +71,18 @@ class Heartbeats:
         self.timeout_ms = timeout_ms
         self.every_ms = min(every_ms, max(1, timeout_ms // 2))
         self.heard: dict[Subscriber, int] = {}
+        self._closed = 0
 
     def seen(self, subscriber: Subscriber) -> None:
         self.heard[subscriber] = self.time.now_ms()
 
     def forget(self, subscriber: Subscriber) -> None:
         self.heard.pop(subscriber, None)
+        self._closed += 1
+
+    def closed(self) -> int:
+        """Sockets that have closed since the start."""
+        return self._closed
 
     def sweep(self) -> None:
         # Swept every `every_ms`: dropping at more than timeout - every keeps the promise.

@@ -1,0 +1,49 @@
+"""The collector's pace: young often, middle every fifth tick, full when cycles pile up."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from app.collector import Pace, pace_collector
+
+
+def test_young_every_tick_middle_every_fifth() -> None:
+    pace = Pace(now_ms=0, middle_every=5)
+    gens = [pace.generation(now_ms=50 * n, sockets_closed=0) for n in range(1, 11)]
+    assert gens == [0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+
+
+def test_a_full_collection_after_enough_sockets_closed() -> None:
+    pace = Pace(now_ms=0, full_after_closed=500)
+    assert pace.generation(50, sockets_closed=499) == 0
+    assert pace.generation(100, sockets_closed=500) == 2
+    assert pace.generation(150, sockets_closed=999) == 0  # counted from the last full one
+    assert pace.generation(200, sockets_closed=1000) == 2
+
+
+def test_a_full_collection_at_least_every_ten_minutes() -> None:
+    pace = Pace(now_ms=0, full_every_ms=600_000)
+    assert pace.generation(599_999, sockets_closed=0) != 2
+    assert pace.generation(600_000, sockets_closed=0) == 2
+    assert pace.generation(600_050, sockets_closed=0) != 2
+
+
+async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> None:
+    assert gc.isenabled()
+    ticks = 0
+
+    async def tick(_seconds: float) -> None:
+        nonlocal ticks
+        ticks += 1
+        await asyncio.sleep(0)  # a tick passes; no real time is waited for
+
+    before = gc.get_stats()[0]["collections"]
+    task = asyncio.create_task(pace_collector(lambda: 0, lambda: 0, sleep=tick))
+    while ticks < 4:
+        await asyncio.sleep(0)
+        assert not gc.isenabled()
+    assert gc.get_stats()[0]["collections"] >= before + 3
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert gc.isenabled()
