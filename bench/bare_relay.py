@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host,
         port=args.port,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
         log_level="info",
     )
 

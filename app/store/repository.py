@@ -113,19 +113,18 @@ class Store:
         self._checkpoints: _Checkpointer | None = None
         sqlite = url.startswith("sqlite")
 
-        def mark(name: str) -> str:
-            return f":{name}" if sqlite else f"%({name})s"
-
+        mark = "?" if sqlite else "%s"
         columns = ("table_id", "version", "at_ms", "actor", "device", "seq", "command_json")
         self._insert_log = (
             f"INSERT INTO {LogRecord.__tablename__} ({', '.join(columns)}) "
-            f"VALUES ({', '.join(mark(c) for c in columns)})"
+            f"VALUES ({', '.join(mark for _ in columns)})"
         )
         self._update_table = (
-            f"UPDATE {TableRecord.__tablename__} SET version = {mark('version')}, "
-            f"status = {mark('status')}, result_json = {mark('result_json')} "
-            f"WHERE id = {mark('table_id')}"
+            f"UPDATE {TableRecord.__tablename__} SET version = {mark}, "
+            f"status = {mark}, result_json = {mark} WHERE id = {mark}"
         )
+        #: SQLite's writer runs in autocommit mode: a lone insert is its own transaction.
+        self._autocommit = sqlite
 
     def _add_missing_columns(self) -> None:
         """New nullable or defaulted columns reach a database made by an older version."""
@@ -207,6 +206,8 @@ class Store:
         if self._raw is None:
             self._raw = self.engine.raw_connection()
             self._cursor = self._raw.driver_connection.cursor()
+            if self._autocommit:
+                self._raw.driver_connection.isolation_level = None
             path = _sqlite_file(self.url)
             if path is not None:
                 # The hot path never checkpoints: a thread of its own does (see above).
@@ -223,23 +224,26 @@ class Store:
         `status` None: the table's status and result are as they were, and its row is
         left alone (most taps), so a tap costs one insert.
         """
-        params = {
-            "table_id": table_id,
-            "version": entry.version,
-            "at_ms": entry.at_ms,
-            "actor": entry.actor,
-            "device": entry.device,
-            "seq": entry.seq,
-            "command_json": entry.command_json,
-            "status": status,
-            "result_json": result_json,
-        }
+        row = (
+            table_id,
+            entry.version,
+            entry.at_ms,
+            entry.actor,
+            entry.device,
+            entry.seq,
+            entry.command_json,
+        )
         conn = self._writer()
         try:
             cursor = self._cursor
-            cursor.execute(self._insert_log, params)
+            if status is None and self._autocommit:
+                cursor.execute(self._insert_log, row)  # committed by itself
+                return
+            if self._autocommit:
+                cursor.execute("BEGIN")
+            cursor.execute(self._insert_log, row)
             if status is not None:
-                cursor.execute(self._update_table, params)
+                cursor.execute(self._update_table, (entry.version, status, result_json, table_id))
             conn.commit()
         except Exception:
             with contextlib.suppress(Exception):
