@@ -55,6 +55,11 @@ def rounded(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def steal_seconds() -> float:
+    """CPU seconds the hypervisor gave to others while this machine wanted them (all cores)."""
+    return float(getattr(psutil.cpu_times(), "steal", 0.0))
+
+
 def machine_busy_seconds() -> float:
     """CPU seconds spent by every process on the machine (all cores), idle excluded."""
     t = psutil.cpu_times()

@@ -81,6 +81,7 @@ from bench.common import (
     run_loop,
     seat_token,
     server_argv,
+    steal_seconds,
 )
 
 EVENT_BODY = {"name": "Bench", "points": 75}
@@ -170,11 +171,6 @@ def setup_event(port: int, tables: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------
 # Keeping sockets alive as the pages do
 # ----------------------------------------------------------------------------
-
-
-def steal_seconds() -> float:
-    """CPU seconds the hypervisor gave to others while this machine wanted them (all cores)."""
-    return float(getattr(psutil.cpu_times(), "steal", 0.0))
 
 
 # ----------------------------------------------------------------------------

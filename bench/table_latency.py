@@ -22,7 +22,8 @@ Everything talks to 127.0.0.1 only, and every wait is bounded, so the run ends b
 
 The client and the server share the machine's cores: client_cpu_pct says how much the
 load generator used, other_cpu_pct how much every other process on the machine used
-while measuring (latencies taken with a high other_cpu_pct include their noise;
+while measuring, steal_cpu_pct how much CPU this virtual machine wanted but its host gave
+to others (latencies taken with a high other_cpu_pct or steal_cpu_pct include their noise;
 --quiet-wait waits for a quiet moment first), and send_lag_p99_ms how late the client
 sent its taps. A game ends after 18 taps (90 s at 5-s taps); longer runs stop tapping
 finished tables and count them in games_finished.
@@ -69,6 +70,7 @@ from bench.common import (
     run_loop,
     seat_token,
     server_argv,
+    steal_seconds,
 )
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
@@ -175,7 +177,12 @@ def run_target(
         )
 
         def sample() -> tuple[float, ...]:
-            return (time.monotonic(), server.cpu_seconds(), machine_busy_seconds())
+            return (
+                time.monotonic(),
+                server.cpu_seconds(),
+                machine_busy_seconds(),
+                steal_seconds(),
+            )
 
         window = Window.begin(f"{name}: ", server, workers, args, len(rows), sample)
         first_at = window.first_at
@@ -224,6 +231,7 @@ def run_target(
             "counters": counters,
             "server_cpu_pct": server_cpu,
             "other_cpu_pct": max(0.0, machine_cpu - server_cpu - client_cpu),
+            "steal_cpu_pct": (cpu1[3] - cpu0[3]) / wall * 100,
             "server_rss_mb": window.rss_end,
             "server_rss_max_mb": window.rss_max,
             "client_cpu_pct": client_cpu,
@@ -297,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         "server_rss_max_mb": rounded(app_result["server_rss_max_mb"], 1),
         "client_cpu_pct": rounded(app_result["client_cpu_pct"], 1),
         "other_cpu_pct": rounded(app_result["other_cpu_pct"], 1),
+        "steal_cpu_pct": rounded(app_result["steal_cpu_pct"], 1),
         "clients": app_result["clients"],
         "compression": args.compression,
         "cores": os.cpu_count(),
@@ -317,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
             "bare_server_rss_mb": rounded(bare_result["server_rss_mb"], 1),
             "bare_client_cpu_pct": rounded(bare_result["client_cpu_pct"], 1),
             "bare_other_cpu_pct": rounded(bare_result["other_cpu_pct"], 1),
+            "bare_steal_cpu_pct": rounded(bare_result["steal_cpu_pct"], 1),
         }
     targets = {
         "lost_0": out["lost"] == 0 and out["rejected"] == 0,
