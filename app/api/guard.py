@@ -113,14 +113,22 @@ async def _write(websocket: WebSocket, subscriber: Subscriber) -> None:
             subscriber.writing = False
 
 
-async def reply(websocket: WebSocket, subscriber: Subscriber, text: str) -> None:
-    """A socket's own answer (ack, pong, its event): sent at once when nothing queued is
-    waiting to go before it, else queued behind it, so the order holds either way. Only
-    this socket waits if its phone reads slowly; its queue stays for the others' events."""
-    if subscriber.idle and subscriber.dropped is None:
-        await websocket.send_text(text)
-    else:
-        subscriber.offer(text)
+def send_now(websocket: WebSocket, text: str) -> bool:
+    """Send `text` if the socket takes it without waiting; False (nothing sent) if not.
+
+    A send waits only while the phone's TCP buffer is full (the server's transport is
+    paused); otherwise it completes in one step. That step is taken here, so a message
+    leaves in the same turn of the loop as the tap that made it, with no writer task to
+    wake. A send that would wait is abandoned before anything is written, and the
+    message goes to the queue instead.
+    """
+    step = websocket.send_text(text)
+    try:
+        step.send(None)
+    except StopIteration:
+        return True
+    step.close()
+    return False
 
 
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
@@ -185,6 +193,7 @@ async def serve(
             stop.set_result(None)
 
     subscriber.on_drop = stopped
+    subscriber.direct = lambda text: send_now(websocket, text)
     heartbeats.seen(subscriber)
     reader = asyncio.create_task(read())
     writer = asyncio.create_task(_write(websocket, subscriber))
@@ -197,5 +206,6 @@ async def serve(
     finally:
         heartbeats.forget(subscriber)
         subscriber.on_drop = None
+        subscriber.direct = None
         writer.cancel()
         reader.cancel()

@@ -5,14 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import protocol as p
 from app.api.deps import HubDep, get_settings
-from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, reply, serve
+from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, serve
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
@@ -35,17 +34,11 @@ def _actor(role: str) -> c.Actor:
 
 
 async def _handle(
-    room: TableRoom,
-    role: str,
-    device: str,
-    sub: Subscriber,
-    answer: Callable[[str], Awaitable[None]],
-    msg: p.ClientMessage,
+    room: TableRoom, role: str, device: str, sub: Subscriber, msg: p.ClientMessage
 ) -> None:
-    """One message from a screen; `answer` sends to that screen (see guard.reply)."""
     match msg:
         case p.Ping():
-            await answer(p.pong(msg, room.time.now_ms()))
+            sub.offer(p.pong(msg, room.time.now_ms()))
         case p.Sync():
             sub.offer(_text(room.snapshot(role)))
         case p.LogRequest():
@@ -78,19 +71,15 @@ async def _handle(
             try:
                 ack = await room.execute(_actor(role), device, seq, command, origin=sub)
             except RuleError as exc:
-                await answer(error_message(exc.code, exc.message, seq))
+                sub.offer(error_message(exc.code, exc.message, seq))
                 return
             except Exception:
                 log.exception("command failed on table %s", room.table_id)
-                await answer(
+                sub.offer(
                     error_message("internal", "the command could not be saved; not applied", seq)
                 )
                 return
-            if ack.event is not None:
-                # The other screens' writers were woken by the event: they send first.
-                await asyncio.sleep(0)
-                await answer(ack.event)
-            await answer(_text({"t": "ack", "seq": seq, "v": ack.version, "dup": ack.duplicate}))
+            sub.offer(_text({"t": "ack", "seq": seq, "v": ack.version, "dup": ack.duplicate}))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -147,11 +136,8 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
     sub = Subscriber(role, settings.queue_limit)
     room.join(sub, hello.last_version)
 
-    async def answer(text: str) -> None:
-        await reply(websocket, sub, text)
-
     async def handle(msg: p.ClientMessage) -> None:
-        await _handle(room, role, hello.device, sub, answer, msg)
+        await _handle(room, role, hello.device, sub, msg)
 
     # The phone left, stopped reading (its queue overflowed), had its link replaced,
     # or went silent (no heartbeat): whichever comes first ends the socket.

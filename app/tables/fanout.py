@@ -14,9 +14,15 @@ SILENT = 4408  # no heartbeat
 
 
 class Subscriber:
-    """One socket's outgoing messages; dropped on overflow, a replaced link or silence."""
+    """One socket's outgoing messages; dropped on overflow, a replaced link or silence.
 
-    __slots__ = ("dropped", "on_drop", "queue", "role", "writing")
+    A message goes straight out through `direct` when nothing is queued or being sent
+    and the socket takes it at once; otherwise it waits in the bounded queue for the
+    socket's writer. Either way the order holds, and a phone that reads slowly only
+    fills its own queue.
+    """
+
+    __slots__ = ("direct", "dropped", "on_drop", "queue", "role", "writing")
 
     def __init__(self, role: str, limit: int = QUEUE_LIMIT) -> None:
         self.role = role
@@ -24,13 +30,10 @@ class Subscriber:
         #: (close code, reason) once dropped; the socket then closes with it.
         self.dropped: tuple[int, str] | None = None
         self.on_drop: Callable[[], None] | None = None
+        #: Writes a message out now if the socket takes it without waiting (True).
+        self.direct: Callable[[str], bool] | None = None
         #: True while the socket's writer is in the middle of sending.
         self.writing = False
-
-    @property
-    def idle(self) -> bool:
-        """Nothing queued and nothing being sent: a message may go out directly."""
-        return not self.writing and self.queue.empty()
 
     @property
     def overflowed(self) -> bool:
@@ -45,6 +48,13 @@ class Subscriber:
     def offer(self, message: str) -> bool:
         if self.dropped is not None:
             return False
+        if self.direct is not None and not self.writing and self.queue.empty():
+            try:
+                if self.direct(message):
+                    return True
+            except Exception:  # the socket is gone: its reader ends it
+                self.drop(RESYNC, "resync")
+                return False
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -65,8 +75,10 @@ class Channel:
     def leave(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)
 
-    def publish(self, message: str, leave_out: Subscriber | None = None) -> None:
-        """Offer `message` to every subscriber but `leave_out` (the caller sends it there)."""
+    def publish(self, message: str, last: Subscriber | None = None) -> None:
+        """Offer `message` to every subscriber; `last` (the sender's screen) after the rest."""
         for subscriber in tuple(self.subscribers):
-            if subscriber is not leave_out and not subscriber.offer(message):
+            if subscriber is not last and not subscriber.offer(message):
                 self.subscribers.discard(subscriber)
+        if last is not None and last in self.subscribers and not last.offer(message):
+            self.subscribers.discard(last)

@@ -31,9 +31,6 @@ ROLES = ("p1", "p2", "watch", "eo")
 class Ack:
     version: int
     duplicate: bool = False
-    #: The command's event for the sender's own screen, when `execute` was told to
-    #: leave that screen to the caller (see `origin`).
-    event: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,8 +222,7 @@ class TableRoom:
     ) -> Ack:
         """Apply a command once; it is durable before this returns its ack.
 
-        `origin`, the sender's own screen, is not offered the event: it comes back in
-        the ack, for the caller to send after the ack's wait for the other screens.
+        `origin`, the sender's own screen, gets the event after every other screen.
         """
         async with self.lock:
             if self.broken is not None:
@@ -239,10 +235,10 @@ class TableRoom:
             if isinstance(command, c.FlagCheck):
                 return Ack(self.version)
             game = apply(self.game, actor, command, now)
-            event = self._commit(game, actor, device, seq, command, now, origin)
+            self._commit(game, actor, device, seq, command, now, origin)
             if actor is c.Role.EO:
                 self.merge_refused = False  # the EO has seen to the table
-            return Ack(self.version, event=event if origin is not None else None)
+            return Ack(self.version)
 
     def _decide_flag(self, now_ms: int) -> None:
         flag_at = self.game.clock.flag_at()
@@ -259,8 +255,8 @@ class TableRoom:
         command: c.Command,
         at_ms: int,
         origin: Subscriber | None = None,
-    ) -> str:
-        return self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms, origin)
+    ) -> None:
+        self._commit_wire(game, actor, device, seq, command_to_wire(command), at_ms, origin)
 
     def _commit_wire(
         self,
@@ -271,8 +267,7 @@ class TableRoom:
         wire: dict[str, Any],
         at_ms: int,
         origin: Subscriber | None = None,
-    ) -> str:
-        """Store the new game, then offer its event to every screen but `origin`."""
+    ) -> None:
         version = self.version + 1
         entry = LogEntry(
             version=version,
@@ -306,11 +301,10 @@ class TableRoom:
         self.history.append((version, text))
         if status == "confirmed":
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        self.channel.publish(text, leave_out=origin)
+        self.channel.publish(text, last=origin)
         self.schedule_flag()
         for listener in self.listeners:
             listener(self)
-        return text
 
     def rename_players(self, names: tuple[str, str]) -> None:
         """The EO corrected a name: every screen of the table gets the table afresh."""

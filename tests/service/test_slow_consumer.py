@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from app.api.guard import _write, reply
+from app.api.guard import _write, send_now
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.store.repository import Store
-from app.tables.fanout import Subscriber
+from app.tables.fanout import Channel, Subscriber
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
 
@@ -40,7 +40,7 @@ async def test_a_stalled_phone_is_dropped_and_the_others_get_everything(tmp_path
 
 
 class _Socket:
-    """Records what is sent; `stalled` makes a send wait as a full TCP buffer does."""
+    """Records what is sent; `stalled` makes a send wait, as a full TCP buffer does."""
 
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -52,41 +52,64 @@ class _Socket:
         self.sent.append(text)
 
 
-async def test_a_screens_own_answers_go_out_directly_and_never_ahead_of_its_queue() -> None:
-    socket = _Socket()
-    sub = Subscriber("p1")
-    await reply(socket, sub, "pong-1")  # type: ignore[arg-type]
-    assert socket.sent == ["pong-1"] and sub.queue.empty()  # idle: straight out
-    sub.offer("event-5")  # an event from the other phone, not yet written
-    await reply(socket, sub, "ack-6")  # type: ignore[arg-type]
-    assert socket.sent == ["pong-1"]  # queued behind event 5, not ahead of it
-    assert [sub.queue.get_nowait(), sub.queue.get_nowait()] == ["event-5", "ack-6"]
-    socket.stalled = asyncio.Event()
+def _direct(sub: Subscriber, socket: _Socket) -> None:
+    sub.direct = lambda text: send_now(socket, text)  # type: ignore[arg-type]
+
+
+async def test_a_message_goes_straight_out_only_when_nothing_waits_before_it() -> None:
+    socket, sub = _Socket(), Subscriber("p1")
+    _direct(sub, socket)
+    assert sub.offer("event-1")
+    assert socket.sent == ["event-1"] and sub.queue.empty()  # idle: straight out
+    socket.stalled = asyncio.Event()  # the phone's buffer is full
+    assert sub.offer("event-2")
+    assert socket.sent == ["event-1"]  # the send would wait: abandoned, nothing written
+    assert sub.offer("ack-3")  # behind event 2, never ahead of it
+    assert [sub.queue.get_nowait(), sub.queue.get_nowait()] == ["event-2", "ack-3"]
     writer = asyncio.create_task(_write(socket, sub))  # type: ignore[arg-type]
-    sub.offer("event-7")
+    sub.offer("event-4")
+    sub.offer("ack-5")
     await asyncio.sleep(0)
-    assert sub.writing and sub.queue.empty()  # the writer is stuck mid-send
-    await reply(socket, sub, "ack-8")  # type: ignore[arg-type]
-    assert sub.queue.qsize() == 1  # so the answer waits its turn
+    assert sub.writing  # the writer is stuck mid-send ...
+    sub.offer("pong-6")
+    assert sub.queue.qsize() == 2  # ... so nothing jumps the queue
     socket.stalled.set()
-    for _ in range(5):
+    socket.stalled = None
+    for _ in range(10):
         await asyncio.sleep(0)
-    assert socket.sent == ["pong-1", "event-7", "ack-8"]
+    assert socket.sent == ["event-1", "event-4", "ack-5", "pong-6"]
+    assert sub.offer("event-7") and socket.sent[-1] == "event-7"  # idle again
     writer.cancel()
+
+
+async def test_a_gone_socket_drops_its_subscriber_and_the_others_carry_on() -> None:
+    class Gone(_Socket):
+        async def send_text(self, text: str) -> None:
+            raise RuntimeError('Cannot call "send" once a close message has been sent.')
+
+    gone, fine = Subscriber("p1"), Subscriber("p2")
+    _direct(gone, Gone())
+    socket = _Socket()
+    _direct(fine, socket)
+    channel = Channel()
+    channel.join(gone)
+    channel.join(fine)
+    channel.publish("event-1")
+    assert gone.dropped is not None and gone not in channel.subscribers
+    assert socket.sent == ["event-1"]
 
 
 async def test_the_other_screens_get_a_tap_before_the_sender(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'order.db'}")
     hub = TableHub(store, FakeTime())
     room = hub.create(QuickGame(clock_minutes=60))
+    sent: list[str] = []
     sender, other = Subscriber("p1"), Subscriber("p2")
-    room.join(sender, None)
-    room.join(other, None)
     for sub in (sender, other):
-        sub.queue.get_nowait()  # the snapshots
-    ack = await room.execute(Side.P1, "d1", 1, c.StartClock(), origin=sender)
-    assert sender.queue.empty()  # the sender's copy comes back with the ack
-    assert other.queue.get_nowait() == ack.event
-    assert ack.event is not None and '"v":1' in ack.event
+        room.join(sub, None)
+        sub.queue.get_nowait()  # the snapshot
+        sub.direct = lambda text, role=sub.role: sent.append(role) is None
+    await room.execute(Side.P1, "d1", 1, c.StartClock(), origin=sender)
+    assert sent == ["p2", "p1"]
     await hub.close()
     store.close()
