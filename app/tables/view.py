@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from app.domain.clock import Side
-from app.domain.game import Game, Phase, Result, presence_needed, reports_needed
+from app.domain.game import Game, Phase, Report, Result, presence_needed, reports_needed
 
 
 def side_name(side: Side | None) -> str | None:
@@ -57,24 +56,27 @@ def _result(result: Result | None) -> dict[str, Any] | None:
     }
 
 
-def due_prompts(game: Game) -> list[dict[str, Any]]:
-    """The prompts that are due now, in the order the table should answer them."""
+def due_prompts(
+    game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bool
+) -> list[dict[str, Any]]:
+    """The prompts that are due now, in the order the table should answer them (the
+    game's three turn-end questions come in, asked once by the view)."""
     due: list[dict[str, Any]] = []
     if game.paused:
         due.append({"kind": "paused"})
     if game.phase is Phase.READY:
         due.append({"kind": "start", "by": "p1"})
     elif game.phase is Phase.TURN:
-        if game.kill_box_due or game.scoring_due:
+        if kill_box_due or scoring_due:
             due.append(
                 {
                     "kind": "turn_end",
                     "by": side_name(game.active),
-                    "kill_box": game.kill_box_due,
-                    "scoring": game.scoring_due,
+                    "kill_box": kill_box_due,
+                    "scoring": scoring_due,
                 }
             )
-        if game.last_turn:
+        if last_turn:
             due.append({"kind": "game_end", "by": side_name(game.active)})
     elif game.phase is Phase.CLOCK_OUT:
         if game.claim is None:
@@ -110,10 +112,21 @@ def due_prompts(game: Game) -> list[dict[str, Any]]:
     return due
 
 
+def _report(report: Report | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {
+        "army_points_destroyed": report.army_points_destroyed,
+        "scenario_presence": report.scenario_presence,
+        "list_played": report.list_played,
+    }
+
+
 def game_view(game: Game, now_ms: int) -> dict[str, Any]:
     clock = game.clock
     ending = game.ending
     undo = game.undo
+    kill_box_due, scoring_due, last_turn = game.kill_box_due, game.scoring_due, game.last_turn
     return {
         "phase": game.phase.value,
         "active": side_name(game.active),
@@ -141,7 +154,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
             "at_ms": ending.at_ms,
         },
         "final_scoring_due": game.final_scoring_due,
-        "reports": [None if r is None else asdict(r) for r in game.reports],
+        "reports": [_report(r) for r in game.reports],
         "confirmed": list(game.confirmed),
         "disputed": game.disputed,
         "result": _result(game.result()),
@@ -152,10 +165,10 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
             "proposed_by": side_name(undo.proposed_by),
             "proposed_at_ms": undo.proposed_at_ms or None,
         },
-        "kill_box_due": game.kill_box_due,
-        "scoring_due": game.scoring_due,
-        "last_turn": game.last_turn,
-        "due": due_prompts(game),
+        "kill_box_due": kill_box_due,
+        "scoring_due": scoring_due,
+        "last_turn": last_turn,
+        "due": due_prompts(game, kill_box_due, scoring_due, last_turn),
     }
 
 
