@@ -310,13 +310,14 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     """The end of the active player's turn (TS1–TS4); `undo` takes the tap back."""
     turn_end = turn_end or c.TurnEnd()
     who = game.active
-    if game.kill_box_due and turn_end.kill_box is None:
+    kill_box_due, scoring_due = game.kill_box_due, game.scoring_due
+    if kill_box_due and turn_end.kill_box is None:
         raise BadInput(f"kill box: was {who.label}'s caster within 12\" of their table edge?")
-    if not game.kill_box_due and turn_end.kill_box:
+    if not kill_box_due and turn_end.kill_box:
         raise BadInput("the kill box is checked from the end of P1's turn 2")
-    if game.scoring_due and turn_end.scoring is None:
+    if scoring_due and turn_end.scoring is None:
         raise BadInput(f"score the end of {who.label}'s turn {game.turn} first")
-    if not game.scoring_due and turn_end.scoring is not None:
+    if not scoring_due and turn_end.scoring is not None:
         raise BadInput("scoring starts at the end of P2's turn 2")
     cp, destroyed = game.control_points, game.objectives_destroyed
     if turn_end.scoring is not None:

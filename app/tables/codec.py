@@ -161,8 +161,11 @@ def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
     raise BadInput(f"unknown command {name!r}")
 
 
+_SIDE_NAMES = {Side.P1: "p1", Side.P2: "p2"}
+
+
 def _side_name(side: Side) -> str:
-    return side.name.lower()
+    return _SIDE_NAMES[side]
 
 
 def command_to_wire(command: c.Command) -> dict[str, Any]:

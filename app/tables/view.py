@@ -7,9 +7,11 @@ from typing import Any
 from app.domain.clock import Side
 from app.domain.game import Game, Phase, Report, Result, presence_needed, reports_needed
 
+_SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
+
 
 def side_name(side: Side | None) -> str | None:
-    return None if side is None else side.name.lower()
+    return _SIDE_NAMES[side]
 
 
 def table_info(table_id: str, game: Game) -> dict[str, Any]:
