@@ -8,9 +8,10 @@ machine, felt by every tap in flight. Paced instead, the youngest generation is
 collected every 50 ms (well under a millisecond) and the middle one every 250 ms (a
 few ms). Nearly everything that outlives those dies by reference count anyway, so the
 oldest generation is walked only when garbage cycles can have piled up: after
-`FULL_AFTER_CLOSED` sockets have closed (a closed connection leaves cycles behind),
-and at least every ten minutes. What the server loads at start is frozen out of the
-collector altogether (see main.py).
+`FULL_AFTER_CHURN` sockets have opened or closed (a handshake and a closed connection
+leave cycles behind; a crowd of phones joining at the start of a round must not let them
+pile up for minutes), and at least every ten minutes. What the server loads at start is
+frozen out of the collector altogether (see main.py).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Awaitable, Callable
 YOUNG_EVERY_MS = 50
 MIDDLE_EVERY = 5  # young ticks
 FULL_EVERY_MS = 10 * 60_000
-FULL_AFTER_CLOSED = 500
+FULL_AFTER_CHURN = 1000
 
 
 class Pace:
@@ -33,31 +34,31 @@ class Pace:
         now_ms: int,
         middle_every: int = MIDDLE_EVERY,
         full_every_ms: int = FULL_EVERY_MS,
-        full_after_closed: int = FULL_AFTER_CLOSED,
+        full_after_churn: int = FULL_AFTER_CHURN,
     ) -> None:
         self.middle_every = middle_every
         self.full_every_ms = full_every_ms
-        self.full_after_closed = full_after_closed
+        self.full_after_churn = full_after_churn
         self.ticks = 0
         self.last_full_ms = now_ms
-        self.closed_at_last_full = 0
+        self.churn_at_last_full = 0
 
-    def generation(self, now_ms: int, sockets_closed: int) -> int:
-        """The generation to collect now, given the sockets closed since the start."""
+    def generation(self, now_ms: int, socket_churn: int) -> int:
+        """The generation to collect now, given the sockets opened and closed so far."""
         self.ticks += 1
         if (
-            sockets_closed - self.closed_at_last_full >= self.full_after_closed
+            socket_churn - self.churn_at_last_full >= self.full_after_churn
             or now_ms - self.last_full_ms >= self.full_every_ms
         ):
             self.last_full_ms = now_ms
-            self.closed_at_last_full = sockets_closed
+            self.churn_at_last_full = socket_churn
             return 2
         return 1 if self.ticks % self.middle_every == 0 else 0
 
 
 async def pace_collector(
     now_ms: Callable[[], int],
-    sockets_closed: Callable[[], int],
+    socket_churn: Callable[[], int],
     every_ms: int = YOUNG_EVERY_MS,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> None:
@@ -67,6 +68,6 @@ async def pace_collector(
     try:
         while True:
             await sleep(every_ms / 1000)
-            gc.collect(pace.generation(now_ms(), sockets_closed()))
+            gc.collect(pace.generation(now_ms(), socket_churn()))
     finally:
         gc.enable()

@@ -55,7 +55,7 @@ def create_app(
         sweeper = asyncio.create_task(heartbeats.run())
         unloader = asyncio.create_task(hub.unload_forever())
         io_time: TimeSource = app.state.io_time
-        collector = asyncio.create_task(pace_collector(io_time.now_ms, heartbeats.closed))
+        collector = asyncio.create_task(pace_collector(io_time.now_ms, heartbeats.churn))
         try:
             yield
         finally:

@@ -71,18 +71,22 @@ class Heartbeats:
         self.timeout_ms = timeout_ms
         self.every_ms = min(every_ms, max(1, timeout_ms // 2))
         self.heard: dict[Subscriber, int] = {}
-        self._closed = 0
+        self._churn = 0
 
     def seen(self, subscriber: Subscriber) -> None:
         self.heard[subscriber] = self.time.now_ms()
 
+    def join(self, subscriber: Subscriber) -> None:
+        self.seen(subscriber)
+        self._churn += 1
+
     def forget(self, subscriber: Subscriber) -> None:
         self.heard.pop(subscriber, None)
-        self._closed += 1
+        self._churn += 1
 
-    def closed(self) -> int:
-        """Sockets that have closed since the start."""
-        return self._closed
+    def churn(self) -> int:
+        """Sockets opened plus sockets closed since the start."""
+        return self._churn
 
     def sweep(self) -> None:
         # Swept every `every_ms`: dropping at more than timeout - every keeps the promise.
@@ -194,7 +198,7 @@ async def serve(
 
     subscriber.on_drop = stopped
     subscriber.direct = lambda text: send_now(websocket, text)
-    heartbeats.seen(subscriber)
+    heartbeats.join(subscriber)
     reader = asyncio.create_task(read())
     writer = asyncio.create_task(_write(websocket, subscriber))
     try:

@@ -10,23 +10,23 @@ from app.collector import Pace, pace_collector
 
 def test_young_every_tick_middle_every_fifth() -> None:
     pace = Pace(now_ms=0, middle_every=5)
-    gens = [pace.generation(now_ms=50 * n, sockets_closed=0) for n in range(1, 11)]
+    gens = [pace.generation(now_ms=50 * n, socket_churn=0) for n in range(1, 11)]
     assert gens == [0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
 
 
-def test_a_full_collection_after_enough_sockets_closed() -> None:
-    pace = Pace(now_ms=0, full_after_closed=500)
-    assert pace.generation(50, sockets_closed=499) == 0
-    assert pace.generation(100, sockets_closed=500) == 2
-    assert pace.generation(150, sockets_closed=999) == 0  # counted from the last full one
-    assert pace.generation(200, sockets_closed=1000) == 2
+def test_a_full_collection_after_enough_sockets_opened_or_closed() -> None:
+    pace = Pace(now_ms=0, full_after_churn=1000)
+    assert pace.generation(50, socket_churn=999) == 0
+    assert pace.generation(100, socket_churn=1000) == 2
+    assert pace.generation(150, socket_churn=1999) == 0  # counted from the last full one
+    assert pace.generation(200, socket_churn=2000) == 2
 
 
 def test_a_full_collection_at_least_every_ten_minutes() -> None:
     pace = Pace(now_ms=0, full_every_ms=600_000)
-    assert pace.generation(599_999, sockets_closed=0) != 2
-    assert pace.generation(600_000, sockets_closed=0) == 2
-    assert pace.generation(600_050, sockets_closed=0) != 2
+    assert pace.generation(599_999, socket_churn=0) != 2
+    assert pace.generation(600_000, socket_churn=0) == 2
+    assert pace.generation(600_050, socket_churn=0) != 2
 
 
 async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> None:
