@@ -37,10 +37,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_file(url: str) -> str | None:
+    if not url.startswith("sqlite"):
+        return None
+    path = url.split("///", 1)[-1].split("?", 1)[0]
+    return None if not path or path == ":memory:" else path
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        path = url.split("///", 1)[-1]
-        if path and path != ":memory:":
+        path = _sqlite_file(url)
+        if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -88,13 +95,6 @@ class _Checkpointer:
         if self.connection is not None:
             self.connection.close()
             self.connection = None
-
-
-def _sqlite_file(url: str) -> str | None:
-    if not url.startswith("sqlite"):
-        return None
-    path = url.split("///", 1)[-1].split("?", 1)[0]
-    return None if not path or path == ":memory:" else path
 
 
 #: A table's status while its game is not over (see tables.room.table_status).

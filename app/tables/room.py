@@ -277,17 +277,16 @@ class TableRoom:
             seq=seq,
             command_json=dumps(wire),
         )
-        result = game.result()
-        result_json = None
-        if result is not None:
-            result_json = dumps(game_view(game, at_ms)["result"])
+        now = self.time.now_ms()
+        view = game_view(game, now)  # one view: the event's, and the stored result's
+        result_json = None if view["result"] is None else dumps(view["result"])
         status = table_status(game)
         stored = (status, result_json)
         self.store.append(
             self.table_id, entry, status if stored != self._stored else None, result_json
         )
         self._stored = stored
-        self.last_change_ms = self.time.now_ms()
+        self.last_change_ms = now
         self.game = game
         self.version = version
         self._remember(device, seq, version)
@@ -295,7 +294,7 @@ class TableRoom:
             "t": "event",
             "v": version,
             "what": {**wire, "by": entry.actor, "at_ms": at_ms},
-            "game": game_view(game, self.time.now_ms()),
+            "game": view,
         }
         text = dumps(message)
         self.history.append((version, text))
