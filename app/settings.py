@@ -17,8 +17,16 @@ class Settings:
     heartbeat_ms: int = 10_000
     rate_per_s: float = 15.0
     rate_burst: float = 40.0
+    #: Watch screens a table (the projector, spectators); each seat and the EO have their
+    #: own `screens_per_seat`, so watchers never take a player's or the EO's place.
     sockets_per_table: int = 16
+    screens_per_seat: int = 4
+    #: A seat's commands, across all its screens: an offline message counts each one.
+    command_rate_per_s: float = 5.0
+    command_burst: float = 200.0
     queue_limit: int = 256
+    #: What a screen may have waiting to be sent before it is dropped (it then resyncs).
+    queue_bytes: int = 1 << 20
     players_per_event: int = 1024
 
     @classmethod

@@ -36,7 +36,13 @@ class RunningServer:
 
 
 #: Tests that are not about the socket guards switch them off (see test_socket_guards.py).
-RELAXED = {"heartbeat_ms": 3_600_000, "rate_per_s": 1e6, "rate_burst": 1e6}
+RELAXED = {
+    "heartbeat_ms": 3_600_000,
+    "rate_per_s": 1e6,
+    "rate_burst": 1e6,
+    "command_rate_per_s": 1e6,
+    "command_burst": 1e6,
+}
 
 
 async def start_server(

@@ -37,6 +37,9 @@ from app.tables.fanout import Subscriber
 from app.tables.jsontext import dumps
 from app.tables.room import TableRoom, table_status
 
+#: A dashboard's first message is every table of the event (~1.3 kB a table).
+DASHBOARD_QUEUE_BYTES = 16 << 20
+
 router = APIRouter(prefix="/api/events")
 socket_router = APIRouter()
 
@@ -492,7 +495,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         return
     token = hello.get("token") if isinstance(hello, dict) else None
     role = "eo" if isinstance(token, str) and token == event.admin_token else "public"
-    sub = Subscriber(role)
+    sub = Subscriber(role, limit_bytes=DASHBOARD_QUEUE_BYTES)
     dashboard = dashboards.get(event_id)
     dashboard.join(sub, dashboard_snapshot(service, event_id, role))
 

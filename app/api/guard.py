@@ -44,16 +44,17 @@ class RateLimit:
     tokens: float = field(default=-1.0)
     at_ms: int = field(default=-1)
 
-    def allow(self) -> bool:
+    def allow(self, cost: float = 1.0) -> bool:
+        """Take `cost` tokens (a message, or the commands an offline message carries)."""
         now = self.time.now_ms()
         if self.at_ms < 0:
             self.tokens = self.burst
         else:
             self.tokens = min(self.burst, self.tokens + (now - self.at_ms) * self.per_s / 1000)
         self.at_ms = now
-        if self.tokens < 1:
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True
 
 
@@ -106,10 +107,16 @@ def rate_limit(settings: Settings, time: TimeSource) -> RateLimit:
     return RateLimit(time, per_s=settings.rate_per_s, burst=settings.rate_burst)
 
 
+def command_rate(settings: Settings, time: TimeSource) -> RateLimit:
+    """A seat's commands across all its sockets; an offline message counts each one."""
+    return RateLimit(time, per_s=settings.command_rate_per_s, burst=settings.command_burst)
+
+
 async def _write(websocket: WebSocket, subscriber: Subscriber) -> None:
     queue = subscriber.queue
     while True:
         text = await queue.get()
+        subscriber.taken(text)
         subscriber.writing = True
         try:
             await websocket.send_text(text)

@@ -51,7 +51,9 @@ class Sync:
 
 @dataclass(frozen=True, slots=True)
 class LogRequest:
-    pass
+    """A page of the table log: the entries after version `after`."""
+
+    after: int = 0
 
 
 ClientMessage = Hello | Cmd | Offline | Ping | Sync | LogRequest
@@ -131,7 +133,10 @@ def parse(text: str) -> ClientMessage:
         case "sync":
             return Sync()
         case "log":
-            return LogRequest()
+            after = raw.get("after", 0)
+            if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after < 2**53:
+                raise BadInput("log 'after' must be a version, a whole number from 0")
+            return LogRequest(after=after)
     raise BadInput(f"unknown message type {kind!r} (hello, cmd, offline, ping, sync, log)")
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 from typing import Annotated, Any
 
 import segno
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -16,6 +15,7 @@ from app.api.deps import BaseUrlDep, HubDep
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
 from app.tables.hub import QuickGame, new_token
+from app.tables.log_page import LOG_PAGE, log_page
 from app.tables.room import TableRoom
 
 router = APIRouter(prefix="/api")
@@ -120,18 +120,18 @@ async def formats() -> list[dict[str, Any]]:
 async def table_log(
     table_id: str,
     hub: HubDep,
+    after: Annotated[int, Query(ge=0, lt=2**53)] = 0,
+    limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE,
     x_table_token: Annotated[str | None, Header()] = None,
-) -> list[dict[str, Any]]:
-    """Every tap, switch, score and undo with its server time (any of the table's links)."""
+) -> dict[str, Any]:
+    """Every tap, switch, score and undo with its server time (any of the table's links),
+    a page at a time: `entries` after version `after`, and `next` to go on from (None: done)."""
     room = hub.get(table_id)
     if room is None:
         raise HTTPException(404, f"no table {table_id!r}")
     if room.tokens.role_for(x_table_token) is None:
         raise HTTPException(403, "send one of the table's tokens in X-Table-Token")
-    return [
-        {"v": e.version, "at_ms": e.at_ms, "by": e.actor, **json.loads(e.command_json)}
-        for e in room.store.log(table_id)
-    ]
+    return log_page(room, after, limit)
 
 
 class RotateIn(BaseModel):

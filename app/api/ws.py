@@ -5,18 +5,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import weakref
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import protocol as p
 from app.api.deps import HubDep, get_settings
-from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, serve
+from app.api.guard import (
+    Heartbeats,
+    RateLimit,
+    command_rate,
+    error_message,
+    origin_allowed,
+    rate_limit,
+    serve,
+)
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.tables.fanout import Subscriber
-from app.tables.jsontext import dumps, loads
+from app.tables.jsontext import dumps
+from app.tables.log_page import log_page
+from app.tables.offline import Gap, device_key
 from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)
@@ -33,53 +45,87 @@ def _actor(role: str) -> c.Actor:
     return c.Role.EO if role == "eo" else Side.parse(role)
 
 
-async def _handle(
-    room: TableRoom, role: str, device: str, sub: Subscriber, msg: p.ClientMessage
-) -> None:
+#: Each seat's command budget, shared by all of that seat's sockets.
+_seat_rates: weakref.WeakKeyDictionary[TableRoom, dict[str, RateLimit]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@dataclass(slots=True)
+class Screen:
+    """One socket of a table: who it is, its phone, and that phone's time away."""
+
+    room: TableRoom
+    role: str
+    device: str
+    key: str
+    gap: Gap | None
+    sub: Subscriber
+    commands: RateLimit
+
+    def ack(self, seq: int, version: int, duplicate: bool) -> None:
+        self.sub.offer(_text({"t": "ack", "seq": seq, "v": version, "dup": duplicate}))
+
+    def refuse(self, seqs: list[int], code: str, message: str) -> None:
+        for seq in seqs:
+            self.sub.offer(error_message(code, message, seq))
+
+
+async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
+    room, role, sub = screen.room, screen.role, screen.sub
+    room.heard(screen.key)
     match msg:
         case p.Ping():
             sub.offer(p.pong(msg, room.time.now_ms()))
         case p.Sync():
             sub.offer(_text(room.snapshot(role)))
-        case p.LogRequest():
-            entries = [
-                {"v": e.version, "at_ms": e.at_ms, "by": e.actor, **loads(e.command_json)}
-                for e in room.store.log(room.table_id)
-            ]
-            sub.offer(_text({"t": "log", "entries": entries}))
+        case p.LogRequest(after=after):
+            sub.offer(_text({"t": "log", **log_page(room, after)}))
         case p.Hello():
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
         case p.Offline(base=base, commands=queued):
             seqs = [q[0] for q in queued]
             if role == "watch":
-                for seq in seqs:
-                    sub.offer(error_message("forbidden", "a watch link can only watch", seq))
+                screen.refuse(seqs, "forbidden", "a watch link can only watch")
+                return
+            if not screen.commands.allow(len(queued)):
+                screen.refuse(seqs, "rate_limited", "too many commands from this seat: slow down")
                 return
             try:
-                ack = await room.merge_offline(_actor(role), device, base, queued)
+                actor = _actor(role)
+                ack = await room.merge_offline(actor, screen.device, screen.gap, base, queued)
             except RuleError as exc:
-                for seq in seqs:
-                    sub.offer(error_message(exc.code, exc.message, seq))
+                screen.refuse(seqs, exc.code, exc.message)
                 sub.offer(_text(room.snapshot(role)))  # the server's state stands
                 return
             for seq in seqs:
-                sub.offer(_text({"t": "ack", "seq": seq, "v": ack.version, "dup": ack.duplicate}))
+                screen.ack(seq, ack.version, ack.duplicate)
         case p.Cmd(seq=seq, command=command):
             if role == "watch":
-                sub.offer(error_message("forbidden", "a watch link can only watch", seq))
+                screen.refuse([seq], "forbidden", "a watch link can only watch")
+                return
+            if not screen.commands.allow():
+                screen.refuse([seq], "rate_limited", "too many commands from this seat: slow down")
                 return
             try:
-                ack = await room.execute(_actor(role), device, seq, command, origin=sub)
+                ack = await room.execute(_actor(role), screen.device, seq, command, origin=sub)
             except RuleError as exc:
-                sub.offer(error_message(exc.code, exc.message, seq))
+                screen.refuse([seq], exc.code, exc.message)
                 return
             except Exception:
                 log.exception("command failed on table %s", room.table_id)
-                sub.offer(
-                    error_message("internal", "the command could not be saved; not applied", seq)
-                )
+                screen.refuse([seq], "internal", "the command could not be saved; not applied")
                 return
-            sub.offer(_text({"t": "ack", "seq": seq, "v": ack.version, "dup": ack.duplicate}))
+            screen.ack(seq, ack.version, ack.duplicate)
+
+
+def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
+    """Watchers never take a seat's or the EO's place: each link has its own screens."""
+    limit = settings.sockets_per_table if role == "watch" else settings.screens_per_seat
+    if sum(1 for s in room.channel.subscribers if s.role == role) < limit:
+        return None
+    who = "watch screens" if role == "watch" else f"screens on the {role.upper()} link"
+    return f"this table has {limit} {who} open already"
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -123,21 +169,23 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
         )
         await websocket.close(code=4403)
         return
-    if len(room.channel.subscribers) >= settings.sockets_per_table:
-        await websocket.send_text(
-            error_message(
-                "too_many", f"this table has {settings.sockets_per_table} screens open already"
-            )
-        )
+    full = _room_full(room, role, settings)
+    if full is not None:
+        await websocket.send_text(error_message("too_many", full))
         await websocket.close(code=4429)
         return
     heartbeats: Heartbeats = websocket.app.state.heartbeats
     rate = rate_limit(settings, websocket.app.state.io_time)
-    sub = Subscriber(role, settings.queue_limit)
+    rates = _seat_rates.setdefault(room, {})
+    if role not in rates:
+        rates[role] = command_rate(settings, websocket.app.state.io_time)
+    sub = Subscriber(role, settings.queue_limit, settings.queue_bytes)
+    key = device_key(role, hello.device)
+    screen = Screen(room, role, hello.device, key, room.arrive(key), sub, rates[role])
     room.join(sub, hello.last_version)
 
     async def handle(msg: p.ClientMessage) -> None:
-        await _handle(room, role, hello.device, sub, msg)
+        await _handle(screen, msg)
 
     # The phone left, stopped reading (its queue overflowed), had its link replaced,
     # or went silent (no heartbeat): whichever comes first ends the socket.

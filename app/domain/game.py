@@ -171,6 +171,21 @@ def new_game(setup: Setup, now_ms: int) -> Game:
     return Game(setup=setup, clock=Clock.start_with(setup.player_clock_ms, now_ms))
 
 
+def slot(game: Game) -> str:
+    """Where the game stands, in the players' words: "P2's turn 3"."""
+    who = game.active.label
+    match game.phase:
+        case Phase.READY:
+            return "before the clock started"
+        case Phase.DEPLOYMENT:
+            return f"{who}'s deployment"
+        case Phase.ADVANCE_DEPLOYMENT:
+            return f"{who}'s advance deployment"
+        case Phase.TURN | Phase.CLOCK_OUT:
+            return f"{who}'s turn {game.turn}"
+    return "after the game"
+
+
 # --- the clock out (DC7) ------------------------------------------------------
 
 
@@ -456,10 +471,21 @@ def _final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
     return replace(game, control_points=cp, objectives_destroyed=destroyed, final_scoring_due=False)
 
 
+def settled(game: Game) -> bool:
+    """TS9: the result stands once both players confirmed it or the EO entered it."""
+    return game.recorded is not None or all(game.confirmed)
+
+
+def _unsettled(game: Game) -> None:
+    if settled(game):
+        raise RuleError("the result is settled (both players confirmed it); only the EO changes it")
+
+
 def _report(game: Game, actor: c.Actor, cmd: c.ReportGame) -> Game:
     seat = _seat(actor)
     if game.phase is not Phase.OVER:
         raise RuleError("army points destroyed are entered when the game is over")
+    _unsettled(game)
     if not 0 <= cmd.army_points_destroyed <= 10_000:
         raise BadInput("army points destroyed must be between 0 and 10000")
     if cmd.scenario_presence is not None and not 0 <= cmd.scenario_presence <= 10_000:
@@ -486,6 +512,7 @@ def _dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:
     seat = _seat(actor)
     if game.phase is not Phase.OVER:
         raise RuleError("a result can be disputed once the game is over")
+    _unsettled(game)
     reason = cmd.reason.strip()[:300]
     return replace(game, disputed=f"{seat.label}: {reason or 'disputes the result'}")
 
@@ -641,7 +668,7 @@ def presence_needed(game: Game) -> bool:
 
 def reports_needed(game: Game) -> tuple[Side, ...]:
     ending = game.ending
-    if ending is None:
+    if ending is None or game.recorded is not None:
         return ()
     sides: tuple[Side, ...] = (Side.P1, Side.P2)
     if ending.method is Method.CONCESSION and ending.winner is not None:

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.domain import commands as c
-from app.domain.errors import RuleError, StaleCommand
-from app.domain.game import Game, Phase, apply, decide_flag
+from app.domain.errors import NotYourSeat, RuleError, StaleCommand
+from app.domain.game import Game, Phase, apply, decide_flag, slot
 
 
 class MergeRefused(RuleError):
@@ -32,6 +32,36 @@ class Timed:
     device: str = ""
     seq: int = 0
     offline: bool = False
+    #: The log version it first entered the table with (a command or a merge).
+    src: int = 0
+    #: Where the game stood when it applied: "P1's turn 2".
+    turn: str = ""
+
+
+#: What a player's phone may queue while offline: its own seat's commands, nothing of
+#: the EO's or the server's.
+OFFLINE_COMMANDS = (
+    c.StartClock,
+    c.PassTurn,
+    c.SwitchClock,
+    c.ProposeUndo,
+    c.AnswerUndo,
+    c.CasterDestroyed,
+    c.Concede,
+    c.ClaimScenario,
+    c.AnswerClaim,
+    c.AcceptClockLoss,
+    c.FinalScoring,
+    c.ReportGame,
+    c.ConfirmResult,
+    c.DisputeResult,
+)
+
+
+def check_offline(command: c.Command) -> None:
+    """Refuse, before anything is merged, a queued command no player's phone may send."""
+    if not isinstance(command, OFFLINE_COMMANDS):
+        raise NotYourSeat(f"a phone cannot queue {_name(command)} offline: only the EO can do that")
 
 
 def merge(
@@ -47,6 +77,7 @@ def merge(
     dropped: list[Timed] = []
     for entry in sorted(entries, key=lambda e: e.at_ms):
         at_ms = max(entry.at_ms, game.clock.since_ms)
+        turn = slot(game)
         try:
             game = apply(game, entry.actor, entry.command, at_ms)
         except RuleError as exc:
@@ -63,7 +94,16 @@ def merge(
                 f"fits the game ({exc.message}); the EO decides"
             ) from None
         applied.append(
-            Timed(at_ms, entry.actor, entry.command, entry.device, entry.seq, entry.offline)
+            Timed(
+                at_ms,
+                entry.actor,
+                entry.command,
+                entry.device,
+                entry.seq,
+                entry.offline,
+                entry.src,
+                turn,
+            )
         )
     return decide_flag(game, max(now_ms, game.clock.since_ms)), applied, dropped
 
@@ -86,6 +126,12 @@ NAMES = {
     c.ConfirmResult: "confirmation",
     c.ProposeUndo: "undo",
     c.AnswerUndo: "undo answer",
+    c.PauseClock: "pause",
+    c.ResumeClock: "resume",
+    c.AdjustClock: "clock adjustment",
+    c.RecordResult: "result entry",
+    c.CallTie: "tie call",
+    c.FlagCheck: "flag check",
 }
 
 

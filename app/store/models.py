@@ -48,6 +48,7 @@ class LogRecord(SQLModel, table=True):
     device: str
     seq: int = Field(sa_column=Column(BigInteger, nullable=False))
     command_json: str
+    turn: str = ""  # where the game stood when the command came: "P2's turn 3"
 
 
 class EventRecord(SQLModel, table=True):

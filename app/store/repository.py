@@ -26,6 +26,12 @@ class LogEntry:
     device: str
     seq: int
     command_json: str
+    #: Where the game stood when the command came ("P2's turn 3"), for the log's readers.
+    turn: str = ""
+
+
+def _entry(r: LogRecord) -> LogEntry:
+    return LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json, r.turn)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -114,7 +120,16 @@ class Store:
         sqlite = url.startswith("sqlite")
 
         mark = "?" if sqlite else "%s"
-        columns = ("table_id", "version", "at_ms", "actor", "device", "seq", "command_json")
+        columns = (
+            "table_id",
+            "version",
+            "at_ms",
+            "actor",
+            "device",
+            "seq",
+            "command_json",
+            "turn",
+        )
         self._insert_log = (
             f"INSERT INTO {LogRecord.__tablename__} ({', '.join(columns)}) "
             f"VALUES ({', '.join(mark for _ in columns)})"
@@ -232,6 +247,7 @@ class Store:
             entry.device,
             entry.seq,
             entry.command_json,
+            entry.turn,
         )
         conn = self._writer()
         try:
@@ -270,11 +286,7 @@ class Store:
             logs: dict[str, list[LogEntry]] = defaultdict(list)
             rows = session.exec(log_query.order_by(col(LogRecord.table_id), col(LogRecord.version)))
             for row in rows:
-                logs[row.table_id].append(
-                    LogEntry(
-                        row.version, row.at_ms, row.actor, row.device, row.seq, row.command_json
-                    )
-                )
+                logs[row.table_id].append(_entry(row))
         for record in records:
             yield record, logs.get(record.id, [])
 
@@ -290,13 +302,14 @@ class Store:
             return None
         return record, self.log(table_id)
 
-    def log(self, table_id: str) -> list[LogEntry]:
+    def log(self, table_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]:
+        """The log from version `after + 1` on, oldest first; `limit` entries at most."""
         with Session(self.engine) as session:
-            rows = session.exec(
+            query = (
                 select(LogRecord)
-                .where(col(LogRecord.table_id) == table_id)
+                .where(col(LogRecord.table_id) == table_id, col(LogRecord.version) > after)
                 .order_by(col(LogRecord.version))
             )
-            return [
-                LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json) for r in rows
-            ]
+            if limit is not None:
+                query = query.limit(limit)
+            return [_entry(r) for r in session.exec(query)]

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 QUEUE_LIMIT = 256
+QUEUE_BYTES = 1 << 20
 
 #: Close codes for a dropped subscriber (the page knows what each means).
 RESYNC = 1013  # it stopped reading: reconnect and resync
@@ -22,11 +23,23 @@ class Subscriber:
     fills its own queue.
     """
 
-    __slots__ = ("direct", "dropped", "on_drop", "queue", "role", "writing")
+    __slots__ = (
+        "direct",
+        "dropped",
+        "limit_bytes",
+        "on_drop",
+        "queue",
+        "queued_bytes",
+        "role",
+        "writing",
+    )
 
-    def __init__(self, role: str, limit: int = QUEUE_LIMIT) -> None:
+    def __init__(self, role: str, limit: int = QUEUE_LIMIT, limit_bytes: int = QUEUE_BYTES) -> None:
         self.role = role
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=limit)
+        #: Text waiting in the queue: bounded too, so a few large messages cannot pile up.
+        self.queued_bytes = 0
+        self.limit_bytes = limit_bytes
         #: (close code, reason) once dropped; the socket then closes with it.
         self.dropped: tuple[int, str] | None = None
         self.on_drop: Callable[[], None] | None = None
@@ -55,12 +68,20 @@ class Subscriber:
             except Exception:  # the socket is gone: its reader ends it
                 self.drop(RESYNC, "resync")
                 return False
+        if self.queued_bytes + len(message) > self.limit_bytes:
+            self.drop(RESYNC, "resync")
+            return False
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.drop(RESYNC, "resync")
             return False
+        self.queued_bytes += len(message)
         return True
+
+    def taken(self, message: str) -> None:
+        """The writer took `message` off the queue."""
+        self.queued_bytes -= len(message)
 
 
 class Channel:

@@ -11,13 +11,24 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.domain import commands as c
-from app.domain.errors import BadInput, RuleError
-from app.domain.game import Game, Phase, apply, decide_flag
-from app.domain.merge import MergeRefused, Timed, merge
+from app.domain.clock import Side
+from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.game import Game, Phase, apply, decide_flag, slot
+from app.domain.merge import MergeRefused, Timed, check_offline, merge
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import REPLACED, Channel, Subscriber
 from app.tables.jsontext import dumps, loads
+from app.tables.offline import (
+    Gap,
+    Presence,
+    Presences,
+    device_key,
+    items_since,
+    merged_items,
+    public_wire,
+    timed_to_wire,
+)
 from app.tables.timesource import Timer, TimeSource
 from app.tables.view import game_view, table_info
 
@@ -77,48 +88,10 @@ def table_status(game: Game) -> str:
     return "confirmed" if all(game.confirmed) else "awaiting_confirmation"
 
 
-CLOCK_SKEW_MS = 5_000
-
-
-def _is_flag(timed: Timed) -> bool:
-    return isinstance(timed.command, c.FlagCheck)
-
-
-def _timed(entry: LogEntry) -> list[Timed]:
-    wire = loads(entry.command_json)
-    if wire.get("c") == "merge":
-        # Every merged command came from an offline queue: merged again, it may do nothing.
-        kept = [(sub, True) for sub in wire["entries"] + wire.get("dropped", [])]
-        return [
-            Timed(
-                sub["at_ms"],
-                actor_from_wire(sub["by"]),
-                command_from_wire(sub["cmd"]),
-                sub["device"],
-                sub["seq"],
-                offline,
-            )
-            for sub, offline in kept
-        ]
-    return [
-        Timed(
-            entry.at_ms,
-            actor_from_wire(entry.actor),
-            command_from_wire(wire),
-            entry.device,
-            entry.seq,
-        )
-    ]
-
-
-def _timed_to_wire(timed: Timed) -> dict[str, Any]:
-    return {
-        "at_ms": timed.at_ms,
-        "by": actor_to_wire(timed.actor),
-        "device": timed.device,
-        "seq": timed.seq,
-        "cmd": command_to_wire(timed.command),
-    }
+#: A commit after which nothing earlier is replayed: the server's or the EO's decision,
+#: or anything once the game is over (a merge never reorders commands before them).
+def _decides(actor: str, game: Game) -> bool:
+    return actor in ("eo", "system") or game.phase in (Phase.OVER, Phase.CLOCK_OUT)
 
 
 def fold(initial: Game, log: list[LogEntry]) -> list[Game]:
@@ -161,8 +134,13 @@ class TableRoom:
         self.lock = asyncio.Lock()
         self.channel = Channel()
         self.history: deque[tuple[int, str]] = deque(maxlen=HISTORY)
-        self._seen: dict[str, OrderedDict[int, int]] = {}
+        self._seen: dict[str, OrderedDict[int, int]] = {}  # by seat and device
         self._max_seq: dict[str, int] = {}
+        self.presences = Presences()
+        #: The table as loaded (a phone the log knows, not heard since, was gone since).
+        self.loaded = Presence(time.now_ms(), version, game)
+        #: The last decision (version, time, game): a merge starts after it.
+        self.barrier: tuple[int, int, Game] = (version, time.now_ms(), game)
         self._timer: Timer | None = None
         self._timer_at = 0
         self._flagging: asyncio.Task[None] | None = None
@@ -184,33 +162,46 @@ class TableRoom:
             return
         self.game = states[-1]
         self.version = log[-1].version if log else 0
+        self.loaded = Presence(self.time.now_ms(), self.version, self.game)
         for entry in log:
-            self._remember(entry.device, entry.seq, entry.version)
+            self._remember(device_key(entry.actor, entry.device), entry.seq, entry.version)
             wire = loads(entry.command_json)
-            merged = wire.get("entries", []) + wire.get("dropped", [])
-            for sub in merged if wire.get("c") == "merge" else []:
-                self._remember(sub["device"], sub["seq"], entry.version)
+            for sub in merged_items(wire) if wire.get("c") == "merge" else []:
+                self._remember(device_key(sub["by"], sub["device"]), sub["seq"], entry.version)
+            if _decides(entry.actor, states[entry.version]):
+                self.barrier = (entry.version, entry.at_ms, states[entry.version])
 
     # -- commands ---------------------------------------------------------------
 
-    def _remember(self, device: str, seq: int, version: int) -> None:
-        if not device:
+    def _remember(self, key: str, seq: int, version: int) -> None:
+        if not key:
             return
-        seen = self._seen.setdefault(device, OrderedDict())
+        seen = self._seen.setdefault(key, OrderedDict())
         seen[seq] = version
         if len(seen) > SEEN_PER_DEVICE:
             seen.popitem(last=False)
-        self._max_seq[device] = max(seq, self._max_seq.get(device, seq))
+        self._max_seq[key] = max(seq, self._max_seq.get(key, seq))
 
-    def _already_applied(self, device: str, seq: int) -> int | None:
-        if not device:
+    def _already_applied(self, key: str, seq: int) -> int | None:
+        if not key:
             return None
-        seen = self._seen.get(device)
+        seen = self._seen.get(key)
         if seen is not None and seq in seen:
             return seen[seq]
-        if seq <= self._max_seq.get(device, -1) - SEEN_PER_DEVICE:
+        if seq <= self._max_seq.get(key, -1) - SEEN_PER_DEVICE:
             return self.version
         return None
+
+    # -- where each phone stands ------------------------------------------------
+
+    def heard(self, key: str) -> None:
+        """A message came from this phone: it had the table as it is now."""
+        self.presences.heard(key, self.time.now_ms(), self.version, self.game)
+
+    def arrive(self, key: str) -> Gap | None:
+        """A socket of this phone said hello: how long it was gone, from what."""
+        known = self.loaded if key in self._seen else None
+        return self.presences.arrive(key, self.time.now_ms(), self.version, self.game, known)
 
     async def execute(
         self,
@@ -227,7 +218,7 @@ class TableRoom:
         async with self.lock:
             if self.broken is not None:
                 raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
-            applied = self._already_applied(device, seq)
+            applied = self._already_applied(device_key(actor_to_wire(actor), device), seq)
             if applied is not None:
                 return Ack(applied, duplicate=True)
             now = self.time.now_ms()
@@ -276,6 +267,7 @@ class TableRoom:
             device=device,
             seq=seq,
             command_json=dumps(wire),
+            turn=slot(self.game),
         )
         now = self.time.now_ms()
         view = game_view(game, now)  # one view: the event's, and the stored result's
@@ -289,11 +281,13 @@ class TableRoom:
         self.last_change_ms = now
         self.game = game
         self.version = version
-        self._remember(device, seq, version)
+        self._remember(device_key(entry.actor, device), seq, version)
+        if _decides(entry.actor, game):
+            self.barrier = (version, at_ms, game)
         message = {
             "t": "event",
             "v": version,
-            "what": {**wire, "by": entry.actor, "at_ms": at_ms},
+            "what": {**public_wire(wire), "by": entry.actor, "at_ms": at_ms, "turn": entry.turn},
             "game": view,
         }
         text = dumps(message)
@@ -328,39 +322,67 @@ class TableRoom:
                 subscriber.drop(REPLACED, "link replaced")
 
     async def merge_offline(
-        self, actor: c.Actor, device: str, base: int, queued: list[tuple[int, int, c.Command]]
+        self,
+        actor: c.Actor,
+        device: str,
+        gap: Gap | None,
+        base: int,
+        queued: list[tuple[int, int, c.Command]],
     ) -> Ack:
-        """Merge a phone's offline commands (seq, server time, command) in time order."""
+        """Merge a phone's offline commands (seq, server time, command) in time order.
+
+        Only for a phone that was gone (`gap`), only within the span it was gone, on top
+        of what it last had; never before a decision the server made meanwhile.
+        """
         async with self.lock:
             if self.broken is not None:
                 raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
-            now = self.time.now_ms()
-            fresh = [q for q in queued if self._already_applied(device, q[0]) is None]
+            if not isinstance(actor, Side):
+                raise NotYourSeat("only a player's phone queues commands offline")
+            key = device_key(actor_to_wire(actor), device)
+            fresh = [q for q in queued if self._already_applied(key, q[0]) is None]
             if not fresh:
                 return Ack(self.version, duplicate=True)
-            if not 0 <= base <= self.version:
-                raise BadInput(f"unknown base version {base} (the table is at {self.version})")
-            if any(at > now + CLOCK_SKEW_MS for _, at, _ in fresh):
-                raise BadInput("offline commands from the future: the phone's time is off")
-            log = self.store.log(self.table_id)
-            states = fold(self.initial, log[:base])
-            since = [t for entry in log[base:] for t in _timed(entry) if not _is_flag(t)]
-            offline = [Timed(min(at, now), actor, cmd, device, seq, True) for seq, at, cmd in fresh]
+            for _, _, command in fresh:
+                check_offline(command)
+            if gap is None:
+                raise BadInput("this phone was not offline: send its commands one at a time")
+            if not 0 <= base <= gap.back_version:
+                raise BadInput(
+                    f"unknown base version {base}: the table was at {gap.back_version} "
+                    "when this phone came back"
+                )
+            now = self.time.now_ms()
+            start, start_game = gap.version, gap.game
+            decided, decided_at, decided_game = self.barrier
+            if decided > start:
+                start, start_game = decided, decided_game
+            earliest, latest = max(gap.since_ms, decided_at), gap.back_ms
+            since = items_since(self.store.log(self.table_id, after=start), start)
+            version = self.version + 1
+            offline = [
+                Timed(min(max(at, earliest), latest), actor, cmd, device, seq, True, version)
+                for seq, at, cmd in fresh
+            ]
+            moved = sum(1 for (_, at, _), t in zip(fresh, offline, strict=True) if at != t.at_ms)
             try:
-                game, applied, dropped = merge(states[-1], since + offline, now)
+                game, applied, dropped = merge(start_game, since + offline, now)
             except MergeRefused:
                 self.merge_refused = True
                 raise
             wire = {
                 "c": "merge",
-                "base": base,
-                "entries": [_timed_to_wire(t) for t in applied],
-                "dropped": [_timed_to_wire(t) for t in dropped],
+                "base": start,
+                "phone_base": base,
+                "away": [gap.since_ms, gap.back_ms],
+                "moved": moved,
+                "entries": [timed_to_wire(t) for t in applied],
+                "dropped": [timed_to_wire(t) for t in dropped],
             }
             self._commit_wire(game, actor, device, fresh[-1][0], wire, now)
             self.merge_refused = False
             for seq, _, _ in fresh:
-                self._remember(device, seq, self.version)
+                self._remember(key, seq, self.version)
             return Ack(self.version)
 
     # -- the flag timer ---------------------------------------------------------

@@ -201,5 +201,5 @@ def _log(live_server: str, links: dict[str, Any]) -> list[dict[str, Any]]:
     response = httpx.get(
         f"{live_server}/api/tables/{links['id']}/log", headers={"X-Table-Token": watch}
     )
-    entries: list[dict[str, Any]] = response.json()
+    entries: list[dict[str, Any]] = response.json()["entries"]
     return entries

@@ -97,7 +97,7 @@ async def test_scripted_game_to_a_confirmed_result__DC3_TS1_TS2_TS3_TS4_TS9(
                 f"/api/tables/{links['id']}/log",
                 headers={"X-Table-Token": token_of(links["watch"])},
             )
-        ).json()
+        ).json()["entries"]
         denied = await http.get(f"/api/tables/{links['id']}/log")
     assert denied.status_code == 403
     assert [e["v"] for e in log] == list(range(1, p2.version + 1))

@@ -13,6 +13,7 @@ from app.domain.game import Phase
 from app.domain.merge import MergeRefused
 from app.store.repository import Store
 from app.tables.hub import QuickGame, TableHub
+from app.tables.offline import Gap
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 
@@ -36,19 +37,33 @@ def tap(side: Side) -> c.PassTurn:
     return c.PassTurn(expect=side)
 
 
+def heard(room: TableRoom, *devices: str) -> None:
+    """The phones' last words before the venue network went down."""
+    for device in devices:
+        room.heard(device)
+
+
+def back(room: TableRoom, device: str) -> Gap:
+    gap = room.arrive(device)
+    assert gap is not None
+    return gap
+
+
 async def test_both_phones_queue_taps_and_converge_whatever_order_they_return(
     table: tuple[TableHub, TableRoom, FakeTime],
 ) -> None:
     _hub, room, time = table
     base, t0 = room.version, time.now_ms()
+    heard(room, "p1:phone-1", "p2:phone-2")
     time.advance(5 * MIN)  # the venue network is down for five minutes
     # P1 ended deployment at +60 s on their phone; P2 ended theirs at +150 s on theirs.
     p2_queue = [(1, t0 + 150_000, tap(P2))]
     p1_queue = [(2, t0 + 60_000, tap(P1))]
-    await room.merge_offline(P2, "phone-2", base, p2_queue)
+    p1_gap, p2_gap = back(room, "p1:phone-1"), back(room, "p2:phone-2")
+    await room.merge_offline(P2, "phone-2", p2_gap, base, p2_queue)
     # Alone, P2's tap came while (as far as the server knew) P1 still ran: it does nothing yet.
     assert room.game.clock.running is P1
-    await room.merge_offline(P1, "phone-1", base, p1_queue)
+    await room.merge_offline(P1, "phone-1", p1_gap, base, p1_queue)
     game = room.game
     assert game.phase is Phase.ADVANCE_DEPLOYMENT and game.active is P1
     # Exactly as a physical clock: P1 ran 60 s, P2 ran 90 s, P1 runs since +150 s.
@@ -60,7 +75,7 @@ async def test_both_phones_queue_taps_and_converge_whatever_order_they_return(
     again = TableHub(room.store, time)
     again.load()
     assert again.rooms[room.table_id].game == game
-    dup = await room.merge_offline(P1, "phone-1", base, p1_queue)
+    dup = await room.merge_offline(P1, "phone-1", p1_gap, base, p1_queue)
     assert dup.duplicate and room.game == game
     await again.close()
 
@@ -70,15 +85,18 @@ async def test_merge_order_does_not_matter(table: tuple[TableHub, TableRoom, Fak
     other = hub.create(QuickGame(clock_minutes=60, scenario="bunkers"))
     await other.execute(P1, "phone-1", 1, c.StartClock())
     base, t0 = room.version, time.now_ms()
+    heard(room, "p1:phone-1", "p2:phone-2")
+    heard(other, "p1:phone-1", "p2:phone-2")
     time.advance(5 * MIN)
     queues = {
         P1: [(2, t0 + 60_000, tap(P1)), (3, t0 + 200_000, tap(P1))],
         P2: [(1, t0 + 150_000, tap(P2))],
     }
-    await room.merge_offline(P1, "phone-1", base, queues[P1])
-    await room.merge_offline(P2, "phone-2", base, queues[P2])
-    await other.merge_offline(P2, "phone-2", base, queues[P2])
-    await other.merge_offline(P1, "phone-1", base, queues[P1])
+    gaps = {t: (back(t, "p1:phone-1"), back(t, "p2:phone-2")) for t in (room, other)}
+    await room.merge_offline(P1, "phone-1", gaps[room][0], base, queues[P1])
+    await room.merge_offline(P2, "phone-2", gaps[room][1], base, queues[P2])
+    await other.merge_offline(P2, "phone-2", gaps[other][1], base, queues[P2])
+    await other.merge_offline(P1, "phone-1", gaps[other][0], base, queues[P1])
     now = time.now_ms()
     for game in (room.game, other.game):
         assert (game.phase, game.active) == (Phase.ADVANCE_DEPLOYMENT, P2)
@@ -91,20 +109,30 @@ async def test_an_inconsistent_merge_is_refused_and_flagged_to_the_eo(
 ) -> None:
     _hub, room, time = table
     base, t0 = room.version, time.now_ms()
+    heard(room, "p1:phone-1", "p2:phone-2")
     time.advance(2 * MIN)
-    # Online meanwhile: the EO paused the table. Offline, P1 conceded at +30 s:
-    # a pause of a game that is over does not fit; the whole merge is refused.
-    await room.execute(c.Role.EO, "eo", 1, c.PauseClock())
-    version = room.version
+    # Both phones were offline; P2's queue (merged first) ended P2's deployment at
+    # +100 s, P1's says P1 was still deploying and switched the clock to P2 at +120 s
+    # for an interrupt, which only a turn allows: the phones disagree, the EO decides.
+    p1_gap, p2_gap = back(room, "p1:phone-1"), back(room, "p2:phone-2")
+    await room.merge_offline(P1, "phone-1", p1_gap, base, [(2, t0 + 30_000, tap(P1))])
+    await room.merge_offline(P2, "phone-2", p2_gap, base, [(1, t0 + 100_000, tap(P2))])
+    version, game = room.version, room.game
     with pytest.raises(MergeRefused, match="EO"):
-        await room.merge_offline(P1, "phone-1", base, [(5, t0 + 30_000, c.Concede())])
-    assert room.version == version and room.game.paused
+        await room.merge_offline(
+            P1, "phone-1", p1_gap, base, [(3, t0 + 110_000, c.SwitchClock(to=P2))]
+        )
+    assert room.version == version and room.game == game
     assert room.merge_refused
 
 
-async def test_offline_commands_from_the_future_are_refused(
+async def test_offline_commands_from_the_future_are_brought_back_to_the_return(
     table: tuple[TableHub, TableRoom, FakeTime],
 ) -> None:
     _hub, room, time = table
-    with pytest.raises(Exception, match="future"):
-        await room.merge_offline(P1, "phone-1", room.version, [(9, time.now_ms() + MIN, tap(P1))])
+    heard(room, "p1:phone-1")
+    time.advance(MIN)
+    gap = back(room, "p1:phone-1")
+    await room.merge_offline(P1, "phone-1", gap, room.version, [(9, time.now_ms() + MIN, tap(P1))])
+    # The tap counts at the phone's return, not a minute later than anything happened.
+    assert room.game.clock.running is P2 and room.game.clock.since_ms == gap.back_ms

@@ -17,6 +17,7 @@ from app.domain.game import (
     Result,
     apply,
     new_game,
+    reports_needed,
 )
 
 from .helpers import EO, MINUTE, P1, P2, SYSTEM, Table, scoring, setup, table_at
@@ -910,12 +911,46 @@ def test_a_new_report_resets_confirmations__TS9() -> None:
     table.do(P1, c.Concede())
     table.do(P2, c.ReportGame(army_points_destroyed=10))
     table.do(P2, c.ConfirmResult())
-    table.do(P1, c.ConfirmResult())
-    assert table.game.confirmed == (True, True)
+    assert table.game.confirmed == (False, True)
     game = table.do(P2, c.ReportGame(army_points_destroyed=60))
     assert game.confirmed == (False, False)
     result = game.result()
     assert result is not None and result.army_points_destroyed == (0, 60)
+
+
+def test_a_result_both_players_confirmed_only_moves_by_the_eo__TS9() -> None:
+    table = table_at(3, P2)
+    table.do(P1, c.Concede())
+    table.do(P2, c.ReportGame(army_points_destroyed=10))
+    table.do(P2, c.ConfirmResult())
+    table.do(P1, c.ConfirmResult())
+    settled = table.game
+    for seat, command in (
+        (P2, c.ReportGame(army_points_destroyed=60)),
+        (P1, c.ReportGame(army_points_destroyed=75)),
+        (P1, c.DisputeResult(reason="changed my mind")),
+    ):
+        with pytest.raises(RuleError, match="only the EO"):
+            table.try_do(seat, command)
+        assert table.game == settled
+    game = table.do(
+        c.Role.EO,
+        c.RecordResult(winner=P2, control_points=(0, 4), army_points_destroyed=(0, 60)),
+    )
+    result = game.result()
+    assert result is not None and result.army_points_destroyed == (0, 60)
+
+
+def test_an_eo_result_asks_no_phone_for_a_report__TS9() -> None:
+    table = table_at(3, P2)
+    table.do(P1, c.Concede())
+    game = table.do(
+        c.Role.EO,
+        c.RecordResult(winner=P2, control_points=(0, 3), army_points_destroyed=(0, 38)),
+    )
+    assert reports_needed(game) == ()
+    with pytest.raises(RuleError, match="only the EO"):
+        table.try_do(P2, c.ReportGame(army_points_destroyed=10))
 
 
 def test_reports_only_when_over_and_within_bounds__TS9() -> None:

@@ -1,0 +1,153 @@
+"""A phone's time away from the table, and the log entries of an offline merge.
+
+The server accepts a phone's offline queue only for the span the phone was really gone
+(from the last message the server had from it to its return), and replays it on top of
+what the server knows that phone last had. What the server decided meanwhile (a flag,
+anything the EO did, the game's end) stands: a merge starts after it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.game import Game
+from app.domain.merge import Timed
+from app.store.repository import LogEntry
+from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
+from app.tables.jsontext import loads
+
+PRESENCES_KEPT = 16  # phones remembered a table; the longest silent is forgotten first
+
+
+def device_key(actor: str, device: str) -> str:
+    """Dedupe and presence are a seat's and a device's together: another seat's phone
+    saying the same device id is another phone."""
+    return f"{actor}:{device}" if device else ""
+
+
+@dataclass(slots=True)
+class Presence:
+    """The last moment the server heard from a phone, and the table as it was then."""
+
+    heard_ms: int
+    version: int
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A phone's time away: what it may merge, and on top of what."""
+
+    since_ms: int  # the last message the server had from it
+    back_ms: int  # its return (its new socket's hello)
+    version: int  # the version it last had, as far as the server knows
+    game: Game  # the game at that version
+    back_version: int  # the table's version on its return
+
+
+class Presences:
+    def __init__(self, limit: int = PRESENCES_KEPT) -> None:
+        self.limit = limit
+        self.by_key: dict[str, Presence] = {}
+
+    def heard(self, key: str, now_ms: int, version: int, game: Game) -> None:
+        if not key:
+            return
+        found = self.by_key.get(key)
+        if found is None:
+            if len(self.by_key) >= self.limit:
+                oldest = min(self.by_key, key=lambda k: self.by_key[k].heard_ms)
+                del self.by_key[oldest]
+            self.by_key[key] = Presence(now_ms, version, game)
+            return
+        found.heard_ms, found.version, found.game = now_ms, version, game
+
+    def arrive(
+        self, key: str, now_ms: int, version: int, game: Game, known: Presence | None
+    ) -> Gap | None:
+        """A socket of this phone says hello: its gap since the server last heard from it
+        (`known` stands in for a phone the log knows and this process never heard)."""
+        was = self.by_key.get(key) or known
+        gap = (
+            None
+            if not key or was is None
+            else Gap(was.heard_ms, now_ms, was.version, was.game, version)
+        )
+        self.heard(key, now_ms, version, game)
+        return gap
+
+
+def _timed(sub: dict[str, Any], src: int, offline: bool) -> Timed:
+    return Timed(
+        sub["at_ms"],
+        actor_from_wire(sub["by"]),
+        command_from_wire(sub["cmd"]),
+        sub["device"],
+        sub["seq"],
+        offline,
+        src,
+    )
+
+
+def merged_items(wire: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(wire["entries"]) + list(wire.get("dropped", []))
+
+
+def items_since(entries: list[LogEntry], start: int) -> list[Timed]:
+    """The players' commands the table took after version `start`, once each.
+
+    A merge's entries repeat commands that came before it; each is taken once, as the
+    latest merge placed it. What was already in the table at `start` is left out.
+    """
+    found: dict[tuple[int, str, str, int], Timed] = {}
+    for entry in entries:
+        wire = loads(entry.command_json)
+        if wire.get("c") == "merge":
+            # Every merged command came from an offline queue: merged again, it may do nothing.
+            for sub in merged_items(wire):
+                src = int(sub.get("src", entry.version))
+                if src > start:
+                    found[(src, sub["by"], sub["device"], sub["seq"])] = _timed(sub, src, True)
+        elif entry.actor not in ("eo", "system"):
+            timed = Timed(
+                entry.at_ms,
+                actor_from_wire(entry.actor),
+                command_from_wire(wire),
+                entry.device,
+                entry.seq,
+                False,
+                entry.version,
+            )
+            found[(entry.version, entry.actor, entry.device, entry.seq)] = timed
+    return list(found.values())
+
+
+def timed_to_wire(timed: Timed) -> dict[str, Any]:
+    wire: dict[str, Any] = {
+        "at_ms": timed.at_ms,
+        "by": actor_to_wire(timed.actor),
+        "device": timed.device,
+        "seq": timed.seq,
+        "src": timed.src,
+        "offline": timed.offline,
+        "cmd": command_to_wire(timed.command),
+    }
+    if timed.turn:
+        wire["turn"] = timed.turn
+    return wire
+
+
+def public_wire(wire: dict[str, Any]) -> dict[str, Any]:
+    """What screens and the log show of a command: no device ids (they are the phones')."""
+    if wire.get("c") != "merge":
+        return wire
+    return {
+        **wire,
+        "entries": [_public_item(sub) for sub in wire["entries"]],
+        "dropped": [_public_item(sub) for sub in wire.get("dropped", [])],
+    }
+
+
+def _public_item(sub: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in sub.items() if k not in ("device", "seq")}
