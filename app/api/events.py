@@ -101,6 +101,9 @@ class ResultIn(BaseModel):
     army_points_destroyed: list[int]
     method: str = "eo"
     lists: list[str] = ["", ""]
+    reason: str = Field(
+        "", max_length=300, description="why a settled result is corrected (required then)"
+    )
 
 
 def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str]) -> dict[str, Any]:

@@ -644,6 +644,9 @@ class EventService:
             "lists": ([str(x)[:200] for x in (result.get("lists") or [])] + ["", ""])[:2],
             **pairs,
         }
+        correction = self._correction(event_id, table_id, room, str(result.get("reason") or ""))
+        if correction is not None:
+            stored["correction"] = correction
         with self.store.session() as session:
             session.merge(
                 ResultEntry(
@@ -654,7 +657,8 @@ class EventService:
                 )
             )
             session.commit()
-        self.log_action(event_id, "enter_result", table=table_id, result=stored)
+        action = "enter_result" if correction is None else "correct_result"
+        self.log_action(event_id, action, table=table_id, result=stored)
         if room.broken is None:
             await room.execute(
                 c.Role.EO,
@@ -669,6 +673,26 @@ class EventService:
                     ),
                 ),
             )
+
+    def _correction(
+        self, event_id: str, table_id: str, room: TableRoom, reason: str
+    ) -> dict[str, Any] | None:
+        """TS9: a settled result (both players confirmed it, or the EO entered it) moves
+        only by the EO, with the reason; in a closed round it shows as a correction."""
+        before = self.table_result(event_id, table_id)
+        if before is None:
+            return None
+        reason = reason.strip()
+        if not reason:
+            raise BadInput("this result is settled: give the reason for the correction")
+        before.pop("correction", None)
+        number = room.meta.round_number if room.meta is not None else 0
+        return {
+            "reason": reason[:300],
+            "at_ms": self.time.now_ms(),
+            "before": before,
+            "round_closed": number < len(self.rounds(event_id)) or self.event_over(event_id),
+        }
 
     def table_result(self, event_id: str, table_id: str) -> dict[str, Any] | None:
         return self._results(event_id).get(table_id)

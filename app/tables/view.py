@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.clock import Side
-from app.domain.game import Game, Phase, Report, Result, presence_needed, reports_needed
+from app.domain.game import (
+    Game,
+    Phase,
+    Report,
+    Result,
+    presence_needed,
+    reports_needed,
+    settled,
+)
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -160,6 +168,9 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "confirmed": list(game.confirmed),
         "disputed": game.disputed,
         "result": _result(game.result()),
+        # TS9: both players confirmed, or the EO entered it: final, only the EO moves it.
+        "settled": settled(game),
+        "entered_by_eo": game.recorded is not None,
         "undo": None
         if undo is None
         else {

@@ -390,6 +390,7 @@
     } else if (p.result) {
       resultCell.append(DC.resultText(p.result, names));
       if (p.result.by === "eo") resultCell.append(el("span", { class: "tag eo", title: "Entered by the EO", text: "EO" }));
+      if (p.result.correction) resultCell.append(el("span", { class: "tag corrected", title: "Corrected by the EO: " + p.result.correction.reason, text: "corrected" }));
     } else {
       const live = S.tables[p.table_id];
       const reason = live && live.disputed ? ": " + live.disputed : "";
@@ -513,6 +514,23 @@
     }
 
     const showLists = S.view.event.lists > 1;
+    // A settled result (confirmed by both players, or entered before) moves with a reason,
+    // kept in the action log and shown beside the result as a correction.
+    const correcting = !!p.result;
+    const reasonField = correcting
+      ? el(
+          "label",
+          { class: "field", for: "res-reason-" + tid },
+          el("span", { text: "Reason for the correction (required; the players and the action log see it)" }),
+          el("input", {
+            type: "text",
+            maxlength: "300",
+            id: "res-reason-" + tid,
+            value: draft.reason || "",
+            oninput: (ev) => (draft.reason = ev.target.value),
+          })
+        )
+      : null;
     const form = el(
       "form",
       { class: "result-form", id: "result-form-" + tid, "data-table-id": tid, novalidate: true },
@@ -539,6 +557,7 @@
         showLists ? listInput(0) : null,
         showLists ? listInput(1) : null
       ),
+      reasonField,
       el(
         "div",
         { class: "form-buttons" },
@@ -573,7 +592,10 @@
   async function saveResult(p, draft, button, error) {
     await run(button, error, async () => {
       if (!draft.winner) throw new Error("Choose the winner, or Tie.");
+      const reason = String(draft.reason || "").trim();
+      if (p.result && !reason) throw new Error("This result is settled: say why you correct it.");
       const body = {
+        reason: reason,
         winner: draft.winner === "tie" ? null : draft.winner,
         control_points: wholeNumbers(draft.cp, "CP"),
         army_points_destroyed: wholeNumbers(draft.apd.map((x) => (String(x).trim() === "" ? "0" : x)), "APD"),

@@ -1390,7 +1390,7 @@
     const mine = me();
     const presence = !!due("scenario_presence");
     const reportDue = !!(mine && due("report", mine));
-    const visible = !!mine && g.phase === "over" && (reportDue || presence || S.editReport);
+    const visible = !!mine && g.phase === "over" && !g.settled && (reportDue || presence || S.editReport);
     if (visible && !S.reportShown) {
       const own = g.reports[idx(mine)];
       $("report-apd").value = own ? String(own.army_points_destroyed) : "";
@@ -1433,10 +1433,15 @@
     const disputed = $("disputed");
     disputed.hidden = !g.disputed;
     if (g.disputed) setText("disputed", "Disputed — " + g.disputed + ". The EO decides the result.");
-    show("dispute", !!(mine && !g.disputed));
+    if (g.settled) {
+      // Final: both players confirmed it, or the EO entered it. Only the EO changes it now.
+      setText("confirmations", g.entered_by_eo ? "Final — entered by the EO." : "Final — both players confirmed. Only the EO can change it now.");
+      S.editReport = false;
+    }
+    show("dispute", !!(mine && !g.disputed && !g.settled));
     show("confirm-result", !!(mine && r && !g.confirmed[idx(mine)] && !g.disputed));
     $("confirm-result").disabled = awaiting("confirm");
-    show("edit-report", !!(mine && g.reports[idx(mine)] && !due("report", mine) && !S.editReport && !due("scenario_presence")));
+    show("edit-report", !!(mine && !g.settled && g.reports[idx(mine)] && !due("report", mine) && !S.editReport && !due("scenario_presence")));
   }
 
   function renderResultTable(r, g) {

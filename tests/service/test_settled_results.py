@@ -1,0 +1,105 @@
+"""Settled results stay settled: only the EO moves them, with a reason, as a correction."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.errors import BadInput, RuleError
+from app.events.service import EventService, EventSpec
+from app.store.repository import Store
+from app.tables.hub import TableHub
+from app.tables.room import TableRoom
+from app.tables.timesource import FakeTime
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[EventService]:
+    store = Store(f"sqlite:///{tmp_path / 'events.db'}")
+    time = FakeTime()
+    hub = TableHub(store, time, random.Random(3))
+    events = EventService(store, hub, time, random.Random(3))
+    yield events
+    await events.close()
+    await hub.close()
+    store.close()
+
+
+def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
+    return [r for r in service.rooms(event_id) if r.meta and r.meta.round_number == number]
+
+
+async def _settle(room: TableRoom, loser: Side = Side.P2) -> None:
+    await room.execute(loser, "l", 1, c.Concede())
+    await room.execute(loser.other, "w", 1, c.ReportGame(20))
+    await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
+    await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+
+
+async def _round_one(service: EventService) -> tuple[str, list[TableRoom]]:
+    event = service.create_event(EventSpec(name="Settled", points=75))
+    for n in range(4):
+        service.add_player(event.id, f"Player {n + 1}", "Cygnar")
+    service.pair_next_round(event.id)
+    await service.start_round(event.id)
+    tables = _tables(service, event.id, 1)
+    for room in tables:
+        await _settle(room)
+    return event.id, tables
+
+
+async def test_a_confirmed_result_is_corrected_only_with_a_reason__TS9(
+    service: EventService,
+) -> None:
+    eid, (room, _other) = await _round_one(service)
+    before = service.table_result(eid, room.table_id)
+    assert before is not None and before["winner"] == "p1"
+    # The players cannot reopen it ...
+    with pytest.raises(RuleError, match="only the EO"):
+        await room.execute(Side.P2, "p2", 9, c.ReportGame(75))
+    # ... and the EO must say why.
+    flip = {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    with pytest.raises(BadInput, match="reason"):
+        await service.enter_result(eid, room.table_id, flip)
+    assert service.table_result(eid, room.table_id) == before
+    await service.enter_result(eid, room.table_id, {**flip, "reason": "P1 conceded by mistake"})
+    after = service.table_result(eid, room.table_id)
+    assert after is not None and after["winner"] == "p2"
+    assert after["correction"]["reason"] == "P1 conceded by mistake"
+    assert after["correction"]["before"]["winner"] == "p1"
+    assert not after["correction"]["round_closed"]
+    logged = [a for a in service.actions(eid) if a.action == "correct_result"]
+    assert len(logged) == 1 and "P1 conceded by mistake" in logged[0].detail_json
+
+
+async def test_a_closed_rounds_results_are_locked_and_a_correction_moves_the_standings(
+    service: EventService,
+) -> None:
+    eid, tables = await _round_one(service)
+    service.pair_next_round(eid)  # round 1 is closed: round 2 is paired on its results
+    room = tables[0]
+    with pytest.raises(RuleError):
+        await room.execute(Side.P2, "p2", 9, c.DisputeResult("too late"))
+    assert room.meta is not None
+    loser = room.meta.p2_player
+    before = {s.player_id: s.tp for s in service.standings(eid)}
+    assert before[loser] == 0 and before[room.meta.p1_player] == 1
+    await service.enter_result(
+        eid,
+        room.table_id,
+        {
+            "winner": "p2",
+            "control_points": [0, 3],
+            "army_points_destroyed": [0, 38],
+            "reason": "wrong table reported",
+        },
+    )
+    after = {s.player_id: s.tp for s in service.standings(eid)}
+    assert after[loser] == 1 and after[room.meta.p1_player] == 0
+    corrected = service.table_result(eid, room.table_id)
+    assert corrected is not None and corrected["correction"]["round_closed"]
