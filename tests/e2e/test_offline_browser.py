@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,6 +14,8 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 360, "height": 640}
 RUNNING = re.compile(r"\brunning\b")
 BACK_ONLINE_MS = 15_000  # the reconnect backoff is 10 s at most
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS.mkdir(exist_ok=True)
 STORED_QUEUES = (
     "() => Object.keys(localStorage).filter((k) => k.startsWith('deathclock.offline.')).length"
 )
@@ -114,6 +117,18 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         for page in (p1, p2):
             expect(page.locator("#phase")).to_have_text("Advance deployment — P1")
             expect(page.locator("#side-p1")).to_have_class(RUNNING)
+
+        # The table log tells the merge in words, with the turn each command ended.
+        log = c2.new_page()
+        log.goto(f"{live_server}/t/{links['id']}/log#k={links['watch'].split('#k=', 1)[1]}")
+        rows = log.locator("#log-body tr")
+        expect(rows).to_have_count(4)
+        expect(rows.nth(1)).to_contain_text("P1's phone back online: 1 offline command merged")
+        expect(rows.nth(2)).to_contain_text("offline tap")
+        expect(rows.nth(2)).to_contain_text("in P1's deployment")
+        expect(rows.nth(3)).to_contain_text("Tap: end of P2's deployment")
+        assert "{" not in log.locator("#log-body").inner_text()  # no raw JSON
+        log.screenshot(path=str(ARTIFACTS / "log-after-merge.png"), full_page=True)
     finally:
         c1.close()
         c2.close()

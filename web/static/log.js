@@ -42,15 +42,59 @@
     return who + "'s turn " + (Math.floor((k - 4) / 2) + 1);
   }
 
-  // Walk the log once, naming each entry; an accepted undo strikes the tap it took back.
+  const NAMES = {
+    start: "clock start",
+    pass_turn: "tap",
+    switch: "clock switch",
+    propose_undo: "undo request",
+    answer_undo: "undo answer",
+    caster_destroyed: "caster destroyed",
+    concede: "concession",
+    claim_scenario: "scenario claim",
+    answer_claim: "claim answer",
+    accept_clock_loss: "clock loss accepted",
+    final_scoring: "final scoring",
+    report: "report",
+    confirm: "confirmation",
+    dispute: "dispute",
+  };
+
+  function duration(ms) {
+    const s = Math.max(0, Math.round(ms / 1000));
+    return s < 60 ? s + " s" : Math.floor(s / 60) + " min " + pad(s % 60) + " s";
+  }
+
+  // A phone's offline queue, merged on its return: in words, each command with its turn.
+  function merged(e, row, walk) {
+    const away = e.away || [e.at_ms, e.at_ms];
+    const mine = (e.entries || []).filter((x) => x.offline && x.src === e.v);
+    const idle = (e.dropped || []).filter((x) => x.src === e.v);
+    row.what = side(e.by) + "'s phone back online: " + mine.length + " offline command" + (mine.length === 1 ? "" : "s") + " merged";
+    const bits = ["offline " + time(away[0]).slice(0, 8) + "–" + time(away[1]).slice(0, 8) + " (" + duration(away[1] - away[0]) + ")"];
+    if (idle.length) bits.push(idle.length + " did nothing (the clock had already passed)");
+    if (e.moved) bits.push(e.moved + " timed outside the time away, counted at its edge");
+    row.details = bits.join("; ");
+    row.sub = mine.map((x) => ({
+      at: x.at_ms,
+      text: NAMES[x.cmd.c] || x.cmd.c,
+      turn: x.turn || "",
+    }));
+    const last = (e.entries || [])[e.entries.length - 1];
+    if (last && last.cmd.c === "pass_turn") walk.k += 1;
+  }
+
+  const walk = { k: 0, running: null, pausedSide: null, taps: [], prevAt: null };
+
+  // Walk the log once, page by page, naming each entry; an accepted undo strikes the tap
+  // it took back. Turn labels come from the server ("turn"), which knows after a merge.
   function describe(entries) {
-    let k = 0;
-    let running = null;
-    let pausedSide = null;
-    const taps = [];
-    const rows = entries.map((e, i) => {
-      const row = { e: e, what: e.c, details: "", undone: false };
-      const activeSide = k % 2 ? "p2" : "p1";
+    const rows = entries.map((e) => {
+      const row = { e: e, what: e.c, details: "", undone: false, sub: [] };
+      let k = walk.k;
+      let running = walk.running;
+      let pausedSide = walk.pausedSide;
+      const taps = walk.taps;
+      const activeSide = e.turn ? (e.turn.startsWith("P2") ? "p2" : "p1") : k % 2 ? "p2" : "p1";
       switch (e.c) {
         case "start":
           row.what = "Clock started";
@@ -58,7 +102,7 @@
           running = "p1";
           break;
         case "pass_turn": {
-          row.what = "Tap: end of " + slot(k);
+          row.what = "Tap: end of " + (e.turn || slot(k));
           const bits = [];
           if (e.kill_box !== undefined && e.kill_box !== null) bits.push("kill box: " + (e.kill_box ? "YES" : "no"));
           if (e.scoring) bits.push(scoring(e.scoring));
@@ -80,6 +124,11 @@
           if (e.accept && taps.length) {
             const tap = taps.pop();
             tap.row.undone = true;
+            if (tap.row.tr) {
+              // The tap is on a page already shown.
+              tap.row.tr.classList.add("undone");
+              tap.row.tr.children[4].textContent += " (undone)";
+            }
             row.details = "took back #" + tap.row.e.v;
             k = Math.max(0, k - 1);
             running = tap.running;
@@ -151,10 +200,19 @@
           row.details = running ? side(running) + "'s clock reached 0:00" : "";
           running = null;
           break;
+        case "merge":
+          walk.k = k;
+          merged(e, row, walk);
+          k = walk.k;
+          break;
         default:
-          row.details = JSON.stringify(e);
+          row.what = "Recorded: " + String(e.c);
       }
-      row.delta = i ? e.at_ms - entries[i - 1].at_ms : null;
+      walk.k = k;
+      walk.running = running;
+      walk.pausedSide = pausedSide;
+      row.delta = walk.prevAt === null ? null : e.at_ms - walk.prevAt;
+      walk.prevAt = e.at_ms;
       return row;
     });
     return rows;
@@ -167,12 +225,13 @@
     return td;
   }
 
-  function show(entries) {
+  function show(entries, first) {
     const body = $("log-body");
-    body.textContent = "";
+    if (first) body.textContent = "";
     for (const row of describe(entries)) {
       const tr = document.createElement("tr");
       tr.className = "by-" + row.e.by + (row.undone ? " undone" : "");
+      row.tr = tr;
       tr.append(
         cell(String(row.e.v), "num"),
         cell(time(row.e.at_ms), "time"),
@@ -182,15 +241,27 @@
         cell(row.details, "details")
       );
       body.append(tr);
+      for (const sub of row.sub) {
+        const line = document.createElement("tr");
+        line.className = "merged by-" + row.e.by;
+        line.append(
+          cell("", "num"),
+          cell(time(sub.at), "time"),
+          cell("", "delta num"),
+          cell("", "who"),
+          cell("↳ offline " + sub.text, "what"),
+          cell(sub.turn ? "in " + sub.turn : "", "details")
+        );
+        body.append(line);
+      }
     }
-    if (!entries.length) {
+    if (first && !entries.length) {
       const tr = document.createElement("tr");
       const td = cell("Nothing yet: the clock has not been started.", "muted");
       td.colSpan = 6;
       tr.append(td);
       body.append(tr);
     }
-    $("log-status").textContent = entries.length + " entries · loaded " + time(Date.now()).slice(0, 8);
   }
 
   function fail(text) {
@@ -199,31 +270,43 @@
     box.hidden = false;
   }
 
+  // The log comes a page at a time (200 entries): each page shows as it arrives.
   async function load() {
     $("log-error").hidden = true;
     if (!token) {
       fail("This link has no table key. Open the log from a table link (it ends with #k=…).");
       return;
     }
+    Object.assign(walk, { k: 0, running: null, pausedSide: null, taps: [], prevAt: null });
     $("log-status").textContent = "Loading…";
+    let after = 0;
+    let shown = 0;
     try {
-      const res = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/log", {
-        headers: { "X-Table-Token": token, Accept: "application/json" },
-        cache: "no-store",
-      });
-      if (!res.ok) {
-        let detail = res.status + " " + res.statusText;
-        try {
-          const body = await res.json();
-          if (body && body.detail) detail = body.detail;
-        } catch (e) {
-          /* not JSON */
+      for (;;) {
+        const res = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/log?after=" + after, {
+          headers: { "X-Table-Token": token, Accept: "application/json" },
+          cache: "no-store",
+        });
+        if (!res.ok) {
+          let detail = res.status + " " + res.statusText;
+          try {
+            const body = await res.json();
+            if (body && body.detail) detail = typeof body.detail === "string" ? body.detail : detail;
+          } catch (e) {
+            /* not JSON */
+          }
+          fail("Could not load the log: " + detail);
+          $("log-status").textContent = "";
+          return;
         }
-        fail("Could not load the log: " + detail);
-        $("log-status").textContent = "";
-        return;
+        const page = await res.json();
+        show(page.entries, after === 0);
+        shown += page.entries.length;
+        if (page.next === null || page.next === undefined) break;
+        after = page.next;
+        $("log-status").textContent = "Loading… " + shown + " of " + page.version + " entries";
       }
-      show(await res.json());
+      $("log-status").textContent = shown + " entries · loaded " + time(Date.now()).slice(0, 8);
     } catch (e) {
       fail("Could not reach the server. Check the Wi-Fi and press Refresh.");
       $("log-status").textContent = "";
