@@ -51,6 +51,19 @@ class LogRecord(SQLModel, table=True):
     turn: str = ""  # where the game stood when the command came: "P2's turn 3"
 
 
+class TableSnapshot(SQLModel, table=True):
+    """A table's game as of one version (the latest taken), so it comes back from this
+    plus the log after it instead of its whole history."""
+
+    __tablename__ = "table_snapshot"
+
+    table_id: str = Field(foreign_key="game_table.id", primary_key=True)
+    version: int
+    at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+    game_json: str
+    seqs_json: str  # each phone's highest command number so far (dedupe)
+
+
 class EventRecord(SQLModel, table=True):
     """A tournament: its format, size and the EO's token."""
 

@@ -15,7 +15,7 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
-from app.store.models import LogRecord, TableRecord
+from app.store.models import LogRecord, TableRecord, TableSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +186,21 @@ class Store:
             session.add(record)
             session.commit()
 
+    def save_snapshot(self, snapshot: TableSnapshot) -> None:
+        with Session(self.engine) as session:
+            session.merge(snapshot)
+            session.commit()
+
+    def snapshot(self, table_id: str) -> TableSnapshot | None:
+        with Session(self.engine) as session:
+            return session.get(TableSnapshot, table_id)
+
     def delete_table(self, table_id: str) -> None:
         """Remove a table that never started (its pairing changed before the round)."""
         with Session(self.engine) as session:
+            found = session.get(TableSnapshot, table_id)
+            if found is not None:
+                session.delete(found)
             for row in session.exec(select(LogRecord).where(col(LogRecord.table_id) == table_id)):
                 session.delete(row)
             record = session.get(TableRecord, table_id)
@@ -301,6 +313,17 @@ class Store:
         if record is None:
             return None
         return record, self.log(table_id)
+
+    def table_tail(
+        self, table_id: str
+    ) -> tuple[TableRecord, TableSnapshot | None, list[LogEntry]] | None:
+        """One table with its latest snapshot and the log after it (all of it without one)."""
+        with Session(self.engine) as session:
+            record = session.get(TableRecord, table_id)
+            snapshot = session.get(TableSnapshot, table_id)
+        if record is None:
+            return None
+        return record, snapshot, self.log(table_id, after=snapshot.version if snapshot else 0)
 
     def log(self, table_id: str, after: int = 0, limit: int | None = None) -> list[LogEntry]:
         """The log from version `after + 1` on, oldest first; `limit` entries at most."""

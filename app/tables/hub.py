@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Phase, Setup, new_game
-from app.store.models import TableRecord
+from app.store.models import TableRecord, TableSnapshot
 from app.store.repository import LogEntry, Store
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
@@ -85,7 +85,28 @@ class TableHub:
         self.rooms[room.table_id] = room
         return room
 
-    def _room_from(self, record: TableRecord, log: list[LogEntry]) -> TableRoom:
+    def _room_from(
+        self,
+        record: TableRecord,
+        log: list[LogEntry],
+        snapshot: TableSnapshot | None = None,
+    ) -> TableRoom:
+        """The table as its store has it: from its snapshot and the log after it, or
+        (no snapshot, or one that does not fit) from its whole log."""
+        room = self._blank(record)
+        if snapshot is not None:
+            try:
+                room.restore(snapshot, log)
+                return self._register(room)
+            except (RuleError, ValueError, KeyError, TypeError) as exc:
+                log_error.warning("table %s: replaying its whole log (%s)", record.id, exc)
+                room, log = self._blank(record), self.store.log(record.id)
+        room.replay(log)
+        if room.broken is not None:
+            log_error.error("table %s is read-only: %s", record.id, room.broken)
+        return self._register(room)
+
+    def _blank(self, record: TableRecord) -> TableRoom:
         setup = Setup(
             format_id=record.format_id,
             scenario_id=record.scenario_id,
@@ -103,13 +124,8 @@ class TableHub:
                 p1_player=record.p1_player or "",
                 p2_player=record.p2_player or "",
             )
-        room = TableRoom(
-            record.id, tokens, new_game(setup, record.created_ms), self.store, self.time, meta=meta
-        )
-        room.replay(log)
-        if room.broken is not None:
-            log_error.error("table %s is read-only: %s", record.id, room.broken)
-        return self._register(room)
+        game = new_game(setup, record.created_ms)
+        return TableRoom(record.id, tokens, game, self.store, self.time, meta=meta)
 
     def load(self) -> int:
         """Rebuild every live table from the store; running clocks have kept running.
@@ -204,9 +220,10 @@ class TableHub:
         """A live table, or one read back from the store (a quick game over or idle)."""
         room = self.rooms.get(table_id)
         if room is None:
-            found = self.store.table(table_id)
+            found = self.store.table_tail(table_id)
             if found is not None:
-                room = self._room_from(*found)
+                record, snapshot, tail = found
+                room = self._room_from(record, tail, snapshot)
                 if room.game.clock.flag_at() is not None:
                     room.schedule_flag()
         return room

@@ -15,6 +15,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.game import Game, Phase, apply, decide_flag, slot
 from app.domain.merge import MergeRefused, Timed, check_offline, merge
+from app.store.models import TableSnapshot
 from app.store.repository import LogEntry, Store
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import REPLACED, Channel, Subscriber
@@ -29,9 +30,12 @@ from app.tables.offline import (
     public_wire,
     timed_to_wire,
 )
+from app.tables.snapshot import read as read_snapshot
+from app.tables.snapshot import write as write_snapshot
 from app.tables.timesource import Timer, TimeSource
 from app.tables.view import game_view, table_info
 
+SNAPSHOT_EVERY = 256  # versions between a table's snapshots
 HISTORY = 32  # events kept for a reconnecting phone; past that it gets a snapshot
 SEEN_PER_DEVICE = 512
 
@@ -94,13 +98,16 @@ def _decides(actor: str, game: Game) -> bool:
     return actor in ("eo", "system") or game.phase in (Phase.OVER, Phase.CLOCK_OUT)
 
 
-def fold(initial: Game, log: list[LogEntry]) -> list[Game]:
-    """The game after each version of the log (index 0: before any command)."""
+def fold(initial: Game, log: list[LogEntry], first: int = 0) -> list[Game]:
+    """The game after each version of the log from `initial`, the game at version
+    `first` (index 0: at `first`, before the log's first entry)."""
     states = [initial]
     for entry in log:
         wire = loads(entry.command_json)
         if wire.get("c") == "merge":
-            game = states[wire["base"]]
+            if wire["base"] < first:
+                raise KeyError(f"a merge from version {wire['base']}, before the snapshot")
+            game = states[wire["base"] - first]
             for sub in wire["entries"]:
                 game = apply(
                     game, actor_from_wire(sub["by"]), command_from_wire(sub["cmd"]), sub["at_ms"]
@@ -136,6 +143,8 @@ class TableRoom:
         self.history: deque[tuple[int, str]] = deque(maxlen=HISTORY)
         self._seen: dict[str, OrderedDict[int, int]] = {}  # by seat and device
         self._max_seq: dict[str, int] = {}
+        self._seq_floor: dict[str, int] = {}
+        self._snapshot_version = version
         self.presences = Presences()
         #: The table as loaded (a phone the log knows, not heard since, was gone since).
         self.loaded = Presence(time.now_ms(), version, game)
@@ -155,21 +164,35 @@ class TableRoom:
     def replay(self, log: list[LogEntry]) -> None:
         """Rebuild from the log; a log that does not replay leaves the table read-only."""
         try:
-            states = fold(self.game, log)
+            self._replay_from(self.game, 0, log)
         except (RuleError, ValueError, KeyError) as exc:
             self.broken = f"this table's log does not replay: {exc}"
             self.version = log[-1].version if log else 0
-            return
+
+    def restore(self, snapshot: TableSnapshot, tail: list[LogEntry]) -> None:
+        """Rebuild from a snapshot and the log after it (ValueError, KeyError: it does not
+        fit, rebuild from the whole log instead)."""
+        game = read_snapshot(loads(snapshot.game_json))
+        game = replace(game, setup=self.game.setup)  # names the EO corrected since
+        self._max_seq.update({k: int(v) for k, v in loads(snapshot.seqs_json).items()})
+        self._seq_floor = dict(self._max_seq)
+        self.barrier = (snapshot.version, snapshot.at_ms, game)
+        self._snapshot_version = snapshot.version
+        self._replay_from(game, snapshot.version, tail)
+
+    def _replay_from(self, game: Game, first: int, log: list[LogEntry]) -> None:
+        states = fold(game, log, first)
         self.game = states[-1]
-        self.version = log[-1].version if log else 0
+        self.version = log[-1].version if log else first
         self.loaded = Presence(self.time.now_ms(), self.version, self.game)
         for entry in log:
             self._remember(device_key(entry.actor, entry.device), entry.seq, entry.version)
             wire = loads(entry.command_json)
             for sub in merged_items(wire) if wire.get("c") == "merge" else []:
                 self._remember(device_key(sub["by"], sub["device"]), sub["seq"], entry.version)
-            if _decides(entry.actor, states[entry.version]):
-                self.barrier = (entry.version, entry.at_ms, states[entry.version])
+            after = states[entry.version - first]
+            if _decides(entry.actor, after):
+                self.barrier = (entry.version, entry.at_ms, after)
 
     # -- commands ---------------------------------------------------------------
 
@@ -189,6 +212,8 @@ class TableRoom:
         if seen is not None and seq in seen:
             return seen[seq]
         if seq <= self._max_seq.get(key, -1) - SEEN_PER_DEVICE:
+            return self.version
+        if seq <= self._seq_floor.get(key, -1):  # before the snapshot this table came from
             return self.version
         return None
 
@@ -279,6 +304,8 @@ class TableRoom:
         )
         self._stored = stored
         self.last_change_ms = now
+        if version - self._snapshot_version >= SNAPSHOT_EVERY:
+            self._take_snapshot(version, at_ms, game)
         self.game = game
         self.version = version
         self._remember(device_key(entry.actor, device), seq, version)
@@ -298,6 +325,18 @@ class TableRoom:
         self.schedule_flag()
         for listener in self.listeners:
             listener(self)
+
+    def _take_snapshot(self, version: int, at_ms: int, game: Game) -> None:
+        self.store.save_snapshot(
+            TableSnapshot(
+                table_id=self.table_id,
+                version=version,
+                at_ms=at_ms,
+                game_json=dumps(write_snapshot(game)),
+                seqs_json=dumps(self._max_seq),
+            )
+        )
+        self._snapshot_version = version
 
     def rename_players(self, names: tuple[str, str]) -> None:
         """The EO corrected a name: every screen of the table gets the table afresh."""

@@ -87,3 +87,25 @@ def test_a_screens_queue_is_bounded_in_bytes() -> None:
     assert not screen.offer("z" * 400)
     assert screen.dropped == (RESYNC, "resync")
     assert screen.queued_bytes == 800
+
+
+async def test_a_table_comes_back_from_its_snapshot_and_the_logs_tail(
+    long_table: tuple[CountingStore, TableRoom, FakeTime],
+) -> None:
+    store, room, time = long_table
+    await room.execute(P2, "phone-2", 5000, c.Concede())
+    hub = TableHub(store, time)
+    store.reads.clear()
+    back = hub.get(room.table_id)
+    assert back is not None and back is not room
+    assert back.game == room.game and back.version == room.version == 2006
+    assert store.reads == [2006 - 1792]  # the tail after the snapshot at version 1792
+    # A command sent again from before the snapshot is still a duplicate, nothing more.
+    again = await back.execute(P1, "phone-1", 500, c.SwitchClock(to=P2))
+    assert again.duplicate and back.version == 2006
+    # The whole log, replayed, gives the same game.
+    whole = TableHub(store, time)
+    store.save_snapshot = lambda snapshot: None  # type: ignore[method-assign]
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM table_snapshot")
+    assert (replayed := whole.get(room.table_id)) is not None and replayed.game == room.game
