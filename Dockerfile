@@ -6,11 +6,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
 
 RUN useradd --create-home --uid 10001 deathclock
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY app ./app
 COPY bench ./bench
 COPY web ./web
-RUN pip install --no-cache-dir -e '.[postgres]' && mkdir -p /app/data && chown deathclock /app/data
+RUN pip install --no-cache-dir -c constraints.txt -e '.[postgres]' && mkdir -p /app/data && chown deathclock /app/data
 
 USER deathclock
 EXPOSE 8000
