@@ -52,6 +52,9 @@ class Format:
     scoring_from: TurnMark = TurnMark(2, Side.P2)
     last_turn: TurnMark = TurnMark(7, Side.P2)
     concession_min_cp: int = 3
+    #: DC7: a player whose clock runs out in their own turn may still win by scenario
+    #: (SR2019, Masters, Champions); IG2014 has no such exception.
+    clock_out_claim: bool = True
     tp: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType({"win": 1, "loss": 0, "tie": 0})
     )
