@@ -509,6 +509,10 @@ def _call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
         raise NotYourSeat("only the EO declares a game a tie at the round's end")
     if game.phase is Phase.OVER:
         raise RuleError("the game is over")
+    if game.phase is Phase.CLOCK_OUT:
+        raise RuleError(
+            "a clock has run out: the game is not unfinished, DC7 decides it (not a tie)"
+        )
     return _end(game, Method.TIME, None, now_ms)
 
 

@@ -169,13 +169,21 @@ def expected_end_ms(deployment_start_ms: int, player_clock_ms: int) -> int:
 class RoundEndCall(StrEnum):
     PLAY_ON = "play_on"
     TIE = "tie"
+    CLOCK_OUT = "clock_out"  # not unfinished: DC7 decides it
 
 
-def round_end_call(remaining_ms: tuple[int, int], paused_by_eo: bool) -> RoundEndCall:
+def round_end_call(
+    remaining_ms: tuple[int, int], paused_by_eo: bool, *, clock_ran_out: bool = False
+) -> RoundEndCall:
     """DC8 at the round's expected end: under 5 minutes combined plays on; more is a
-    tie unless the EO paused the table this round. Exactly 5:00 plays on."""
+    tie unless the EO paused the table this round. Exactly 5:00 plays on.
+
+    A game whose clock has already run out is not unfinished: DC7 decides it (a
+    scenario claim or the clock loss), never the round's end."""
     if min(remaining_ms) < 0:
         raise BadInput("remaining time cannot be negative")
+    if clock_ran_out:
+        return RoundEndCall.CLOCK_OUT
     if sum(remaining_ms) <= PLAY_ON_MS or paused_by_eo:
         return RoundEndCall.PLAY_ON
     return RoundEndCall.TIE

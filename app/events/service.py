@@ -604,9 +604,15 @@ class EventService:
             room = self.hub.get(row.table_id or "")
             if room is None or room.game.phase is Phase.OVER:
                 continue
+            if room.broken is None:  # a clock that ran out by now is decided first (DC7)
+                await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
             game = room.game
+            if game.phase is Phase.OVER:
+                continue
             remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
-            call = round_end_call(remaining, game.paused_by_eo)
+            call = round_end_call(
+                remaining, game.paused_by_eo, clock_ran_out=game.phase is Phase.CLOCK_OUT
+            )
             calls[room.table_id] = call.value
             if call is RoundEndCall.TIE:
                 await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())

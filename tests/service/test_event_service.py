@@ -90,6 +90,47 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     assert "round_end" in actions
 
 
+async def _play_to_p2_turn_two(room: TableRoom) -> None:
+    """Deployment and turns up to the start of P2's turn 2 (its end is scored)."""
+    seq = 10
+    for side, turn_end in [
+        *[(s, None) for s in (Side.P1, Side.P2, Side.P1, Side.P2)],  # deployment
+        (Side.P1, c.TurnEnd()),
+        (Side.P2, c.TurnEnd()),
+        (Side.P1, c.TurnEnd(kill_box=False)),
+    ]:
+        seq += 1
+        await room.execute(side, side.name, seq, c.PassTurn(expect=side, turn_end=turn_end))
+    assert (room.game.turn, room.game.active) == (2, Side.P2)
+
+
+async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
+    service: EventService,
+) -> None:
+    """DC7 decides a clock out: one waiting on a scenario claim, one whose flag is due."""
+    time: FakeTime = service.time  # type: ignore[assignment]
+    eid = _event(service, 6, points=0)  # 20-minute clocks (DC1)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    claiming, due, long_ = _tables(service, eid, 1)
+    await _play_to_p2_turn_two(claiming)
+    for room in (claiming, due, long_):  # plenty left on the other clock: a tie otherwise
+        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 30 * MIN))
+    await claiming.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 0))
+    assert claiming.game.phase is Phase.CLOCK_OUT and claiming.game.flagged is Side.P2
+    await due.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 1 * MIN))  # deploying, runs out
+    time.advance(10 * MIN)
+    assert due.game.phase is Phase.DEPLOYMENT  # nobody has decided its flag yet
+    calls = await service.call_round_end(eid)
+    assert calls == {claiming.table_id: "clock_out", long_.table_id: "tie"}
+    assert claiming.game.phase is Phase.CLOCK_OUT  # still P2's claim or accepted loss
+    assert due.game.ending is not None
+    assert (due.game.ending.method, due.game.ending.winner) == (Method.CLOCK, Side.P2)
+    await claiming.execute(Side.P2, "p2", 99, c.AcceptClockLoss())
+    assert claiming.game.ending is not None
+    assert (claiming.game.ending.method, claiming.game.ending.winner) == (Method.CLOCK, Side.P1)
+
+
 async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) -> None:
     eid = _event(service, 4)
     service.pair_next_round(eid)

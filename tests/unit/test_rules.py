@@ -1166,3 +1166,29 @@ def test_the_eo_corrects_a_confirmed_or_disputed_result() -> None:
     assert game.ending.method is Method.CONCESSION  # how the game ended stays in the record
     result = game.result()
     assert result is not None and (result.winner, result.method) == (None, Method.EO)
+
+
+# --- DC8 the round's end ----------------------------------------------------------
+
+
+def test_round_end_never_ties_a_game_whose_clock_ran_out__DC8() -> None:
+    """A game in clock out is not unfinished: the round's end cannot turn it into a tie."""
+    table = flagged_in_own_turn(4, P1, cp=(2, 0))
+    assert table.game.phase is Phase.CLOCK_OUT
+    for actor in (SYSTEM, EO):
+        with pytest.raises(RuleError):
+            table.try_do(actor, c.CallTie())
+    game = table.do(P1, c.AcceptClockLoss())
+    assert game.ending is not None and (game.ending.method, game.ending.winner) == (
+        Method.CLOCK,
+        P2,
+    )
+
+
+def test_round_end_on_a_due_flag_decides_the_clock_loss_first__DC8() -> None:
+    """The flag fell before the round's end call arrived: DC7 decides, the call is refused."""
+    table = table_at(2, P1, player_clock_ms=30 * MINUTE)
+    with pytest.raises(RuleError):
+        table.try_do(SYSTEM, c.CallTie(), after=table.game.remaining(P1, table.now) + 1)
+    game = table.do(SYSTEM, c.FlagCheck(), after=table.game.remaining(P1, table.now) + 1)
+    assert game.ending is not None and game.ending.method is Method.CLOCK

@@ -268,3 +268,10 @@ def test_round_end_call__DC8(remaining: tuple[int, int], paused: bool, call: Rou
 def test_round_end_call_rejects_negative_time__DC8() -> None:
     with pytest.raises(BadInput):
         round_end_call((-1, 0), False)
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_game_whose_clock_ran_out_is_not_tied_at_round_end__DC8(paused: bool) -> None:
+    """More than 5 minutes combined would be a tie, but a clock already ran out: DC7 decides."""
+    call = round_end_call((0, 20 * MINUTE), paused, clock_ran_out=True)
+    assert call is RoundEndCall.CLOCK_OUT

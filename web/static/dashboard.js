@@ -475,7 +475,7 @@
     toggleClass(card, "cannot-finish", !!cannot);
     refs.finish.hidden = !cannot;
     const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;
-    setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : "");
+    setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : call === "clock_out" ? "DC7: clock ran out" : "");
     refs.call.hidden = !call;
     if (refs.foot.hidden !== (!cannot && !call)) {
       refs.foot.hidden = !cannot && !call;
