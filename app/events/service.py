@@ -24,7 +24,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.formats import get_format
 from app.domain.game import Phase, Setup
-from app.domain.pairing import Pairing, pair_round
+from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import (
     RoundEndCall,
@@ -543,20 +543,25 @@ class EventService:
         (ia, sa), (ib, sb) = seat_of(a), seat_of(b)
         rows[ia] = replace(rows[ia], p1=b) if sa == "p1" else replace(rows[ia], p2=b)
         rows[ib] = replace(rows[ib], p1=a) if sb == "p1" else replace(rows[ib], p2=a)
-        history = {p.id: set(p.opponents) for p in self.player_records(event_id)}
+        records = self.player_records(event_id)
+        history = {p.id: set(p.opponents) for p in records}
+        downs = {p.id: p.paired_down_count for p in records}
         warnings = []
         reopened = []
         for i in sorted({ia, ib}):
             row = rows[i]
             if row.table_id is not None:
                 self.hub.discard(row.table_id)
-            pairing = Pairing(row.table, row.p1, row.p2, None)
+            pairing = pairing_of(row.table, row.p1, row.p2, records)
             if row.p2 is None:
                 reopened.append(replace(row, table_id=None, paired_down=None))
                 continue
             if row.p2 in history.get(row.p1, set()):
                 names = (self.player(event_id, row.p1).name, self.player(event_id, row.p2).name)
                 warnings.append(f"rematch: {names[0]} and {names[1]} have played each other")
+            if pairing.paired_down is not None and downs.get(pairing.paired_down, 0):
+                name = self.player(event_id, pairing.paired_down).name
+                warnings.append(f"{name} was already paired down once in this event")
             reopened.append(self._open(event, entry.number, entry.scenario_id, pairing))
         for row in reopened:
             rows[next(i for i in (ia, ib) if rows[i].table == row.table)] = row

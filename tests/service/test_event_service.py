@@ -155,6 +155,38 @@ async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) ->
         service.swap(eid, a_room.meta.p1_player, b_room.meta.p1_player)
 
 
+async def test_swap_keeps_the_pair_down_record__RP2(service: EventService) -> None:
+    """6 players: after round 1 the three winners make an odd TP group, so one is paired
+    down. A swap that keeps (or moves) that pair-down keeps it on the record."""
+    eid = _event(service, 6)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    for room in _tables(service, eid, 1):
+        await _finish(room)
+    service.pair_next_round(eid)
+
+    def rows() -> list[dict[str, str | None]]:
+        rows: list[dict[str, str | None]] = json.loads(service.rounds(eid)[-1].pairings_json)
+        return rows
+
+    [down_row] = [r for r in rows() if r["paired_down"] is not None]
+    high, low = down_row["p1"], down_row["p2"]
+    assert down_row["paired_down"] == high and high is not None and low is not None
+    points = {p.id: p.points() for p in service.player_records(eid)}
+    other_low = next(
+        p for r in rows() for p in (r["p1"], r["p2"]) if p not in (high, low) and points[p] == 0
+    )
+    # Swap the low player of the pair-down with another 0-TP player: still a pair-down.
+    service.swap(eid, low, other_low)
+    [kept] = [r for r in rows() if high in (r["p1"], r["p2"])]
+    assert kept["paired_down"] == high
+    await service.start_round(eid)
+    for room in _tables(service, eid, 2):
+        await _finish(room)
+    record = {p.id: p for p in service.player_records(eid)}[high]
+    assert record.paired_down_count == 1  # so the next round does not pair them down again
+
+
 async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
     service: EventService,
 ) -> None:
