@@ -62,7 +62,9 @@ class EventIn(BaseModel):
     points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
     lists: int = Field(1, ge=1, le=3)
     fixed_rounds: int | None = Field(None, ge=1, le=12)
-    cut_to_top: int | None = Field(None, description="Cut to Top X: 2, 4, 8, 16 or 32")
+    cut_to_top: int | None = Field(
+        None, description="Cut to Top X: any X from 2 to the number of players (RP1)"
+    )
 
 
 class EventCreated(BaseModel):

@@ -53,6 +53,14 @@ class RoundPlan:
         if self.cut_to_top is not None and self.cut_to_top < 2:
             raise BadInput("Cut to Top needs at least the top 2 players")
 
+    def check_field(self, players: int) -> None:
+        """RP1: the EO names any X for Cut to Top [X], from 2 up to the players entered."""
+        if self.cut_to_top is not None and self.cut_to_top > players:
+            raise RuleError(
+                f"Cut to Top {self.cut_to_top} needs at least {self.cut_to_top} players "
+                f"({players} entered): lower X or register more players"
+            )
+
     def round_limit(self, players: int) -> int:
         return self.rounds if self.rounds is not None else round_count(players)
 

@@ -153,8 +153,12 @@ class EventService:
             raise BadInput("lists must be 1, 2 or 3")
         if spec.fixed_rounds is not None and not 1 <= spec.fixed_rounds <= 12:
             raise BadInput("a fixed round count is between 1 and 12")
-        if spec.cut_to_top is not None and spec.cut_to_top not in (2, 4, 8, 16, 32):
-            raise BadInput("Cut to Top X takes 2, 4, 8, 16 or 32")
+        if spec.cut_to_top is not None and not 2 <= spec.cut_to_top <= self.players_per_event:
+            raise BadInput(
+                f"Cut to Top X takes any X from 2 to the number of players "
+                f"({self.players_per_event} at most)"
+            )
+        RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
         event = EventRecord(
             id=secrets.token_hex(4),
             name=name,
@@ -458,6 +462,8 @@ class EventService:
         if self.event_over(event_id):
             raise RuleError("the event is over: see the final standings")
         number = len(rounds) + 1
+        if number == 1:
+            self.plan(event_id).check_field(sum(1 for p in self.players(event_id) if not p.dropped))
         self._apply_cut(event)
         records = self.player_records(event_id)
         entries = {p.id: p for p in self.players(event_id)}

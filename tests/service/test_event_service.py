@@ -131,6 +131,32 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     assert (claiming.game.ending.method, claiming.game.ending.winner) == (Method.CLOCK, Side.P1)
 
 
+@pytest.mark.parametrize("x", [2, 3, 5, 6, 7])
+async def test_cut_to_top_takes_any_x_from_two_to_the_players__RP1(
+    service: EventService, x: int
+) -> None:
+    """Not only powers of two: Top 3, Top 6 … as the EO names it."""
+    eid = _event(service, 7, cut_to_top=x)
+    assert service.event(eid).cut_to_top == x
+    service.pair_next_round(eid)
+
+
+@pytest.mark.parametrize("x", [0, 1, -4])
+async def test_cut_to_top_below_two_is_refused__RP1(service: EventService, x: int) -> None:
+    with pytest.raises(RuleError, match="Cut to Top"):
+        _event(service, 0, cut_to_top=x)
+
+
+async def test_cut_to_top_larger_than_the_field_is_refused_before_round_one__RP1(
+    service: EventService,
+) -> None:
+    eid = _event(service, 5, cut_to_top=6)
+    with pytest.raises(RuleError, match="Cut to Top 6 needs at least 6 players"):
+        service.pair_next_round(eid)
+    service.add_player(eid, "Player 06", "Cygnar")
+    service.pair_next_round(eid)
+
+
 async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) -> None:
     eid = _event(service, 4)
     service.pair_next_round(eid)

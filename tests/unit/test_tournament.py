@@ -275,3 +275,14 @@ def test_a_game_whose_clock_ran_out_is_not_tied_at_round_end__DC8(paused: bool) 
     """More than 5 minutes combined would be a tie, but a clock already ran out: DC7 decides."""
     call = round_end_call((0, 20 * MINUTE), paused, clock_ran_out=True)
     assert call is RoundEndCall.CLOCK_OUT
+
+
+def test_cut_to_top_x_is_any_number_up_to_the_field__RP1() -> None:
+    RoundPlan(cut_to_top=3).check_field(3)
+    RoundPlan(cut_to_top=6).check_field(40)
+    RoundPlan().check_field(2)
+    with pytest.raises(RuleError):
+        RoundPlan(cut_to_top=9).check_field(8)
+    players = history("A>B C>D E>F G>H", "A>C E>G B>D F>H")  # A and E undefeated
+    keep = cut_to_top(players, 3)
+    assert keep is not None and len(keep) == 3 and keep[:2] == ["A", "E"]
