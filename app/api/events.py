@@ -102,7 +102,21 @@ class ResultIn(BaseModel):
     lists: list[str] = ["", ""]
 
 
-def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str]) -> dict[str, Any]:
+def _round_view(
+    service: EventService, entry: RoundEntry, names: dict[str, str], admin: bool
+) -> dict[str, Any]:
+    if entry.started_ms is None and not admin:
+        # RP4: the scenario (and the draft pairings) are announced when the round starts.
+        return {
+            "number": entry.number,
+            "scenario": None,
+            "started_ms": None,
+            "expected_end_ms": None,
+            "end_calls": None,
+            "complete": False,
+            "pairings": [],
+            "announced": False,
+        }
     results = service._results(entry.event_id)
     pairings = []
     for row in _pairings(entry):
@@ -134,10 +148,13 @@ def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str])
         "end_calls": None if entry.end_calls_json is None else json.loads(entry.end_calls_json),
         "complete": service.round_complete(entry),
         "pairings": pairings,
+        "announced": entry.started_ms is not None,
     }
 
 
 def event_view(service: EventService, event_id: str, admin: bool = False) -> dict[str, Any]:
+    """The event as its EO (`admin`) or the public sees it: the public sees neither the
+    players' lists nor a round's scenario and pairings before the round starts (RP4)."""
     event = service.event(event_id)
     players = service.players(event_id)
     names = {p.id: p.name for p in players}
@@ -167,7 +184,7 @@ def event_view(service: EventService, event_id: str, admin: bool = False) -> dic
             }
             for p in players
         ],
-        "rounds": [_round_view(service, r, names) for r in rounds],
+        "rounds": [_round_view(service, r, names, admin) for r in rounds],
         "standings": [asdict(s) for s in service.standings(event_id)],
         "server_ms": service.time.now_ms(),
     }
@@ -176,7 +193,13 @@ def event_view(service: EventService, event_id: str, admin: bool = False) -> dic
 def _announce(service: EventService, dashboards: Dashboards, event_id: str) -> None:
     """Tell the event's dashboards the round or standings changed."""
     if event_id in dashboards.by_event:
-        dashboards.by_event[event_id].publish({"t": "event", **event_view(service, event_id)})
+        dashboards.by_event[event_id].publish_by_role(
+            {
+                role: {"t": "event", **event_view(service, event_id, admin=role == "eo")}
+                for role in ("eo", "public")
+            },
+            fallback="public",
+        )
 
 
 def announce_results(service: EventService, dashboards: Dashboards) -> Callable[[TableRoom], None]:
@@ -291,7 +314,7 @@ async def pair_round(
     entry = service.pair_next_round(event_id, body.scenario)
     _announce(service, dashboards, event_id)
     names = {p.id: p.name for p in service.players(event_id)}
-    return _round_view(service, entry, names)
+    return _round_view(service, entry, names, admin=True)
 
 
 @router.post("/{event_id}/rounds/current/swap")
@@ -450,6 +473,7 @@ async def pairings_csv(event_id: str, service: EventsDep) -> Response:
             "p2": p["p2"]["name"] if p["p2"] else "Bye",
         }
         for r in view["rounds"]
+        if r["announced"]  # RP4: a round's pairings are public once it starts
         for p in r["pairings"]
     ]
     return _csv(rows, f"pairings-{event_id}.csv")
@@ -468,7 +492,7 @@ async def results_csv(event_id: str, service: EventsDep) -> Response:
 
 def dashboard_snapshot(service: EventService, event_id: str, role: str) -> dict[str, Any]:
     now = service.time.now_ms()
-    view = event_view(service, event_id)
+    view = event_view(service, event_id, admin=role == "eo")
     current = view["rounds"][-1] if view["rounds"] else None
     ids = {p["table_id"] for p in current["pairings"]} if current else set()
     tables = [summary(r, now) for r in service.rooms(event_id) if r.table_id in ids]

@@ -381,6 +381,8 @@ class EventService:
         bye_tp, bye_cp, bye_apd = bye_award(event.points)
         del bye_tp
         for rnd in self.rounds(event_id):
+            if rnd.started_ms is None:
+                continue  # RP4: a drafted round (its byes too) counts once it starts
             paired: set[str] = set()
             for row in _pairings(rnd):
                 paired.update(x for x in (row.p1, row.p2) if x)

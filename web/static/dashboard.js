@@ -175,7 +175,7 @@
       return;
     }
     const of = ev && ev.planned_rounds ? " of " + ev.planned_rounds : "";
-    setText($("round-label"), "Round " + r.number + of + " · " + r.scenario.name);
+    setText($("round-label"), "Round " + r.number + of + (r.scenario ? " · " + r.scenario.name : " · announced when it starts"));
     let sub = "";
     if (r.started_ms === null) sub = "Pairings ready — the round starts soon";
     else if (r.complete) sub = "Round complete";
