@@ -60,7 +60,13 @@ class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
     format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
     points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
-    lists: int = Field(1, ge=1, le=3)
+    lists: int | None = Field(
+        None,
+        ge=1,
+        le=3,
+        description="army lists per player: sr2019 1-3 (default 1); masters2019 2 (Dyad) "
+        "or 3 (Trinity), required; champions2019 2 (1 list, a 2nd optional)",
+    )
     fixed_rounds: int | None = Field(None, ge=1, le=12)
     cut_to_top: int | None = Field(
         None, description="Cut to Top X: any X from 2 to the number of players (RP1)"

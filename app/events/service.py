@@ -22,7 +22,7 @@ from sqlmodel import col, select
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
-from app.domain.formats import get_format
+from app.domain.formats import ListRule, get_format, split_lists
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
@@ -52,7 +52,7 @@ class EventSpec:
     name: str
     format_id: str = "sr2019"
     points: int = 75
-    lists: int = 1
+    lists: int | None = None  # None: the format's own choice (Masters must name one)
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
 
@@ -149,8 +149,7 @@ class EventService:
         name = spec.name.strip()
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
-        if not 1 <= spec.lists <= 3:
-            raise BadInput("lists must be 1, 2 or 3")
+        lists = fmt.list_rule(spec.lists).lists
         if spec.fixed_rounds is not None and not 1 <= spec.fixed_rounds <= 12:
             raise BadInput("a fixed round count is between 1 and 12")
         if spec.cut_to_top is not None and not 2 <= spec.cut_to_top <= self.players_per_event:
@@ -164,7 +163,7 @@ class EventService:
             name=name,
             format_id=fmt.id,
             points=spec.points,
-            lists=spec.lists,
+            lists=lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
             admin_token=new_token(),
@@ -231,6 +230,10 @@ class EventService:
         return player
 
     @staticmethod
+    def _list_rule(event: EventRecord) -> ListRule:
+        return get_format(event.format_id).list_rule(event.lists)
+
+    @staticmethod
     def _clean(name: str, faction: str, lists: str) -> tuple[str, str, str]:
         name, faction, lists = name.strip(), faction.strip(), lists.strip()
         if not name or len(name) > 60:
@@ -252,7 +255,7 @@ class EventService:
         self, event_id: str, rows: list[tuple[str, str, str]]
     ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
         """Register several players in one transaction; bad rows come back by index."""
-        self.event(event_id)
+        list_rule = self._list_rule(self.event(event_id))
         taken = {p.name.lower() for p in self.players(event_id)}
         joined_round = len(self.rounds(event_id)) + 1
         added: list[PlayerEntry] = []
@@ -260,6 +263,7 @@ class EventService:
         for index, raw in enumerate(rows):
             try:
                 name, faction, lists = self._clean(*raw)
+                list_rule.check(len(split_lists(lists)))
                 if name.lower() in taken:
                     raise BadInput(f"{name} is already registered")
                 if len(taken) >= self.players_per_event:
@@ -296,6 +300,7 @@ class EventService:
     ) -> PlayerEntry:
         player = self.player(event_id, player_id)
         name, faction, lists = self._clean(name, faction, lists)
+        self._list_rule(self.event(event_id)).check(len(split_lists(lists)))
         with self.store.session() as session:
             player.name, player.faction, player.lists = name, faction, lists
             session.add(player)

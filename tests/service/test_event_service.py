@@ -157,6 +157,45 @@ async def test_cut_to_top_larger_than_the_field_is_refused_before_round_one__RP1
     service.pair_next_round(eid)
 
 
+@pytest.mark.parametrize(
+    ("spec", "good", "bad"),
+    [
+        ({"format_id": "masters2019", "lists": 2}, ["Haley 3; Stryker 1"], ["Haley 3", "A;B;C"]),
+        ({"format_id": "masters2019", "lists": 3}, ["A\nB\nC"], ["A;B", "A;B;C;D"]),
+        ({"format_id": "champions2019"}, ["Haley 3", "Haley 3; Stryker 1"], ["A;B;C"]),
+        ({"format_id": "sr2019"}, ["Haley 3"], ["A;B"]),
+        ({"format_id": "sr2019", "lists": 2}, ["A;B"], ["A", "A;B;C"]),
+    ],
+)
+async def test_a_player_with_the_wrong_number_of_lists_is_refused__lists(
+    service: EventService, spec: dict[str, object], good: list[str], bad: list[str]
+) -> None:
+    """Masters Dyad 2 / Trinity 3, Champions 1 (a 2nd optional), SR2019 as the EO sets."""
+    eid = service.create_event(EventSpec(name="Lists", **spec)).id  # type: ignore[arg-type]
+    for n, lists in enumerate(good):
+        service.add_player(eid, f"Good {n}", "Cygnar", lists)
+    service.add_player(eid, "Lists later", "Cygnar", "")  # none handed in yet
+    for n, lists in enumerate(bad):
+        with pytest.raises(RuleError, match="army list"):
+            service.add_player(eid, f"Bad {n}", "Cygnar", lists)
+        csv_text = f"name,faction,lists\nBad csv {n},Cygnar,{lists!r}\n".replace("'", '"')
+        added, errors = service.import_players(eid, csv_text)
+        assert added == [] and len(errors) == 1 and "army list" in errors[0], errors
+    player = service.players(eid)[0]
+    with pytest.raises(RuleError, match="army list"):
+        service.edit_player(eid, player.id, player.name, player.faction, bad[0])
+
+
+async def test_masters_needs_the_dyad_or_trinity_choice__lists(service: EventService) -> None:
+    with pytest.raises(RuleError, match="Dyad"):
+        service.create_event(EventSpec(name="Masters", format_id="masters2019"))
+    with pytest.raises(RuleError, match="Trinity"):
+        service.create_event(EventSpec(name="Masters", format_id="masters2019", lists=1))
+    trinity = service.create_event(EventSpec(name="Masters", format_id="masters2019", lists=3))
+    assert trinity.lists == 3
+    assert service.create_event(EventSpec(name="Champs", format_id="champions2019")).lists == 2
+
+
 async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) -> None:
     eid = _event(service, 4)
     service.pair_next_round(eid)

@@ -286,3 +286,21 @@ def test_cut_to_top_x_is_any_number_up_to_the_field__RP1() -> None:
     players = history("A>B C>D E>F G>H", "A>C E>G B>D F>H")  # A and E undefeated
     keep = cut_to_top(players, 3)
     assert keep is not None and len(keep) == 3 and keep[:2] == ["A", "E"]
+
+
+def test_lists_are_counted_one_per_line_or_semicolon__lists() -> None:
+    from app.domain.formats import get_format, split_lists
+
+    assert split_lists("") == [] and split_lists(" ;\n ") == []
+    assert split_lists("Haley 3; Stryker 1\nCaine 2") == ["Haley 3", "Stryker 1", "Caine 2"]
+    dyad = get_format("masters2019").list_rule(2)
+    dyad.check(2)
+    with pytest.raises(BadInput, match="asks each player for 2"):
+        dyad.check(1)
+    champions = get_format("champions2019").list_rule(None)
+    champions.check(1)
+    champions.check(2)
+    with pytest.raises(BadInput, match="1 or 2"):
+        champions.check(3)
+    with pytest.raises(BadInput, match="Dyad"):
+        get_format("masters2019").list_rule(None)
