@@ -220,3 +220,20 @@ async def test_scenario_and_draft_pairings_are_not_public_before_the_round_start
         assert public["rounds"][0]["announced"]
         assert public["rounds"][0]["scenario"]["name"] == scenario
         assert len(public["rounds"][0]["pairings"]) == 3
+
+
+async def test_new_event_form_offers_the_lists_of_each_format__lists(
+    server: RunningServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        page = (await http.get("/events/new")).text
+        assert "Masters Dyad, 2 lists" in page and "Masters Trinity, 3 lists" in page
+        assert "Champions, 1 list, a 2nd optional" in page
+        form = {"name": "Masters night", "format": "masters2019", "points": "75"}
+        refused = await http.post("/events", data=form)
+        assert refused.status_code == 400 and "Dyad" in refused.text
+        made = await http.post("/events", data={**form, "lists": "3", "cut_to_top": "3"})
+        assert made.status_code == 303
+        eid = made.headers["location"].split("/")[2]
+        event = (await http.get(f"/api/events/{eid}")).json()["event"]
+        assert (event["lists"], event["cut_to_top"]) == (3, 3)
