@@ -63,9 +63,17 @@ class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
     format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
     points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
-    lists: int = Field(1, ge=1, le=3)
+    lists: int | None = Field(
+        None,
+        ge=1,
+        le=3,
+        description="army lists per player: sr2019 1-3 (default 1); masters2019 2 (Dyad) "
+        "or 3 (Trinity), required; champions2019 2 (1 list, a 2nd optional)",
+    )
     fixed_rounds: int | None = Field(None, ge=1, le=12)
-    cut_to_top: int | None = Field(None, description="Cut to Top X: 2, 4, 8, 16 or 32")
+    cut_to_top: int | None = Field(
+        None, description="Cut to Top X: any X from 2 to the number of players (RP1)"
+    )
 
 
 class EventCreated(BaseModel):
@@ -106,7 +114,21 @@ class ResultIn(BaseModel):
     )
 
 
-def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str]) -> dict[str, Any]:
+def _round_view(
+    service: EventService, entry: RoundEntry, names: dict[str, str], admin: bool
+) -> dict[str, Any]:
+    if entry.started_ms is None and not admin:
+        # RP4: the scenario (and the draft pairings) are announced when the round starts.
+        return {
+            "number": entry.number,
+            "scenario": None,
+            "started_ms": None,
+            "expected_end_ms": None,
+            "end_calls": None,
+            "complete": False,
+            "pairings": [],
+            "announced": False,
+        }
     results = service._results(entry.event_id)
     pairings = []
     for row in _pairings(entry):
@@ -138,10 +160,13 @@ def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str])
         "end_calls": None if entry.end_calls_json is None else json.loads(entry.end_calls_json),
         "complete": service.round_complete(entry),
         "pairings": pairings,
+        "announced": entry.started_ms is not None,
     }
 
 
 def event_view(service: EventService, event_id: str, admin: bool = False) -> dict[str, Any]:
+    """The event as its EO (`admin`) or the public sees it: the public sees neither the
+    players' lists nor a round's scenario and pairings before the round starts (RP4)."""
     event = service.event(event_id)
     players = service.players(event_id)
     names = {p.id: p.name for p in players}
@@ -171,7 +196,7 @@ def event_view(service: EventService, event_id: str, admin: bool = False) -> dic
             }
             for p in players
         ],
-        "rounds": [_round_view(service, r, names) for r in rounds],
+        "rounds": [_round_view(service, r, names, admin) for r in rounds],
         "standings": [asdict(s) for s in service.standings(event_id)],
         "server_ms": service.time.now_ms(),
     }
@@ -180,7 +205,13 @@ def event_view(service: EventService, event_id: str, admin: bool = False) -> dic
 def _announce(service: EventService, dashboards: Dashboards, event_id: str) -> None:
     """Tell the event's dashboards the round or standings changed."""
     if event_id in dashboards.by_event:
-        dashboards.by_event[event_id].publish({"t": "event", **event_view(service, event_id)})
+        dashboards.by_event[event_id].publish_by_role(
+            {
+                role: {"t": "event", **event_view(service, event_id, admin=role == "eo")}
+                for role in ("eo", "public")
+            },
+            fallback="public",
+        )
 
 
 def announce_results(service: EventService, dashboards: Dashboards) -> Callable[[TableRoom], None]:
@@ -295,7 +326,7 @@ async def pair_round(
     entry = service.pair_next_round(event_id, body.scenario)
     _announce(service, dashboards, event_id)
     names = {p.id: p.name for p in service.players(event_id)}
-    return _round_view(service, entry, names)
+    return _round_view(service, entry, names, admin=True)
 
 
 @router.post("/{event_id}/rounds/current/swap")
@@ -454,6 +485,7 @@ async def pairings_csv(event_id: str, service: EventsDep) -> Response:
             "p2": p["p2"]["name"] if p["p2"] else "Bye",
         }
         for r in view["rounds"]
+        if r["announced"]  # RP4: a round's pairings are public once it starts
         for p in r["pairings"]
     ]
     return _csv(rows, f"pairings-{event_id}.csv")
@@ -472,7 +504,7 @@ async def results_csv(event_id: str, service: EventsDep) -> Response:
 
 def dashboard_snapshot(service: EventService, event_id: str, role: str) -> dict[str, Any]:
     now = service.time.now_ms()
-    view = event_view(service, event_id)
+    view = event_view(service, event_id, admin=role == "eo")
     current = view["rounds"][-1] if view["rounds"] else None
     ids = {p["table_id"] for p in current["pairings"]} if current else set()
     tables = [summary(r, now) for r in service.rooms(event_id) if r.table_id in ids]

@@ -123,7 +123,7 @@ async def create_event_form(
     name: Annotated[str, Form()] = "",
     format: Annotated[str, Form()] = "sr2019",
     points: Annotated[str, Form()] = "75",
-    lists: Annotated[str, Form()] = "1",
+    lists: Annotated[str, Form()] = "",
     fixed_rounds: Annotated[str | None, Form()] = None,
     cut_to_top: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
@@ -141,7 +141,7 @@ async def create_event_form(
                 name=name,
                 format_id=format,
                 points=_whole(points, "points"),
-                lists=_whole(lists, "lists"),
+                lists=None if not lists else _whole(lists, "lists"),
                 fixed_rounds=None if not fixed_rounds else _whole(fixed_rounds, "fixed rounds"),
                 cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
             )

@@ -111,6 +111,11 @@ async def formats() -> list[dict[str, Any]]:
             "player_clock_minutes": dict(f.player_clock_minutes),
             "default_points": f.default_points,
             "scenarios": [{"id": s.id, "name": s.name, "roll": s.roll} for s in f.scenarios],
+            "lists": [
+                {"lists": r.lists, "fewest": r.fewest, "most": r.most, "name": r.name}
+                for r in f.list_rules
+            ],
+            "default_lists": f.default_lists,
         }
         for f in FORMATS.values()
     ]

@@ -39,6 +39,42 @@ class TurnMark:
         return turn * 2 + int(side) >= self.order
 
 
+#: How a player's army lists are written down: one per line, or separated by ";".
+LIST_SEPARATORS = ("\n", ";")
+
+
+def split_lists(text: str) -> list[str]:
+    """The army lists in a player's entry (blank entries are not lists)."""
+    for separator in LIST_SEPARATORS[1:]:
+        text = text.replace(separator, LIST_SEPARATORS[0])
+    return [part.strip() for part in text.split(LIST_SEPARATORS[0]) if part.strip()]
+
+
+@dataclass(frozen=True, slots=True)
+class ListRule:
+    """One choice the EO has at event creation: the event's `lists` setting and how
+    many army lists that asks of every player (`fewest` to `most`)."""
+
+    lists: int
+    fewest: int
+    most: int
+    name: str
+
+    def check(self, count: int) -> None:
+        """A player's lists; none written down yet (0) is not refused, only a wrong count."""
+        if count == 0 or self.fewest <= count <= self.most:
+            return
+        wanted = f"{self.fewest}" if self.fewest == self.most else f"{self.fewest} or {self.most}"
+        raise BadInput(
+            f"{count} army list{'s' if count != 1 else ''} given, but this event "
+            f"({self.name}) asks each player for {wanted} "
+            "(one list per line or separated by ';')"
+        )
+
+
+_ONE = ListRule(1, 1, 1, "1 list")
+
+
 @dataclass(frozen=True, slots=True)
 class Format:
     id: str
@@ -52,9 +88,28 @@ class Format:
     scoring_from: TurnMark = TurnMark(2, Side.P2)
     last_turn: TurnMark = TurnMark(7, Side.P2)
     concession_min_cp: int = 3
+    #: DC7: a player whose clock runs out in their own turn may still win by scenario
+    #: (SR2019, Masters, Champions); IG2014 has no such exception.
+    clock_out_claim: bool = True
     tp: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType({"win": 1, "loss": 0, "tie": 0})
     )
+    #: The army-list choices the EO has for an event, and the one taken when the EO
+    #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
+    list_rules: tuple[ListRule, ...] = (_ONE,)
+    default_lists: int | None = 1
+
+    def list_rule(self, lists: int | None) -> ListRule:
+        """The army lists each player brings for the event's `lists` setting."""
+        if lists is None:
+            lists = self.default_lists
+        for rule in self.list_rules:
+            if rule.lists == lists:
+                return rule
+        choices = " or ".join(f"{r.name} (lists={r.lists})" for r in self.list_rules)
+        if lists is None:
+            raise BadInput(f"{self.name} needs the army lists chosen: {choices}")
+        raise BadInput(f"{self.name} does not run with lists={lists}: choose {choices}")
 
     def player_clock_ms(self, points: int) -> int:
         minutes = self.player_clock_minutes.get(points)
@@ -89,6 +144,8 @@ SR2019 = Format(
     player_clock_minutes=SR2019_PLAYER_CLOCK,
     default_points=75,
     scenarios=SR2019_SCENARIOS,
+    # As many lists as the EO sets for the event.
+    list_rules=(_ONE, ListRule(2, 2, 2, "2 lists"), ListRule(3, 3, 3, "3 lists")),
 )
 
 #: Masters and Champions 2019: 75-point games, 60 minutes each (DC1).
@@ -98,6 +155,12 @@ MASTERS2019 = Format(
     player_clock_minutes=MappingProxyType({75: 60}),
     default_points=75,
     scenarios=SR2019_SCENARIOS,
+    # A Dyad requires two army lists, a Trinity three; the EO advertises which.
+    list_rules=(
+        ListRule(2, 2, 2, "Masters Dyad, 2 lists"),
+        ListRule(3, 3, 3, "Masters Trinity, 3 lists"),
+    ),
+    default_lists=None,
 )
 CHAMPIONS2019 = Format(
     id="champions2019",
@@ -105,6 +168,9 @@ CHAMPIONS2019 = Format(
     player_clock_minutes=MappingProxyType({75: 60}),
     default_points=75,
     scenarios=SR2019_SCENARIOS,
+    # One army list, a second optional.
+    list_rules=(ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional"),),
+    default_lists=2,
 )
 
 FORMATS: Mapping[str, Format] = MappingProxyType(

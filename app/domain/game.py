@@ -197,9 +197,22 @@ def decide_flag(game: Game, now_ms: int) -> Game:
     side = game.clock.running
     assert side is not None
     stopped = replace(game, clock=game.clock.run(None, flag_at), flagged=side, undo=None)
-    if stopped.phase is Phase.TURN and side is game.active and not game.interrupted:
+    if claim_possible(stopped, side):
         return replace(stopped, phase=Phase.CLOCK_OUT)
     return _lose_on_time(stopped, side, flag_at)
+
+
+def claim_possible(game: Game, side: Side) -> bool:
+    """DC7: only a clock out in `side`'s own turn (not during an interrupt), once
+    scenario scoring has started, can still be a scenario win; any other clock out
+    is lost at once, with nobody waiting on the player who ran out."""
+    return (
+        game.format.clock_out_claim
+        and game.phase is Phase.TURN
+        and side is game.active
+        and not game.interrupted
+        and game.scoring_due_at_mark
+    )
 
 
 def _lose_on_time(game: Game, side: Side, at_ms: int) -> Game:
@@ -283,8 +296,8 @@ def score(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[st
 def _start(game: Game, actor: c.Actor, now_ms: int) -> Game:
     if game.phase is not Phase.READY:
         raise RuleError("the clock is already started")
-    if actor is c.Role.SYSTEM:
-        raise NotYourSeat("the clock is started by a player or the EO")
+    if actor is not Side.P1 and actor is not c.Role.EO:
+        raise NotYourSeat("P1 starts the clock and deploys first (DC3)")
     return replace(
         game, phase=Phase.DEPLOYMENT, active=Side.P1, clock=game.clock.run(Side.P1, now_ms)
     )
@@ -523,6 +536,10 @@ def _call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
         raise NotYourSeat("only the EO declares a game a tie at the round's end")
     if game.phase is Phase.OVER:
         raise RuleError("the game is over")
+    if game.phase is Phase.CLOCK_OUT:
+        raise RuleError(
+            "a clock has run out: the game is not unfinished, DC7 decides it (not a tie)"
+        )
     return _end(game, Method.TIME, None, now_ms)
 
 

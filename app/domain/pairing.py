@@ -70,6 +70,24 @@ def pair_round(
     return _later_round(active, rng, tp)
 
 
+def pairing_of(
+    table: int,
+    p1: str,
+    p2: str | None,
+    players: Sequence[PlayerRecord],
+    *,
+    tp: Mapping[str, int] = SR2019_TP,
+) -> Pairing:
+    """A pairing as the EO made or changed it (a swap): whoever has more TP than their
+    opponent is paired down (RP2), so the record that stops a second pair-down is kept."""
+    if p2 is None:
+        return Pairing(table, p1, None)
+    records = by_id(players)
+    points = [records[i].points(tp) if i in records else 0 for i in (p1, p2)]
+    down = None if points[0] == points[1] else p1 if points[0] > points[1] else p2
+    return Pairing(table, p1, p2, down)
+
+
 def _first_round(ids: list[str], rng: random.Random) -> list[Pairing]:
     """RP2/RP3: random pairings and, for an odd count, a random bye."""
     rng.shuffle(ids)

@@ -53,6 +53,14 @@ class RoundPlan:
         if self.cut_to_top is not None and self.cut_to_top < 2:
             raise BadInput("Cut to Top needs at least the top 2 players")
 
+    def check_field(self, players: int) -> None:
+        """RP1: the EO names any X for Cut to Top [X], from 2 up to the players entered."""
+        if self.cut_to_top is not None and self.cut_to_top > players:
+            raise RuleError(
+                f"Cut to Top {self.cut_to_top} needs at least {self.cut_to_top} players "
+                f"({players} entered): lower X or register more players"
+            )
+
     def round_limit(self, players: int) -> int:
         return self.rounds if self.rounds is not None else round_count(players)
 
@@ -169,13 +177,21 @@ def expected_end_ms(deployment_start_ms: int, player_clock_ms: int) -> int:
 class RoundEndCall(StrEnum):
     PLAY_ON = "play_on"
     TIE = "tie"
+    CLOCK_OUT = "clock_out"  # not unfinished: DC7 decides it
 
 
-def round_end_call(remaining_ms: tuple[int, int], paused_by_eo: bool) -> RoundEndCall:
+def round_end_call(
+    remaining_ms: tuple[int, int], paused_by_eo: bool, *, clock_ran_out: bool = False
+) -> RoundEndCall:
     """DC8 at the round's expected end: under 5 minutes combined plays on; more is a
-    tie unless the EO paused the table this round. Exactly 5:00 plays on."""
+    tie unless the EO paused the table this round. Exactly 5:00 plays on.
+
+    A game whose clock has already run out is not unfinished: DC7 decides it (a
+    scenario claim or the clock loss), never the round's end."""
     if min(remaining_ms) < 0:
         raise BadInput("remaining time cannot be negative")
+    if clock_ran_out:
+        return RoundEndCall.CLOCK_OUT
     if sum(remaining_ms) <= PLAY_ON_MS or paused_by_eo:
         return RoundEndCall.PLAY_ON
     return RoundEndCall.TIE

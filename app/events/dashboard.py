@@ -7,6 +7,7 @@ A tap marks its table dirty; dirty tables go out together at most every
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from app.tables.fanout import Channel, Subscriber
@@ -63,6 +64,14 @@ class Dashboard:
 
     def publish(self, message: dict[str, Any]) -> None:
         self.channel.publish(dumps(message))
+
+    def publish_by_role(self, messages: Mapping[str, dict[str, Any]], fallback: str) -> None:
+        """One message per subscriber role (the EO's and the public's), `fallback` for others."""
+        encoded = {role: dumps(message) for role, message in messages.items()}
+        for subscriber in tuple(self.channel.subscribers):
+            text = encoded.get(subscriber.role, encoded[fallback])
+            if not subscriber.offer(text):
+                self.channel.subscribers.discard(subscriber)
 
     def join(self, subscriber: Subscriber, snapshot: dict[str, Any]) -> None:
         subscriber.offer(dumps(snapshot))

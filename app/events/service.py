@@ -22,9 +22,9 @@ from sqlmodel import col, select
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
-from app.domain.formats import get_format
+from app.domain.formats import ListRule, get_format, split_lists
 from app.domain.game import Phase, Setup
-from app.domain.pairing import Pairing, pair_round
+from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import (
     RoundEndCall,
@@ -52,7 +52,7 @@ class EventSpec:
     name: str
     format_id: str = "sr2019"
     points: int = 75
-    lists: int = 1
+    lists: int | None = None  # None: the format's own choice (Masters must name one)
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
 
@@ -149,18 +149,21 @@ class EventService:
         name = spec.name.strip()
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
-        if not 1 <= spec.lists <= 3:
-            raise BadInput("lists must be 1, 2 or 3")
+        lists = fmt.list_rule(spec.lists).lists
         if spec.fixed_rounds is not None and not 1 <= spec.fixed_rounds <= 12:
             raise BadInput("a fixed round count is between 1 and 12")
-        if spec.cut_to_top is not None and spec.cut_to_top not in (2, 4, 8, 16, 32):
-            raise BadInput("Cut to Top X takes 2, 4, 8, 16 or 32")
+        if spec.cut_to_top is not None and not 2 <= spec.cut_to_top <= self.players_per_event:
+            raise BadInput(
+                f"Cut to Top X takes any X from 2 to the number of players "
+                f"({self.players_per_event} at most)"
+            )
+        RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
         event = EventRecord(
             id=secrets.token_hex(4),
             name=name,
             format_id=fmt.id,
             points=spec.points,
-            lists=spec.lists,
+            lists=lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
             admin_token=new_token(),
@@ -227,6 +230,10 @@ class EventService:
         return player
 
     @staticmethod
+    def _list_rule(event: EventRecord) -> ListRule:
+        return get_format(event.format_id).list_rule(event.lists)
+
+    @staticmethod
     def _clean(name: str, faction: str, lists: str) -> tuple[str, str, str]:
         name, faction, lists = name.strip(), faction.strip(), lists.strip()
         if not name or len(name) > 60:
@@ -248,7 +255,7 @@ class EventService:
         self, event_id: str, rows: list[tuple[str, str, str]]
     ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
         """Register several players in one transaction; bad rows come back by index."""
-        self.event(event_id)
+        list_rule = self._list_rule(self.event(event_id))
         taken = {p.name.lower() for p in self.players(event_id)}
         joined_round = len(self.rounds(event_id)) + 1
         added: list[PlayerEntry] = []
@@ -256,6 +263,7 @@ class EventService:
         for index, raw in enumerate(rows):
             try:
                 name, faction, lists = self._clean(*raw)
+                list_rule.check(len(split_lists(lists)))
                 if name.lower() in taken:
                     raise BadInput(f"{name} is already registered")
                 if len(taken) >= self.players_per_event:
@@ -292,6 +300,7 @@ class EventService:
     ) -> PlayerEntry:
         player = self.player(event_id, player_id)
         name, faction, lists = self._clean(name, faction, lists)
+        self._list_rule(self.event(event_id)).check(len(split_lists(lists)))
         with self.store.session() as session:
             player.name, player.faction, player.lists = name, faction, lists
             session.add(player)
@@ -377,6 +386,8 @@ class EventService:
         bye_tp, bye_cp, bye_apd = bye_award(event.points)
         del bye_tp
         for rnd in self.rounds(event_id):
+            if rnd.started_ms is None:
+                continue  # RP4: a drafted round (its byes too) counts once it starts
             paired: set[str] = set()
             for row in _pairings(rnd):
                 paired.update(x for x in (row.p1, row.p2) if x)
@@ -458,6 +469,8 @@ class EventService:
         if self.event_over(event_id):
             raise RuleError("the event is over: see the final standings")
         number = len(rounds) + 1
+        if number == 1:
+            self.plan(event_id).check_field(sum(1 for p in self.players(event_id) if not p.dropped))
         self._apply_cut(event)
         records = self.player_records(event_id)
         entries = {p.id: p for p in self.players(event_id)}
@@ -543,20 +556,25 @@ class EventService:
         (ia, sa), (ib, sb) = seat_of(a), seat_of(b)
         rows[ia] = replace(rows[ia], p1=b) if sa == "p1" else replace(rows[ia], p2=b)
         rows[ib] = replace(rows[ib], p1=a) if sb == "p1" else replace(rows[ib], p2=a)
-        history = {p.id: set(p.opponents) for p in self.player_records(event_id)}
+        records = self.player_records(event_id)
+        history = {p.id: set(p.opponents) for p in records}
+        downs = {p.id: p.paired_down_count for p in records}
         warnings = []
         reopened = []
         for i in sorted({ia, ib}):
             row = rows[i]
             if row.table_id is not None:
                 self.hub.discard(row.table_id)
-            pairing = Pairing(row.table, row.p1, row.p2, None)
+            pairing = pairing_of(row.table, row.p1, row.p2, records)
             if row.p2 is None:
                 reopened.append(replace(row, table_id=None, paired_down=None))
                 continue
             if row.p2 in history.get(row.p1, set()):
                 names = (self.player(event_id, row.p1).name, self.player(event_id, row.p2).name)
                 warnings.append(f"rematch: {names[0]} and {names[1]} have played each other")
+            if pairing.paired_down is not None and downs.get(pairing.paired_down, 0):
+                name = self.player(event_id, pairing.paired_down).name
+                warnings.append(f"{name} was already paired down once in this event")
             reopened.append(self._open(event, entry.number, entry.scenario_id, pairing))
         for row in reopened:
             rows[next(i for i in (ia, ib) if rows[i].table == row.table)] = row
@@ -604,9 +622,15 @@ class EventService:
             room = self.hub.get(row.table_id or "")
             if room is None or room.game.phase is Phase.OVER:
                 continue
+            if room.broken is None:  # a clock that ran out by now is decided first (DC7)
+                await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
             game = room.game
+            if game.phase is Phase.OVER:
+                continue
             remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
-            call = round_end_call(remaining, game.paused_by_eo)
+            call = round_end_call(
+                remaining, game.paused_by_eo, clock_ran_out=game.phase is Phase.CLOCK_OUT
+            )
             calls[room.table_id] = call.value
             if call is RoundEndCall.TIE:
                 await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())

@@ -181,3 +181,59 @@ async def test_nine_player_four_round_event__RP1_RP2_RP3_ST1_DC4(
             updates += message["t"] == "tables"
         await dashboard.close()
         assert updates > 0
+
+
+async def test_scenario_and_draft_pairings_are_not_public_before_the_round_starts__RP4(
+    server: RunningServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        created = (await http.post("/api/events", json={"name": "Quiet draft"})).json()
+        eid = created["id"]
+        eo = {"X-EO-Token": created["admin_token"]}
+        for name in PLAYERS[:5]:
+            await http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo)
+        paired = (await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)).json()
+        scenario = paired["scenario"]["name"]
+
+        public = (await http.get(f"/api/events/{eid}")).json()
+        [draft] = public["rounds"]
+        assert draft["number"] == 1 and not draft["announced"]
+        assert draft["scenario"] is None and draft["pairings"] == []
+        assert scenario not in json.dumps(public)
+        assert all(s["tp"] == 0 for s in public["standings"])  # nor who has the bye
+        csv_text = (await http.get(f"/api/events/{eid}/pairings.csv")).text
+        assert scenario not in csv_text and "Bye" not in csv_text
+
+        watcher = await websockets.connect(f"{server.ws_base}/ws/events/{eid}")
+        await watcher.send(json.dumps({"t": "hello", "token": ""}))
+        snapshot = json.loads(await watcher.recv())
+        assert snapshot["role"] == "public" and snapshot["tables"] == []
+        assert scenario not in json.dumps(snapshot)
+        await watcher.close()
+
+        admin = (await http.get(f"/api/events/{eid}/admin", headers=eo)).json()
+        assert admin["rounds"][0]["scenario"]["name"] == scenario  # the EO still sees it all
+        assert len(admin["rounds"][0]["pairings"]) == 3
+
+        await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)
+        public = (await http.get(f"/api/events/{eid}")).json()
+        assert public["rounds"][0]["announced"]
+        assert public["rounds"][0]["scenario"]["name"] == scenario
+        assert len(public["rounds"][0]["pairings"]) == 3
+
+
+async def test_new_event_form_offers_the_lists_of_each_format__lists(
+    server: RunningServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        page = (await http.get("/events/new")).text
+        assert "Masters Dyad, 2 lists" in page and "Masters Trinity, 3 lists" in page
+        assert "Champions, 1 list, a 2nd optional" in page
+        form = {"name": "Masters night", "format": "masters2019", "points": "75"}
+        refused = await http.post("/events", data=form)
+        assert refused.status_code == 400 and "Dyad" in refused.text
+        made = await http.post("/events", data={**form, "lists": "3", "cut_to_top": "3"})
+        assert made.status_code == 303
+        eid = made.headers["location"].split("/")[2]
+        event = (await http.get(f"/api/events/{eid}")).json()["event"]
+        assert (event["lists"], event["cut_to_top"]) == (3, 3)

@@ -90,6 +90,112 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     assert "round_end" in actions
 
 
+async def _play_to_p2_turn_two(room: TableRoom) -> None:
+    """Deployment and turns up to the start of P2's turn 2 (its end is scored)."""
+    seq = 10
+    for side, turn_end in [
+        *[(s, None) for s in (Side.P1, Side.P2, Side.P1, Side.P2)],  # deployment
+        (Side.P1, c.TurnEnd()),
+        (Side.P2, c.TurnEnd()),
+        (Side.P1, c.TurnEnd(kill_box=False)),
+    ]:
+        seq += 1
+        await room.execute(side, side.name, seq, c.PassTurn(expect=side, turn_end=turn_end))
+    assert (room.game.turn, room.game.active) == (2, Side.P2)
+
+
+async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
+    service: EventService,
+) -> None:
+    """DC7 decides a clock out: one waiting on a scenario claim, one whose flag is due."""
+    time: FakeTime = service.time  # type: ignore[assignment]
+    eid = _event(service, 6, points=0)  # 20-minute clocks (DC1)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    claiming, due, long_ = _tables(service, eid, 1)
+    await _play_to_p2_turn_two(claiming)
+    for room in (claiming, due, long_):  # plenty left on the other clock: a tie otherwise
+        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 30 * MIN))
+    await claiming.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 0))
+    assert claiming.game.phase is Phase.CLOCK_OUT and claiming.game.flagged is Side.P2
+    await due.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 1 * MIN))  # deploying, runs out
+    time.advance(10 * MIN)
+    assert due.game.phase is Phase.DEPLOYMENT  # nobody has decided its flag yet
+    calls = await service.call_round_end(eid)
+    assert calls == {claiming.table_id: "clock_out", long_.table_id: "tie"}
+    assert claiming.game.phase is Phase.CLOCK_OUT  # still P2's claim or accepted loss
+    assert due.game.ending is not None
+    assert (due.game.ending.method, due.game.ending.winner) == (Method.CLOCK, Side.P2)
+    await claiming.execute(Side.P2, "p2", 99, c.AcceptClockLoss())
+    assert claiming.game.ending is not None
+    assert (claiming.game.ending.method, claiming.game.ending.winner) == (Method.CLOCK, Side.P1)
+
+
+@pytest.mark.parametrize("x", [2, 3, 5, 6, 7])
+async def test_cut_to_top_takes_any_x_from_two_to_the_players__RP1(
+    service: EventService, x: int
+) -> None:
+    """Not only powers of two: Top 3, Top 6 … as the EO names it."""
+    eid = _event(service, 7, cut_to_top=x)
+    assert service.event(eid).cut_to_top == x
+    service.pair_next_round(eid)
+
+
+@pytest.mark.parametrize("x", [0, 1, -4])
+async def test_cut_to_top_below_two_is_refused__RP1(service: EventService, x: int) -> None:
+    with pytest.raises(RuleError, match="Cut to Top"):
+        _event(service, 0, cut_to_top=x)
+
+
+async def test_cut_to_top_larger_than_the_field_is_refused_before_round_one__RP1(
+    service: EventService,
+) -> None:
+    eid = _event(service, 5, cut_to_top=6)
+    with pytest.raises(RuleError, match="Cut to Top 6 needs at least 6 players"):
+        service.pair_next_round(eid)
+    service.add_player(eid, "Player 06", "Cygnar")
+    service.pair_next_round(eid)
+
+
+@pytest.mark.parametrize(
+    ("spec", "good", "bad"),
+    [
+        ({"format_id": "masters2019", "lists": 2}, ["Haley 3; Stryker 1"], ["Haley 3", "A;B;C"]),
+        ({"format_id": "masters2019", "lists": 3}, ["A\nB\nC"], ["A;B", "A;B;C;D"]),
+        ({"format_id": "champions2019"}, ["Haley 3", "Haley 3; Stryker 1"], ["A;B;C"]),
+        ({"format_id": "sr2019"}, ["Haley 3"], ["A;B"]),
+        ({"format_id": "sr2019", "lists": 2}, ["A;B"], ["A", "A;B;C"]),
+    ],
+)
+async def test_a_player_with_the_wrong_number_of_lists_is_refused__lists(
+    service: EventService, spec: dict[str, object], good: list[str], bad: list[str]
+) -> None:
+    """Masters Dyad 2 / Trinity 3, Champions 1 (a 2nd optional), SR2019 as the EO sets."""
+    eid = service.create_event(EventSpec(name="Lists", **spec)).id  # type: ignore[arg-type]
+    for n, lists in enumerate(good):
+        service.add_player(eid, f"Good {n}", "Cygnar", lists)
+    service.add_player(eid, "Lists later", "Cygnar", "")  # none handed in yet
+    for n, lists in enumerate(bad):
+        with pytest.raises(RuleError, match="army list"):
+            service.add_player(eid, f"Bad {n}", "Cygnar", lists)
+        csv_text = f"name,faction,lists\nBad csv {n},Cygnar,{lists!r}\n".replace("'", '"')
+        added, errors = service.import_players(eid, csv_text)
+        assert added == [] and len(errors) == 1 and "army list" in errors[0], errors
+    player = service.players(eid)[0]
+    with pytest.raises(RuleError, match="army list"):
+        service.edit_player(eid, player.id, player.name, player.faction, bad[0])
+
+
+async def test_masters_needs_the_dyad_or_trinity_choice__lists(service: EventService) -> None:
+    with pytest.raises(RuleError, match="Dyad"):
+        service.create_event(EventSpec(name="Masters", format_id="masters2019"))
+    with pytest.raises(RuleError, match="Trinity"):
+        service.create_event(EventSpec(name="Masters", format_id="masters2019", lists=1))
+    trinity = service.create_event(EventSpec(name="Masters", format_id="masters2019", lists=3))
+    assert trinity.lists == 3
+    assert service.create_event(EventSpec(name="Champs", format_id="champions2019")).lists == 2
+
+
 async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) -> None:
     eid = _event(service, 4)
     service.pair_next_round(eid)
@@ -112,6 +218,38 @@ async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) ->
     await service.start_round(eid)
     with pytest.raises(RuleError):
         service.swap(eid, a_room.meta.p1_player, b_room.meta.p1_player)
+
+
+async def test_swap_keeps_the_pair_down_record__RP2(service: EventService) -> None:
+    """6 players: after round 1 the three winners make an odd TP group, so one is paired
+    down. A swap that keeps (or moves) that pair-down keeps it on the record."""
+    eid = _event(service, 6)
+    service.pair_next_round(eid)
+    await service.start_round(eid)
+    for room in _tables(service, eid, 1):
+        await _finish(room)
+    service.pair_next_round(eid)
+
+    def rows() -> list[dict[str, str | None]]:
+        rows: list[dict[str, str | None]] = json.loads(service.rounds(eid)[-1].pairings_json)
+        return rows
+
+    [down_row] = [r for r in rows() if r["paired_down"] is not None]
+    high, low = down_row["p1"], down_row["p2"]
+    assert down_row["paired_down"] == high and high is not None and low is not None
+    points = {p.id: p.points() for p in service.player_records(eid)}
+    other_low = next(
+        p for r in rows() for p in (r["p1"], r["p2"]) if p not in (high, low) and points[p] == 0
+    )
+    # Swap the low player of the pair-down with another 0-TP player: still a pair-down.
+    service.swap(eid, low, other_low)
+    [kept] = [r for r in rows() if high in (r["p1"], r["p2"])]
+    assert kept["paired_down"] == high
+    await service.start_round(eid)
+    for room in _tables(service, eid, 2):
+        await _finish(room)
+    record = {p.id: p for p in service.player_records(eid)}[high]
+    assert record.paired_down_count == 1  # so the next round does not pair them down again
 
 
 async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(

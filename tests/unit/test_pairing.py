@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.domain.errors import BadInput, RuleError
-from app.domain.pairing import BYE_TABLE, Pairing, PairingImpossible, pair_round
+from app.domain.pairing import BYE_TABLE, Pairing, PairingImpossible, pair_round, pairing_of
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, standings
 from app.domain.tournament import round_count
 
@@ -474,3 +474,13 @@ def test_small_fields_get_the_best_round_the_rules_allow__RP2(
     pairings = pair_round(players, rounds + 1, random.Random(seed))
     played = [(p.p1, p.p2) for p in pairings if p.p2 is not None]
     assert rule_costs(players, played, bye_of(pairings)) == best
+
+
+def test_a_changed_pairing_keeps_who_is_paired_down__RP2() -> None:
+    """The EO swaps players: the one with more TP than their new opponent is paired down."""
+    players = history("A>B C>D E>F")
+    assert pairing_of(2, "A", "D", players).paired_down == "A"
+    assert pairing_of(2, "D", "A", players).paired_down == "A"
+    assert pairing_of(1, "A", "C", players).paired_down is None
+    assert pairing_of(3, "B", "D", players).paired_down is None
+    assert pairing_of(0, "F", None, players) == Pairing(0, "F", None, None)

@@ -103,7 +103,7 @@ def test_deployment_time_is_on_each_players_clock__DC3() -> None:
     assert game.remaining(P1, table.now + MINUTE) == 56 * MINUTE
 
 
-def test_only_a_player_or_the_eo_starts_the_clock_once__DC3() -> None:
+def test_only_p1_or_the_eo_starts_the_clock_once__DC3() -> None:
     table = Table.new()
     with pytest.raises(NotYourSeat):
         table.try_do(SYSTEM, c.StartClock())
@@ -111,6 +111,14 @@ def test_only_a_player_or_the_eo_starts_the_clock_once__DC3() -> None:
     table.start()
     with pytest.raises(RuleError):
         table.try_do(P1, c.StartClock())
+
+
+def test_p2_cannot_start_the_clock__DC3() -> None:
+    """P1 starts their clock and deploys first; P2 waits for them."""
+    table = Table.new()
+    with pytest.raises(NotYourSeat):
+        table.try_do(P2, c.StartClock())
+    assert table.game.phase is Phase.READY
 
 
 def test_no_tap_before_the_clock_starts__DC3() -> None:
@@ -431,19 +439,60 @@ def test_flag_during_deployment_loses_at_once__DC7() -> None:
 
 def test_clock_loss_before_scoring_started_needs_no_final_scoring__DC7() -> None:
     table = flagged_in_own_turn(2, P1)
-    game = table.do(P1, c.AcceptClockLoss())
+    game = table.game
     assert game.ending is not None and game.ending.winner is P2
     assert not game.final_scoring_due
+
+
+@pytest.mark.parametrize(("turn", "side"), [(1, P1), (1, P2), (2, P1)])
+def test_flag_in_own_turn_before_scoring_starts_loses_at_once__DC7(turn: int, side: Side) -> None:
+    """Scenario scoring starts at the end of P2's turn 2: before it no claim is
+    possible, so the loss is immediate and nobody waits on the player who ran out."""
+    table = table_at(turn, side, player_clock_ms=30 * MINUTE)
+    flag_time = table.game.clock.flag_at()
+    game = table.do(SYSTEM, c.FlagCheck(), after=table.game.remaining(side, table.now) + 7_000)
+    assert game.phase is Phase.OVER
+    assert game.flagged is side
+    assert game.ending is not None
+    assert (game.ending.method, game.ending.winner, game.ending.at_ms) == (
+        Method.CLOCK,
+        side.other,
+        flag_time,
+    )
+    assert game.casters[side] is False and game.casters[side.other] is True
+    assert not game.final_scoring_due
+    with pytest.raises(RuleError):
+        table.try_do(side, c.AcceptClockLoss())
+
+
+def test_flag_in_p2_turn_two_can_still_be_claimed__DC7() -> None:
+    """The end of P2's turn 2 is scored, so a clock out in it may still be a scenario win."""
+    table = flagged_in_own_turn(2, P2)
+    assert table.game.phase is Phase.CLOCK_OUT and table.game.scoring_due_at_mark
 
 
 def test_no_claim_before_scoring_has_started__DC7() -> None:
     """Scenario scoring starts at the end of P2's turn 2: no scenario victory before it."""
     table = table_at(2, P1, "bunkers", player_clock_ms=30 * MINUTE)
     table.do(SYSTEM, c.FlagCheck(), after=table.game.remaining(P1, table.now))
-    assert table.game.phase is Phase.CLOCK_OUT and not table.game.scoring_due_at_mark
+    assert table.game.phase is Phase.OVER and not table.game.scoring_due_at_mark
     all_five = scoring({"rect-1": P1, "rect-2": P1, "flag-1": P1, "flag-2": P1, "flag-3": P1})
     with pytest.raises(RuleError):
         table.try_do(P1, c.ClaimScenario(all_five))
+
+
+def test_format_without_the_scenario_exception_loses_at_once__DC7() -> None:
+    """IG2014-style formats have no scenario exception: a clock out is a loss at once."""
+    table = table_at(4, P1, player_clock_ms=30 * MINUTE)
+    no_claim = replace(table.game.format, clock_out_claim=False)
+    object.__setattr__(table.game.setup, "_format", no_claim)
+    game = table.do(SYSTEM, c.FlagCheck(), after=table.game.remaining(P1, table.now))
+    assert game.phase is Phase.OVER
+    assert game.ending is not None and (game.ending.method, game.ending.winner) == (
+        Method.CLOCK,
+        P2,
+    )
+    assert game.final_scoring_due  # scored with current table conditions
 
 
 # --- DC9 scenario victory ends the turn at once ---------------------------------
@@ -1118,7 +1167,9 @@ def test_eo_adjusts_a_clock() -> None:
     with pytest.raises(BadInput):
         table.try_do(EO, c.AdjustClock(side=P1, remaining_ms=-1))
     game = table.do(EO, c.AdjustClock(side=P1, remaining_ms=0))
-    assert game.phase is Phase.CLOCK_OUT and game.flagged is P1
+    # DC7: P1's turn 2 is before scoring starts, so the clock out is a loss at once.
+    assert game.phase is Phase.OVER and game.flagged is P1
+    assert game.ending is not None and game.ending.winner is P2
     assert game.clock.since_ms == table.now
 
 
@@ -1150,3 +1201,29 @@ def test_the_eo_corrects_a_confirmed_or_disputed_result() -> None:
     assert game.ending.method is Method.CONCESSION  # how the game ended stays in the record
     result = game.result()
     assert result is not None and (result.winner, result.method) == (None, Method.EO)
+
+
+# --- DC8 the round's end ----------------------------------------------------------
+
+
+def test_round_end_never_ties_a_game_whose_clock_ran_out__DC8() -> None:
+    """A game in clock out is not unfinished: the round's end cannot turn it into a tie."""
+    table = flagged_in_own_turn(4, P1, cp=(2, 0))
+    assert table.game.phase is Phase.CLOCK_OUT
+    for actor in (SYSTEM, EO):
+        with pytest.raises(RuleError):
+            table.try_do(actor, c.CallTie())
+    game = table.do(P1, c.AcceptClockLoss())
+    assert game.ending is not None and (game.ending.method, game.ending.winner) == (
+        Method.CLOCK,
+        P2,
+    )
+
+
+def test_round_end_on_a_due_flag_decides_the_clock_loss_first__DC8() -> None:
+    """The flag fell before the round's end call arrived: DC7 decides, the call is refused."""
+    table = table_at(2, P1, player_clock_ms=30 * MINUTE)
+    with pytest.raises(RuleError):
+        table.try_do(SYSTEM, c.CallTie(), after=table.game.remaining(P1, table.now) + 1)
+    game = table.do(SYSTEM, c.FlagCheck(), after=table.game.remaining(P1, table.now) + 1)
+    assert game.ending is not None and game.ending.method is Method.CLOCK

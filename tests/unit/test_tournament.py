@@ -268,3 +268,39 @@ def test_round_end_call__DC8(remaining: tuple[int, int], paused: bool, call: Rou
 def test_round_end_call_rejects_negative_time__DC8() -> None:
     with pytest.raises(BadInput):
         round_end_call((-1, 0), False)
+
+
+@pytest.mark.parametrize("paused", [False, True])
+def test_a_game_whose_clock_ran_out_is_not_tied_at_round_end__DC8(paused: bool) -> None:
+    """More than 5 minutes combined would be a tie, but a clock already ran out: DC7 decides."""
+    call = round_end_call((0, 20 * MINUTE), paused, clock_ran_out=True)
+    assert call is RoundEndCall.CLOCK_OUT
+
+
+def test_cut_to_top_x_is_any_number_up_to_the_field__RP1() -> None:
+    RoundPlan(cut_to_top=3).check_field(3)
+    RoundPlan(cut_to_top=6).check_field(40)
+    RoundPlan().check_field(2)
+    with pytest.raises(RuleError):
+        RoundPlan(cut_to_top=9).check_field(8)
+    players = history("A>B C>D E>F G>H", "A>C E>G B>D F>H")  # A and E undefeated
+    keep = cut_to_top(players, 3)
+    assert keep is not None and len(keep) == 3 and keep[:2] == ["A", "E"]
+
+
+def test_lists_are_counted_one_per_line_or_semicolon__lists() -> None:
+    from app.domain.formats import get_format, split_lists
+
+    assert split_lists("") == [] and split_lists(" ;\n ") == []
+    assert split_lists("Haley 3; Stryker 1\nCaine 2") == ["Haley 3", "Stryker 1", "Caine 2"]
+    dyad = get_format("masters2019").list_rule(2)
+    dyad.check(2)
+    with pytest.raises(BadInput, match="asks each player for 2"):
+        dyad.check(1)
+    champions = get_format("champions2019").list_rule(None)
+    champions.check(1)
+    champions.check(2)
+    with pytest.raises(BadInput, match="1 or 2"):
+        champions.check(3)
+    with pytest.raises(BadInput, match="Dyad"):
+        get_format("masters2019").list_rule(None)

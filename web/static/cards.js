@@ -49,7 +49,7 @@
       return;
     }
     try {
-      const [tables, view] = await Promise.all([api("GET", base + "/tables", { eo: true }), api("GET", base)]);
+      const [tables, view] = await Promise.all([api("GET", base + "/tables", { eo: true }), api("GET", base + "/admin", { eo: true })]);
       $("auth").hidden = true;
       document.body.classList.remove("auth-needed");
       $("page-error").hidden = true;

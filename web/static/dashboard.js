@@ -175,7 +175,7 @@
       return;
     }
     const of = ev && ev.planned_rounds ? " of " + ev.planned_rounds : "";
-    setText($("round-label"), "Round " + r.number + of + " · " + r.scenario.name);
+    setText($("round-label"), "Round " + r.number + of + (r.scenario ? " · " + r.scenario.name : " · announced when it starts"));
     let sub = "";
     if (r.started_ms === null) sub = "Pairings ready — the round starts soon";
     else if (r.complete) sub = "Round complete";
@@ -475,7 +475,7 @@
     toggleClass(card, "cannot-finish", !!cannot);
     refs.finish.hidden = !cannot;
     const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;
-    setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : "");
+    setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : call === "clock_out" ? "DC7: clock ran out" : "");
     refs.call.hidden = !call;
     if (refs.foot.hidden !== (!cannot && !call)) {
       refs.foot.hidden = !cannot && !call;

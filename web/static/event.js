@@ -48,10 +48,11 @@
     const r = current();
     if (r) {
       setText($("round-kicker"), ev.over ? "Final round" : "Current round");
-      setText($("round-heading"), "Round " + r.number + (ev.planned_rounds ? " of " + ev.planned_rounds : "") + " · " + r.scenario.name);
+      // RP4: the scenario and pairings are announced when the round starts.
+      setText($("round-heading"), "Round " + r.number + (ev.planned_rounds ? " of " + ev.planned_rounds : "") + (r.scenario ? " · " + r.scenario.name : ""));
       let sub;
       if (ev.over) sub = "The event is over — final standings below.";
-      else if (r.started_ms === null) sub = "Pairings are up. The round starts soon.";
+      else if (r.started_ms === null) sub = "The scenario and pairings are announced when the round starts.";
       else if (r.complete) sub = "All results are in. The next round is paired soon.";
       else sub = "Started " + DC.timeOfDay(r.started_ms) + " · ends " + DC.timeOfDay(r.expected_end_ms);
       setText($("round-sub"), sub);
@@ -103,7 +104,7 @@
           class: "tab",
           "aria-selected": String(shown && r.number === shown.number),
           text: "R" + r.number,
-          title: "Round " + r.number + " · " + r.scenario.name,
+          title: "Round " + r.number + (r.scenario ? " · " + r.scenario.name : ""),
           onclick: () => {
             S.shownRound = r.number;
             S.key = "";

@@ -295,7 +295,12 @@
     if (ended && Object.keys(ended).length) {
       const ties = Object.values(ended).filter((c) => c === "tie").length;
       const on = Object.values(ended).filter((c) => c === "play_on").length;
-      DC.setText(calls, "Round end applied (DC8): " + ties + (ties === 1 ? " table declared a tie" : " tables declared a tie") + ", " + on + " playing on.");
+      const out = Object.values(ended).filter((c) => c === "clock_out").length;
+      DC.setText(
+        calls,
+        "Round end applied (DC8): " + ties + (ties === 1 ? " table declared a tie" : " tables declared a tie") + ", " + on + " playing on" +
+          (out ? ", " + out + " decided by the clock running out (DC7)." : ".")
+      );
       calls.hidden = false;
     } else if (ended) {
       DC.setText(calls, "Round end applied (DC8): every game had finished.");
@@ -396,7 +401,7 @@
       const reason = live && live.disputed ? ": " + live.disputed : "";
       resultCell.append(el("span", { class: status === "disputed" ? "warning" : "muted", text: status === "disputed" ? "Disputed" + reason + " — enter the result" : "—" }));
     }
-    if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "DC8 tie" : "DC8 play on" }));
+    if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "DC8 tie" : call === "clock_out" ? "DC7 clock out" : "DC8 play on" }));
 
     let action = null;
     if (p.table_id && round.started_ms !== null) {
@@ -887,7 +892,9 @@
       case "round_end": {
         const calls = Object.values(a.calls || {});
         const ties = calls.filter((c) => c === "tie").length;
-        return "Round " + a.round + " end (DC8): " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + (calls.length - ties) + " playing on";
+        const on = calls.filter((c) => c === "play_on").length;
+        const out = calls.length - ties - on;
+        return "Round " + a.round + " end (DC8): " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out (DC7)" : "");
       }
       case "enter_result": {
         const found = findTable(a.table);

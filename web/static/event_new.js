@@ -1,4 +1,4 @@
-// New event form: the point sizes follow the chosen format; Masters suggests 2 lists.
+// New event form: the point sizes and army-list choices follow the chosen format.
 (function () {
   "use strict";
 
@@ -14,8 +14,14 @@
     (byFormat[id] = byFormat[id] || []).push(opt.cloneNode(true));
   });
 
-  let listsTouched = false;
-  if (lists) lists.addEventListener("change", () => (listsTouched = true));
+  // The army-list choices follow the format too (Masters: Dyad or Trinity).
+  const listsByFormat = {};
+  if (lists) {
+    Array.prototype.forEach.call(lists.querySelectorAll("option[data-format]"), (opt) => {
+      const id = opt.getAttribute("data-format");
+      (listsByFormat[id] = listsByFormat[id] || []).push(opt.cloneNode(true));
+    });
+  }
 
   function onFormat(keep) {
     const chosen = format.options[format.selectedIndex];
@@ -30,7 +36,18 @@
     const values = options.map((o) => o.value);
     if (keep && values.indexOf(keep) >= 0) points.value = keep;
     else if (fallback && values.indexOf(fallback) >= 0) points.value = fallback;
-    if (lists && !listsTouched) lists.value = format.value === "masters2019" ? "2" : "1";
+    if (lists) {
+      const keepLists = lists.value;
+      const choices = listsByFormat[format.value] || [];
+      lists.textContent = "";
+      choices.forEach((opt) => lists.appendChild(opt.cloneNode(true)));
+      const listValues = choices.map((o) => o.value);
+      if (listValues.indexOf(keepLists) >= 0) lists.value = keepLists;
+      else {
+        const preset = choices.find((o) => o.defaultSelected);
+        if (preset) lists.value = preset.value;
+      }
+    }
   }
 
   format.addEventListener("change", () => onFormat(null));
@@ -52,10 +69,5 @@
   });
 
   // Keep what the server sent back after an error.
-  const sentLists = lists ? lists.value : "1";
   onFormat(points.value);
-  if (lists && document.getElementById("error")) {
-    lists.value = sentLists;
-    listsTouched = true;
-  }
 })();

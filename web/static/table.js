@@ -1154,7 +1154,6 @@
     const box = $("prompt");
     box.textContent = "";
     const mine = me();
-    const canAct = S.role !== "watch";
     if (g.disputed) {
       box.append(banner("disputed", "warn", "The result is disputed: the EO decides it."));
     }
@@ -1165,16 +1164,21 @@
         case "paused":
           node = banner("paused", "warn", el("strong", { text: "Paused by the EO" }), " — both clocks are stopped.");
           break;
-        case "start":
+        case "start": {
+          // DC3: P1 starts their clock and deploys first; P2 and watchers wait for them.
+          const canStart = mine === "p1" || S.role === "eo";
           node = banner(
             "start",
             "go",
             el("div", {
-              text: nameOf("p1") + " (P1) deploys first. " + (canAct ? "Start the clock when both players are ready." : "Waiting for the start."),
+              text: canStart
+                ? nameOf("p1") + " (P1) deploys first. Start the clock when both players are ready."
+                : "Waiting for " + nameOf("p1") + " to start the clock.",
             }),
-            canAct ? actionButton("start", "start", "Start the clock (P1 deploys)", "primary big") : null
+            canStart ? actionButton("start", "start", "Start the clock (P1 deploys)", "primary big") : null
           );
           break;
+        }
         case "turn_end": {
           const items = [];
           if (d.kill_box) items.push("Kill box");
@@ -1325,7 +1329,7 @@
     if (presuming) {
       hint = "Offline: " + nameOf(opp) + "'s taps are not seen here. TAP when your own " + (g.phase === "turn" ? "turn" : "deployment") + " is done";
     } else if (g.phase === "ready") {
-      hint = mine === "p1" ? "Press “Start the clock” when you are ready to deploy." : "Waiting for the clock to start. " + nameOf("p1") + " deploys first.";
+      hint = mine === "p1" ? "Press “Start the clock” when you are ready to deploy." : "Waiting for " + nameOf("p1") + " to start the clock.";
     } else if (PLAYING.includes(g.phase) && g.paused) {
       hint = "Paused by the EO";
     } else if (tappable) {
