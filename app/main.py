@@ -35,7 +35,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.database_url)
+        store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
         rng = random.Random(settings.seed)
         hub = TableHub(store, clock, rng)
         hub.load()
