@@ -23,7 +23,14 @@ from starlette.requests import HTTPConnection
 
 from app.api import protocol
 from app.api.deps import BaseUrlDep
-from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, serve
+from app.api.guard import (
+    Heartbeats,
+    error_message,
+    origin_allowed,
+    rate_limit,
+    serve,
+    token_matches,
+)
 from app.api.rest import table_links
 from app.domain import commands as c
 from app.domain.errors import BadInput
@@ -491,7 +498,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
             await websocket.close(code=4404)
         return
     token = hello.get("token") if isinstance(hello, dict) else None
-    role = "eo" if isinstance(token, str) and token == event.admin_token else "public"
+    role = "eo" if token_matches(token, event.admin_token) else "public"
     sub = Subscriber(role)
     dashboard = dashboards.get(event_id)
     dashboard.join(sub, dashboard_snapshot(service, event_id, role))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -22,6 +23,17 @@ SWEEP_MS = 1_000
 SOCKETS_PER_TABLE = 16
 RATE_PER_S = 15.0
 RATE_BURST = 40.0
+
+
+def token_matches(given: object, secret: str) -> bool:
+    """Whether `given` is `secret`, in time that does not depend on where they differ."""
+    if not isinstance(given, str) or not given or not secret:
+        return False
+    try:
+        given_bytes = given.encode()
+    except UnicodeEncodeError:  # a lone surrogate escape: never a token
+        return False
+    return hmac.compare_digest(given_bytes, secret.encode())
 
 
 def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
