@@ -32,6 +32,7 @@ async def _event(http: httpx.AsyncClient, players: int = 0) -> tuple[str, str]:
         assert added.status_code == 201, added.text
     return eid, token
 
+
 # --- durability: an acked tap survives a power loss ------------------------------------
 
 
