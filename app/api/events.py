@@ -31,6 +31,7 @@ from app.api.guard import (
     serve,
     token_matches,
 )
+from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.domain import commands as c
 from app.domain.errors import BadInput
@@ -44,7 +45,7 @@ from app.tables.fanout import Subscriber
 from app.tables.jsontext import dumps
 from app.tables.room import TableRoom, table_status
 
-router = APIRouter(prefix="/api/events")
+router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 socket_router = APIRouter()
 
 

@@ -13,12 +13,13 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import BaseUrlDep, HubDep
+from app.api.hardening import StrictJsonRoute
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
 from app.tables.hub import QuickGame, new_token
 from app.tables.room import TableRoom
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
 
 class QuickGameIn(BaseModel):
