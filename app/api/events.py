@@ -13,7 +13,7 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
@@ -66,7 +66,7 @@ EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
-    format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
+    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
     points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
     lists: int = Field(1, ge=1, le=3)
     fixed_rounds: int | None = Field(None, ge=1, le=12)
@@ -92,20 +92,26 @@ class DropIn(BaseModel):
 
 
 class RoundIn(BaseModel):
-    scenario: str | None = Field(None, description="scenario id; omitted = rolled (RP4)")
+    scenario: str | None = Field(
+        None, max_length=64, description="scenario id; omitted = rolled (RP4)"
+    )
 
 
 class SwapIn(BaseModel):
-    a: str
-    b: str
+    a: str = Field(..., max_length=64)
+    b: str = Field(..., max_length=64)
 
 
 class ResultIn(BaseModel):
-    winner: str | None = Field(None, description="'p1', 'p2' or null for a tie")
-    control_points: list[int]
-    army_points_destroyed: list[int]
-    method: str = "eo"
-    lists: list[str] = ["", ""]
+    winner: str | None = Field(None, max_length=8, description="'p1', 'p2' or null for a tie")
+    control_points: list[int] = Field(..., max_length=2, description="[P1, P2]")
+    army_points_destroyed: list[int] = Field(..., max_length=2, description="[P1, P2]")
+    method: Literal[
+        "scenario", "assassination", "clock", "concession", "tiebreaker", "time", "eo"
+    ] = Field("eo", description="how the game ended (TS9)")
+    lists: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=lambda: ["", ""], max_length=2, description="list played, [P1, P2]"
+    )
 
 
 def _round_view(service: EventService, entry: RoundEntry, names: dict[str, str]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import ast
 import csv
 import io
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from sqlalchemy import text
 
 from app.api import guard
 from app.api.events import csv_cell
+from app.main import create_app
 from app.settings import Settings
 from app.store.repository import Store
 from tests.conftest import PhoneFactory, RunningServer, token_of
@@ -194,3 +196,161 @@ def test_csv_cell_keeps_numbers_and_plain_text() -> None:
     assert csv_cell("-3") == "'-3"  # typed text, not a number the server wrote
     for start in FORMULA_STARTS:
         assert csv_cell(start + "1+1") == "'" + start + "1+1"
+
+
+# --- bad JSON on REST: a 4xx with a reason, never a 500, nothing changed ------------------
+
+SURROGATE = "\\ud800"  # the JSON escape of a lone (high) surrogate: not Unicode text
+
+
+def _with(template: dict[str, Any], field: str, raw: str) -> bytes:
+    """`template` as JSON text with `field`'s value replaced by the raw JSON `raw`."""
+    body = dict(template)
+    body[field] = "@@RAW@@"
+    return json.dumps(body).replace('"@@RAW@@"', raw).encode()
+
+
+def _attacks(template: dict[str, Any], text: str, number: str) -> list[tuple[str, bytes, str]]:
+    """(name, body, words the error must contain: '' = any readable reason)."""
+    return [
+        ("lone_high_surrogate", _with(template, text, f'"{SURROGATE}"'), "surrogate"),
+        ("lone_low_surrogate", _with(template, text, '"a\\udc00b"'), "surrogate"),
+        (
+            "surrogate_in_key",
+            json.dumps(template).replace("{", '{"\\udfff": 1, ', 1).encode(),
+            "surrogate",
+        ),
+        ("nan", _with(template, number, "NaN"), "NaN"),
+        ("infinity", _with(template, number, "Infinity"), "Infinity"),
+        ("minus_infinity", _with(template, number, "-Infinity"), "Infinity"),
+        ("1e999", _with(template, number, "1e999"), "finite"),
+        ("minus_1e999", _with(template, number, "-1e999"), "finite"),
+        ("int_2_70", _with(template, number, str(2**70)), "2^53"),
+        ("int_5000_digits", _with(template, number, "9" * 5000), "2^53"),
+        ("float_for_text", _with(template, text, "1e308"), ""),
+        ("object_for_text", _with(template, text, '{"$gt": ""}'), ""),
+        ("list_for_text", _with(template, text, "[1, 2]"), ""),
+        ("text_too_long", _with(template, text, json.dumps("x" * 1000)), ""),
+        ("nested_10000", b"[" * 10_000 + b"]" * 10_000, "nested"),
+        ("nested_40_objects", _with(template, text, '{"a":' * 40 + "1" + "}" * 40), "nested"),
+        ("array_body", b"[]", ""),
+        ("string_body", b'"hello"', ""),
+        ("null_body", b"null", ""),
+        ("truncated", json.dumps(template).encode()[:-1], "not valid JSON"),
+        ("trailing_garbage", json.dumps(template).encode() + b"}", "not valid JSON"),
+        ("not_utf8", b'{"name": "\xff\xfe"}', "UTF-8"),
+        ("too_large", _with(template, text, json.dumps("x" * 100_000)), "bytes at most"),
+    ]
+
+
+async def _state(http: httpx.AsyncClient, live: dict[str, str], database: str) -> Any:
+    eo = {"X-EO-Token": live["token"]}
+    admin = (await http.get(f"/api/events/{live['eid']}/admin", headers=eo)).json()
+    admin.pop("server_ms")
+    actions = (await http.get(f"/api/events/{live['eid']}/actions", headers=eo)).json()
+    log = (
+        await http.get(f"/api/tables/{live['quick']}/log", headers={"X-Table-Token": live["qeo"]})
+    ).json()
+    with sqlite3.connect(database) as db:
+        counts = [
+            db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("game_table", "event", "player", "table_log")
+        ]
+    return admin, actions, log, counts
+
+
+async def test_bad_json_gets_a_4xx_with_a_reason_on_every_json_endpoint(
+    server: RunningServer, database_url: str
+) -> None:
+    """Every JSON endpoint of the REST API, ~23 hostile bodies each (lone surrogates, NaN,
+    Infinity, 1e999, huge integers, deep nesting, wrong types, text past its length
+    limit, broken or non-UTF-8 JSON, a 100 kB body): each gets a 4xx whose `detail` says
+    what is wrong, and the event, its tables, players, EO actions and logs are as before."""
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        eid, token = await _event(http, players=2)
+        eo = {"X-EO-Token": token}
+        assert (await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)).is_success
+        (table,) = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
+        tid = table["links"]["id"]
+        players = [p["id"] for p in (await http.get(f"/api/events/{eid}")).json()["players"]]
+        quick = (await http.post("/api/tables", json={})).json()
+        live = {"eid": eid, "token": token, "quick": quick["id"], "qeo": token_of(quick["eo"])}
+        table_eo = {"X-Table-Token": live["qeo"]}
+        endpoints = [
+            ("POST", "/api/tables", {}, {"p1_name": "Ann", "points": 75}, "p1_name", "points"),
+            ("POST", f"/api/tables/{quick['id']}/rotate", table_eo, {"link": "watch"}, "link",
+             "x"),
+            ("POST", "/api/events", {}, {"name": "Open", "points": 75}, "name", "points"),
+            ("POST", f"/api/events/{eid}/players", eo, {"name": "Zed"}, "name", "x"),
+            ("PUT", f"/api/events/{eid}/players/{players[0]}", eo, {"name": "Ann"}, "faction",
+             "x"),
+            ("POST", f"/api/events/{eid}/players/{players[0]}/drop", eo, {"dropped": True},
+             "dropped", "x"),
+            ("POST", f"/api/events/{eid}/rounds", eo, {"scenario": "bunkers"}, "scenario", "x"),
+            ("POST", f"/api/events/{eid}/rounds/current/swap", eo,
+             {"a": players[0], "b": players[1]}, "a", "x"),
+            ("POST", f"/api/events/{eid}/tables/{tid}/command", eo, {"c": "pause"}, "c", "seq"),
+            ("PUT", f"/api/events/{eid}/tables/{tid}/result", eo,
+             {"winner": "p1", "control_points": [3, 0], "army_points_destroyed": [10, 0],
+              "method": "eo", "lists": ["", ""]}, "method", "army_points_destroyed"),
+        ]  # fmt: skip
+        database = database_url.split("///", 1)[1]
+        before = await _state(http, live, database)
+        failures = []
+        for method, path, headers, template, text, number in endpoints:
+            for name, body, words in _attacks(template, text, number):
+                response = await http.request(
+                    method,
+                    path,
+                    content=body,
+                    headers={**headers, "Content-Type": "application/json"},
+                )
+                try:
+                    detail = response.json().get("detail")
+                except ValueError:
+                    detail = None
+                readable = (isinstance(detail, str) and detail) or (
+                    isinstance(detail, list) and detail and all(d.get("msg") for d in detail)
+                )
+                if (
+                    not 400 <= response.status_code < 500
+                    or not readable
+                    or (words and words not in str(detail))
+                ):
+                    failures.append(f"{method} {path} {name}: {response.status_code} {detail}")
+        assert failures == []
+        assert await _state(http, live, database) == before
+
+
+def test_every_free_text_field_of_a_request_has_a_length_limit() -> None:
+    """Every text field a request body takes (and every list) has a maximum length in the
+    OpenAPI schema, which FastAPI enforces: no field stores megabytes."""
+    schema = create_app(Settings(database_url="sqlite://")).openapi()
+    components = schema["components"]["schemas"]
+    unbounded: list[str] = []
+
+    def walk(node: dict[str, Any], where: str) -> None:
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[1]
+            walk(components[name], name)
+            return
+        for option in node.get("anyOf", []):
+            walk(option, where)
+        if node.get("type") == "string" and "maxLength" not in node and "enum" not in node:
+            unbounded.append(where)
+        if node.get("type") == "array":
+            if "maxItems" not in node:
+                unbounded.append(where + "[]")
+            walk(node.get("items", {}), where + "[]")
+        for field, sub in node.get("properties", {}).items():
+            walk(sub, f"{where}.{field}")
+
+    bodies = 0
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            if "application/json" in content:
+                bodies += 1
+                walk(content["application/json"]["schema"], f"{method.upper()} {path}")
+    assert bodies >= 9
+    assert unbounded == []
