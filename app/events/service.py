@@ -38,7 +38,7 @@ from app.domain.tournament import (
 )
 from app.store.models import EoAction, EventRecord, PlayerEntry, ResultEntry, RoundEntry
 from app.store.repository import Store
-from app.tables.hub import TableHub, new_token
+from app.tables.hub import TableHub, new_id, new_token
 from app.tables.room import TableMeta, TableRoom
 from app.tables.timesource import TimeSource
 
@@ -156,7 +156,7 @@ class EventService:
         if spec.cut_to_top is not None and spec.cut_to_top not in (2, 4, 8, 16, 32):
             raise BadInput("Cut to Top X takes 2, 4, 8, 16 or 32")
         event = EventRecord(
-            id=secrets.token_hex(4),
+            id=new_id(),
             name=name,
             format_id=fmt.id,
             points=spec.points,

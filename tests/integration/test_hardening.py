@@ -7,6 +7,7 @@ import ast
 import csv
 import io
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ from sqlalchemy import text
 
 from app.api import guard
 from app.api.events import csv_cell
+from app.api.guard import ClientLimits
 from app.main import create_app
 from app.settings import Settings
 from app.store.repository import Store
-from tests.conftest import PhoneFactory, RunningServer, token_of
+from app.tables.timesource import FakeTime
+from tests.conftest import PhoneFactory, RunningServer, start_server, token_of
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -354,3 +357,192 @@ def test_every_free_text_field_of_a_request_has_a_length_limit() -> None:
                 walk(content["application/json"]["schema"], f"{method.upper()} {path}")
     assert bodies >= 9
     assert unbounded == []
+
+
+# --- security headers --------------------------------------------------------------------
+
+
+async def test_security_headers_on_every_response(server: RunningServer) -> None:
+    """Pages, API answers, static files, errors: each forbids inline script (XSS), plugins,
+    <base> hijacking and framing (clickjacking), MIME sniffing, and the Referer that would
+    carry a table's link to another site."""
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        quick = (await http.post("/api/tables", json={})).json()
+        responses = [
+            await http.get("/"),
+            await http.get(f"/t/{quick['id']}"),
+            await http.get("/static/table.js"),
+            await http.get("/api/formats"),
+            await http.get("/openapi.json"),
+            await http.get("/t/nosuchtable"),
+            await http.post(
+                "/api/tables", content=b"{", headers={"Content-Type": "application/json"}
+            ),
+            await http.post("/api/events", json={"name": ""}),
+        ]
+        docs = await http.get("/docs")
+    assert [r.status_code for r in responses] == [200, 200, 200, 200, 200, 404, 400, 422]
+    for response in responses:
+        policy = response.headers["content-security-policy"]
+        directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+        assert directives["script-src"] == "'self'", response.url
+        assert directives["object-src"] == "'none'"
+        assert directives["base-uri"] == "'none'"
+        assert directives["frame-ancestors"] == "'none'"
+        assert directives["connect-src"] == "'self'"
+        assert "unsafe" not in policy
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"] == "no-referrer"
+    # FastAPI's API explorer is its own inline script from a CDN: framing and plugins
+    # are still forbidden there.
+    assert "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+    assert "object-src 'none'" in docs.headers["content-security-policy"]
+
+
+# --- ids that cannot be counted through ---------------------------------------------------
+
+
+async def test_table_and_event_ids_are_128_random_bits(server: RunningServer) -> None:
+    """An 8-hex-digit id (32 bits) can be walked by a script; 32 hex digits cannot. The
+    pages, links and sockets take the long ids."""
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        tables = [(await http.post("/api/tables", json={})).json() for _ in range(5)]
+        eid, _token = await _event(http)
+        for table in tables:
+            assert re.fullmatch(r"[0-9a-f]{32}", table["id"])
+            assert f"/t/{table['id']}#k=" in table["p1"]["url"]
+            assert (await http.get(f"/t/{table['id']}")).status_code == 200
+            assert (await http.get(f"/t/{table['id']}/log")).status_code == 200
+        assert len({t["id"] for t in tables}) == 5
+        assert re.fullmatch(r"[0-9a-f]{32}", eid)
+        assert (await http.get(f"/e/{eid}")).status_code == 200
+    async with websockets.connect(f"{server.ws_base}/ws/tables/{tables[0]['id']}") as ws:
+        await ws.send(json.dumps({"t": "hello", "token": token_of(tables[0]["watch"])}))
+        assert json.loads(await ws.recv())["t"] == "state"
+
+
+# --- per-address limits: new tables, sockets, misses ----------------------------------------
+
+
+async def _limited(database_url: str, fake_time: FakeTime, burst: float) -> tuple[Any, FakeTime]:
+    io_time = FakeTime()
+    running = await start_server(
+        database_url, fake_time, io_time=io_time, client_burst=burst, client_per_s=1.0
+    )
+    return running, io_time
+
+
+def _count(database_url: str, table: str) -> int:
+    with sqlite3.connect(database_url.split("///", 1)[1]) as db:
+        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+async def test_creating_tables_is_limited_per_address(
+    database_url: str, fake_time: FakeTime
+) -> None:
+    """A script creating quick games or events in a loop (API or form) is answered 429
+    with a reason and Retry-After once its address's budget is spent; nothing is created.
+    The budget refills with the (injected) clock."""
+    running, io_time = await _limited(database_url, fake_time, burst=3)
+    try:
+        async with httpx.AsyncClient(base_url=running.base) as http:
+            for _ in range(3):
+                assert (await http.post("/api/tables", json={})).status_code == 201
+            tables, events = _count(database_url, "game_table"), _count(database_url, "event")
+            refused = [
+                await http.post("/api/tables", json={}),
+                await http.post("/api/events", json={"name": "Spam Open"}),
+                await http.post("/quick", data={"format": "sr2019"}),
+                await http.post("/events", data={"name": "Spam Open"}),
+            ]
+            for response in refused:
+                assert response.status_code == 429
+                assert response.json()["code"] == "rate_limited"
+                assert "too many" in response.json()["detail"]
+                assert int(response.headers["retry-after"]) >= 1
+                assert response.headers["x-content-type-options"] == "nosniff"
+            assert (_count(database_url, "game_table"), _count(database_url, "event")) == (
+                tables,
+                events,
+            )
+            assert (await http.get("/api/formats")).status_code == 200  # reading goes on
+            io_time.advance(1_000)
+            assert (await http.post("/api/tables", json={})).status_code == 201
+            assert (await http.post("/api/tables", json={})).status_code == 429
+    finally:
+        await running.stop()
+
+
+async def test_opening_sockets_is_limited_per_address(
+    database_url: str, fake_time: FakeTime
+) -> None:
+    """Sockets opened in a loop from one address: past the budget each is accepted only
+    to say why (error rate_limited) and closed with 4429; the table's screens that were
+    open go on as before."""
+    running, io_time = await _limited(database_url, fake_time, burst=3)
+    try:
+        async with httpx.AsyncClient(base_url=running.base) as http:
+            table = (await http.post("/api/tables", json={})).json()  # 1 of 3
+        url = f"{running.ws_base}/ws/tables/{table['id']}"
+        hello = json.dumps({"t": "hello", "token": token_of(table["watch"])})
+        opened = []
+        for _ in range(2):
+            ws = await websockets.connect(url)
+            await ws.send(hello)
+            assert json.loads(await ws.recv())["t"] == "state"
+            opened.append(ws)
+        refused = await websockets.connect(url)
+        message = json.loads(await refused.recv())
+        assert message["t"] == "error" and message["code"] == "rate_limited"
+        with pytest.raises(websockets.ConnectionClosed):
+            await refused.recv()
+        assert refused.close_code == 4429
+        dashboard = await websockets.connect(f"{running.ws_base}/ws/events/nosuchevent")
+        assert json.loads(await dashboard.recv())["code"] == "rate_limited"
+        for ws in opened:  # the screens that were open still answer
+            await ws.send(json.dumps({"t": "ping", "id": 1}))
+            assert json.loads(await ws.recv())["t"] == "pong"
+            await ws.close()
+        io_time.advance(1_000)
+        async with websockets.connect(url) as again:
+            await again.send(hello)
+            assert json.loads(await again.recv())["t"] == "state"
+    finally:
+        await running.stop()
+
+
+async def test_probing_unknown_ids_is_throttled(database_url: str, fake_time: FakeTime) -> None:
+    """A script walking table or event ids: each miss (404, and a wrong token's 401/403
+    or a socket's 4404) spends the address's budget; once it is spent, every id lookup
+    from that address is answered 429 until the budget refills, existing or not. Pages
+    without an id are still served."""
+    running, io_time = await _limited(database_url, fake_time, burst=6)
+    try:
+        async with httpx.AsyncClient(base_url=running.base) as http:
+            table = (await http.post("/api/tables", json={})).json()  # 1 of 6
+            assert (await http.get(f"/t/{table['id']}")).status_code == 200
+            misses = [f"/t/{n:032x}" for n in range(4)] + [f"/api/events/{'0' * 32}"]
+            assert [(await http.get(p)).status_code for p in misses] == [404] * 5
+            for path in (f"/t/{'f' * 32}", f"/t/{table['id']}", f"/api/tables/{table['id']}/log"):
+                response = await http.get(path)
+                assert response.status_code == 429, path
+                assert response.json()["code"] == "rate_limited"
+            assert (await http.get("/")).status_code == 200
+            assert (await http.get("/static/app.css")).status_code == 200
+            io_time.advance(1_000)
+            assert (await http.get(f"/t/{table['id']}")).status_code == 200
+    finally:
+        await running.stop()
+
+
+def test_client_limits_are_per_address_and_forget_full_buckets() -> None:
+    time = FakeTime()
+    limits = ClientLimits(time, per_s=1.0, burst=2)
+    assert limits.take("10.0.0.1") and limits.take("10.0.0.1")
+    assert not limits.take("10.0.0.1") and not limits.ready("10.0.0.1")
+    assert limits.take("10.0.0.2")  # another address has its own budget
+    time.advance(1_000)
+    assert limits.ready("10.0.0.1") and limits.take("10.0.0.1")
+    time.advance(10_000)
+    limits.prune()
+    assert limits.buckets == {}
