@@ -67,10 +67,12 @@ EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
     format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
-    points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
+    points: int = Field(
+        75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
+    )
     lists: int = Field(1, ge=1, le=3)
     fixed_rounds: int | None = Field(None, ge=1, le=12)
-    cut_to_top: int | None = Field(None, description="Cut to Top X: 2, 4, 8, 16 or 32")
+    cut_to_top: int | None = Field(None, ge=2, le=32, description="Cut to Top X: 2, 4, 8, 16 or 32")
 
 
 class EventCreated(BaseModel):
@@ -102,10 +104,13 @@ class SwapIn(BaseModel):
     b: str = Field(..., max_length=64)
 
 
+Points = Annotated[int, Field(ge=0, le=10_000)]
+
+
 class ResultIn(BaseModel):
     winner: str | None = Field(None, max_length=8, description="'p1', 'p2' or null for a tie")
-    control_points: list[int] = Field(..., max_length=2, description="[P1, P2]")
-    army_points_destroyed: list[int] = Field(..., max_length=2, description="[P1, P2]")
+    control_points: list[Points] = Field(..., max_length=2, description="[P1, P2]")
+    army_points_destroyed: list[Points] = Field(..., max_length=2, description="[P1, P2]")
     method: Literal[
         "scenario", "assassination", "clock", "concession", "tiebreaker", "time", "eo"
     ] = Field("eo", description="how the game ended (TS9)")

@@ -24,7 +24,9 @@ router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
 class QuickGameIn(BaseModel):
     format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
-    points: int | None = Field(None, description="event point size; sets the clock (DC1)")
+    points: int | None = Field(
+        None, ge=0, le=1000, description="event point size; sets the clock (DC1)"
+    )
     clock_minutes: float | None = Field(None, gt=0, le=360, description="custom player clock")
     clock_seconds: int | None = Field(None, gt=0, le=21600, description="custom player clock")
     scenario: str = Field("random", max_length=64, description="scenario id, or 'random'")
