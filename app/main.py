@@ -13,7 +13,8 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import events, pages, rest, ws
-from app.api.guard import Heartbeats
+from app.api.guard import ClientLimits, Heartbeats
+from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
 from app.domain.errors import RuleError
 from app.events.dashboard import Dashboards
@@ -35,7 +36,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.database_url)
+        store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
         rng = random.Random(settings.seed)
         hub = TableHub(store, clock, rng)
         hub.load()
@@ -83,4 +84,8 @@ def create_app(
     app.include_router(events.socket_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
+    limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
+    app.state.client_limits = limits
+    app.add_middleware(ClientGuard, limits=limits)
+    app.add_middleware(SecurityHeaders)  # outermost: a refusal gets the headers too
     return app

@@ -28,6 +28,14 @@ class Settings:
     #: What a screen may have waiting to be sent before it is dropped (it then resyncs).
     queue_bytes: int = 1 << 20
     players_per_event: int = 1024
+    #: One token bucket per client address for what opens something (a socket, a table,
+    #: an event) and for what misses (an unknown id, a wrong token): `client_per_s`
+    #: refilled a second, up to `client_burst`. A venue behind one NAT shares a bucket.
+    client_per_s: float = 5.0
+    client_burst: float = 300.0
+    #: SQLite `PRAGMA synchronous`: FULL keeps every acked tap through a power loss;
+    #: NORMAL is faster but may lose the last taps with the power.
+    sqlite_synchronous: str = "FULL"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -38,6 +46,9 @@ class Settings:
             port=int(env.get("DEATHCLOCK_PORT", str(cls.port))),
             public_url=env.get("DEATHCLOCK_PUBLIC_URL", cls.public_url),
             seed=int(env["DEATHCLOCK_SEED"]) if env.get("DEATHCLOCK_SEED") else None,
+            client_per_s=float(env.get("DEATHCLOCK_CLIENT_PER_S", str(cls.client_per_s))),
+            client_burst=float(env.get("DEATHCLOCK_CLIENT_BURST", str(cls.client_burst))),
+            sqlite_synchronous=env.get("DEATHCLOCK_SQLITE_SYNCHRONOUS", cls.sqlite_synchronous),
             allowed_origins=tuple(
                 o.strip() for o in env.get("DEATHCLOCK_ALLOWED_ORIGINS", "").split(",") if o.strip()
             ),

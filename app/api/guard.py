@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -22,6 +24,17 @@ SWEEP_MS = 1_000
 SOCKETS_PER_TABLE = 16
 RATE_PER_S = 15.0
 RATE_BURST = 40.0
+
+
+def token_matches(given: object, secret: str) -> bool:
+    """Whether `given` is `secret`, in time that does not depend on where they differ."""
+    if not isinstance(given, str) or not given or not secret:
+        return False
+    try:
+        given_bytes = given.encode()
+    except UnicodeEncodeError:  # a lone surrogate escape: never a token
+        return False
+    return hmac.compare_digest(given_bytes, secret.encode())
 
 
 def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -44,18 +57,77 @@ class RateLimit:
     tokens: float = field(default=-1.0)
     at_ms: int = field(default=-1)
 
-    def allow(self, cost: float = 1.0) -> bool:
-        """Take `cost` tokens (a message, or the commands an offline message carries)."""
+    def available(self) -> float:
+        """The tokens in the bucket now (refilled for the time since the last look)."""
         now = self.time.now_ms()
         if self.at_ms < 0:
             self.tokens = self.burst
         else:
             self.tokens = min(self.burst, self.tokens + (now - self.at_ms) * self.per_s / 1000)
         self.at_ms = now
-        if self.tokens < cost:
+        return self.tokens
+
+    def allow(self, cost: float = 1.0) -> bool:
+        """Take `cost` tokens (a message, or the commands an offline message carries)."""
+        if self.available() < cost:
             return False
         self.tokens -= cost
         return True
+
+    def wait_s(self) -> int:
+        """Whole seconds until the next token (for Retry-After)."""
+        missing = max(0.0, 1 - self.tokens)
+        return max(1, math.ceil(missing / self.per_s)) if self.per_s > 0 else 3600
+
+
+class ClientLimits:
+    """One token bucket per client address, for what opens something (a socket, a table,
+    an event) and for what misses (an unknown id, a wrong token).
+
+    Behind a reverse proxy the address is the proxy's unless uvicorn is told to trust
+    its X-Forwarded-For (`--proxy-headers --forwarded-allow-ips`).
+    """
+
+    PRUNE_AT = 10_000
+
+    def __init__(self, time: TimeSource, per_s: float, burst: float) -> None:
+        self.time = time
+        self.per_s = per_s
+        self.burst = burst
+        self.buckets: dict[str, RateLimit] = {}
+        self._prune_at = self.PRUNE_AT
+
+    def bucket(self, address: str) -> RateLimit:
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            if len(self.buckets) >= self._prune_at:
+                self.prune()
+            bucket = self.buckets[address] = RateLimit(self.time, self.per_s, self.burst)
+        return bucket
+
+    def prune(self) -> None:
+        """Forget the buckets that have filled up again: a full bucket is a new one."""
+        full_after_ms = self.burst / self.per_s * 1000 if self.per_s > 0 else float("inf")
+        now = self.time.now_ms()
+        for address, bucket in tuple(self.buckets.items()):
+            if now - bucket.at_ms >= full_after_ms:
+                del self.buckets[address]
+        self._prune_at = max(self.PRUNE_AT, 2 * len(self.buckets))
+
+    def take(self, address: str) -> bool:
+        """Spend a token on something opened; False (nothing spent) if there is none."""
+        return self.bucket(address).allow()
+
+    def ready(self, address: str) -> bool:
+        """Whether the address has a token left (nothing spent)."""
+        return self.bucket(address).available() >= 1
+
+    def charge(self, address: str) -> None:
+        """A miss costs a token (none once the bucket is empty)."""
+        self.bucket(address).allow()
+
+    def wait_s(self, address: str) -> int:
+        return self.bucket(address).wait_s()
 
 
 class Heartbeats:

@@ -12,21 +12,24 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import BaseUrlDep, HubDep
+from app.api.hardening import StrictJsonRoute
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
 from app.tables.hub import QuickGame, new_token
 from app.tables.log_page import LOG_PAGE, log_page
 from app.tables.room import TableRoom
 
-router = APIRouter(prefix="/api")
+router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
 
 class QuickGameIn(BaseModel):
-    format: str = Field("sr2019", description="sr2019, masters2019 or champions2019")
-    points: int | None = Field(None, description="event point size; sets the clock (DC1)")
+    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
+    points: int | None = Field(
+        None, ge=0, le=1000, description="event point size; sets the clock (DC1)"
+    )
     clock_minutes: float | None = Field(None, gt=0, le=360, description="custom player clock")
     clock_seconds: int | None = Field(None, gt=0, le=21600, description="custom player clock")
-    scenario: str = Field("random", description="scenario id, or 'random'")
+    scenario: str = Field("random", max_length=64, description="scenario id, or 'random'")
     p1_name: str = Field("Player 1", max_length=60)
     p2_name: str = Field("Player 2", max_length=60)
     army_points: int | None = Field(None, ge=0, le=1000)
@@ -140,7 +143,7 @@ async def table_log(
 
 
 class RotateIn(BaseModel):
-    link: str = Field(..., description="p1, p2 or watch: the link to replace")
+    link: str = Field(..., max_length=16, description="p1, p2 or watch: the link to replace")
 
 
 @router.post("/tables/{table_id}/rotate", response_model=TableLinks)

@@ -38,7 +38,7 @@ from app.domain.tournament import (
 )
 from app.store.models import EoAction, EventRecord, PlayerEntry, ResultEntry, RoundEntry
 from app.store.repository import Store
-from app.tables.hub import TableHub, new_token
+from app.tables.hub import TableHub, new_id, new_token
 from app.tables.room import TableMeta, TableRoom
 from app.tables.timesource import TimeSource
 
@@ -159,7 +159,7 @@ class EventService:
             )
         RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
         event = EventRecord(
-            id=secrets.token_hex(4),
+            id=new_id(),
             name=name,
             format_id=fmt.id,
             points=spec.points,

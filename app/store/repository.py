@@ -34,13 +34,32 @@ def _entry(r: LogRecord) -> LogEntry:
     return LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json, r.turn)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+#: SQLite's `synchronous` levels a deployment may choose. FULL (the default) syncs the
+#: write-ahead log at every commit, so a tap that was acked survives a power loss; NORMAL
+#: syncs only at checkpoints (faster, but the last acked taps can be lost with the power).
+SYNCHRONOUS_LEVELS = ("FULL", "NORMAL", "EXTRA")
+DEFAULT_SYNCHRONOUS = "FULL"
+
+
+def _synchronous_level(level: str) -> str:
+    name = level.strip().upper()
+    if name not in SYNCHRONOUS_LEVELS:
+        raise ValueError(f"SQLite synchronous must be one of {', '.join(SYNCHRONOUS_LEVELS)}")
+    return name
+
+
+def _sqlite_pragmas(synchronous: str) -> Any:
+    level = _synchronous_level(synchronous)
+
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={level}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return on_connect
 
 
 def _sqlite_file(url: str) -> str | None:
@@ -50,13 +69,13 @@ def _sqlite_file(url: str) -> str | None:
     return None if not path or path == ":memory:" else path
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, synchronous: str = DEFAULT_SYNCHRONOUS) -> Engine:
     if url.startswith("sqlite"):
         path = _sqlite_file(url)
         if path is not None:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas(synchronous))
         return engine
     return create_engine(url, pool_pre_ping=True)
 
@@ -108,10 +127,15 @@ LIVE_STATUSES = ("waiting", "deploying", "playing", "paused")
 
 
 class Store:
-    def __init__(self, url: str, checkpoint_every_s: float = CHECKPOINT_EVERY_S) -> None:
+    def __init__(
+        self,
+        url: str,
+        checkpoint_every_s: float = CHECKPOINT_EVERY_S,
+        synchronous: str = DEFAULT_SYNCHRONOUS,
+    ) -> None:
         self.url = url
         self.checkpoint_every_s = checkpoint_every_s
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, synchronous)
         SQLModel.metadata.create_all(self.engine)
         self._add_missing_columns()
         self._raw: Any = None

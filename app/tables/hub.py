@@ -27,6 +27,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_id() -> str:
+    """A table's or an event's id: 128 random bits (32 hex digits), too many to guess.
+
+    The id is in every link; it is not a secret like a token (the EO's table list shows
+    it), but nobody finds tables by counting through the ids."""
+    return secrets.token_hex(16)
+
+
 @dataclass(frozen=True, slots=True)
 class QuickGame:
     """A game without an event: format, clock and scenario as the players choose."""
@@ -179,9 +187,9 @@ class TableHub:
     def open_table(self, setup: Setup, meta: TableMeta | None = None) -> TableRoom:
         now = self.time.now_ms()
         game = new_game(setup, now)
-        table_id = secrets.token_hex(4)
+        table_id = new_id()
         while table_id in self.rooms or self.store.has_table(table_id):
-            table_id = secrets.token_hex(4)
+            table_id = new_id()
         tokens = Tokens(new_token(), new_token(), new_token(), new_token())
         self.store.add_table(
             TableRecord(
