@@ -223,10 +223,11 @@ class TableRoom:
         """A message came from this phone: it had the table as it is now."""
         self.presences.heard(key, self.time.now_ms(), self.version, self.game)
 
-    def arrive(self, key: str) -> Gap | None:
-        """A socket of this phone said hello: how long it was gone, from what."""
-        known = self.loaded if key in self._seen else None
-        return self.presences.arrive(key, self.time.now_ms(), self.version, self.game, known)
+    def arrive(self, phone: str) -> Gap | None:
+        """A socket of this phone (its seat and device) said hello: how long it was gone,
+        from what. A phone the log knows and this process never heard was gone since load."""
+        known = self.loaded if phone in self._seen else None
+        return self.presences.arrive(phone, self.time.now_ms(), self.version, self.game, known)
 
     async def execute(
         self,
