@@ -44,6 +44,10 @@ def _str(raw: Mapping[str, Any], field: str, default: str = "") -> str:
     value = raw.get(field, default)
     if not isinstance(value, str):
         raise BadInput(f"{field} must be text")
+    try:
+        value.encode()
+    except UnicodeEncodeError:  # a lone surrogate: JSON can say it, nothing can store it
+        raise BadInput(f"{field} must be text (it has a broken character)") from None
     return value
 
 
