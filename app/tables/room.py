@@ -250,11 +250,13 @@ class TableRoom:
             now = self.time.now_ms()
             self._decide_flag(now)
             if isinstance(command, c.FlagCheck):
+                await self.store.durable()
                 return Ack(self.version)
             game = apply(self.game, actor, command, now)
             self._commit(game, actor, device, seq, command, now, origin)
             if actor is c.Role.EO:
                 self.merge_refused = False  # the EO has seen to the table
+            await self.store.durable()  # the other screens have it; its ack waits for the disk
             return Ack(self.version)
 
     def _decide_flag(self, now_ms: int) -> None:
@@ -423,6 +425,7 @@ class TableRoom:
             self.merge_refused = False
             for seq, _, _ in fresh:
                 self._remember(key, seq, self.version)
+            await self.store.durable()
             return Ack(self.version)
 
     # -- the flag timer ---------------------------------------------------------

@@ -54,9 +54,50 @@ def test_acked_tap_survives_power_loss__sqlite_synchronous_full_by_default(
     try:
         with store.engine.connect() as conn:
             assert conn.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
-        writer = store._writer()
-        assert writer.execute("PRAGMA synchronous").fetchone()[0] == 2
     finally:
+        store.close()
+
+
+async def test_an_acked_tap_is_synced_to_disk_after_its_peers_have_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hot-path writer commits without waiting for the disk, the other screens get
+    the tap, then one fsync of the write-ahead log makes it durable before the ack."""
+    import os
+
+    from app.domain import commands as c
+    from app.domain.clock import Side
+    from app.tables.fanout import Subscriber
+    from app.tables.hub import QuickGame, TableHub
+    from app.tables.timesource import FakeTime
+
+    store = Store(f"sqlite:///{tmp_path / 'group.db'}")
+    hub = TableHub(store, FakeTime())
+    room = hub.create(QuickGame(clock_minutes=60))
+    order: list[str] = []
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        order.append("fsync")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    peer = Subscriber("p2")
+    peer.direct = lambda text: order.append("peer") is None
+    room.channel.join(peer)
+    try:
+        assert store._writer().execute("PRAGMA synchronous").fetchone()[0] == 1  # synced by us
+        ack = await room.execute(Side.P1, "phone-1", 1, c.StartClock())
+        order.append("ack")
+        assert ack.version == 1
+        assert order == ["peer", "fsync", "ack"]
+        assert synced == [str(tmp_path / "group.db-wal")]
+        await store.durable()  # nothing new: no second fsync
+        assert len(synced) == 1
+    finally:
+        await hub.close()
         store.close()
 
 
