@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,25 +11,12 @@ from app.domain.clock import Side
 from app.domain.errors import NotYourSeat, RuleError
 from app.domain.game import Method, Phase
 from app.events.service import EventService, EventSpec
-from app.store.repository import Store
 from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom, table_status
 from app.tables.timesource import FakeTime
 
 MIN = 60_000
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[EventService]:
-    store = Store(f"sqlite:///{tmp_path / 'events.db'}")
-    time = FakeTime()
-    hub = TableHub(store, time, random.Random(3))
-    events = EventService(store, hub, time, random.Random(3))
-    yield events
-    await events.close()
-    await hub.close()
-    store.close()
 
 
 def _event(service: EventService, players: int, **spec: object) -> str:

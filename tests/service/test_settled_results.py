@@ -2,32 +2,13 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.events.service import EventService, EventSpec
-from app.store.repository import Store
-from app.tables.hub import TableHub
 from app.tables.room import TableRoom
-from app.tables.timesource import FakeTime
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[EventService]:
-    store = Store(f"sqlite:///{tmp_path / 'events.db'}")
-    time = FakeTime()
-    hub = TableHub(store, time, random.Random(3))
-    events = EventService(store, hub, time, random.Random(3))
-    yield events
-    await events.close()
-    await hub.close()
-    store.close()
 
 
 def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
