@@ -31,7 +31,7 @@ from app.api.guard import (
     serve,
     token_matches,
 )
-from app.api.hardening import StrictJsonRoute
+from app.api.hardening import StrictJsonRoute, charge_miss
 from app.api.rest import table_links
 from app.domain import commands as c
 from app.domain.errors import BadInput
@@ -553,6 +553,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     service: EventService = websocket.app.state.events
     dashboards: Dashboards = websocket.app.state.dashboards
     if not origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
+        charge_miss(websocket)
         await websocket.close(code=4403)
         return
     await websocket.accept()
@@ -560,6 +561,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         event: EventRecord = service.event(event_id)
         hello = json.loads(await asyncio.wait_for(websocket.receive_text(), timeout=15))
     except (NotFound, TimeoutError, ValueError, WebSocketDisconnect):
+        charge_miss(websocket)
         with contextlib.suppress(Exception):
             await websocket.send_text('{"t":"error","code":"not_found","message":"no such event"}')
             await websocket.close(code=4404)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi.routing import APIRoute
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -97,7 +97,6 @@ CREATES = frozenset({"/api/tables", "/api/events", "/quick", "/events"})
 LOOKUPS = ("/t/", "/e/", "/api/tables/", "/api/events/", "/ws/")
 #: Answers that mean a miss (an unknown id, a wrong or missing token): each costs a token.
 MISSES = frozenset({401, 403, 404})
-SOCKET_MISSES = frozenset({4403, 4404})
 TOO_MANY = "too many new tables, sockets or unknown links from your address: wait and retry"
 
 
@@ -133,11 +132,14 @@ class ClientGuard:
                 await self._refuse(address, send)
             return
 
+        if kind == "websocket":
+            # Nothing wraps a socket's every message: its misses are charged where the
+            # socket refuses (`charge_miss`).
+            await self.app(scope, receive, send)
+            return
+
         async def watch(message: Message) -> None:
-            kind = message["type"]
-            if (kind == "http.response.start" and message["status"] in MISSES) or (
-                kind == "websocket.close" and message.get("code") in SOCKET_MISSES
-            ):
+            if message["type"] == "http.response.start" and message["status"] in MISSES:
                 limits.charge(address)
             await send(message)
 
@@ -160,6 +162,14 @@ class ClientGuard:
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": error_message("rate_limited", TOO_MANY)})
         await send({"type": "websocket.close", "code": 4429, "reason": "rate limited"})
+
+
+def charge_miss(conn: HTTPConnection) -> None:
+    """A socket refused for an unknown table or event, or a wrong token: it costs its
+    address a token, as a 404 or 403 does."""
+    limits: ClientLimits | None = getattr(conn.app.state, "client_limits", None)
+    if limits is not None:
+        limits.charge(conn.client.host if conn.client else "unknown")
 
 
 # --- strict JSON bodies ------------------------------------------------------------------

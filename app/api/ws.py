@@ -22,6 +22,7 @@ from app.api.guard import (
     rate_limit,
     serve,
 )
+from app.api.hardening import charge_miss
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
@@ -132,11 +133,13 @@ def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
 async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     settings = get_settings(websocket)
     if not origin_allowed(websocket, settings.allowed_origins):
+        charge_miss(websocket)
         await websocket.close(code=4403)
         return
     await websocket.accept()
     room = hub.get(table_id)
     if room is None:
+        charge_miss(websocket)
         await websocket.send_text(error_message("not_found", f"no table {table_id!r}"))
         await websocket.close(code=4404)
         return
@@ -164,6 +167,7 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
     room = hub.get(table_id) or room
     role = room.tokens.role_for(hello.token)
     if role is None:
+        charge_miss(websocket)
         await websocket.send_text(
             error_message("forbidden", "this link is not valid for this table")
         )
