@@ -18,6 +18,7 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
+from app.domain.status import LIVE
 from app.store.models import LogRecord, TableRecord, TableSnapshot
 
 
@@ -125,8 +126,6 @@ class _Checkpointer:
             self.connection = None
 
 
-#: A table's status while its game is not over (see tables.room.table_status).
-LIVE_STATUSES = ("waiting", "deploying", "playing", "paused")
 
 
 class Store:
@@ -380,7 +379,7 @@ class Store:
         at a time, by `table`, when someone opens them.
         """
         settled = col(TableRecord.event_id).is_(None) & col(TableRecord.status).not_in(
-            LIVE_STATUSES
+            [status.value for status in LIVE]
         )
         with Session(self.engine) as session:
             query = select(TableRecord)

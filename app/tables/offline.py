@@ -8,11 +8,15 @@ anything the EO did, the game's end) stands: a merge starts after it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.errors import BadInput
 from app.domain.game import Game
-from app.domain.merge import Timed
+from app.domain.merge import Timed, merge
 from app.store.repository import LogEntry
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.jsontext import loads
@@ -44,6 +48,15 @@ class Gap:
     version: int  # the version it last had, as far as the server knows
     game: Game  # the game at that version
     back_version: int  # the table's version on its return
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The server's last decision at a table (a flag, the EO, the game's end)."""
+
+    version: int
+    at_ms: int
+    game: Game
 
 
 class Presences:
@@ -151,3 +164,49 @@ def public_wire(wire: dict[str, Any]) -> dict[str, Any]:
 
 def _public_item(sub: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in sub.items() if k not in ("device", "seq")}
+
+
+def merge_queue(
+    actor: Side,
+    device: str,
+    gap: Gap | None,
+    base: int,
+    queued: list[tuple[int, int, c.Command]],
+    decided: Decision,
+    log_after: Callable[[int], list[LogEntry]],
+    version: int,
+    now_ms: int,
+) -> tuple[Game, dict[str, Any]]:
+    """The game after a phone's offline queue is merged, and the merge's log entry.
+
+    Within the phone's time away, on top of what it last had, never before the last
+    decision; raises MergeRefused when the phones disagree (the EO decides).
+    """
+    if gap is None:
+        raise BadInput("this phone was not offline: send its commands one at a time")
+    if not 0 <= base <= gap.back_version:
+        raise BadInput(
+            f"unknown base version {base}: the table was at {gap.back_version} "
+            "when this phone came back"
+        )
+    start, start_game = gap.version, gap.game
+    if decided.version > start:
+        start, start_game = decided.version, decided.game
+    earliest, latest = max(gap.since_ms, decided.at_ms), gap.back_ms
+    since = items_since(log_after(start), start)
+    offline = [
+        Timed(min(max(at, earliest), latest), actor, cmd, device, seq, True, version)
+        for seq, at, cmd in queued
+    ]
+    moved = sum(1 for (_, at, _), t in zip(queued, offline, strict=True) if at != t.at_ms)
+    game, applied, dropped = merge(start_game, since + offline, now_ms)
+    wire = {
+        "c": "merge",
+        "base": start,
+        "phone_base": base,
+        "away": [gap.since_ms, gap.back_ms],
+        "moved": moved,
+        "entries": [timed_to_wire(t) for t in applied],
+        "dropped": [timed_to_wire(t) for t in dropped],
+    }
+    return game, wire

@@ -14,7 +14,8 @@ from sqlmodel import SQLModel
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError
-from app.store.repository import LIVE_STATUSES, Store
+from app.domain.status import LIVE
+from app.store.repository import Store
 from app.tables.fanout import Subscriber
 from app.tables.hub import QuickGame, TableHub
 from app.tables.room import TableMeta, TableRoom, table_status
@@ -143,9 +144,9 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     await running.execute(Side.P1, "d1", 1, c.StartClock())
     fresh = hub.create(QuickGame(points=75, scenario="bunkers"))  # nobody has started it
     for room in (settled, conceded, watched):
-        assert table_status(room.game) not in LIVE_STATUSES
+        assert table_status(room.game) not in LIVE
     for room in (running, fresh):
-        assert table_status(room.game) in LIVE_STATUSES
+        assert table_status(room.game) in LIVE
 
     assert hub.unload_idle() == 2  # the games over that nobody has open
     assert set(hub.rooms) == {watched.table_id, running.table_id, fresh.table_id}

@@ -1,0 +1,71 @@
+"""One timer a running table: the server decides a flag at its exact moment (DC7)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+
+from app.domain.errors import RuleError
+from app.domain.game import Game
+from app.tables.timesource import Timer, TimeSource
+
+
+def flag_bound(game: Game) -> int | None:
+    """No clock can reach zero before this: remaining time runs down no faster than
+    real time, so neither side flags before `since + the lesser remaining time`."""
+    clock = game.clock
+    if clock.running is None or game.ending is not None:
+        return None
+    return clock.since_ms + min(clock.remaining_ms)
+
+
+class FlagTimer:
+    """Armed at the earliest moment a clock could run out.
+
+    Most taps leave it as it is: the bound only moves later as the game goes on. A timer
+    that fires before the flag (the side with less time left was not the one running)
+    looks and arms itself again; once the running side has the least time left, it is
+    armed at the flag's exact moment, and the server decides the flag then.
+    """
+
+    def __init__(
+        self, time: TimeSource, check: Callable[[], Awaitable[object]], game: Callable[[], Game]
+    ) -> None:
+        self.time = time
+        self.check = check
+        self.game = game
+        self._timer: Timer | None = None
+        self._at = 0
+        self._checking: asyncio.Task[None] | None = None
+
+    def schedule(self, game: Game) -> None:
+        bound = flag_bound(game)
+        if self._timer is not None:
+            if bound is not None and self._at <= bound:
+                return
+            self._timer.cancel()
+            self._timer = None
+        if bound is not None:
+            self._at = bound
+            self._timer = self.time.call_at(bound, self._due)
+
+    def _due(self) -> None:
+        self._timer = None
+        self._checking = asyncio.get_running_loop().create_task(self._fire())
+
+    async def _fire(self) -> None:
+        with contextlib.suppress(RuleError):  # a read-only table: the EO decides
+            await self.check()
+        if self._timer is None:
+            self.schedule(self.game())  # it fired before any flag: look at the next bound
+
+    async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._checking is not None and not self._checking.done():
+            self._checking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checking
+        self._checking = None
