@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -93,78 +94,6 @@ def _pair(raw: Mapping[str, Any], key: str) -> tuple[int, int]:
     return (value[0], value[1])
 
 
-def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
-    """Parse a command dict (the `c` field names it) or raise BadInput."""
-    name = raw.get("c")
-    if not isinstance(name, str):
-        raise BadInput("a command needs 'c', its name")
-    match name:
-        case "start":
-            return c.StartClock()
-        case "pass_turn":
-            turn_end = None
-            if "kill_box" in raw or "scoring" in raw:
-                kill_box = raw.get("kill_box")
-                if kill_box is not None and not isinstance(kill_box, bool):
-                    raise BadInput("kill_box must be true or false")
-                scoring = raw.get("scoring")
-                turn_end = c.TurnEnd(
-                    kill_box=kill_box,
-                    scoring=None if scoring is None else scoring_from_wire(scoring),
-                )
-            return c.PassTurn(expect=_side(raw.get("expect"), "expect"), turn_end=turn_end)
-        case "switch":
-            return c.SwitchClock(to=_side(raw.get("to"), "to"))
-        case "propose_undo":
-            return c.ProposeUndo()
-        case "answer_undo":
-            return c.AnswerUndo(accept=_bool(raw, "accept"))
-        case "caster_destroyed":
-            return c.CasterDestroyed(both=_bool(raw, "both", False))
-        case "concede":
-            return c.Concede()
-        case "claim_scenario":
-            return c.ClaimScenario(scoring=scoring_from_wire(raw.get("scoring")))
-        case "answer_claim":
-            return c.AnswerClaim(agree=_bool(raw, "agree"))
-        case "accept_clock_loss":
-            return c.AcceptClockLoss()
-        case "final_scoring":
-            return c.FinalScoring(scoring=scoring_from_wire(raw.get("scoring")))
-        case "report":
-            apd = _int(raw, "army_points_destroyed")
-            assert apd is not None
-            return c.ReportGame(
-                army_points_destroyed=apd,
-                scenario_presence=_int(raw, "scenario_presence", optional=True),
-                list_played=_str(raw, "list_played"),
-            )
-        case "confirm":
-            return c.ConfirmResult()
-        case "dispute":
-            return c.DisputeResult(reason=_str(raw, "reason"))
-        case "call_tie":
-            return c.CallTie()
-        case "record_result":
-            winner = raw.get("winner")
-            return c.RecordResult(
-                winner=None if winner is None else _side(winner, "winner"),
-                control_points=_pair(raw, "control_points"),
-                army_points_destroyed=_pair(raw, "army_points_destroyed"),
-            )
-        case "pause":
-            return c.PauseClock()
-        case "resume":
-            return c.ResumeClock()
-        case "adjust_clock":
-            remaining = _int(raw, "remaining_ms")
-            assert remaining is not None
-            return c.AdjustClock(side=_side(raw.get("side"), "side"), remaining_ms=remaining)
-        case "flag":
-            return c.FlagCheck()
-    raise BadInput(f"unknown command {name!r}")
-
-
 _SIDE_NAMES = {Side.P1: "p1", Side.P2: "p2"}
 
 
@@ -172,65 +101,172 @@ def _side_name(side: Side) -> str:
     return _SIDE_NAMES[side]
 
 
+def _read_pass_turn(raw: Mapping[str, Any]) -> c.Command:
+    turn_end = None
+    if "kill_box" in raw or "scoring" in raw:
+        kill_box = raw.get("kill_box")
+        if kill_box is not None and not isinstance(kill_box, bool):
+            raise BadInput("kill_box must be true or false")
+        scoring = raw.get("scoring")
+        turn_end = c.TurnEnd(
+            kill_box=kill_box,
+            scoring=None if scoring is None else scoring_from_wire(scoring),
+        )
+    return c.PassTurn(expect=_side(raw.get("expect"), "expect"), turn_end=turn_end)
+
+
+def _write_pass_turn(command: c.PassTurn) -> dict[str, Any]:
+    out: dict[str, Any] = {"expect": _side_name(command.expect)}
+    turn_end = command.turn_end
+    if turn_end is not None:
+        out["kill_box"] = turn_end.kill_box
+        out["scoring"] = None if turn_end.scoring is None else scoring_to_wire(turn_end.scoring)
+    return out
+
+
+def _read_report(raw: Mapping[str, Any]) -> c.Command:
+    apd = _int(raw, "army_points_destroyed")
+    assert apd is not None
+    return c.ReportGame(
+        army_points_destroyed=apd,
+        scenario_presence=_int(raw, "scenario_presence", optional=True),
+        list_played=_str(raw, "list_played"),
+    )
+
+
+def _read_record(raw: Mapping[str, Any]) -> c.Command:
+    winner = raw.get("winner")
+    return c.RecordResult(
+        winner=None if winner is None else _side(winner, "winner"),
+        control_points=_pair(raw, "control_points"),
+        army_points_destroyed=_pair(raw, "army_points_destroyed"),
+    )
+
+
+def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
+    remaining = _int(raw, "remaining_ms")
+    assert remaining is not None
+    return c.AdjustClock(side=_side(raw.get("side"), "side"), remaining_ms=remaining)
+
+
+def _nothing(_command: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    """One command on the wire: its name, how it is read and how it is written."""
+
+    name: str
+    type: type
+    read: Callable[[Mapping[str, Any]], c.Command]
+    write: Callable[[Any], dict[str, Any]] = _nothing
+
+
+def _plain(name: str, kind: type) -> _Kind:
+    return _Kind(name, kind, lambda _raw: kind())
+
+
+_KINDS = (
+    _plain("start", c.StartClock),
+    _Kind("pass_turn", c.PassTurn, _read_pass_turn, _write_pass_turn),
+    _Kind(
+        "switch",
+        c.SwitchClock,
+        lambda raw: c.SwitchClock(to=_side(raw.get("to"), "to")),
+        lambda cmd: {"to": _side_name(cmd.to)},
+    ),
+    _plain("propose_undo", c.ProposeUndo),
+    _Kind(
+        "answer_undo",
+        c.AnswerUndo,
+        lambda raw: c.AnswerUndo(accept=_bool(raw, "accept")),
+        lambda cmd: {"accept": cmd.accept},
+    ),
+    _Kind(
+        "caster_destroyed",
+        c.CasterDestroyed,
+        lambda raw: c.CasterDestroyed(both=_bool(raw, "both", False)),
+        lambda cmd: {"both": cmd.both},
+    ),
+    _plain("concede", c.Concede),
+    _Kind(
+        "claim_scenario",
+        c.ClaimScenario,
+        lambda raw: c.ClaimScenario(scoring=scoring_from_wire(raw.get("scoring"))),
+        lambda cmd: {"scoring": scoring_to_wire(cmd.scoring)},
+    ),
+    _Kind(
+        "answer_claim",
+        c.AnswerClaim,
+        lambda raw: c.AnswerClaim(agree=_bool(raw, "agree")),
+        lambda cmd: {"agree": cmd.agree},
+    ),
+    _plain("accept_clock_loss", c.AcceptClockLoss),
+    _Kind(
+        "final_scoring",
+        c.FinalScoring,
+        lambda raw: c.FinalScoring(scoring=scoring_from_wire(raw.get("scoring"))),
+        lambda cmd: {"scoring": scoring_to_wire(cmd.scoring)},
+    ),
+    _Kind(
+        "report",
+        c.ReportGame,
+        _read_report,
+        lambda cmd: {
+            "army_points_destroyed": cmd.army_points_destroyed,
+            "scenario_presence": cmd.scenario_presence,
+            "list_played": cmd.list_played,
+        },
+    ),
+    _plain("confirm", c.ConfirmResult),
+    _Kind(
+        "dispute",
+        c.DisputeResult,
+        lambda raw: c.DisputeResult(reason=_str(raw, "reason")),
+        lambda cmd: {"reason": cmd.reason},
+    ),
+    _plain("call_tie", c.CallTie),
+    _Kind(
+        "record_result",
+        c.RecordResult,
+        _read_record,
+        lambda cmd: {
+            "winner": None if cmd.winner is None else _side_name(cmd.winner),
+            "control_points": list(cmd.control_points),
+            "army_points_destroyed": list(cmd.army_points_destroyed),
+        },
+    ),
+    _plain("pause", c.PauseClock),
+    _plain("resume", c.ResumeClock),
+    _Kind(
+        "adjust_clock",
+        c.AdjustClock,
+        _read_adjust,
+        lambda cmd: {"side": _side_name(cmd.side), "remaining_ms": cmd.remaining_ms},
+    ),
+    _plain("flag", c.FlagCheck),
+)
+_BY_NAME = {kind.name: kind for kind in _KINDS}
+_BY_TYPE = {kind.type: kind for kind in _KINDS}
+
+
+def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
+    """Parse a command dict (the `c` field names it) or raise BadInput."""
+    name = raw.get("c")
+    if not isinstance(name, str):
+        raise BadInput("a command needs 'c', its name")
+    kind = _BY_NAME.get(name)
+    if kind is None:
+        raise BadInput(f"unknown command {name!r}")
+    return kind.read(raw)
+
+
 def command_to_wire(command: c.Command) -> dict[str, Any]:
-    match command:
-        case c.StartClock():
-            return {"c": "start"}
-        case c.PassTurn(expect=expect, turn_end=turn_end):
-            out: dict[str, Any] = {"c": "pass_turn", "expect": _side_name(expect)}
-            if turn_end is not None:
-                out["kill_box"] = turn_end.kill_box
-                out["scoring"] = (
-                    None if turn_end.scoring is None else scoring_to_wire(turn_end.scoring)
-                )
-            return out
-        case c.SwitchClock(to=to):
-            return {"c": "switch", "to": _side_name(to)}
-        case c.ProposeUndo():
-            return {"c": "propose_undo"}
-        case c.AnswerUndo(accept=accept):
-            return {"c": "answer_undo", "accept": accept}
-        case c.CasterDestroyed(both=both):
-            return {"c": "caster_destroyed", "both": both}
-        case c.Concede():
-            return {"c": "concede"}
-        case c.ClaimScenario(scoring=scoring):
-            return {"c": "claim_scenario", "scoring": scoring_to_wire(scoring)}
-        case c.AnswerClaim(agree=agree):
-            return {"c": "answer_claim", "agree": agree}
-        case c.AcceptClockLoss():
-            return {"c": "accept_clock_loss"}
-        case c.FinalScoring(scoring=scoring):
-            return {"c": "final_scoring", "scoring": scoring_to_wire(scoring)}
-        case c.ReportGame():
-            return {
-                "c": "report",
-                "army_points_destroyed": command.army_points_destroyed,
-                "scenario_presence": command.scenario_presence,
-                "list_played": command.list_played,
-            }
-        case c.ConfirmResult():
-            return {"c": "confirm"}
-        case c.DisputeResult(reason=reason):
-            return {"c": "dispute", "reason": reason}
-        case c.CallTie():
-            return {"c": "call_tie"}
-        case c.RecordResult(winner=winner):
-            return {
-                "c": "record_result",
-                "winner": None if winner is None else _side_name(winner),
-                "control_points": list(command.control_points),
-                "army_points_destroyed": list(command.army_points_destroyed),
-            }
-        case c.PauseClock():
-            return {"c": "pause"}
-        case c.ResumeClock():
-            return {"c": "resume"}
-        case c.AdjustClock(side=side, remaining_ms=remaining):
-            return {"c": "adjust_clock", "side": _side_name(side), "remaining_ms": remaining}
-        case c.FlagCheck():
-            return {"c": "flag"}
-    raise BadInput(f"unknown command {type(command).__name__}")
+    kind = _BY_TYPE.get(type(command))
+    if kind is None:
+        raise BadInput(f"unknown command {type(command).__name__}")
+    return {"c": kind.name, **kind.write(command)}
 
 
 def actor_to_wire(actor: c.Actor) -> str:
