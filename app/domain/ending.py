@@ -1,0 +1,131 @@
+"""How a game ends and is settled (TS6-TS9, DC7): assassination, concession,
+clock-out claims, reports and confirmation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.domain import commands as c
+from app.domain.clock_out import lose_on_time
+from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.result import compute_result, settled
+from app.domain.state import (
+    Game,
+    Method,
+    Phase,
+    Report,
+    end_game,
+    in_play,
+    score,
+    seat_of,
+)
+
+
+def caster_destroyed(game: Game, actor: c.Actor, cmd: c.CasterDestroyed, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    in_play(game)
+    if game.phase is not Phase.TURN:
+        raise RuleError("casters can only be destroyed once the turns have begun")
+    if cmd.both:
+        return replace(end_game(game, Method.TIEBREAKER, None, now_ms), casters=(False, False))
+    casters = list(game.casters)
+    casters[seat] = False
+    ended = end_game(game, Method.ASSASSINATION, seat.other, now_ms)
+    return replace(
+        ended, casters=(casters[0], casters[1]), final_scoring_due=game.scoring_due_at_mark
+    )
+
+
+def concede(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    if game.phase is Phase.OVER:
+        raise RuleError("the game is over")
+    return end_game(replace(game, flagged=None), Method.CONCESSION, seat.other, now_ms)
+
+
+def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
+    seat = seat_of(actor)
+    if game.phase is not Phase.CLOCK_OUT or game.flagged is not seat:
+        raise RuleError("only the player whose clock ran out in their own turn can claim")
+    if game.claim is not None:
+        raise RuleError("a claim is already waiting for the opponent")
+    if not game.scoring_due_at_mark:
+        raise RuleError("scenario scoring starts at the end of P2's turn 2: the clock loss stands")
+    cp, _ = score(game, cmd.scoring)
+    if game.format.scenario_winner(cp) is not seat:
+        lead = cp[seat] - cp[seat.other]
+        raise RuleError(
+            f"that scoring gives {seat.label} a lead of {lead} CP, not "
+            f"{game.format.victory_lead}: no scenario victory; the clock loss stands"
+        )
+    return replace(game, claim=cmd.scoring)
+
+
+def answer_claim(game: Game, actor: c.Actor, cmd: c.AnswerClaim, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    flagged = game.flagged
+    if game.phase is not Phase.CLOCK_OUT or game.claim is None or flagged is None:
+        raise RuleError("there is no claim to answer")
+    if seat is flagged:
+        raise NotYourSeat("the opponent answers the claim")
+    if not cmd.agree:
+        return lose_on_time(game, flagged, game.clock.since_ms)
+    cp, destroyed = score(game, game.claim)
+    scored = replace(game, control_points=cp, objectives_destroyed=destroyed)
+    return end_game(scored, Method.SCENARIO, flagged, now_ms)
+
+
+def accept_clock_loss(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    if game.phase is not Phase.CLOCK_OUT or game.flagged is not seat:
+        raise RuleError("only the player whose clock ran out can accept the loss")
+    return lose_on_time(game, seat, game.clock.since_ms)
+
+
+def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
+    seat_of(actor)
+    if not game.final_scoring_due:
+        raise RuleError("no final scoring is due")
+    cp, destroyed = score(game, cmd.scoring)
+    return replace(game, control_points=cp, objectives_destroyed=destroyed, final_scoring_due=False)
+
+
+def _unsettled(game: Game) -> None:
+    if settled(game):
+        raise RuleError("the result is settled (both players confirmed it); only the EO changes it")
+
+
+def report(game: Game, actor: c.Actor, cmd: c.ReportGame) -> Game:
+    seat = seat_of(actor)
+    if game.phase is not Phase.OVER:
+        raise RuleError("army points destroyed are entered when the game is over")
+    _unsettled(game)
+    if not 0 <= cmd.army_points_destroyed <= 10_000:
+        raise BadInput("army points destroyed must be between 0 and 10000")
+    if cmd.scenario_presence is not None and not 0 <= cmd.scenario_presence <= 10_000:
+        raise BadInput("scenario presence must be between 0 and 10000")
+    if len(cmd.list_played) > 200:
+        raise BadInput("the list name is too long (200 characters at most)")
+    reports = list(game.reports)
+    reports[seat] = Report(cmd.army_points_destroyed, cmd.scenario_presence, cmd.list_played)
+    return replace(game, reports=(reports[0], reports[1]), confirmed=(False, False), disputed=None)
+
+
+def confirm(game: Game, actor: c.Actor) -> Game:
+    seat = seat_of(actor)
+    if compute_result(game) is None:
+        raise RuleError("the result is not complete yet")
+    if game.disputed is not None:
+        raise RuleError("the result is disputed: the EO decides it")
+    confirmed = list(game.confirmed)
+    confirmed[seat] = True
+    return replace(game, confirmed=(confirmed[0], confirmed[1]))
+
+
+def dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:
+    seat = seat_of(actor)
+    if game.phase is not Phase.OVER:
+        raise RuleError("a result can be disputed once the game is over")
+    _unsettled(game)
+    reason = cmd.reason.strip()[:300]
+    return replace(game, disputed=f"{seat.label}: {reason or 'disputes the result'}")

@@ -1,0 +1,88 @@
+"""What only the EO does at a table: pause, resume and adjust the clock (DC5), the
+round-end tie (DC8), a result entered or corrected (TS9)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.domain import commands as c
+from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.state import (
+    Game,
+    Method,
+    Phase,
+    Result,
+    end_game,
+    eo_only,
+    in_play,
+)
+
+
+def call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    """DC8: declared a tie at the round's end time; CP stand as they are."""
+    if not isinstance(actor, c.Role):
+        raise NotYourSeat("only the EO declares a game a tie at the round's end")
+    if game.phase is Phase.OVER:
+        raise RuleError("the game is over")
+    if game.phase is Phase.CLOCK_OUT:
+        raise RuleError(
+            "a clock has run out: the game is not unfinished, DC7 decides it (not a tie)"
+        )
+    return end_game(game, Method.TIME, None, now_ms)
+
+
+def record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> Game:
+    """The EO's result ends a game still in play (its clock stops) and stands as confirmed."""
+    eo_only(actor)
+    if any(not 0 <= v <= 10_000 for v in (*command.control_points, *command.army_points_destroyed)):
+        raise BadInput("control points and army points are whole numbers from 0 to 10000")
+    ended = game
+    if game.phase is not Phase.OVER:
+        ended = end_game(game, Method.EO, command.winner, now_ms)
+    lists = tuple(r.list_played if r else "" for r in game.reports)
+    return replace(
+        ended,
+        recorded=Result(
+            winner=command.winner,
+            method=Method.EO,
+            control_points=command.control_points,
+            army_points_destroyed=command.army_points_destroyed,
+            lists=(lists[0], lists[1]),
+        ),
+        final_scoring_due=False,
+        confirmed=(True, True),
+        disputed=None,
+        claim=None,
+        undo=None,
+    )
+
+
+def pause(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    eo_only(actor)
+    in_play(game)
+    return replace(
+        game,
+        paused=True,
+        paused_by_eo=True,
+        paused_side=game.clock.running,
+        clock=game.clock.run(None, now_ms),
+        undo=None,
+    )
+
+
+def resume(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    eo_only(actor)
+    if not game.paused:
+        raise RuleError("the clock is not paused")
+    return replace(
+        game, paused=False, paused_side=None, clock=game.clock.run(game.paused_side, now_ms)
+    )
+
+
+def adjust(game: Game, actor: c.Actor, cmd: c.AdjustClock, now_ms: int) -> Game:
+    eo_only(actor)
+    if game.phase in (Phase.OVER, Phase.CLOCK_OUT):
+        raise RuleError("the game is over; correct the result instead")
+    if not 0 <= cmd.remaining_ms <= 24 * 3_600_000:
+        raise BadInput("remaining time must be between 0 and 24 hours")
+    return replace(game, clock=game.clock.adjust(cmd.side, cmd.remaining_ms, now_ms), undo=None)

@@ -1,0 +1,87 @@
+"""The result of a game (TS4, TS6-TS9): tiebreakers, reports, and when it is settled."""
+
+from __future__ import annotations
+
+from app.domain.clock import Side
+from app.domain.state import (
+    Game,
+    Method,
+    Result,
+)
+
+
+def settled(game: Game) -> bool:
+    """TS9: the result stands once both players confirmed it or the EO entered it."""
+    return game.recorded is not None or all(game.confirmed)
+
+
+def _tiebreak(
+    game: Game, apd: tuple[int, int], presence: tuple[int | None, int | None]
+) -> tuple[Side | None, bool]:
+    """TS7: casters remaining, CP, fewer APD suffered, scenario presence.
+
+    Returns (winner, decided); not decided while scenario presence is missing.
+    """
+    casters = (int(game.casters[0]), int(game.casters[1]))
+    cp = game.control_points
+    suffered = (apd[1], apd[0])
+    for p1, p2 in (casters, cp, (-suffered[0], -suffered[1])):
+        if p1 != p2:
+            return (Side.P1 if p1 > p2 else Side.P2), True
+    if presence[0] is None or presence[1] is None:
+        return None, False
+    if presence[0] != presence[1]:
+        return (Side.P1 if presence[0] > presence[1] else Side.P2), True
+    return None, True
+
+
+def presence_needed(game: Game) -> bool:
+    ending = game.ending
+    if ending is None or ending.method is not Method.TIEBREAKER:
+        return False
+    r1, r2 = game.reports
+    if r1 is None or r2 is None:
+        return False
+    _, decided = _tiebreak(game, (r1.army_points_destroyed, r2.army_points_destroyed), (None, None))
+    return not decided
+
+
+def reports_needed(game: Game) -> tuple[Side, ...]:
+    ending = game.ending
+    if ending is None or game.recorded is not None:
+        return ()
+    sides: tuple[Side, ...] = (Side.P1, Side.P2)
+    if ending.method is Method.CONCESSION and ending.winner is not None:
+        sides = (ending.winner,)
+    return tuple(s for s in sides if game.reports[s] is None)
+
+
+def compute_result(game: Game) -> Result | None:
+    if game.recorded is not None:
+        return game.recorded
+    ending = game.ending
+    if ending is None or game.final_scoring_due or reports_needed(game):
+        return None
+    apd = tuple(r.army_points_destroyed if r else 0 for r in game.reports)
+    lists = tuple(r.list_played if r else "" for r in game.reports)
+    cp = game.control_points
+    winner = ending.winner
+    if ending.method is Method.TIEBREAKER:
+        presence = tuple(r.scenario_presence if r else None for r in game.reports)
+        winner, decided = _tiebreak(game, (apd[0], apd[1]), (presence[0], presence[1]))
+        if not decided:
+            return None
+    if ending.method is Method.CONCESSION and winner is not None:
+        points = [0, 0]
+        destroyed = [0, 0]
+        points[winner] = max(cp[winner], game.format.concession_min_cp)
+        destroyed[winner] = max(apd[winner], game.format.concession_apd(game.setup.army_points))
+        cp = (points[0], points[1])
+        apd = (destroyed[0], destroyed[1])
+    return Result(
+        winner=winner,
+        method=ending.method,
+        control_points=cp,
+        army_points_destroyed=(apd[0], apd[1]),
+        lists=(lists[0], lists[1]),
+    )

@@ -1,0 +1,245 @@
+"""A game's state: its setup, phases, clocks, scores and how it ended, and the
+helpers every rule uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from app.domain import commands as c
+from app.domain.clock import Clock, Side
+from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.formats import Format, TurnMark, get_format
+from app.domain.scenarios import ElementKind, Scenario
+
+UNDO_WINDOW_MS = 10_000
+
+
+class Phase(StrEnum):
+    READY = "ready"
+    DEPLOYMENT = "deployment"
+    ADVANCE_DEPLOYMENT = "advance_deployment"
+    TURN = "turn"
+    CLOCK_OUT = "clock_out"
+    OVER = "over"
+
+
+class Method(StrEnum):
+    SCENARIO = "scenario"
+    ASSASSINATION = "assassination"
+    CLOCK = "clock"
+    CONCESSION = "concession"
+    TIEBREAKER = "tiebreaker"
+    TIME = "time"
+    EO = "eo"  # entered or corrected by the EO
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    format_id: str
+    scenario_id: str
+    player_clock_ms: int
+    army_points: int
+    names: tuple[str, str] = ("Player 1", "Player 2")
+    # Looked up once: every turn end and every view asks for them several times.
+    _format: Format | None = field(default=None, init=False, repr=False, compare=False)
+    _scenario: Scenario | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def format(self) -> Format:
+        if self._format is None:
+            object.__setattr__(self, "_format", get_format(self.format_id))
+        assert self._format is not None
+        return self._format
+
+    @property
+    def scenario(self) -> Scenario:
+        if self._scenario is None:
+            object.__setattr__(self, "_scenario", self.format.scenario(self.scenario_id))
+        assert self._scenario is not None
+        return self._scenario
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How the game ended; `winner` is None until tiebreakers decide it."""
+
+    method: Method
+    winner: Side | None
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    army_points_destroyed: int
+    scenario_presence: int | None
+    list_played: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """TS9: the game's result as both players confirm it."""
+
+    winner: Side | None
+    method: Method
+    control_points: tuple[int, int]
+    army_points_destroyed: tuple[int, int]
+    lists: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    tap_at_ms: int
+    before: Game
+    proposed_by: Side | None = None
+    proposed_at_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    setup: Setup
+    clock: Clock
+    phase: Phase = Phase.READY
+    active: Side = Side.P1
+    turn: int = 0
+    interrupted: bool = False
+    paused: bool = False
+    paused_side: Side | None = None
+    paused_by_eo: bool = False
+    control_points: tuple[int, int] = (0, 0)
+    objectives_destroyed: frozenset[str] = frozenset()
+    casters: tuple[bool, bool] = (True, True)
+    flagged: Side | None = None
+    claim: c.Scoring | None = None
+    ending: Ending | None = None
+    final_scoring_due: bool = False
+    reports: tuple[Report | None, Report | None] = (None, None)
+    confirmed: tuple[bool, bool] = (False, False)
+    disputed: str | None = None
+    undo: Undo | None = None
+    recorded: Result | None = None  # the EO's result, which stands over the players'
+
+    @property
+    def format(self) -> Format:
+        return self.setup.format
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.setup.scenario
+
+    @property
+    def mark(self) -> TurnMark:
+        return TurnMark(self.turn, self.active)
+
+    def remaining(self, side: Side, now_ms: int) -> int:
+        return self.clock.remaining(side, now_ms)
+
+    @property
+    def kill_box_due(self) -> bool:
+        """TS3: asked at the end of each turn from P1's turn 2."""
+        return (
+            self.phase is Phase.TURN
+            and self.scenario.kill_box
+            and self.format.kill_box_from.reached_by(self.turn, self.active)
+        )
+
+    @property
+    def scoring_due_at_mark(self) -> bool:
+        """Whether the end of the current turn is one that is scored."""
+        return self.turn > 0 and self.format.scoring_from.reached_by(self.turn, self.active)
+
+    @property
+    def scoring_due(self) -> bool:
+        """TS2: scoring at the end of each turn from the end of P2's turn 2."""
+        return self.phase is Phase.TURN and self.scoring_due_at_mark
+
+    @property
+    def last_turn(self) -> bool:
+        return self.phase is Phase.TURN and self.mark == self.format.last_turn
+
+    def result(self) -> Result | None:
+        from app.domain.result import compute_result  # the result rules read this state
+
+        return compute_result(self)
+
+
+def new_game(setup: Setup, now_ms: int) -> Game:
+    setup.format.scenario(setup.scenario_id)
+    if setup.player_clock_ms <= 0:
+        raise BadInput("the player clock must be longer than zero")
+    return Game(setup=setup, clock=Clock.start_with(setup.player_clock_ms, now_ms))
+
+
+def slot(game: Game) -> str:
+    """Where the game stands, in the players' words: "P2's turn 3"."""
+    who = game.active.label
+    match game.phase:
+        case Phase.READY:
+            return "before the clock started"
+        case Phase.DEPLOYMENT:
+            return f"{who}'s deployment"
+        case Phase.ADVANCE_DEPLOYMENT:
+            return f"{who}'s advance deployment"
+        case Phase.TURN | Phase.CLOCK_OUT:
+            return f"{who}'s turn {game.turn}"
+    return "after the game"
+
+
+def end_game(game: Game, method: Method, winner: Side | None, at_ms: int) -> Game:
+    return replace(
+        game,
+        phase=Phase.OVER,
+        clock=game.clock.run(None, max(at_ms, game.clock.since_ms)),
+        interrupted=False,
+        paused=False,
+        paused_side=None,
+        claim=None,
+        ending=Ending(method=method, winner=winner, at_ms=at_ms),
+    )
+
+
+def seat_of(actor: c.Actor) -> Side:
+    if not isinstance(actor, Side):
+        raise NotYourSeat("only a player at the table can do that")
+    return actor
+
+
+def eo_only(actor: c.Actor) -> None:
+    if actor is not c.Role.EO:
+        raise NotYourSeat("only the EO can do that (DC5: players cannot pause the clock)")
+
+
+def in_play(game: Game) -> None:
+    if game.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN):
+        if game.paused:
+            raise RuleError("the EO has paused this table; wait for the EO to resume")
+        return
+    if game.phase is Phase.READY:
+        raise RuleError("the clock has not started yet: P1 starts it to begin deployment")
+    if game.phase is Phase.CLOCK_OUT:
+        raise RuleError(f"{game.flagged.label if game.flagged is not None else 'A'} clock ran out")
+    raise RuleError("the game is over")
+
+
+def score(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[str]]:
+    """CP each side gains from a scoring sheet, and the objectives now destroyed."""
+    gained = [0, 0]
+    scenario = game.scenario
+    for element_id, side in scoring.control.items():
+        element = scenario.element(element_id)
+        if element is None or element.kind is ElementKind.OBJECTIVE:
+            raise BadInput(f"{scenario.name} has no zone or flag {element_id!r}")
+        gained[side] += element.control_cp
+    destroyed = set(game.objectives_destroyed)
+    for objective_id in sorted(scoring.destroyed):
+        element = scenario.element(objective_id)
+        if element is None or element.kind is not ElementKind.OBJECTIVE:
+            raise BadInput(f"{scenario.name} has no objective {objective_id!r}")
+        if objective_id in destroyed:
+            raise RuleError(f"{element.name} was already scored (once per objective)")
+        owner = Side.P1 if objective_id.endswith("p1") else Side.P2
+        gained[owner.other] += element.control_cp
+        destroyed.add(objective_id)
+    return (game.control_points[0] + gained[0], game.control_points[1] + gained[1]), frozenset(
+        destroyed
+    )

@@ -1,0 +1,144 @@
+"""Playing the game: the clock started (DC3), taps and turn ends (TS1-TS5),
+interrupts (DC6), undo."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.clock_out import decide_flag
+from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
+from app.domain.state import (
+    UNDO_WINDOW_MS,
+    Game,
+    Method,
+    Phase,
+    Undo,
+    end_game,
+    in_play,
+    score,
+    seat_of,
+)
+
+
+def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    if game.phase is not Phase.READY:
+        raise RuleError("the clock is already started")
+    if actor is not Side.P1 and actor is not c.Role.EO:
+        raise NotYourSeat("P1 starts the clock and deploys first (DC3)")
+    return replace(
+        game, phase=Phase.DEPLOYMENT, active=Side.P1, clock=game.clock.run(Side.P1, now_ms)
+    )
+
+
+def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
+    seat_of(actor)
+    in_play(game)
+    if game.interrupted:
+        raise RuleError(
+            f"{game.active.other.label}'s clock runs for an interrupt: switch back first"
+        )
+    if cmd.expect is not game.active:
+        raise StaleCommand(
+            f"{game.active.label}'s clock is running, not {cmd.expect.label}'s: tap ignored"
+        )
+    before = game if game.undo is None else replace(game, undo=None)
+    undo = Undo(tap_at_ms=now_ms, before=before)
+    if game.phase is Phase.TURN:
+        return _end_turn(game, cmd.turn_end, now_ms, undo)
+    if cmd.turn_end is not None and (
+        cmd.turn_end.kill_box is not None or cmd.turn_end.scoring is not None
+    ):
+        raise BadInput("nothing is scored during deployment")
+    phase: Phase = game.phase
+    turn = game.turn
+    if game.active is Side.P1:
+        nxt = Side.P2
+    elif game.phase is Phase.DEPLOYMENT:
+        phase, nxt = Phase.ADVANCE_DEPLOYMENT, Side.P1
+    else:
+        phase, nxt, turn = Phase.TURN, Side.P1, 1
+    clock = game.clock.run(nxt, now_ms)
+    return replace(game, phase=phase, active=nxt, turn=turn, clock=clock, undo=undo)
+
+
+def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -> Game:
+    """The end of the active player's turn (TS1–TS4); `undo` takes the tap back."""
+    turn_end = turn_end or c.TurnEnd()
+    who = game.active
+    kill_box_due, scoring_due = game.kill_box_due, game.scoring_due
+    if kill_box_due and turn_end.kill_box is None:
+        raise BadInput(f"kill box: was {who.label}'s caster within 12\" of their table edge?")
+    if not kill_box_due and turn_end.kill_box:
+        raise BadInput("the kill box is checked from the end of P1's turn 2")
+    if scoring_due and turn_end.scoring is None:
+        raise BadInput(f"score the end of {who.label}'s turn {game.turn} first")
+    if not scoring_due and turn_end.scoring is not None:
+        raise BadInput("scoring starts at the end of P2's turn 2")
+    cp, destroyed = game.control_points, game.objectives_destroyed
+    if turn_end.scoring is not None:
+        cp, destroyed = score(game, turn_end.scoring)
+    if turn_end.kill_box:
+        gained = list(cp)
+        gained[who.other] += game.format.kill_box_cp
+        cp = (gained[0], gained[1])
+    winner = game.format.scenario_winner(cp)
+    if winner is not None or game.last_turn:
+        scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
+        if winner is not None:
+            return end_game(scored, Method.SCENARIO, winner, now_ms)
+        leader = None if cp[0] == cp[1] else Side.P1 if cp[0] > cp[1] else Side.P2
+        method = Method.SCENARIO if leader is not None else Method.TIEBREAKER
+        return end_game(scored, method, leader, now_ms)
+    nxt = who.other
+    return replace(
+        game,
+        control_points=cp,
+        objectives_destroyed=destroyed,
+        active=nxt,
+        turn=game.turn + 1 if nxt is Side.P1 else game.turn,
+        clock=game.clock.run(nxt, now_ms),
+        undo=undo,
+    )
+
+
+def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    in_play(game)
+    if game.phase is not Phase.TURN:
+        raise RuleError("the clock is switched for interrupts only during a turn (DC6)")
+    inactive = game.active.other
+    if cmd.to is inactive:
+        if game.interrupted:
+            raise StaleCommand(f"{inactive.label}'s clock already runs for the interrupt")
+        if seat is not game.active:
+            raise NotYourSeat("only the active player switches the clock to the opponent (DC6)")
+        return replace(game, interrupted=True, clock=game.clock.run(inactive, now_ms), undo=None)
+    if not game.interrupted:
+        raise StaleCommand(f"{game.active.label}'s clock is already running")
+    return replace(game, interrupted=False, clock=game.clock.run(game.active, now_ms), undo=None)
+
+
+def propose_undo(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    undo = game.undo
+    if undo is None:
+        raise RuleError("there is no tap to undo")
+    if now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
+        raise RuleError("a tap can only be undone within 10 seconds")
+    return replace(game, undo=replace(undo, proposed_by=seat, proposed_at_ms=now_ms))
+
+
+def answer_undo(game: Game, actor: c.Actor, cmd: c.AnswerUndo, now_ms: int) -> Game:
+    seat = seat_of(actor)
+    undo = game.undo
+    if undo is None or undo.proposed_by is None:
+        raise RuleError("no undo has been proposed")
+    if seat is undo.proposed_by:
+        raise NotYourSeat("the other player must agree to the undo")
+    if not cmd.accept:
+        return replace(game, undo=None)
+    if now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
+        raise RuleError("too late: a tap can only be undone within 10 seconds")
+    return decide_flag(undo.before, now_ms)
