@@ -21,7 +21,6 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from app.api import protocol
 from app.api.deps import BaseUrlDep
 from app.api.guard import (
     Heartbeats,
@@ -40,6 +39,7 @@ from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
 from app.events.service import EventService, EventSpec, NotFound, _pairings
 from app.store.models import EventRecord, RoundEntry
+from app.tables import protocol
 from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
 from app.tables.jsontext import dumps
@@ -563,7 +563,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     except (NotFound, TimeoutError, ValueError, WebSocketDisconnect):
         charge_miss(websocket)
         with contextlib.suppress(Exception):
-            await websocket.send_text('{"t":"error","code":"not_found","message":"no such event"}')
+            await websocket.send_text(error_message("not_found", "no such event"))
             await websocket.close(code=4404)
         return
     token = hello.get("token") if isinstance(hello, dict) else None

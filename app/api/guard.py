@@ -12,11 +12,10 @@ from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from app.api import protocol
 from app.domain.errors import RuleError
 from app.settings import Settings
+from app.tables import protocol
 from app.tables.fanout import REPLACED, SILENT, Subscriber
-from app.tables.jsontext import dumps
 from app.tables.timesource import TimeSource
 
 HEARTBEAT_MS = 10_000
@@ -228,8 +227,7 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
         await asyncio.wait_for(websocket.close(code=code, reason=reason), timeout=1.0)
 
 
-def error_message(code: str, message: str, seq: int | None = None) -> str:
-    return dumps({"t": "error", "code": code, "message": message, "seq": seq})
+error_message = protocol.error
 
 
 async def serve(

@@ -11,7 +11,6 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from app.api import protocol as p
 from app.api.deps import HubDep, get_settings
 from app.api.guard import (
     Heartbeats,
@@ -26,8 +25,8 @@ from app.api.hardening import charge_miss
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
+from app.tables import protocol as p
 from app.tables.fanout import Subscriber
-from app.tables.jsontext import dumps
 from app.tables.log_page import log_page
 from app.tables.offline import Gap, device_key
 from app.tables.room import TableRoom
@@ -36,10 +35,6 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 HELLO_TIMEOUT_S = 15.0
-
-
-def _text(message: dict[str, Any]) -> str:
-    return dumps(message)
 
 
 def _actor(role: str) -> c.Actor:
@@ -65,7 +60,7 @@ class Screen:
     commands: RateLimit
 
     def ack(self, seq: int, version: int, duplicate: bool) -> None:
-        self.sub.offer(_text({"t": "ack", "seq": seq, "v": version, "dup": duplicate}))
+        self.sub.offer(p.ack(seq, version, duplicate))
 
     def refuse(self, seqs: list[int], code: str, message: str) -> None:
         for seq in seqs:
@@ -79,9 +74,9 @@ async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
         case p.Ping():
             sub.offer(p.pong(msg, room.time.now_ms()))
         case p.Sync():
-            sub.offer(_text(room.snapshot(role)))
+            sub.offer(room.snapshot(role))
         case p.LogRequest(after=after):
-            sub.offer(_text({"t": "log", **log_page(room, after)}))
+            sub.offer(p.log(log_page(room, after)))
         case p.Hello():
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
         case p.Offline(base=base, commands=queued):
@@ -97,7 +92,7 @@ async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
                 ack = await room.merge_offline(actor, screen.device, screen.gap, base, queued)
             except RuleError as exc:
                 screen.refuse(seqs, exc.code, exc.message)
-                sub.offer(_text(room.snapshot(role)))  # the server's state stands
+                sub.offer(room.snapshot(role))  # the server's state stands
                 return
             for seq in seqs:
                 screen.ack(seq, ack.version, ack.duplicate)

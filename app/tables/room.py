@@ -16,6 +16,7 @@ from app.domain.merge import MergeRefused, check_offline
 from app.domain.status import TableStatus, table_status
 from app.store.models import TableSnapshot
 from app.store.repository import LogEntry, Store
+from app.tables import protocol
 from app.tables.codec import actor_to_wire, command_to_wire
 from app.tables.dedupe import Dedupe
 from app.tables.fanout import REPLACED, Channel, Subscriber
@@ -284,7 +285,7 @@ class TableRoom:
         if decides(entry.actor, game):
             self.decided = Decision(version, at_ms, game)
         what = {**public_wire(wire), "by": entry.actor, "at_ms": at_ms, "turn": entry.turn}
-        text = dumps({"t": "event", "v": version, "what": what, "game": view})
+        text = protocol.event(version, what, view)
         self.history.add(version, text)
         if status is TableStatus.CONFIRMED:
             self.history.clear()  # the game is settled: a snapshot serves any late phone
@@ -317,7 +318,7 @@ class TableRoom:
         self.game = replace(self.game, setup=replace(self.game.setup, names=names))
         self.initial = replace(self.initial, setup=replace(self.initial.setup, names=names))
         for subscriber in tuple(self.channel.subscribers):
-            subscriber.offer(dumps(self.snapshot(subscriber.role)))
+            subscriber.offer(self.snapshot(subscriber.role))
         for listener in self.listeners:
             listener(self)
 
@@ -344,16 +345,11 @@ class TableRoom:
 
     # -- what subscribers see ---------------------------------------------------
 
-    def snapshot(self, role: str) -> dict[str, Any]:
+    def snapshot(self, role: str) -> str:
+        """The whole table as `role` sees it (a `state` message)."""
         now = self.time.now_ms()
-        return {
-            "t": "state",
-            "v": self.version,
-            "role": role,
-            "table": table_info(self.table_id, self.game),
-            "game": game_view(self.game, now),
-            "server_ms": now,
-        }
+        table = table_info(self.table_id, self.game)
+        return protocol.state(self.version, role, table, game_view(self.game, now), now)
 
     def join(self, subscriber: Subscriber, last_version: int | None) -> None:
         """Subscribe; send the missed events if we still have them, else a snapshot."""
@@ -361,7 +357,7 @@ class TableRoom:
         if missed is not None and len(missed) > subscriber.queue.maxsize // 2:
             missed = None  # a snapshot is smaller than a long catch-up
         if missed is None:
-            subscriber.offer(dumps(self.snapshot(subscriber.role)))
+            subscriber.offer(self.snapshot(subscriber.role))
         else:
             for text in missed:
                 subscriber.offer(text)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from app.api.protocol import MAX_MESSAGE_BYTES
+from app.tables.protocol import MAX_MESSAGE_BYTES
 from app.tables.timesource import FakeTime
 from tests.conftest import RunningServer, create_table, token_of
 

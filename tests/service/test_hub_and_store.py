@@ -18,6 +18,7 @@ from app.domain.status import LIVE
 from app.store.repository import Store
 from app.tables.fanout import Subscriber
 from app.tables.hub import QuickGame, TableHub
+from app.tables.jsontext import loads
 from app.tables.room import TableMeta, TableRoom, table_status
 from app.tables.timesource import FakeTime
 
@@ -153,7 +154,7 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     back = hub.get(settled.table_id)
     assert back is not None and back is not settled
     assert back.version == settled.version and back.game == settled.game
-    assert back.snapshot("watch")["game"] == settled.snapshot("watch")["game"]
+    assert loads(back.snapshot("watch"))["game"] == loads(settled.snapshot("watch"))["game"]
     again_conceded = hub.get(conceded.table_id)
     assert again_conceded is not None and again_conceded.game == conceded.game
     dup = await again_conceded.execute(Side.P1, "d1", 2, c.Concede())  # a re-sent command

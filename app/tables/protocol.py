@@ -1,0 +1,195 @@
+"""The table socket's messages, both directions, in one place.
+
+client → server: hello, cmd, offline, ping, sync, log — parsed into one class each;
+server → client: state, event, ack, error, pong, log — built by the functions below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from app.domain import commands as c
+from app.domain.errors import BadInput
+from app.tables.codec import command_from_wire
+from app.tables.jsontext import dumps, loads
+
+MAX_MESSAGE_BYTES = 16 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str
+    device: str
+    last_version: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Cmd:
+    seq: int
+    command: c.Command
+
+
+@dataclass(frozen=True, slots=True)
+class Offline:
+    """Commands a phone queued while offline, with its estimate of the server's time."""
+
+    base: int
+    commands: list[tuple[int, int, c.Command]]
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    id: int
+    client_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class LogRequest:
+    """A page of the table log: the entries after version `after`."""
+
+    after: int = 0
+
+
+ClientMessage = Hello | Cmd | Offline | Ping | Sync | LogRequest
+
+MAX_OFFLINE = 200
+
+
+def _seq(raw: dict[str, Any]) -> int:
+    seq = raw.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
+        raise BadInput("a command needs 'seq', a whole number from 0")
+    return seq
+
+
+def _utf8(value: object) -> TypeGuard[str]:
+    """Text that can be stored: JSON escapes can carry lone surrogates, which cannot."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _hello(raw: dict[str, Any]) -> ClientMessage:
+    token, device, last = raw.get("token"), raw.get("device", ""), raw.get("v")
+    if not _utf8(token) or len(token) > 128:
+        raise BadInput("hello needs the table link's token")
+    if not _utf8(device) or len(device) > 64:
+        raise BadInput("device must be text of 64 characters at most")
+    if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
+        raise BadInput("v must be the last version seen, a whole number")
+    return Hello(token=token, device=device, last_version=last)
+
+
+def _cmd(raw: dict[str, Any]) -> ClientMessage:
+    seq = _seq(raw)
+    try:
+        return Cmd(seq=seq, command=command_from_wire(raw))
+    except BadInput as exc:
+        exc.seq = seq
+        raise
+
+
+def _queued(item: object) -> tuple[int, int, c.Command]:
+    if not isinstance(item, dict):
+        raise BadInput("each queued command is an object")
+    at_ms = item.get("at_ms")
+    if isinstance(at_ms, bool) or not isinstance(at_ms, int) or at_ms < 0:
+        raise BadInput("each queued command needs 'at_ms', the server time it happened")
+    return (_seq(item), at_ms, command_from_wire(item))
+
+
+def _offline(raw: dict[str, Any]) -> ClientMessage:
+    base, queued = raw.get("base"), raw.get("cmds")
+    if isinstance(base, bool) or not isinstance(base, int):
+        raise BadInput("offline needs 'base', the last version the phone saw")
+    if not isinstance(queued, list) or not 0 < len(queued) <= MAX_OFFLINE:
+        raise BadInput(f"offline needs 'cmds', 1 to {MAX_OFFLINE} queued commands")
+    return Offline(base=base, commands=[_queued(item) for item in queued])
+
+
+def _ping(raw: dict[str, Any]) -> ClientMessage:
+    ping_id, client_ms = raw.get("id", 0), raw.get("client_ms", 0)
+    if isinstance(ping_id, bool) or not isinstance(ping_id, int) or abs(ping_id) > 2**53:
+        raise BadInput("ping id must be a whole number")
+    if isinstance(client_ms, bool) or not isinstance(client_ms, int | float):
+        raise BadInput("client_ms must be a number")
+    if not abs(client_ms) <= 2**53:  # NaN, ±inf and ints no float holds
+        raise BadInput("client_ms must be a time in milliseconds")
+    return Ping(id=ping_id, client_ms=float(client_ms))
+
+
+def _log(raw: dict[str, Any]) -> ClientMessage:
+    after = raw.get("after", 0)
+    if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after < 2**53:
+        raise BadInput("log 'after' must be a version, a whole number from 0")
+    return LogRequest(after=after)
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
+    "hello": _hello,
+    "cmd": _cmd,
+    "offline": _offline,
+    "ping": _ping,
+    "sync": lambda _raw: Sync(),
+    "log": _log,
+}
+
+
+def parse(text: str) -> ClientMessage:
+    if len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise BadInput(f"message too large ({MAX_MESSAGE_BYTES} bytes at most)", "too_large")
+    try:
+        raw = loads(text)
+    except ValueError:  # also NaN, Infinity, integers wider than 64 bits, lone surrogates
+        raise BadInput("message is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise BadInput("message must be a JSON object with a 't' field")
+    kind = raw.get("t")
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise BadInput(f"unknown message type {kind!r} (hello, cmd, offline, ping, sync, log)")
+    return parser(raw)
+
+
+# --- server -> client ------------------------------------------------------------------
+
+
+def state(version: int, role: str, table: dict[str, Any], game: dict[str, Any], now: int) -> str:
+    """The whole table, for a phone that joins or has missed too much."""
+    return dumps(
+        {"t": "state", "v": version, "role": role, "table": table, "game": game, "server_ms": now}
+    )
+
+
+def event(version: int, what: dict[str, Any], game: dict[str, Any]) -> str:
+    """One accepted command (`what`) and the game after it."""
+    return dumps({"t": "event", "v": version, "what": what, "game": game})
+
+
+def ack(seq: int, version: int, duplicate: bool) -> str:
+    return dumps({"t": "ack", "seq": seq, "v": version, "dup": duplicate})
+
+
+def error(code: str, message: str, seq: int | None = None) -> str:
+    return dumps({"t": "error", "code": code, "message": message, "seq": seq})
+
+
+def log(page: dict[str, Any]) -> str:
+    """A page of the table log (tables.log_page)."""
+    return dumps({"t": "log", **page})
+
+
+def pong(ping: Ping, server_ms: int) -> str:
+    """The answer to a ping: the phone's own time back, and the server's (clock sync)."""
+    return dumps({"t": "pong", "id": ping.id, "client_ms": ping.client_ms, "server_ms": server_ms})
