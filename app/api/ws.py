@@ -67,52 +67,66 @@ class Screen:
             self.sub.offer(error_message(code, message, seq))
 
 
+    def may_send(self, seqs: list[int]) -> bool:
+        """A seat's commands (not a watcher's), within the seat's budget."""
+        if self.role == "watch":
+            self.refuse(seqs, "forbidden", "a watch link can only watch")
+            return False
+        if not self.commands.allow(len(seqs)):
+            self.refuse(seqs, "rate_limited", "too many commands from this seat: slow down")
+            return False
+        return True
+
+
+async def _offline(screen: Screen, msg: p.Offline) -> None:
+    seqs = [q[0] for q in msg.commands]
+    if not screen.may_send(seqs):
+        return
+    room = screen.room
+    try:
+        actor = _actor(screen.role)
+        ack = await room.merge_offline(actor, screen.device, screen.gap, msg.base, msg.commands)
+    except RuleError as exc:
+        screen.refuse(seqs, exc.code, exc.message)
+        screen.sub.offer(room.snapshot(screen.role))  # the server's state stands
+        return
+    for seq in seqs:
+        screen.ack(seq, ack.version, ack.duplicate)
+
+
+async def _command(screen: Screen, msg: p.Cmd) -> None:
+    if not screen.may_send([msg.seq]):
+        return
+    room = screen.room
+    try:
+        actor = _actor(screen.role)
+        ack = await room.execute(actor, screen.device, msg.seq, msg.command, origin=screen.sub)
+    except RuleError as exc:
+        screen.refuse([msg.seq], exc.code, exc.message)
+        return
+    except Exception:
+        log.exception("command failed on table %s", room.table_id)
+        screen.refuse([msg.seq], "internal", "the command could not be saved; not applied")
+        return
+    screen.ack(msg.seq, ack.version, ack.duplicate)
+
+
 async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
-    room, role, sub = screen.room, screen.role, screen.sub
+    room, sub = screen.room, screen.sub
     room.heard(screen.key)
     match msg:
         case p.Ping():
             sub.offer(p.pong(msg, room.time.now_ms()))
         case p.Sync():
-            sub.offer(room.snapshot(role))
+            sub.offer(room.snapshot(screen.role))
         case p.LogRequest(after=after):
             sub.offer(p.log(log_page(room, after)))
         case p.Hello():
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
-        case p.Offline(base=base, commands=queued):
-            seqs = [q[0] for q in queued]
-            if role == "watch":
-                screen.refuse(seqs, "forbidden", "a watch link can only watch")
-                return
-            if not screen.commands.allow(len(queued)):
-                screen.refuse(seqs, "rate_limited", "too many commands from this seat: slow down")
-                return
-            try:
-                actor = _actor(role)
-                ack = await room.merge_offline(actor, screen.device, screen.gap, base, queued)
-            except RuleError as exc:
-                screen.refuse(seqs, exc.code, exc.message)
-                sub.offer(room.snapshot(role))  # the server's state stands
-                return
-            for seq in seqs:
-                screen.ack(seq, ack.version, ack.duplicate)
-        case p.Cmd(seq=seq, command=command):
-            if role == "watch":
-                screen.refuse([seq], "forbidden", "a watch link can only watch")
-                return
-            if not screen.commands.allow():
-                screen.refuse([seq], "rate_limited", "too many commands from this seat: slow down")
-                return
-            try:
-                ack = await room.execute(_actor(role), screen.device, seq, command, origin=sub)
-            except RuleError as exc:
-                screen.refuse([seq], exc.code, exc.message)
-                return
-            except Exception:
-                log.exception("command failed on table %s", room.table_id)
-                screen.refuse([seq], "internal", "the command could not be saved; not applied")
-                return
-            screen.ack(seq, ack.version, ack.duplicate)
+        case p.Offline():
+            await _offline(screen, msg)
+        case p.Cmd():
+            await _command(screen, msg)
 
 
 def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:

@@ -66,57 +66,68 @@ def _result(result: Result | None) -> dict[str, Any] | None:
     }
 
 
-def due_prompts(
+Prompt = dict[str, Any]
+
+
+def _turn_prompts(
     game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bool
-) -> list[dict[str, Any]]:
+) -> list[Prompt]:
+    due: list[Prompt] = []
+    if kill_box_due or scoring_due:
+        due.append(
+            {
+                "kind": "turn_end",
+                "by": side_name(game.active),
+                "kill_box": kill_box_due,
+                "scoring": scoring_due,
+            }
+        )
+    if last_turn:
+        due.append({"kind": "game_end", "by": side_name(game.active)})
+    return due
+
+
+def _clock_out_prompts(game: Game) -> list[Prompt]:
+    if game.claim is None:
+        return [
+            {
+                "kind": "clock_out",
+                "by": side_name(game.flagged),
+                "claim_possible": game.scoring_due_at_mark,
+            }
+        ]
+    other = None if game.flagged is None else game.flagged.other
+    return [{"kind": "answer_claim", "by": side_name(other)}]
+
+
+def _over_prompts(game: Game) -> list[Prompt]:
+    due: list[Prompt] = []
+    if game.final_scoring_due:
+        due.append({"kind": "final_scoring"})
+    due.extend({"kind": "report", "by": side_name(side)} for side in reports_needed(game))
+    if presence_needed(game):
+        due.append({"kind": "scenario_presence"})
+    if game.disputed is not None:
+        due.append({"kind": "disputed", "reason": game.disputed})
+    elif game.result() is not None:
+        due.extend(
+            {"kind": "confirm", "by": side_name(side)} for side in Side if not game.confirmed[side]
+        )
+    return due
+
+
+def due_prompts(game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bool) -> list[Prompt]:
     """The prompts that are due now, in the order the table should answer them (the
     game's three turn-end questions come in, asked once by the view)."""
-    due: list[dict[str, Any]] = []
-    if game.paused:
-        due.append({"kind": "paused"})
+    due: list[Prompt] = [{"kind": "paused"}] if game.paused else []
     if game.phase is Phase.READY:
         due.append({"kind": "start", "by": "p1"})
     elif game.phase is Phase.TURN:
-        if kill_box_due or scoring_due:
-            due.append(
-                {
-                    "kind": "turn_end",
-                    "by": side_name(game.active),
-                    "kill_box": kill_box_due,
-                    "scoring": scoring_due,
-                }
-            )
-        if last_turn:
-            due.append({"kind": "game_end", "by": side_name(game.active)})
+        due.extend(_turn_prompts(game, kill_box_due, scoring_due, last_turn))
     elif game.phase is Phase.CLOCK_OUT:
-        if game.claim is None:
-            due.append(
-                {
-                    "kind": "clock_out",
-                    "by": side_name(game.flagged),
-                    "claim_possible": game.scoring_due_at_mark,
-                }
-            )
-        else:
-            due.append(
-                {
-                    "kind": "answer_claim",
-                    "by": side_name(None if game.flagged is None else game.flagged.other),
-                }
-            )
+        due.extend(_clock_out_prompts(game))
     elif game.phase is Phase.OVER:
-        if game.final_scoring_due:
-            due.append({"kind": "final_scoring"})
-        for side in reports_needed(game):
-            due.append({"kind": "report", "by": side_name(side)})
-        if presence_needed(game):
-            due.append({"kind": "scenario_presence"})
-        if game.disputed is not None:
-            due.append({"kind": "disputed", "reason": game.disputed})
-        elif game.result() is not None:
-            for side in Side:
-                if not game.confirmed[side]:
-                    due.append({"kind": "confirm", "by": side_name(side)})
+        due.extend(_over_prompts(game))
     if game.undo is not None and game.undo.proposed_by is not None:
         due.append({"kind": "answer_undo", "by": side_name(game.undo.proposed_by.other)})
     return due
