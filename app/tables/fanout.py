@@ -1,9 +1,16 @@
-"""Per-socket bounded queues: a slow phone never delays the others."""
+"""Fan-out: per-socket bounded queues (a slow phone never delays the others), channels
+of subscribers, and the broadcast backend that hands channels out by name.
+
+Rooms and dashboards only ever see a `Channel` from a `Broadcast`; the in-memory
+backend is all one process needs, and a networked one (Redis pub/sub, as in
+encode/broadcaster) can stand behind the same two calls.
+"""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Protocol
 
 QUEUE_LIMIT = 256
 QUEUE_BYTES = 1 << 20
@@ -103,3 +110,27 @@ class Channel:
                 self.subscribers.discard(subscriber)
         if last is not None and last in self.subscribers and not last.offer(message):
             self.subscribers.discard(last)
+
+
+class Broadcast(Protocol):
+    """Where channels come from, by name ("table:<id>", "event:<id>")."""
+
+    def channel(self, name: str) -> Channel: ...
+
+    def forget(self, name: str) -> None: ...
+
+
+class MemoryBroadcast:
+    """The in-process backend: a channel is a set of this process's subscribers."""
+
+    def __init__(self) -> None:
+        self._channels: dict[str, Channel] = {}
+
+    def channel(self, name: str) -> Channel:
+        found = self._channels.get(name)
+        if found is None:
+            found = self._channels[name] = Channel()
+        return found
+
+    def forget(self, name: str) -> None:
+        self._channels.pop(name, None)

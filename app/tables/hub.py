@@ -13,6 +13,7 @@ from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Phase, Setup, new_game
 from app.store.models import TableRecord, TableSnapshot
 from app.store.repository import LogEntry, Store
+from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
@@ -81,10 +82,17 @@ class QuickGame:
 
 
 class TableHub:
-    def __init__(self, store: Store, time: TimeSource, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        time: TimeSource,
+        rng: random.Random | None = None,
+        broadcast: Broadcast | None = None,
+    ) -> None:
         self.store = store
         self.time = time
         self.rng = rng or random.Random()
+        self.broadcast = broadcast or MemoryBroadcast()
         self.rooms: dict[str, TableRoom] = {}
         self.listeners: list[Callable[[TableRoom], None]] = []
 
@@ -133,7 +141,9 @@ class TableHub:
                 p2_player=record.p2_player or "",
             )
         game = new_game(setup, record.created_ms)
-        return TableRoom(record.id, tokens, game, self.store, self.time, meta=meta)
+        return TableRoom(
+            record.id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+        )
 
     def load(self) -> int:
         """Rebuild every live table from the store; running clocks have kept running.
@@ -153,14 +163,18 @@ class TableHub:
         now = self.time.now_ms()
         gone = [room for room in self.rooms.values() if self._idle(room, now, idle_ms)]
         for room in gone:
-            del self.rooms[room.table_id]
+            self._let_go(room.table_id)
         return len(gone)
 
     def left(self, room: TableRoom) -> None:
         """A screen closed: a quick game that is over goes as soon as nobody has it open."""
         now = self.time.now_ms()
         if self.rooms.get(room.table_id) is room and self._idle(room, now, IDLE_MS):
-            del self.rooms[room.table_id]
+            self._let_go(room.table_id)
+
+    def _let_go(self, table_id: str) -> None:
+        del self.rooms[table_id]
+        self.broadcast.forget(f"table:{table_id}")
 
     @staticmethod
     def _idle(room: TableRoom, now_ms: int, idle_ms: int) -> bool:
@@ -212,13 +226,17 @@ class TableHub:
                 p2_player=meta.p2_player if meta else None,
             )
         )
-        return self._register(TableRoom(table_id, tokens, game, self.store, self.time, meta=meta))
+        room = TableRoom(
+            table_id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+        )
+        return self._register(room)
 
     def discard(self, table_id: str) -> None:
         room = self.rooms.get(table_id)
         if room is not None and room.version > 0:
             raise RuleError("a table whose game has begun cannot be removed")
         self.rooms.pop(table_id, None)
+        self.broadcast.forget(f"table:{table_id}")
         self.store.delete_table(table_id)
 
     def event_tables(self, event_id: str) -> list[TableRoom]:

@@ -19,7 +19,7 @@ from app.store.repository import LogEntry, Store
 from app.tables import protocol
 from app.tables.codec import actor_to_wire, command_to_wire
 from app.tables.dedupe import Dedupe
-from app.tables.fanout import REPLACED, Channel, Subscriber
+from app.tables.fanout import REPLACED, Broadcast, MemoryBroadcast, Subscriber
 from app.tables.flag_timer import FlagTimer
 from app.tables.history import History
 from app.tables.jsontext import dumps, loads
@@ -90,6 +90,7 @@ class TableRoom:
         time: TimeSource,
         version: int = 0,
         meta: TableMeta | None = None,
+        broadcast: Broadcast | None = None,
     ) -> None:
         self.table_id = table_id
         self.meta = meta
@@ -101,7 +102,7 @@ class TableRoom:
         self.store = store
         self.time = time
         self.lock = asyncio.Lock()
-        self.channel = Channel()
+        self.channel = (broadcast or MemoryBroadcast()).channel(f"table:{table_id}")
         self.history = History()
         self.dedupe = Dedupe()
         self.presences = Presences()

@@ -45,3 +45,18 @@ def test_the_flag_timer_is_armed_at_the_lesser_remaining_time__DC7() -> None:
     bound = flag_bound(game)
     assert bound == game.clock.since_ms + min(game.clock.remaining_ms)
     assert flag_bound(table.do(P2, c.Concede())) is None  # over: nothing to flag
+
+
+def test_a_broadcast_hands_out_one_channel_a_name_and_forgets_it() -> None:
+    from app.tables.fanout import MemoryBroadcast, Subscriber
+
+    broadcast = MemoryBroadcast()
+    table = broadcast.channel("table:abc")
+    assert broadcast.channel("table:abc") is table
+    assert broadcast.channel("table:xyz") is not table
+    screen = Subscriber("watch")
+    table.join(screen)
+    table.publish("hello")
+    assert screen.queue.get_nowait() == "hello"
+    broadcast.forget("table:abc")
+    assert broadcast.channel("table:abc") is not table
