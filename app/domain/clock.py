@@ -6,8 +6,10 @@ moment the running side started, never ticked.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import IntEnum
+from typing import TypeVar
 
 
 class Side(IntEnum):
@@ -32,6 +34,24 @@ class Side(IntEnum):
 
 
 _OTHER = {Side.P1: Side.P2, Side.P2: Side.P1}
+
+T = TypeVar("T")
+U = TypeVar("U")
+
+#: A value for each side, P1's first (as scalachess's ByColor): changed by side, whole.
+BySide = tuple[T, T]
+
+
+def put(pair: BySide[T], side: Side, value: T) -> BySide[T]:
+    return (value, pair[1]) if side is Side.P1 else (pair[0], value)
+
+
+def update(pair: BySide[T], side: Side, change: Callable[[T], T]) -> BySide[T]:
+    return put(pair, side, change(pair[side]))
+
+
+def each(pair: BySide[T], change: Callable[[T], U]) -> BySide[U]:
+    return (change(pair[0]), change(pair[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +93,11 @@ class Clock:
         if running is None:
             return Clock(self.remaining_ms, side, now_ms, self.used_ms, self.idle_ms + elapsed)
         spent = min(elapsed, self.remaining_ms[running])
-        remaining = list(self.remaining_ms)
-        used = list(self.used_ms)
-        remaining[running] -= spent
-        used[running] += spent
         return Clock(
-            remaining_ms=(remaining[0], remaining[1]),
+            remaining_ms=update(self.remaining_ms, running, lambda left: left - spent),
             running=side,
             since_ms=now_ms,
-            used_ms=(used[0], used[1]),
+            used_ms=update(self.used_ms, running, lambda used: used + spent),
             idle_ms=self.idle_ms + elapsed - spent,
         )
 
@@ -89,6 +105,4 @@ class Clock:
         if remaining_ms < 0:
             raise ValueError("remaining time cannot be negative")
         settled = self.settle(now_ms)
-        remaining = list(settled.remaining_ms)
-        remaining[side] = remaining_ms
-        return replace(settled, remaining_ms=(remaining[0], remaining[1]))
+        return replace(settled, remaining_ms=put(settled.remaining_ms, side, remaining_ms))

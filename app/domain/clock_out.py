@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.domain.clock import Side
+from app.domain.clock import Side, put
 from app.domain.state import (
     Game,
     Method,
@@ -41,11 +41,9 @@ def claim_possible(game: Game, side: Side) -> bool:
 
 def lose_on_time(game: Game, side: Side, at_ms: int) -> Game:
     """DC7: the caster is destroyed; scored as an assassination for the opponent."""
-    casters = list(game.casters)
-    casters[side] = False
     scoring_started = game.phase in (Phase.TURN, Phase.CLOCK_OUT) and game.scoring_due_at_mark
     return replace(
         end_game(game, Method.CLOCK, side.other, at_ms),
-        casters=(casters[0], casters[1]),
+        casters=put(game.casters, side, False),
         final_scoring_due=scoring_started,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.domain import commands as c
+from app.domain.clock import put
 from app.domain.clock_out import lose_on_time
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.result import compute_result, settled
@@ -28,11 +29,9 @@ def caster_destroyed(game: Game, actor: c.Actor, cmd: c.CasterDestroyed, now_ms:
         raise RuleError("casters can only be destroyed once the turns have begun")
     if cmd.both:
         return replace(end_game(game, Method.TIEBREAKER, None, now_ms), casters=(False, False))
-    casters = list(game.casters)
-    casters[seat] = False
     ended = end_game(game, Method.ASSASSINATION, seat.other, now_ms)
     return replace(
-        ended, casters=(casters[0], casters[1]), final_scoring_due=game.scoring_due_at_mark
+        ended, casters=put(game.casters, seat, False), final_scoring_due=game.scoring_due_at_mark
     )
 
 
@@ -106,9 +105,9 @@ def report(game: Game, actor: c.Actor, cmd: c.ReportGame) -> Game:
         raise BadInput("scenario presence must be between 0 and 10000")
     if len(cmd.list_played) > 200:
         raise BadInput("the list name is too long (200 characters at most)")
-    reports = list(game.reports)
-    reports[seat] = Report(cmd.army_points_destroyed, cmd.scenario_presence, cmd.list_played)
-    return replace(game, reports=(reports[0], reports[1]), confirmed=(False, False), disputed=None)
+    report = Report(cmd.army_points_destroyed, cmd.scenario_presence, cmd.list_played)
+    reports = put(game.reports, seat, report)
+    return replace(game, reports=reports, confirmed=(False, False), disputed=None)
 
 
 def confirm(game: Game, actor: c.Actor) -> Game:
@@ -117,9 +116,7 @@ def confirm(game: Game, actor: c.Actor) -> Game:
         raise RuleError("the result is not complete yet")
     if game.disputed is not None:
         raise RuleError("the result is disputed: the EO decides it")
-    confirmed = list(game.confirmed)
-    confirmed[seat] = True
-    return replace(game, confirmed=(confirmed[0], confirmed[1]))
+    return replace(game, confirmed=put(game.confirmed, seat, True))
 
 
 def dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:

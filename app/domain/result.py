@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.domain.clock import Side
+from app.domain.clock import Side, each, put
 from app.domain.state import (
     Game,
     Method,
@@ -62,26 +62,23 @@ def compute_result(game: Game) -> Result | None:
     ending = game.ending
     if ending is None or game.final_scoring_due or reports_needed(game):
         return None
-    apd = tuple(r.army_points_destroyed if r else 0 for r in game.reports)
-    lists = tuple(r.list_played if r else "" for r in game.reports)
+    apd = each(game.reports, lambda r: r.army_points_destroyed if r else 0)
+    lists = each(game.reports, lambda r: r.list_played if r else "")
     cp = game.control_points
     winner = ending.winner
     if ending.method is Method.TIEBREAKER:
-        presence = tuple(r.scenario_presence if r else None for r in game.reports)
-        winner, decided = _tiebreak(game, (apd[0], apd[1]), (presence[0], presence[1]))
+        presence = each(game.reports, lambda r: r.scenario_presence if r else None)
+        winner, decided = _tiebreak(game, apd, presence)
         if not decided:
             return None
     if ending.method is Method.CONCESSION and winner is not None:
-        points = [0, 0]
-        destroyed = [0, 0]
-        points[winner] = max(cp[winner], game.format.concession_min_cp)
-        destroyed[winner] = max(apd[winner], game.format.concession_apd(game.setup.army_points))
-        cp = (points[0], points[1])
-        apd = (destroyed[0], destroyed[1])
+        fmt = game.format
+        cp = put((0, 0), winner, max(cp[winner], fmt.concession_min_cp))
+        apd = put((0, 0), winner, max(apd[winner], fmt.concession_apd(game.setup.army_points)))
     return Result(
         winner=winner,
         method=ending.method,
         control_points=cp,
-        army_points_destroyed=(apd[0], apd[1]),
-        lists=(lists[0], lists[1]),
+        army_points_destroyed=apd,
+        lists=lists,
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from app.domain import commands as c
-from app.domain.clock import Clock, Side
+from app.domain.clock import BySide, Clock, Side, put
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.formats import Format, TurnMark, get_format
 from app.domain.scenarios import ElementKind, Scenario
@@ -223,13 +223,13 @@ def in_play(game: Game) -> None:
 
 def score(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[str]]:
     """CP each side gains from a scoring sheet, and the objectives now destroyed."""
-    gained = [0, 0]
+    gained: BySide[int] = (0, 0)
     scenario = game.scenario
     for element_id, side in scoring.control.items():
         element = scenario.element(element_id)
         if element is None or element.kind is ElementKind.OBJECTIVE:
             raise BadInput(f"{scenario.name} has no zone or flag {element_id!r}")
-        gained[side] += element.control_cp
+        gained = put(gained, side, gained[side] + element.control_cp)
     destroyed = set(game.objectives_destroyed)
     for objective_id in sorted(scoring.destroyed):
         element = scenario.element(objective_id)
@@ -238,8 +238,7 @@ def score(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[st
         if objective_id in destroyed:
             raise RuleError(f"{element.name} was already scored (once per objective)")
         owner = Side.P1 if objective_id.endswith("p1") else Side.P2
-        gained[owner.other] += element.control_cp
+        gained = put(gained, owner.other, gained[owner.other] + element.control_cp)
         destroyed.add(objective_id)
-    return (game.control_points[0] + gained[0], game.control_points[1] + gained[1]), frozenset(
-        destroyed
-    )
+    total = (game.control_points[0] + gained[0], game.control_points[1] + gained[1])
+    return total, frozenset(destroyed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.domain import commands as c
-from app.domain.clock import Side
+from app.domain.clock import Side, update
 from app.domain.clock_out import decide_flag
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
 from app.domain.state import (
@@ -80,9 +80,7 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     if turn_end.scoring is not None:
         cp, destroyed = score(game, turn_end.scoring)
     if turn_end.kill_box:
-        gained = list(cp)
-        gained[who.other] += game.format.kill_box_cp
-        cp = (gained[0], gained[1])
+        cp = update(cp, who.other, lambda points: points + game.format.kill_box_cp)
     winner = game.format.scenario_winner(cp)
     if winner is not None or game.last_turn:
         scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)

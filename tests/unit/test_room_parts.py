@@ -60,3 +60,12 @@ def test_a_broadcast_hands_out_one_channel_a_name_and_forgets_it() -> None:
     assert screen.queue.get_nowait() == "hello"
     broadcast.forget("table:abc")
     assert broadcast.channel("table:abc") is not table
+
+
+def test_by_side_values_change_one_side_at_a_time() -> None:
+    from app.domain.clock import each, put, update
+
+    cp = (3, 1)
+    assert put(cp, P2, 4) == (3, 4) and cp == (3, 1)
+    assert update(cp, P1, lambda points: points + 2) == (5, 1)
+    assert each(cp, str) == ("3", "1")
