@@ -8,15 +8,13 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import events, pages, rest, ws
+from app.api import errors, events, pages, rest, ws
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
-from app.domain.errors import RuleError
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
 from app.settings import Settings
@@ -71,12 +69,7 @@ def create_app(
     app.state.settings = settings
     app.state.io_time = io_time or SystemTime()
 
-    @app.exception_handler(RuleError)
-    async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
-        status = {"forbidden": 403, "not_found": 404}.get(exc.code, 400)
-        if exc.code == "forbidden" and "token" in exc.message:
-            status = 401
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=status)
+    errors.install(app)
 
     app.include_router(rest.router)
     app.include_router(ws.router)

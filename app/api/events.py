@@ -33,11 +33,11 @@ from app.api.guard import (
 from app.api.hardening import StrictJsonRoute, charge_miss
 from app.api.rest import table_links
 from app.domain import commands as c
-from app.domain.errors import BadInput
+from app.domain.errors import BadInput, NotFound
 from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
-from app.events.service import EventService, EventSpec, NotFound, _pairings
+from app.events.service import EventService, EventSpec, _pairings
 from app.store.models import EventRecord, RoundEntry
 from app.tables import protocol
 from app.tables.codec import command_from_wire

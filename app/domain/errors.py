@@ -30,3 +30,15 @@ class StaleCommand(RuleError):
 
 class BadInput(RuleError):
     code = "bad_input"
+
+
+class NotFound(RuleError):
+    """No such table, event, player or round."""
+
+    code = "not_found"
+
+
+class Unauthorized(RuleError):
+    """The request lacks the token (link or EO key) it needs, or it is wrong."""
+
+    code = "unauthorized"

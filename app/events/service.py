@@ -21,7 +21,7 @@ from sqlmodel import col, select
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
 from app.domain.formats import ListRule, get_format, split_lists
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
@@ -41,10 +41,6 @@ from app.store.repository import Store
 from app.tables.hub import TableHub, new_id, new_token
 from app.tables.room import TableMeta, TableRoom
 from app.tables.timesource import TimeSource
-
-
-class NotFound(RuleError):
-    code = "not_found"
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +180,7 @@ class EventService:
     def authorize(self, event_id: str, token: str | None) -> EventRecord:
         event = self.event(event_id)
         if not token or not secrets.compare_digest(token.encode(), event.admin_token.encode()):
-            raise NotYourSeat("this needs the EO's token (X-EO-Token header)")
+            raise Unauthorized("this needs the EO's token (X-EO-Token header)")
         return event
 
     def _action(self, event_id: str, action: str, **detail: Any) -> EoAction:

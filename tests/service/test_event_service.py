@@ -8,7 +8,7 @@ import pytest
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import NotYourSeat, RuleError
+from app.domain.errors import RuleError, Unauthorized
 from app.domain.game import Method, Phase
 from app.events.service import EventService, EventSpec
 from app.tables.fanout import Subscriber
@@ -286,9 +286,9 @@ async def test_dropped_player_is_not_paired_and_late_arrival_gets_losses__RP7(
 
 async def test_only_the_eo_token_changes_an_event(service: EventService) -> None:
     eid = _event(service, 2)
-    with pytest.raises(NotYourSeat):
+    with pytest.raises(Unauthorized):
         service.authorize(eid, "nope")
-    with pytest.raises(NotYourSeat):
+    with pytest.raises(Unauthorized):
         service.authorize(eid, None)
     assert service.authorize(eid, service.event(eid).admin_token).id == eid
 
