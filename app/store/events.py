@@ -100,6 +100,9 @@ class EventStore:
                 yield EventRepo(session)
                 session.commit()
             except BaseException:
+                # Let go of the rows first: a rollback would expire them, and whoever
+                # holds one could no longer read it once the session is closed.
+                session.expunge_all()
                 session.rollback()
                 raise
 
