@@ -4,6 +4,7 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.domain import commands as c
@@ -13,7 +14,7 @@ from app.domain.game import Game
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, NotFound, PairingRow, pairings_of
-from app.store.models import PlayerEntry, ResultEntry, RoundEntry
+from app.store.models import EventRecord, PlayerEntry, ResultEntry, RoundEntry
 from app.tables.room import TableRoom
 
 #: A table's result as the API shows it: winner "p1"/"p2"/None, the [P1, P2] points,
@@ -91,71 +92,105 @@ def checked_result(result: dict[str, Any]) -> ResultDict:
     }
 
 
+def recorded_results(
+    rooms: Iterable[TableRoom], eo_results: Iterable[ResultEntry]
+) -> dict[str, ResultDict]:
+    """Recorded results by table: the EO's entry, else the players' confirmed one."""
+    recorded: dict[str, ResultDict] = {}
+    for room in rooms:
+        result = players_result(room.game)
+        if result is not None:
+            recorded[room.table_id] = result
+    for entry in eo_results:
+        recorded[entry.table_id] = {**json.loads(entry.result_json), "by": "eo"}
+    return recorded
+
+
+def records_of(
+    event: EventRecord,
+    entries: Sequence[PlayerEntry],
+    rounds: Sequence[RoundEntry],
+    results: Mapping[str, ResultDict],
+) -> list[PlayerRecord]:
+    """Every player's games so far, from the event as stored and its results."""
+    games: dict[str, list[RoundRecord]] = {p.id: [] for p in entries}
+    _, bye_cp, bye_apd = bye_award(event.points)
+    for rnd in rounds:
+        if rnd.started_ms is None:
+            continue  # RP4: a drafted round (its byes too) counts once it starts
+        paired: set[str] = set()
+        for row in pairings_of(rnd):
+            paired.update(x for x in (row.p1, row.p2) if x)
+            if row.p2 is None:
+                games[row.p1].append(RoundRecord(rnd.number, None, Outcome.BYE, bye_cp, bye_apd))
+                continue
+            result = results.get(row.table_id or "")
+            if result is None:
+                continue
+            first, second = _game_records(rnd, row, result)
+            games[row.p1].append(first)
+            games[row.p2].append(second)
+        for player in entries:
+            if player.id not in paired and player.joined_round > rnd.number:
+                games[player.id].append(RoundRecord(rnd.number, None, Outcome.LOSS, 0, 0))
+    return [
+        PlayerRecord(
+            id=p.id,
+            name=p.name,
+            faction=p.faction,
+            dropped=p.dropped or p.cut,
+            rounds=tuple(sorted(games[p.id], key=lambda g: g.round)),
+        )
+        for p in entries
+    ]
+
+
+def complete(entry: RoundEntry, results: Mapping[str, ResultDict]) -> bool:
+    """Every game of the round has its result (a bye needs none)."""
+    return all(
+        row.p2 is None or (row.table_id is not None and row.table_id in results)
+        for row in pairings_of(entry)
+    )
+
+
+def plan_of(event: EventRecord) -> RoundPlan:
+    return RoundPlan(rounds=event.fixed_rounds, cut_to_top=event.cut_to_top)
+
+
+def over(
+    event: EventRecord,
+    rounds: Sequence[RoundEntry],
+    records: Sequence[PlayerRecord],
+    results: Mapping[str, ResultDict],
+) -> bool:
+    """RP1: all rounds played, or one player leads on TP alone after a round."""
+    if not rounds or not complete(rounds[-1], results):
+        return False
+    return event_over(records, len(rounds), plan_of(event))
+
+
 class Results(EventBase):
     def _results(self, event_id: str) -> dict[str, ResultDict]:
         """Recorded results by table: the EO's entry, else the players' confirmed one."""
-        recorded: dict[str, ResultDict] = {}
-        for room in self.hub.event_tables(event_id):
-            result = players_result(room.game)
-            if result is not None:
-                recorded[room.table_id] = result
         with self.db.read() as repo:
-            for entry in repo.results(event_id):
-                recorded[entry.table_id] = {**json.loads(entry.result_json), "by": "eo"}
-        return recorded
+            eo_results = repo.results(event_id)
+        return recorded_results(self.hub.event_tables(event_id), eo_results)
 
     def player_records(self, event_id: str) -> list[PlayerRecord]:
         return self._records(event_id, self.players(event_id))
 
     def _records(self, event_id: str, entries: list[PlayerEntry]) -> list[PlayerRecord]:
         event = self.event(event_id)
-        results = self._results(event_id)
-        games: dict[str, list[RoundRecord]] = {p.id: [] for p in entries}
-        _, bye_cp, bye_apd = bye_award(event.points)
-        for rnd in self.rounds(event_id):
-            if rnd.started_ms is None:
-                continue  # RP4: a drafted round (its byes too) counts once it starts
-            paired: set[str] = set()
-            for row in pairings_of(rnd):
-                paired.update(x for x in (row.p1, row.p2) if x)
-                if row.p2 is None:
-                    games[row.p1].append(
-                        RoundRecord(rnd.number, None, Outcome.BYE, bye_cp, bye_apd)
-                    )
-                    continue
-                result = results.get(row.table_id or "")
-                if result is None:
-                    continue
-                first, second = _game_records(rnd, row, result)
-                games[row.p1].append(first)
-                games[row.p2].append(second)
-            for player in entries:
-                if player.id not in paired and player.joined_round > rnd.number:
-                    games[player.id].append(RoundRecord(rnd.number, None, Outcome.LOSS, 0, 0))
-        return [
-            PlayerRecord(
-                id=p.id,
-                name=p.name,
-                faction=p.faction,
-                dropped=p.dropped or p.cut,
-                rounds=tuple(sorted(games[p.id], key=lambda g: g.round)),
-            )
-            for p in entries
-        ]
+        return records_of(event, entries, self.rounds(event_id), self._results(event_id))
 
     def standings(self, event_id: str) -> list[Standing]:
         return standings(self.player_records(event_id))
 
     def round_complete(self, entry: RoundEntry) -> bool:
-        results = self._results(entry.event_id)
-        return all(
-            row.p2 is None or (row.table_id is not None and row.table_id in results)
-            for row in pairings_of(entry)
-        )
+        return complete(entry, self._results(entry.event_id))
 
     def plan(self, event_id: str) -> RoundPlan:
-        event = self.event(event_id)
-        return RoundPlan(rounds=event.fixed_rounds, cut_to_top=event.cut_to_top)
+        return plan_of(self.event(event_id))
 
     def planned_rounds(self, event_id: str) -> int:
         """RP1 by the number of registered players, or the EO's fixed count."""

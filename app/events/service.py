@@ -8,9 +8,15 @@ when it changed the event, tells the service's listeners (`changed`).
 
 from __future__ import annotations
 
+import random
+
 from app.events.base import EventSpec, NotFound, PairingRow, dump_pairings, pairings_of
+from app.events.read_models import ReadModels
 from app.events.registration import Registration
 from app.events.rounds import Rounds
+from app.store.repository import Store
+from app.tables.hub import TableHub
+from app.tables.timesource import TimeSource
 
 __all__ = [
     "EventService",
@@ -26,4 +32,16 @@ _pairings = pairings_of  # the name the API used
 
 
 class EventService(Registration, Rounds):
-    """The event use cases behind one object (what the API, the demo and tests call)."""
+    """The event use cases behind one object (what the API, the demo and tests call),
+    and the read models they keep current."""
+
+    def __init__(
+        self,
+        store: Store,
+        hub: TableHub,
+        time: TimeSource,
+        rng: random.Random | None = None,
+        players_per_event: int = 1024,
+    ) -> None:
+        super().__init__(store, hub, time, rng, players_per_event)
+        self.read_models = ReadModels(self)

@@ -35,9 +35,7 @@ def _fail_on(monkeypatch: pytest.MonkeyPatch, service: EventService, action: str
 
 def _stored_tables(service: EventService, event_id: str) -> set[str]:
     with service.store.session() as session:
-        rows = session.exec(
-            select(TableRecord).where(col(TableRecord.event_id) == event_id)
-        )
+        rows = session.exec(select(TableRecord).where(col(TableRecord.event_id) == event_id))
         return {r.id for r in rows}
 
 
