@@ -37,6 +37,7 @@ from app.domain.errors import BadInput
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
 from app.events.service import EventService, EventSpec, NotFound
+from app.events.table_result import TableResult
 from app.store.models import EventRecord
 from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
@@ -303,8 +304,10 @@ async def enter_result(
 ) -> dict[str, Any]:
     """EO: enter or correct a table's result (overrides the players' confirmation)."""
     service.authorize(event_id, token)
-    await service.enter_result(event_id, table_id, body.model_dump())
-    return service.table_result(event_id, table_id) or {}
+    result = TableResult.from_wire(body.model_dump())
+    await service.enter_result(event_id, table_id, result, body.reason)
+    entered = service.table_result(event_id, table_id)
+    return {} if entered is None else entered.as_json()
 
 
 @router.get("/{event_id}/actions")

@@ -21,7 +21,8 @@ from app.domain.formats import get_format
 from app.domain.standings import PlayerRecord, standings
 from app.events.base import ChangeListener, EventBase, NotFound, pairings_of
 from app.events.dashboard import Dashboards, summary
-from app.events.results import ResultDict, complete, over, plan_of, recorded_results, records_of
+from app.events.results import complete, over, plan_of, recorded_results, records_of
+from app.events.table_result import TableResult
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom, table_status
 
@@ -37,7 +38,7 @@ class EventData:
     event: EventRecord
     players: list[PlayerEntry]
     rounds: list[RoundEntry]
-    results: dict[str, ResultDict]
+    results: dict[str, TableResult]
     records: list[PlayerRecord]
 
 
@@ -138,6 +139,10 @@ class ReadModels:
         return publish
 
 
+def _result_json(result: TableResult | None) -> View | None:
+    return None if result is None else result.as_json()
+
+
 def _round_view(
     data: EventData, entry: RoundEntry, statuses: dict[str | None, str], admin: bool
 ) -> View:
@@ -162,7 +167,7 @@ def _round_view(
             "paired_down": row.paired_down,
             "table_id": row.table_id,
             "status": statuses.get(row.table_id, "bye"),
-            "result": data.results.get(row.table_id or ""),
+            "result": _result_json(data.results.get(row.table_id or "")),
         }
         for row in pairings_of(entry)
     ]

@@ -3,106 +3,51 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
-from app.domain.game import Game
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, NotFound, PairingRow, pairings_of
-from app.store.models import EventRecord, PlayerEntry, ResultEntry, RoundEntry
+from app.events.table_result import Correction, TableResult, players_result
+from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
 
-#: A table's result as the API shows it: winner "p1"/"p2"/None, the [P1, P2] points,
-#: lists and method, "by" ("players" or "eo") and, for a correction, "correction".
-ResultDict = dict[str, Any]
 
-
-def _list_played(result: ResultDict, index: int) -> str:
-    lists = result.get("lists") or []
-    return str(lists[index]) if index < len(lists) else ""
-
-
-def players_result(game: Game) -> ResultDict | None:
-    """The table's own result, once both players confirmed it and nobody disputes it."""
-    result = game.result()
-    if result is None or not all(game.confirmed) or game.disputed is not None:
-        return None
-    return {
-        "winner": None if result.winner is None else result.winner.name.lower(),
-        "control_points": list(result.control_points),
-        "army_points_destroyed": list(result.army_points_destroyed),
-        "lists": list(result.lists),
-        "method": result.method.value,
-        "by": "players",
-    }
-
-
-def _game_records(rnd: RoundEntry, row: PairingRow, result: ResultDict) -> list[RoundRecord]:
+def _game_records(rnd: RoundEntry, row: PairingRow, result: TableResult) -> list[RoundRecord]:
     """Both players' records of one played game (P1's, then P2's)."""
     records = []
-    for index, them in enumerate((row.p2, row.p1)):
-        winner = result["winner"]
-        outcome = (
-            Outcome.TIE
-            if winner is None
-            else Outcome.WIN
-            if winner == ("p1", "p2")[index]
-            else Outcome.LOSS
-        )
-        me = row.p1 if index == 0 else row.p2
+    for index, (me, them) in enumerate(((row.p1, row.p2), (row.p2, row.p1))):
+        outcome = {"win": Outcome.WIN, "loss": Outcome.LOSS, "tie": Outcome.TIE}[
+            result.outcome_for((Side.P1, Side.P2)[index])
+        ]
         records.append(
             RoundRecord(
                 round=rnd.number,
                 opponent_id=them,
                 outcome=outcome,
-                control_points=int(result["control_points"][index]),
-                army_points_destroyed=int(result["army_points_destroyed"][index]),
-                list_played=_list_played(result, index),
+                control_points=result.control_points[index],
+                army_points_destroyed=result.army_points_destroyed[index],
+                list_played=result.lists[index],
                 paired_down=row.paired_down == me,
             )
         )
     return records
 
 
-def checked_result(result: dict[str, Any]) -> ResultDict:
-    """The EO's result as given, checked, in the form it is stored."""
-    winner = result.get("winner")
-    if winner not in ("p1", "p2", None):
-        raise BadInput("winner must be 'p1', 'p2' or null for a tie")
-    pairs = {}
-    for key in ("control_points", "army_points_destroyed"):
-        value = result.get(key)
-        if (
-            not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) and 0 <= v <= 10_000 for v in value)
-        ):
-            raise BadInput(f"{key} must be two whole numbers from 0, [P1, P2]")
-        pairs[key] = value
-    return {
-        "winner": winner,
-        "method": str(result.get("method") or "eo"),
-        "lists": ([str(x)[:200] for x in (result.get("lists") or [])] + ["", ""])[:2],
-        **pairs,
-    }
-
-
 def recorded_results(
-    rooms: Iterable[TableRoom], eo_results: Iterable[ResultEntry]
-) -> dict[str, ResultDict]:
+    rooms: Iterable[TableRoom], eo_results: Mapping[str, TableResult]
+) -> dict[str, TableResult]:
     """Recorded results by table: the EO's entry, else the players' confirmed one."""
-    recorded: dict[str, ResultDict] = {}
+    recorded: dict[str, TableResult] = {}
     for room in rooms:
         result = players_result(room.game)
         if result is not None:
             recorded[room.table_id] = result
-    for entry in eo_results:
-        recorded[entry.table_id] = {**json.loads(entry.result_json), "by": "eo"}
+    recorded.update(eo_results)
     return recorded
 
 
@@ -110,7 +55,7 @@ def records_of(
     event: EventRecord,
     entries: Sequence[PlayerEntry],
     rounds: Sequence[RoundEntry],
-    results: Mapping[str, ResultDict],
+    results: Mapping[str, TableResult],
 ) -> list[PlayerRecord]:
     """Every player's games so far, from the event as stored and its results."""
     games: dict[str, list[RoundRecord]] = {p.id: [] for p in entries}
@@ -145,7 +90,7 @@ def records_of(
     ]
 
 
-def complete(entry: RoundEntry, results: Mapping[str, ResultDict]) -> bool:
+def complete(entry: RoundEntry, results: Mapping[str, TableResult]) -> bool:
     """Every game of the round has its result (a bye needs none)."""
     return all(
         row.p2 is None or (row.table_id is not None and row.table_id in results)
@@ -161,7 +106,7 @@ def over(
     event: EventRecord,
     rounds: Sequence[RoundEntry],
     records: Sequence[PlayerRecord],
-    results: Mapping[str, ResultDict],
+    results: Mapping[str, TableResult],
 ) -> bool:
     """RP1: all rounds played, or one player leads on TP alone after a round."""
     if not rounds or not complete(rounds[-1], results):
@@ -170,7 +115,7 @@ def over(
 
 
 class Results(EventBase):
-    def _results(self, event_id: str) -> dict[str, ResultDict]:
+    def _results(self, event_id: str) -> dict[str, TableResult]:
         """Recorded results by table: the EO's entry, else the players' confirmed one."""
         with self.db.read() as repo:
             eo_results = repo.results(event_id)
@@ -203,12 +148,14 @@ class Results(EventBase):
             return False
         return event_over(self.player_records(event_id), len(rounds), self.plan(event_id))
 
-    def table_result(self, event_id: str, table_id: str) -> ResultDict | None:
+    def table_result(self, event_id: str, table_id: str) -> TableResult | None:
         return self._results(event_id).get(table_id)
 
     # -- the EO's results ---------------------------------------------------------
 
-    async def enter_result(self, event_id: str, table_id: str, result: dict[str, Any]) -> None:
+    async def enter_result(
+        self, event_id: str, table_id: str, result: TableResult, reason: str = ""
+    ) -> None:
         """The EO enters or corrects a table's result; it overrides the players' own.
 
         A game still in play ends with it (its clock stops) and both phones show it.
@@ -216,39 +163,25 @@ class Results(EventBase):
         room = self.hub.get(table_id)
         if room is None or room.meta is None or room.meta.event_id != event_id:
             raise NotFound(f"no table {table_id!r} in this event")
-        stored = checked_result(result)
-        correction = self._correction(event_id, table_id, room, str(result.get("reason") or ""))
-        if correction is not None:
-            stored["correction"] = correction
+        correction = self._correction(event_id, table_id, room, reason)
+        entered = replace(result, by="eo", correction=correction)
         action = "enter_result" if correction is None else "correct_result"
         with self.db.unit() as repo:
-            repo.put_result(
-                ResultEntry(
-                    table_id=table_id,
-                    event_id=event_id,
-                    result_json=json.dumps(stored),
-                    at_ms=self.time.now_ms(),
-                )
-            )
-            repo.add(self._action(event_id, action, table=table_id, result=stored))
+            repo.put_result(event_id, table_id, entered, self.time.now_ms())
+            detail = entered.stored_json()
+            repo.add(self._action(event_id, action, table=table_id, result=detail))
         if room.broken is None:
-            winner = stored["winner"]
-            cp, apd = stored["control_points"], stored["army_points_destroyed"]
-            await room.execute(
-                c.Role.EO,
-                "",
-                0,
-                c.RecordResult(
-                    winner=None if winner is None else Side.parse(winner),
-                    control_points=(cp[0], cp[1]),
-                    army_points_destroyed=(apd[0], apd[1]),
-                ),
+            command = c.RecordResult(
+                winner=entered.winner,
+                control_points=entered.control_points,
+                army_points_destroyed=entered.army_points_destroyed,
             )
+            await room.execute(c.Role.EO, "", 0, command)
         self.changed(event_id)
 
     def _correction(
         self, event_id: str, table_id: str, room: TableRoom, reason: str
-    ) -> dict[str, Any] | None:
+    ) -> Correction | None:
         """TS9: a settled result (both players confirmed it, or the EO entered it) moves
         only by the EO, with the reason; in a closed round it shows as a correction."""
         before = self.table_result(event_id, table_id)
@@ -257,11 +190,10 @@ class Results(EventBase):
         reason = reason.strip()
         if not reason:
             raise BadInput("this result is settled: give the reason for the correction")
-        before.pop("correction", None)
         number = room.meta.round_number if room.meta is not None else 0
-        return {
-            "reason": reason[:300],
-            "at_ms": self.time.now_ms(),
-            "before": before,
-            "round_closed": number < len(self.rounds(event_id)) or self.event_over(event_id),
-        }
+        return Correction(
+            reason=reason[:300],
+            at_ms=self.time.now_ms(),
+            before=before.plain(),
+            round_closed=number < len(self.rounds(event_id)) or self.event_over(event_id),
+        )
