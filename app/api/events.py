@@ -32,7 +32,6 @@ from app.api.guard import (
 )
 from app.api.hardening import StrictJsonRoute, charge_miss
 from app.api.rest import table_links
-from app.domain import commands as c
 from app.domain.errors import BadInput
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
@@ -281,17 +280,12 @@ async def table_command(
 ) -> dict[str, Any]:
     """EO: pause, resume, adjust_clock or call_tie on one table (logged in its log)."""
     service.authorize(event_id, token)
-    room = service.hub.get(table_id)
-    if room is None or room.meta is None or room.meta.event_id != event_id:
-        raise NotFound(f"no table {table_id!r} in this event")
+    service.event_table(event_id, table_id)  # a table of another event is not found first
     command = command_from_wire(body)
-    if not isinstance(
-        command, c.PauseClock | c.ResumeClock | c.AdjustClock | c.CallTie | c.StartClock
-    ):
-        raise NotFound("the EO can pause, resume, adjust_clock, call_tie or start here")
-    ack = await room.execute(c.Role.EO, "", 0, command)
-    service.log_action(event_id, f"table_{body.get('c')}", table=table_id, detail=body)
-    return {"v": ack.version, "status": table_status(room.game)}
+    room, version = await service.table_command(
+        event_id, table_id, command, str(body.get("c")), body
+    )
+    return {"v": version, "status": table_status(room.game)}
 
 
 @router.put("/{event_id}/tables/{table_id}/result")

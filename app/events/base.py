@@ -15,6 +15,7 @@ from app.store.events import EventStore
 from app.store.models import EoAction, EventRecord, PlayerEntry, RoundEntry
 from app.store.repository import Store
 from app.tables.hub import TableHub
+from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource
 
 
@@ -116,6 +117,13 @@ class EventBase:
     def current_round(self, event_id: str) -> RoundEntry | None:
         rounds = self.rounds(event_id)
         return rounds[-1] if rounds else None
+
+    def event_table(self, event_id: str, table_id: str) -> TableRoom:
+        """A live table of this event (NotFound for any other)."""
+        room = self.hub.get(table_id)
+        if room is None or room.meta is None or room.meta.event_id != event_id:
+            raise NotFound(f"no table {table_id!r} in this event")
+        return room
 
     def actions(self, event_id: str) -> list[EoAction]:
         with self.db.read() as repo:

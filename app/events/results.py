@@ -11,7 +11,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import RoundPlan, bye_award, event_over
-from app.events.base import EventBase, NotFound, PairingRow, pairings_of
+from app.events.base import EventBase, PairingRow, pairings_of
 from app.events.table_result import Correction, TableResult, players_result
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
@@ -160,9 +160,7 @@ class Results(EventBase):
 
         A game still in play ends with it (its clock stops) and both phones show it.
         """
-        room = self.hub.get(table_id)
-        if room is None or room.meta is None or room.meta.event_id != event_id:
-            raise NotFound(f"no table {table_id!r} in this event")
+        room = self.event_table(event_id, table_id)
         correction = self._correction(event_id, table_id, room, reason)
         entered = replace(result, by="eo", correction=correction)
         action = "enter_result" if correction is None else "correct_result"

@@ -295,3 +295,18 @@ class Rounds(Results):
             repo.add(entry, self._action(event_id, "round_end", round=entry.number, calls=calls))
         self.changed(event_id)
         return calls
+
+    #: What the EO may do to one table from the event's screens.
+    TABLE_COMMANDS = (c.PauseClock, c.ResumeClock, c.AdjustClock, c.CallTie, c.StartClock)
+
+    async def table_command(
+        self, event_id: str, table_id: str, command: c.Command, name: str, wire: object
+    ) -> tuple[TableRoom, int]:
+        """The EO pauses, resumes, adjusts or ties one table; logged in its log and the
+        EO's. The table and the version the command made come back."""
+        room = self.event_table(event_id, table_id)
+        if not isinstance(command, self.TABLE_COMMANDS):
+            raise NotFound("the EO can pause, resume, adjust_clock, call_tie or start here")
+        ack = await room.execute(c.Role.EO, "", 0, command)
+        self.log_action(event_id, f"table_{name}", table=table_id, detail=wire)
+        return room, ack.version
