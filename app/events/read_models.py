@@ -65,7 +65,12 @@ class ReadModels:
             return
         self._status[room.table_id] = status
         if status == "confirmed":  # the standings moved
-            asyncio.get_running_loop().call_soon(self.service.changed, room.meta.event_id)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop (a script): nobody is listening on a socket
+                self.service.changed(room.meta.event_id)
+            else:
+                loop.call_soon(self.service.changed, room.meta.event_id)
 
     # -- building -----------------------------------------------------------------
 
