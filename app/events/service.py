@@ -23,12 +23,9 @@ __all__ = [
     "EventSpec",
     "NotFound",
     "PairingRow",
-    "_pairings",
     "dump_pairings",
     "pairings_of",
 ]
-
-_pairings = pairings_of  # the name the API used
 
 
 class EventService(Registration, Rounds):
