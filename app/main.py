@@ -44,7 +44,7 @@ def create_app(
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
         service = EventService(store, hub, clock, rng, settings.players_per_event)
-        hub.listeners.append(events.announce_results(service, dashboards))
+        service.listeners.append(service.read_models.publisher(dashboards))
         service.start_timers()
         app.state.hub = hub
         app.state.events = service

@@ -11,7 +11,6 @@ import contextlib
 import csv
 import io
 import json
-from collections.abc import Callable
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
@@ -32,18 +31,17 @@ from app.api.guard import (
 )
 from app.api.hardening import StrictJsonRoute, charge_miss
 from app.api.rest import table_links
-from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound
-from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
-from app.events.service import EventService, EventSpec, _pairings
-from app.store.models import EventRecord, RoundEntry
+from app.events.service import EventService, EventSpec
+from app.events.table_result import TableResult
+from app.store.models import EventRecord
 from app.tables import protocol
 from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
 from app.tables.jsontext import dumps
-from app.tables.room import TableRoom, table_status
+from app.tables.room import table_status
 
 #: A dashboard's first message is every table of the event (~1.3 kB a table).
 DASHBOARD_QUEUE_BYTES = 16 << 20
@@ -57,13 +55,7 @@ def get_events(conn: HTTPConnection) -> EventService:
     return service
 
 
-def get_dashboards(conn: HTTPConnection) -> Dashboards:
-    dashboards: Dashboards = conn.app.state.dashboards
-    return dashboards
-
-
 EventsDep = Annotated[EventService, Depends(get_events)]
-DashboardsDep = Annotated[Dashboards, Depends(get_dashboards)]
 EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 
 
@@ -136,121 +128,6 @@ class ResultIn(BaseModel):
     )
 
 
-def _round_view(
-    service: EventService, entry: RoundEntry, names: dict[str, str], admin: bool
-) -> dict[str, Any]:
-    if entry.started_ms is None and not admin:
-        # RP4: the scenario (and the draft pairings) are announced when the round starts.
-        return {
-            "number": entry.number,
-            "scenario": None,
-            "started_ms": None,
-            "expected_end_ms": None,
-            "end_calls": None,
-            "complete": False,
-            "pairings": [],
-            "announced": False,
-        }
-    results = service._results(entry.event_id)
-    pairings = []
-    for row in _pairings(entry):
-        room = service.hub.get(row.table_id or "")
-        pairings.append(
-            {
-                "table": row.table,
-                "p1": {"id": row.p1, "name": names.get(row.p1, "?")},
-                "p2": None if row.p2 is None else {"id": row.p2, "name": names.get(row.p2, "?")},
-                "paired_down": row.paired_down,
-                "table_id": row.table_id,
-                "status": "bye" if room is None else table_status(room.game),
-                "result": results.get(row.table_id or ""),
-            }
-        )
-    fmt_scenario = None
-    with contextlib.suppress(Exception):
-        fmt_scenario = get_format(service.event(entry.event_id).format_id).scenario(
-            entry.scenario_id
-        )
-    return {
-        "number": entry.number,
-        "scenario": {
-            "id": entry.scenario_id,
-            "name": fmt_scenario.name if fmt_scenario else entry.scenario_id,
-        },
-        "started_ms": entry.started_ms,
-        "expected_end_ms": entry.expected_end_ms,
-        "end_calls": None if entry.end_calls_json is None else json.loads(entry.end_calls_json),
-        "complete": service.round_complete(entry),
-        "pairings": pairings,
-        "announced": entry.started_ms is not None,
-    }
-
-
-def event_view(service: EventService, event_id: str, admin: bool = False) -> dict[str, Any]:
-    """The event as its EO (`admin`) or the public sees it: the public sees neither the
-    players' lists nor a round's scenario and pairings before the round starts (RP4)."""
-    event = service.event(event_id)
-    players = service.players(event_id)
-    names = {p.id: p.name for p in players}
-    rounds = service.rounds(event_id)
-    return {
-        "event": {
-            "id": event.id,
-            "name": event.name,
-            "format": event.format_id,
-            "format_name": get_format(event.format_id).name,
-            "points": event.points,
-            "lists": event.lists,
-            "fixed_rounds": event.fixed_rounds,
-            "cut_to_top": event.cut_to_top,
-            "planned_rounds": service.planned_rounds(event_id) if players or rounds else None,
-            "over": service.event_over(event_id),
-        },
-        "players": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "faction": p.faction,
-                "lists": p.lists if admin else "",
-                "dropped": p.dropped,
-                "cut": p.cut,
-                "joined_round": p.joined_round,
-            }
-            for p in players
-        ],
-        "rounds": [_round_view(service, r, names, admin) for r in rounds],
-        "standings": [asdict(s) for s in service.standings(event_id)],
-        "server_ms": service.time.now_ms(),
-    }
-
-
-def _announce(service: EventService, dashboards: Dashboards, event_id: str) -> None:
-    """Tell the event's dashboards the round or standings changed."""
-    if event_id in dashboards.by_event:
-        dashboards.by_event[event_id].publish_by_role(
-            {
-                role: {"t": "event", **event_view(service, event_id, admin=role == "eo")}
-                for role in ("eo", "public")
-            },
-            fallback="public",
-        )
-
-
-def announce_results(service: EventService, dashboards: Dashboards) -> Callable[[TableRoom], None]:
-    """A hub listener: when a table's result is confirmed, dashboards get the new standings."""
-    last: dict[str, str] = {}
-
-    def listener(room: TableRoom) -> None:
-        if room.meta is None:
-            return
-        status = table_status(room.game)
-        if last.get(room.table_id) != status and status == "confirmed":
-            _announce(service, dashboards, room.meta.event_id)
-        last[room.table_id] = status
-
-    return listener
-
-
 @router.post("", status_code=201, response_model=EventCreated)
 async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCreated:
     """Create an event; the EO token comes back once, in the body and the admin link."""
@@ -276,7 +153,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
 @router.get("/{event_id}")
 async def get_event(event_id: str, service: EventsDep) -> dict[str, Any]:
     """Public: the event, its players, rounds with pairings and results, standings."""
-    return event_view(service, event_id)
+    return service.read_models.event_view(event_id)
 
 
 @router.get("/{event_id}/admin")
@@ -284,7 +161,7 @@ async def get_event_admin(
     event_id: str, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
-    return event_view(service, event_id, admin=True)
+    return service.read_models.event_view(event_id, admin=True)
 
 
 @router.post("/{event_id}/players", status_code=201)
@@ -292,12 +169,10 @@ async def add_player(
     event_id: str,
     body: PlayerIn,
     service: EventsDep,
-    dashboards: DashboardsDep,
     token: EoToken = None,
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     player = service.add_player(event_id, body.name, body.faction, body.lists)
-    _announce(service, dashboards, event_id)
     return player.model_dump()
 
 
@@ -340,15 +215,12 @@ async def pair_round(
     event_id: str,
     body: RoundIn,
     service: EventsDep,
-    dashboards: DashboardsDep,
     token: EoToken = None,
 ) -> dict[str, Any]:
     """Pair the next round (RP2/RP3) with its scenario (RP4) and open its tables."""
     service.authorize(event_id, token)
     entry = service.pair_next_round(event_id, body.scenario)
-    _announce(service, dashboards, event_id)
-    names = {p.id: p.name for p in service.players(event_id)}
-    return _round_view(service, entry, names, admin=True)
+    return service.read_models.round_view(event_id, entry.number, admin=True)
 
 
 @router.post("/{event_id}/rounds/current/swap")
@@ -356,23 +228,18 @@ async def swap_players(
     event_id: str,
     body: SwapIn,
     service: EventsDep,
-    dashboards: DashboardsDep,
     token: EoToken = None,
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     warnings = service.swap(event_id, body.a, body.b)
-    _announce(service, dashboards, event_id)
     return {"warnings": warnings}
 
 
 @router.post("/{event_id}/rounds/current/start")
-async def start_round(
-    event_id: str, service: EventsDep, dashboards: DashboardsDep, token: EoToken = None
-) -> dict[str, Any]:
+async def start_round(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
     """Start every table's clock; the round's expected end is set (DC4)."""
     service.authorize(event_id, token)
     entry = await service.start_round(event_id)
-    _announce(service, dashboards, event_id)
     return {
         "number": entry.number,
         "started_ms": entry.started_ms,
@@ -381,13 +248,10 @@ async def start_round(
 
 
 @router.post("/{event_id}/rounds/current/end")
-async def end_round(
-    event_id: str, service: EventsDep, dashboards: DashboardsDep, token: EoToken = None
-) -> dict[str, str]:
+async def end_round(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, str]:
     """DC8 now (it also runs by itself at the round's expected end)."""
     service.authorize(event_id, token)
     calls = await service.call_round_end(event_id)
-    _announce(service, dashboards, event_id)
     return calls
 
 
@@ -416,17 +280,12 @@ async def table_command(
 ) -> dict[str, Any]:
     """EO: pause, resume, adjust_clock or call_tie on one table (logged in its log)."""
     service.authorize(event_id, token)
-    room = service.hub.get(table_id)
-    if room is None or room.meta is None or room.meta.event_id != event_id:
-        raise NotFound(f"no table {table_id!r} in this event")
+    service.event_table(event_id, table_id)  # a table of another event is not found first
     command = command_from_wire(body)
-    if not isinstance(
-        command, c.PauseClock | c.ResumeClock | c.AdjustClock | c.CallTie | c.StartClock
-    ):
-        raise NotFound("the EO can pause, resume, adjust_clock, call_tie or start here")
-    ack = await room.execute(c.Role.EO, "", 0, command)
-    service.log_action(event_id, f"table_{body.get('c')}", table=table_id, detail=body)
-    return {"v": ack.version, "status": table_status(room.game)}
+    room, version = await service.table_command(
+        event_id, table_id, command, str(body.get("c")), body
+    )
+    return {"v": version, "status": table_status(room.game)}
 
 
 @router.put("/{event_id}/tables/{table_id}/result")
@@ -435,14 +294,14 @@ async def enter_result(
     table_id: str,
     body: ResultIn,
     service: EventsDep,
-    dashboards: DashboardsDep,
     token: EoToken = None,
 ) -> dict[str, Any]:
     """EO: enter or correct a table's result (overrides the players' confirmation)."""
     service.authorize(event_id, token)
-    await service.enter_result(event_id, table_id, body.model_dump())
-    _announce(service, dashboards, event_id)
-    return service.table_result(event_id, table_id) or {}
+    result = TableResult.from_wire(body.model_dump())
+    await service.enter_result(event_id, table_id, result, body.reason)
+    entered = service.table_result(event_id, table_id)
+    return {} if entered is None else entered.as_json()
 
 
 @router.get("/{event_id}/actions")
@@ -511,7 +370,7 @@ async def standings_csv(event_id: str, service: EventsDep) -> Response:
 
 @router.get("/{event_id}/pairings.csv")
 async def pairings_csv(event_id: str, service: EventsDep) -> Response:
-    view = event_view(service, event_id)
+    view = service.read_models.event_view(event_id)
     rows = [
         {
             "round": r["number"],
@@ -538,15 +397,6 @@ async def results_csv(event_id: str, service: EventsDep) -> Response:
     return _csv(rows, f"results-{event_id}.csv")
 
 
-def dashboard_snapshot(service: EventService, event_id: str, role: str) -> dict[str, Any]:
-    now = service.time.now_ms()
-    view = event_view(service, event_id, admin=role == "eo")
-    current = view["rounds"][-1] if view["rounds"] else None
-    ids = {p["table_id"] for p in current["pairings"]} if current else set()
-    tables = [summary(r, now) for r in service.rooms(event_id) if r.table_id in ids]
-    return {"t": "dashboard", "role": role, **view, "round": current, "tables": tables}
-
-
 @socket_router.websocket("/ws/events/{event_id}")
 async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     """Send {"t":"hello","token":<EO token or "">}; get a snapshot, then coalesced updates."""
@@ -570,7 +420,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     role = "eo" if token_matches(token, event.admin_token) else "public"
     sub = Subscriber(role, limit_bytes=DASHBOARD_QUEUE_BYTES)
     dashboard = dashboards.get(event_id)
-    dashboard.join(sub, dashboard_snapshot(service, event_id, role))
+    dashboard.join(sub, service.read_models.dashboard_snapshot(event_id, role))
 
     heartbeats: Heartbeats = websocket.app.state.heartbeats
     rate = rate_limit(websocket.app.state.settings, websocket.app.state.io_time)
@@ -579,7 +429,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         if isinstance(msg, protocol.Ping):
             sub.offer(protocol.pong(msg, service.time.now_ms()))
         elif isinstance(msg, protocol.Sync):
-            sub.offer(dumps(dashboard_snapshot(service, event_id, role)))
+            sub.offer(dumps(service.read_models.dashboard_snapshot(event_id, role)))
         else:
             sub.offer(error_message("bad_input", "a dashboard sends ping and sync only"))
 

@@ -11,6 +11,7 @@ from app.domain.clock import Side
 from app.domain.errors import RuleError, Unauthorized
 from app.domain.game import Method, Phase
 from app.events.service import EventService, EventSpec
+from app.events.table_result import TableResult
 from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom, table_status
@@ -251,7 +252,9 @@ async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
     await service.enter_result(
         eid,
         two.table_id,
-        {"winner": "p1", "control_points": [4, 1], "army_points_destroyed": [30, 9]},
+        TableResult.from_wire(
+            {"winner": "p1", "control_points": [4, 1], "army_points_destroyed": [30, 9]}
+        ),
     )
     assert table_status(two.game) == "confirmed" and two.game.disputed is None  # both see it
     standings = {s.name: s for s in service.standings(eid)}
@@ -316,14 +319,17 @@ async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventSer
     await service.enter_result(
         eid,
         room.table_id,
-        {"winner": None, "control_points": [2, 2], "army_points_destroyed": [11, 12]},
+        TableResult.from_wire(
+            {"winner": None, "control_points": [2, 2], "army_points_destroyed": [11, 12]}
+        ),
     )
     assert room.game.clock.running is None and room.game.clock.flag_at() is None
     result = room.game.result()
     assert result is not None and result.winner is None and result.method.value == "eo"
     assert result.army_points_destroyed == (11, 12)
     assert table_status(room.game) == "confirmed"
-    assert service.table_result(eid, room.table_id) == {
+    entered = service.table_result(eid, room.table_id)
+    assert entered is not None and entered.as_json() == {
         "winner": None,
         "method": "eo",
         "lists": ["", ""],

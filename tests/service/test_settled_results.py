@@ -8,6 +8,7 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.events.service import EventService, EventSpec
+from app.events.table_result import TableResult
 from app.tables.room import TableRoom
 
 
@@ -39,18 +40,22 @@ async def test_a_confirmed_result_is_corrected_only_with_a_reason__TS9(
 ) -> None:
     eid, (room, _other) = await _round_one(service)
     before = service.table_result(eid, room.table_id)
-    assert before is not None and before["winner"] == "p1"
+    assert before is not None and before.as_json()["winner"] == "p1"
     # The players cannot reopen it ...
     with pytest.raises(RuleError, match="only the EO"):
         await room.execute(Side.P2, "p2", 9, c.ReportGame(75))
     # ... and the EO must say why.
-    flip = {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    flip = TableResult.from_wire(
+        {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    )
     with pytest.raises(BadInput, match="reason"):
         await service.enter_result(eid, room.table_id, flip)
     assert service.table_result(eid, room.table_id) == before
-    await service.enter_result(eid, room.table_id, {**flip, "reason": "P1 conceded by mistake"})
-    after = service.table_result(eid, room.table_id)
-    assert after is not None and after["winner"] == "p2"
+    await service.enter_result(eid, room.table_id, flip, reason="P1 conceded by mistake")
+    entered = service.table_result(eid, room.table_id)
+    assert entered is not None
+    after = entered.as_json()
+    assert after["winner"] == "p2"
     assert after["correction"]["reason"] == "P1 conceded by mistake"
     assert after["correction"]["before"]["winner"] == "p1"
     assert not after["correction"]["round_closed"]
@@ -73,14 +78,12 @@ async def test_a_closed_rounds_results_are_locked_and_a_correction_moves_the_sta
     await service.enter_result(
         eid,
         room.table_id,
-        {
-            "winner": "p2",
-            "control_points": [0, 3],
-            "army_points_destroyed": [0, 38],
-            "reason": "wrong table reported",
-        },
+        TableResult.from_wire(
+            {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+        ),
+        reason="wrong table reported",
     )
     after = {s.player_id: s.tp for s in service.standings(eid)}
     assert after[loser] == 1 and after[room.meta.p1_player] == 0
     corrected = service.table_result(eid, room.table_id)
-    assert corrected is not None and corrected["correction"]["round_closed"]
+    assert corrected is not None and corrected.as_json()["correction"]["round_closed"]

@@ -1,0 +1,230 @@
+"""Read models: the event as its EO and the public see it (players, rounds with their
+pairings and results, standings) and the dashboard's snapshot.
+
+A view is built from one query set (the event, its players, rounds and the EO's
+results, read in one session, plus the live tables) and kept until the event changes:
+the service's "changed" signal, or a table of the event whose status moved (the view
+keeps the statuses it was built with). A table's result being confirmed is a change of
+the event (the standings move): the hub's listener only marks it, and the signal goes
+from the loop's next turn, never under the table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from app.domain.errors import NotFound
+from app.domain.formats import get_format
+from app.domain.standings import PlayerRecord, standings
+from app.events.base import ChangeListener, EventBase, pairings_of
+from app.events.dashboard import Dashboards, summary
+from app.events.results import complete, over, plan_of, recorded_results, records_of
+from app.events.table_result import TableResult
+from app.store.models import EventRecord, PlayerEntry, RoundEntry
+from app.tables.room import TableRoom, table_status
+
+View = dict[str, Any]
+#: Each live table of an event with its status, as a view was built with them.
+Statuses = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EventData:
+    """One query set: everything a view of the event is made of."""
+
+    event: EventRecord
+    players: list[PlayerEntry]
+    rounds: list[RoundEntry]
+    results: dict[str, TableResult]
+    records: list[PlayerRecord]
+
+
+class ReadModels:
+    def __init__(self, service: EventBase) -> None:
+        self.service = service
+        self.builds = 0  # query sets read so far (one per change of an event that is read)
+        self._views: dict[str, tuple[Statuses, dict[bool, View]]] = {}
+        self._status: dict[str, str] = {}
+        service.listeners.insert(0, self.invalidate)
+        service.hub.listeners.append(self.table_changed)
+
+    # -- keeping the views current --------------------------------------------------
+
+    def invalidate(self, event_id: str) -> None:
+        self._views.pop(event_id, None)
+
+    def table_changed(self, room: TableRoom) -> None:
+        """A hub listener, under the table's lock: it only marks, nothing is built here."""
+        if room.meta is None:
+            return
+        status = table_status(room.game)
+        if self._status.get(room.table_id) == status:
+            return
+        self._status[room.table_id] = status
+        if status == "confirmed":  # the standings moved
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop (a script): nobody is listening on a socket
+                self.service.changed(room.meta.event_id)
+            else:
+                loop.call_soon(self.service.changed, room.meta.event_id)
+
+    # -- building -----------------------------------------------------------------
+
+    def load(self, event_id: str) -> EventData:
+        with self.service.db.read() as repo:
+            event = repo.event(event_id)
+            if event is None:
+                raise NotFound(f"no event {event_id!r}")
+            players = repo.players(event_id)
+            rounds = repo.rounds(event_id)
+            eo_results = repo.results(event_id)
+        self.builds += 1
+        results = recorded_results(self.service.hub.event_tables(event_id), eo_results)
+        records = records_of(event, players, rounds, results)
+        return EventData(event, players, rounds, results, records)
+
+    def _build(self, event_id: str) -> dict[bool, View]:
+        data = self.load(event_id)
+        statuses = {}
+        for entry in data.rounds:
+            for row in pairings_of(entry):
+                room = self.service.hub.get(row.table_id or "")
+                statuses[row.table_id] = "bye" if room is None else table_status(room.game)
+        ranked = [asdict(s) for s in standings(data.records)]
+        return {admin: _event_view(data, statuses, ranked, admin) for admin in (False, True)}
+
+    def _statuses(self, event_id: str) -> Statuses:
+        rooms = self.service.hub.event_tables(event_id)
+        return tuple(sorted((r.table_id, table_status(r.game)) for r in rooms))
+
+    def event_view(self, event_id: str, admin: bool = False) -> View:
+        """The event as its EO (`admin`) or the public sees it: the public sees neither
+        the players' lists nor a round's scenario and pairings before it starts (RP4)."""
+        statuses = self._statuses(event_id)
+        cached = self._views.get(event_id)
+        if cached is None or cached[0] != statuses:
+            cached = self._views[event_id] = (statuses, self._build(event_id))
+        return {**cached[1][admin], "server_ms": self.service.time.now_ms()}
+
+    def round_view(self, event_id: str, number: int, admin: bool = False) -> View:
+        rounds: list[View] = self.event_view(event_id, admin)["rounds"]
+        return rounds[number - 1]
+
+    def dashboard_snapshot(self, event_id: str, role: str) -> View:
+        now = self.service.time.now_ms()
+        view = self.event_view(event_id, admin=role == "eo")
+        current = view["rounds"][-1] if view["rounds"] else None
+        ids = {p["table_id"] for p in current["pairings"]} if current else set()
+        rooms = sorted(
+            self.service.hub.event_tables(event_id),
+            key=lambda r: (r.meta.round_number, r.meta.table_no) if r.meta else (0, 0),
+        )
+        tables = [summary(r, now) for r in rooms if r.table_id in ids]
+        return {"t": "dashboard", "role": role, **view, "round": current, "tables": tables}
+
+    def publisher(self, dashboards: Dashboards) -> ChangeListener:
+        """A "changed" listener: the event's dashboards get its new views."""
+
+        def publish(event_id: str) -> None:
+            dashboard = dashboards.by_event.get(event_id)
+            if dashboard is None or not dashboard.channel.subscribers:
+                return
+            dashboard.publish_by_role(
+                {
+                    role: {"t": "event", **self.event_view(event_id, admin=role == "eo")}
+                    for role in ("eo", "public")
+                },
+                fallback="public",
+            )
+
+        return publish
+
+
+def _result_json(result: TableResult | None) -> View | None:
+    return None if result is None else result.as_json()
+
+
+def _round_view(
+    data: EventData, entry: RoundEntry, statuses: dict[str | None, str], admin: bool
+) -> View:
+    if entry.started_ms is None and not admin:
+        # RP4: the scenario (and the draft pairings) are announced when the round starts.
+        return {
+            "number": entry.number,
+            "scenario": None,
+            "started_ms": None,
+            "expected_end_ms": None,
+            "end_calls": None,
+            "complete": False,
+            "pairings": [],
+            "announced": False,
+        }
+    names = {p.id: p.name for p in data.players}
+    pairings = [
+        {
+            "table": row.table,
+            "p1": {"id": row.p1, "name": names.get(row.p1, "?")},
+            "p2": None if row.p2 is None else {"id": row.p2, "name": names.get(row.p2, "?")},
+            "paired_down": row.paired_down,
+            "table_id": row.table_id,
+            "status": statuses.get(row.table_id, "bye"),
+            "result": _result_json(data.results.get(row.table_id or "")),
+        }
+        for row in pairings_of(entry)
+    ]
+    fmt_scenario = None
+    with contextlib.suppress(Exception):
+        fmt_scenario = get_format(data.event.format_id).scenario(entry.scenario_id)
+    return {
+        "number": entry.number,
+        "scenario": {
+            "id": entry.scenario_id,
+            "name": fmt_scenario.name if fmt_scenario else entry.scenario_id,
+        },
+        "started_ms": entry.started_ms,
+        "expected_end_ms": entry.expected_end_ms,
+        "end_calls": None if entry.end_calls_json is None else json.loads(entry.end_calls_json),
+        "complete": complete(entry, data.results),
+        "pairings": pairings,
+        "announced": entry.started_ms is not None,
+    }
+
+
+def _event_view(
+    data: EventData, statuses: dict[str | None, str], ranked: list[View], admin: bool
+) -> View:
+    event, players, rounds = data.event, data.players, data.rounds
+    planned = plan_of(event).round_limit(max(len(players), 2)) if players or rounds else None
+    return {
+        "event": {
+            "id": event.id,
+            "name": event.name,
+            "format": event.format_id,
+            "format_name": get_format(event.format_id).name,
+            "points": event.points,
+            "lists": event.lists,
+            "fixed_rounds": event.fixed_rounds,
+            "cut_to_top": event.cut_to_top,
+            "planned_rounds": planned,
+            "over": over(event, rounds, data.records, data.results),
+        },
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "faction": p.faction,
+                "lists": p.lists if admin else "",
+                "dropped": p.dropped,
+                "cut": p.cut,
+                "joined_round": p.joined_round,
+            }
+            for p in players
+        ],
+        "rounds": [_round_view(data, r, statuses, admin) for r in rounds],
+        "standings": ranked,
+    }

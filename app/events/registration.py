@@ -1,0 +1,178 @@
+"""An event's record and its players: creating the event, the EO's token, registering,
+correcting, dropping and importing players (CSV). Each use case is one transaction."""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+
+from app.domain.errors import BadInput, RuleError, Unauthorized
+from app.domain.formats import ListRule, get_format, split_lists
+from app.domain.tournament import RoundPlan
+from app.events.base import EventBase, EventSpec
+from app.store.models import EventRecord, PlayerEntry
+from app.tables.hub import new_id, new_token
+
+
+def _clean(name: str, faction: str, lists: str) -> tuple[str, str, str]:
+    name, faction, lists = name.strip(), faction.strip(), lists.strip()
+    if not name or len(name) > 60:
+        raise BadInput("a player needs a name (60 characters at most)")
+    if len(faction) > 60 or len(lists) > 500:
+        raise BadInput("faction is 60 characters at most, lists 500")
+    return name, faction, lists
+
+
+def _list_rule(event: EventRecord) -> ListRule:
+    return get_format(event.format_id).list_rule(event.lists)
+
+
+def csv_rows(text: str) -> list[tuple[str, str, str]]:
+    """CSV with a header row: name, faction, lists (faction and lists optional)."""
+    if len(text) > 200_000:
+        raise BadInput("the CSV file is too large (200 kB at most)")
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "name" not in fields:
+        raise BadInput("the CSV needs a header row with a 'name' column")
+    rows: list[tuple[str, str, str]] = []
+    for row in reader:
+        clean = {(k or "").strip().lower(): (v or "") for k, v in row.items()}
+        rows.append((clean.get("name", ""), clean.get("faction", ""), clean.get("lists", "")))
+    return rows
+
+
+class Registration(EventBase):
+    # -- events -------------------------------------------------------------------
+
+    def create_event(self, spec: EventSpec) -> EventRecord:
+        fmt = get_format(spec.format_id)
+        fmt.player_clock_ms(spec.points)
+        name = spec.name.strip()
+        if not name or len(name) > 120:
+            raise BadInput("the event needs a name (120 characters at most)")
+        lists = fmt.list_rule(spec.lists).lists
+        if spec.fixed_rounds is not None and not 1 <= spec.fixed_rounds <= 12:
+            raise BadInput("a fixed round count is between 1 and 12")
+        if spec.cut_to_top is not None and not 2 <= spec.cut_to_top <= self.players_per_event:
+            raise BadInput(
+                f"Cut to Top X takes any X from 2 to the number of players "
+                f"({self.players_per_event} at most)"
+            )
+        RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
+        event = EventRecord(
+            id=new_id(),
+            name=name,
+            format_id=fmt.id,
+            points=spec.points,
+            lists=lists,
+            fixed_rounds=spec.fixed_rounds,
+            cut_to_top=spec.cut_to_top,
+            admin_token=new_token(),
+            created_ms=self.time.now_ms(),
+        )
+        with self.db.unit() as repo:
+            repo.add(event)
+        return event
+
+    def authorize(self, event_id: str, token: str | None) -> EventRecord:
+        event = self.event(event_id)
+        if not token or not secrets.compare_digest(token.encode(), event.admin_token.encode()):
+            raise Unauthorized("this needs the EO's token (X-EO-Token header)")
+        return event
+
+    # -- players ------------------------------------------------------------------
+
+    def add_player(
+        self, event_id: str, name: str, faction: str = "", lists: str = ""
+    ) -> PlayerEntry:
+        """Register a player; a late arrival joins from the next round (RP7: losses before)."""
+        added, errors = self._add_players(event_id, [(name, faction, lists)])
+        if errors:
+            raise BadInput(errors[0][1])
+        return added[0]
+
+    def _check_new(self, raw: tuple[str, str, str], rule: ListRule, taken: set[str]) -> str:
+        name, _, lists = raw
+        rule.check(len(split_lists(lists)))
+        if name.lower() in taken:
+            raise BadInput(f"{name} is already registered")
+        if len(taken) >= self.players_per_event:
+            raise BadInput(
+                f"an event takes {self.players_per_event} players at most "
+                f"({self.players_per_event // 2} tables)"
+            )
+        return name
+
+    def _add_players(
+        self, event_id: str, rows: list[tuple[str, str, str]]
+    ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
+        """Register several players in one transaction; bad rows come back by index."""
+        rule = _list_rule(self.event(event_id))
+        taken = {p.name.lower() for p in self.players(event_id)}
+        joined_round = len(self.rounds(event_id)) + 1
+        added: list[PlayerEntry] = []
+        errors: list[tuple[int, str]] = []
+        for index, raw in enumerate(rows):
+            try:
+                name, faction, lists = _clean(*raw)
+                self._check_new((name, faction, lists), rule, taken)
+            except RuleError as exc:
+                errors.append((index, exc.message))
+                continue
+            taken.add(name.lower())
+            added.append(
+                PlayerEntry(
+                    id=secrets.token_hex(4),
+                    event_id=event_id,
+                    name=name,
+                    faction=faction,
+                    lists=lists,
+                    joined_round=joined_round,
+                )
+            )
+        if added:
+            with self.db.unit() as repo:
+                for player in added:
+                    repo.add(
+                        player,
+                        self._action(event_id, "add_player", player=player.id, name=player.name),
+                    )
+            self.changed(event_id)
+        return added, errors
+
+    def edit_player(
+        self, event_id: str, player_id: str, name: str, faction: str, lists: str
+    ) -> PlayerEntry:
+        player = self.player(event_id, player_id)
+        name, faction, lists = _clean(name, faction, lists)
+        _list_rule(self.event(event_id)).check(len(split_lists(lists)))
+        with self.db.unit() as repo:
+            player.name, player.faction, player.lists = name, faction, lists
+            repo.add(player, self._action(event_id, "edit_player", player=player_id, name=name))
+        for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
+            if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):
+                names = list(room.game.setup.names)
+                names[0 if room.meta.p1_player == player_id else 1] = name
+                room.rename_players((names[0], names[1]))
+        self.changed(event_id)
+        return player
+
+    def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
+        """RP7: a dropped player is not paired again; undropping rejoins them."""
+        player = self.player(event_id, player_id)
+        next_round = len(self.rounds(event_id)) + 1
+        with self.db.unit() as repo:
+            player.dropped = dropped
+            if not dropped:
+                player.joined_round = max(player.joined_round, next_round)
+            action = self._action(event_id, "drop" if dropped else "rejoin", player=player_id)
+            repo.add(player, action)
+        self.changed(event_id)
+        return player
+
+    def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
+        """CSV with a header row: name, faction, lists (faction and lists optional)."""
+        added, errors = self._add_players(event_id, csv_rows(text))
+        return added, [f"line {index + 2}: {message}" for index, message in errors]

@@ -1,0 +1,312 @@
+"""Rounds: pairing (RP2/RP3) with the cut (RP1), swaps, the start (DC4) and the DC8
+round-end timer.
+
+A use case does its work on the live tables first, then writes the event's side in
+one unit of work; if that fails, the tables it opened are discarded again, so a
+failure half way leaves neither half a round nor tables nobody plays on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Iterable
+from dataclasses import replace
+
+from app.domain import commands as c
+from app.domain.errors import BadInput, NotFound, RuleError
+from app.domain.formats import get_format
+from app.domain.game import Phase, Setup
+from app.domain.pairing import Pairing, pair_round, pairing_of
+from app.domain.standings import PlayerRecord
+from app.domain.tournament import (
+    RoundEndCall,
+    cut_to_top,
+    expected_end_ms,
+    pick_scenario,
+    round_end_call,
+)
+from app.events.base import PairingRow, dump_pairings, pairings_of
+from app.events.results import Results
+from app.store.models import EventRecord, PlayerEntry, RoundEntry
+from app.tables.room import TableMeta, TableRoom
+
+
+def _seat_of(rows: list[PairingRow], player_id: str) -> tuple[int, str]:
+    for i, row in enumerate(rows):
+        if row.p1 == player_id:
+            return i, "p1"
+        if row.p2 == player_id:
+            return i, "p2"
+    raise NotFound(f"player {player_id!r} is not paired this round")
+
+
+def _seat(row: PairingRow, side: str, player_id: str) -> PairingRow:
+    return replace(row, p1=player_id) if side == "p1" else replace(row, p2=player_id)
+
+
+class Rounds(Results):
+    # -- the DC8 round-end timer ---------------------------------------------------
+
+    def start_timers(self) -> None:
+        with self.db.read() as repo:
+            running = repo.running_rounds()
+        for entry in running:
+            self._schedule_round_end(entry)
+
+    def _schedule_round_end(self, entry: RoundEntry) -> None:
+        old = self._round_ends.pop(entry.event_id, None)
+        if old is not None:
+            old.cancel()
+        if entry.expected_end_ms is not None:
+            self._round_ends[entry.event_id] = asyncio.get_running_loop().create_task(
+                self._round_end_when_due(entry.event_id, entry.expected_end_ms)
+            )
+
+    async def _round_end_when_due(self, event_id: str, at_ms: int) -> None:
+        await self.time.sleep_until(at_ms)
+        await self.call_round_end(event_id)
+
+    async def close(self) -> None:
+        for task in self._round_ends.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._round_ends.clear()
+
+    # -- tables -------------------------------------------------------------------
+
+    def _open(
+        self, event: EventRecord, number: int, scenario_id: str, pairing: Pairing
+    ) -> PairingRow:
+        if pairing.p2 is None:
+            return PairingRow(pairing.table, pairing.p1, None, pairing.paired_down, None)
+        p1 = self.player(event.id, pairing.p1)
+        p2 = self.player(event.id, pairing.p2)
+        fmt = get_format(event.format_id)
+        setup = Setup(
+            format_id=fmt.id,
+            scenario_id=scenario_id,
+            player_clock_ms=fmt.player_clock_ms(event.points),
+            army_points=event.points,
+            names=(p1.name, p2.name),
+        )
+        meta = TableMeta(event.id, number, pairing.table, p1.id, p2.id)
+        room = self.hub.open_table(setup, meta)
+        return PairingRow(pairing.table, p1.id, p2.id, pairing.paired_down, room.table_id)
+
+    def _discard(self, rows: Iterable[PairingRow]) -> None:
+        for row in rows:
+            if row.table_id is not None:
+                self.hub.discard(row.table_id)
+
+    def rooms(self, event_id: str) -> list[TableRoom]:
+        return sorted(
+            self.hub.event_tables(event_id),
+            key=lambda r: (r.meta.round_number, r.meta.table_no) if r.meta else (0, 0),
+        )
+
+    # -- pairing ------------------------------------------------------------------
+
+    def _check_can_pair(self, event_id: str, rounds: list[RoundEntry]) -> None:
+        if rounds and rounds[-1].started_ms is None:
+            raise RuleError(f"round {rounds[-1].number} is paired but not started yet")
+        if rounds and not self.round_complete(rounds[-1]):
+            raise RuleError(f"round {rounds[-1].number} still has results to come in")
+        if self.event_over(event_id):
+            raise RuleError("the event is over: see the final standings")
+        if not rounds:
+            self.plan(event_id).check_field(sum(1 for p in self.players(event_id) if not p.dropped))
+
+    def _cut(self, event: EventRecord, played: bool) -> list[str] | None:
+        """RP1: the players the cut keeps, when it is due now (else None)."""
+        if event.cut_to_top is None or event.cut_done or not played:
+            return None
+        return cut_to_top(self.player_records(event.id), event.cut_to_top)
+
+    def pair_next_round(self, event_id: str, scenario: str | None = None) -> RoundEntry:
+        """Draft the next round: scenario (RP4), pairings (RP2/RP3) and their tables."""
+        event = self.event(event_id)
+        rounds = self.rounds(event_id)
+        self._check_can_pair(event_id, rounds)
+        number = len(rounds) + 1
+        keep = self._cut(event, bool(rounds))
+        players = self.players(event_id)
+        newly_cut = [p for p in players if keep is not None and p.id not in keep]
+        for player in newly_cut:
+            player.cut = True
+        records = self._records(event_id, players)
+        pairings = pair_round(self._active(records, players, number), number, self.rng)
+        fmt = get_format(event.format_id)
+        scenario_id = pick_scenario(
+            [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario
+        )
+        opened: list[PairingRow] = []
+        try:
+            for pairing in pairings:
+                opened.append(self._open(event, number, scenario_id, pairing))
+            entry = RoundEntry(
+                event_id=event_id,
+                number=number,
+                scenario_id=scenario_id,
+                pairings_json=dump_pairings(opened),
+            )
+            with self.db.unit() as repo:
+                if keep is not None:
+                    event.cut_done = True
+                    repo.add(event, *newly_cut)
+                    repo.add(self._action(event_id, "cut_to_top", keep=sorted(keep)))
+                repo.add(entry)
+                repo.add(self._action(event_id, "pair_round", round=number, scenario=scenario_id))
+        except BaseException:
+            self._discard(opened)
+            raise
+        self.changed(event_id)
+        return entry
+
+    @staticmethod
+    def _active(
+        records: list[PlayerRecord], players: list[PlayerEntry], number: int
+    ) -> list[PlayerRecord]:
+        entries = {p.id: p for p in players}
+        return [
+            r
+            for r in records
+            if not entries[r.id].dropped
+            and not entries[r.id].cut
+            and entries[r.id].joined_round <= number
+        ]
+
+    # -- swaps --------------------------------------------------------------------
+
+    def _swap_warnings(
+        self, event_id: str, row: PairingRow, pairing: Pairing, records: list[PlayerRecord]
+    ) -> list[str]:
+        history = {p.id: set(p.opponents) for p in records}
+        downs = {p.id: p.paired_down_count for p in records}
+        warnings = []
+        if row.p2 in history.get(row.p1, set()):
+            names = (self.player(event_id, row.p1).name, self.player(event_id, row.p2 or "").name)
+            warnings.append(f"rematch: {names[0]} and {names[1]} have played each other")
+        if pairing.paired_down is not None and downs.get(pairing.paired_down, 0):
+            name = self.player(event_id, pairing.paired_down).name
+            warnings.append(f"{name} was already paired down once in this event")
+        return warnings
+
+    def swap(self, event_id: str, a: str, b: str) -> list[str]:
+        """Swap two players between pairings of a round not started yet; warns on rematches."""
+        event = self.event(event_id)
+        entry = self.current_round(event_id)
+        if entry is None or entry.started_ms is not None:
+            raise RuleError("players can only be swapped before the round starts")
+        if a == b:
+            raise BadInput("choose two different players")
+        rows = pairings_of(entry)
+        (ia, sa), (ib, sb) = _seat_of(rows, a), _seat_of(rows, b)
+        rows[ia] = _seat(rows[ia], sa, b)
+        rows[ib] = _seat(rows[ib], sb, a)
+        records = self.player_records(event_id)
+        warnings: list[str] = []
+        before = [rows[i] for i in sorted({ia, ib})]
+        for row in before:
+            room = self.hub.rooms.get(row.table_id or "")
+            if room is not None and room.version > 0:
+                raise RuleError("a table whose game has begun cannot be removed")
+        opened: list[PairingRow] = []
+        try:
+            for row in before:
+                pairing = pairing_of(row.table, row.p1, row.p2, records)
+                if row.p2 is None:
+                    new_row = replace(row, table_id=None, paired_down=None)
+                else:
+                    warnings += self._swap_warnings(event_id, row, pairing, records)
+                    new_row = self._open(event, entry.number, entry.scenario_id, pairing)
+                    opened.append(new_row)
+                rows[next(i for i in (ia, ib) if rows[i].table == new_row.table)] = new_row
+            with self.db.unit() as repo:
+                entry.pairings_json = dump_pairings(rows)
+                repo.add(entry, self._action(event_id, "swap", a=a, b=b, warnings=warnings))
+        except BaseException:
+            self._discard(opened)
+            raise
+        self._discard(before)  # the old tables, once the new pairings are stored
+        self.changed(event_id)
+        return warnings
+
+    # -- the round's clock --------------------------------------------------------
+
+    async def start_round(self, event_id: str) -> RoundEntry:
+        """DC4: every clock starts now; the round ends after both player clocks."""
+        event = self.event(event_id)
+        entry = self.current_round(event_id)
+        if entry is None:
+            raise RuleError("pair a round first")
+        if entry.started_ms is not None:
+            raise RuleError(f"round {entry.number} has already started")
+        for row in pairings_of(entry):
+            room = self.hub.get(row.table_id or "")
+            if room is not None and room.game.phase is Phase.READY:
+                await room.execute(c.Role.EO, "", 0, c.StartClock())
+        now = self.time.now_ms()
+        clock_ms = get_format(event.format_id).player_clock_ms(event.points)
+        with self.db.unit() as repo:
+            entry.started_ms = now
+            entry.expected_end_ms = expected_end_ms(now, clock_ms)
+            repo.add(entry, self._action(event_id, "start_round", round=entry.number))
+        self._schedule_round_end(entry)
+        self.changed(event_id)
+        return entry
+
+    async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
+        """DC8 for one table still in play (None: its game is over)."""
+        if room.game.phase is Phase.OVER:
+            return None
+        if room.broken is None:  # a clock that ran out by now is decided first (DC7)
+            await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+        game = room.game
+        if game.phase is Phase.OVER:
+            return None
+        remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
+        call = round_end_call(
+            remaining, game.paused_by_eo, clock_ran_out=game.phase is Phase.CLOCK_OUT
+        )
+        if call is RoundEndCall.TIE:
+            await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())
+        return call
+
+    async def call_round_end(self, event_id: str) -> dict[str, str]:
+        """DC8 at the round's end time: play on under 5 minutes combined, else a tie."""
+        entry = self.current_round(event_id)
+        if entry is None or entry.expected_end_ms is None:
+            raise RuleError("no round is running")
+        if entry.end_calls_json is not None:
+            calls: dict[str, str] = json.loads(entry.end_calls_json)
+            return calls
+        now = self.time.now_ms()
+        calls = {}
+        for row in pairings_of(entry):
+            room = self.hub.get(row.table_id or "")
+            call = None if room is None else await self._end_call(room, now)
+            if room is not None and call is not None:
+                calls[room.table_id] = call.value
+        with self.db.unit() as repo:
+            entry.end_calls_json = json.dumps(calls)
+            repo.add(entry, self._action(event_id, "round_end", round=entry.number, calls=calls))
+        self.changed(event_id)
+        return calls
+
+    #: What the EO may do to one table from the event's screens.
+    TABLE_COMMANDS = (c.PauseClock, c.ResumeClock, c.AdjustClock, c.CallTie, c.StartClock)
+
+    async def table_command(
+        self, event_id: str, table_id: str, command: c.Command, name: str, wire: object
+    ) -> tuple[TableRoom, int]:
+        """The EO pauses, resumes, adjusts or ties one table; logged in its log and the
+        EO's. The table and the version the command made come back."""
+        room = self.event_table(event_id, table_id)
+        if not isinstance(command, self.TABLE_COMMANDS):
+            raise NotFound("the EO can pause, resume, adjust_clock, call_tie or start here")
+        ack = await room.execute(c.Role.EO, "", 0, command)
+        self.log_action(event_id, f"table_{name}", table=table_id, detail=wire)
+        return room, ack.version
