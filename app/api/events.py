@@ -6,15 +6,13 @@ changes it needs the EO token in the `X-EO-Token` header, never in a URL.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import csv
 import io
 import json
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Header, Request, WebSocket
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -24,12 +22,13 @@ from app.api.deps import BaseUrlDep
 from app.api.guard import (
     Heartbeats,
     error_message,
-    origin_allowed,
+    open_socket,
     rate_limit,
+    refuse,
     serve,
     token_matches,
 )
-from app.api.hardening import StrictJsonRoute, charge_miss
+from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.domain.errors import BadInput, NotFound
 from app.domain.standings import record_sheet
@@ -40,7 +39,7 @@ from app.store.models import EventRecord
 from app.tables import protocol
 from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
-from app.tables.jsontext import dumps
+from app.tables.jsontext import dumps, loads
 from app.tables.room import table_status
 
 #: A dashboard's first message is every table of the event (~1.3 kB a table).
@@ -402,19 +401,17 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     """Send {"t":"hello","token":<EO token or "">}; get a snapshot, then coalesced updates."""
     service: EventService = websocket.app.state.events
     dashboards: Dashboards = websocket.app.state.dashboards
-    if not origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
-        charge_miss(websocket)
-        await websocket.close(code=4403)
-        return
-    await websocket.accept()
     try:
-        event: EventRecord = service.event(event_id)
-        hello = json.loads(await asyncio.wait_for(websocket.receive_text(), timeout=15))
-    except (NotFound, TimeoutError, ValueError, WebSocketDisconnect):
-        charge_miss(websocket)
-        with contextlib.suppress(Exception):
-            await websocket.send_text(error_message("not_found", "no such event"))
-            await websocket.close(code=4404)
+        event: EventRecord | None = service.event(event_id)
+    except NotFound:
+        event = None
+    text = await open_socket(websocket, "such event", event is not None)
+    if text is None or event is None:
+        return
+    try:
+        hello = loads(text)
+    except ValueError:
+        await refuse(websocket, "bad_input", "send hello with the EO token, or none", 4400)
         return
     token = hello.get("token") if isinstance(hello, dict) else None
     role = "eo" if token_matches(token, event.admin_token) else "public"

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from fastapi import WebSocket, WebSocketDisconnect
+from starlette.requests import HTTPConnection
 
 from app.domain.errors import RuleError
 from app.settings import Settings
@@ -290,3 +291,49 @@ async def serve(
         subscriber.direct = None
         writer.cancel()
         reader.cancel()
+
+
+def charge_miss(conn: HTTPConnection) -> None:
+    """A socket refused for an unknown table or event, or a wrong token: it costs its
+    address a token, as a 404 or 403 does."""
+    limits: ClientLimits | None = getattr(conn.app.state, "client_limits", None)
+    if limits is not None:
+        limits.charge(conn.client.host if conn.client else "unknown")
+
+
+HELLO_TIMEOUT_S = 15.0
+
+
+async def refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    """Say why, then close: what every socket does with a hello it cannot take."""
+    with contextlib.suppress(Exception):
+        await websocket.send_text(error_message(code, message))
+        await websocket.close(code=close)
+
+
+async def open_socket(websocket: WebSocket, what: str, found: bool) -> str | None:
+    """The start every socket shares: an origin of this server's, then accepted; the
+    table or event it names (`found`, else 4404); then its first message, text, within
+    HELLO_TIMEOUT_S. The hello's text, or None once the socket is refused and closed."""
+    if not origin_allowed(websocket, websocket.app.state.settings.allowed_origins):
+        charge_miss(websocket)
+        await websocket.close(code=4403)
+        return None
+    await websocket.accept()
+    if not found:
+        charge_miss(websocket)
+        await refuse(websocket, "not_found", f"no {what}", 4404)
+        return None
+    try:
+        first = await asyncio.wait_for(websocket.receive(), timeout=HELLO_TIMEOUT_S)
+    except (TimeoutError, WebSocketDisconnect):
+        with contextlib.suppress(Exception):
+            await websocket.close(code=4400)
+        return None
+    if first["type"] == "websocket.disconnect":
+        return None
+    text = first.get("text")
+    if not isinstance(text, str):
+        await refuse(websocket, "bad_input", "binary frames are not accepted; send JSON text", 4400)
+        return None
+    return text

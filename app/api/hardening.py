@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi.routing import APIRoute
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -162,14 +162,6 @@ class ClientGuard:
         await send({"type": "websocket.accept"})
         await send({"type": "websocket.send", "text": error_message("rate_limited", TOO_MANY)})
         await send({"type": "websocket.close", "code": 4429, "reason": "rate limited"})
-
-
-def charge_miss(conn: HTTPConnection) -> None:
-    """A socket refused for an unknown table or event, or a wrong token: it costs its
-    address a token, as a 404 or 403 does."""
-    limits: ClientLimits | None = getattr(conn.app.state, "client_limits", None)
-    if limits is not None:
-        limits.charge(conn.client.host if conn.client else "unknown")
 
 
 # --- strict JSON bodies ------------------------------------------------------------------

@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from app.api.deps import HubDep, get_settings
 from app.api.guard import (
     Heartbeats,
     RateLimit,
+    charge_miss,
     command_rate,
     error_message,
-    origin_allowed,
+    open_socket,
     rate_limit,
+    refuse,
     serve,
 )
-from app.api.hardening import charge_miss
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import BadInput, RuleError
+from app.domain.errors import RuleError
 from app.tables import protocol as p
 from app.tables.fanout import Subscriber
 from app.tables.log_page import log_page
@@ -33,9 +32,6 @@ from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)
 router = APIRouter()
-
-HELLO_TIMEOUT_S = 15.0
-
 
 def _actor(role: str) -> c.Actor:
     return c.Role.EO if role == "eo" else Side.parse(role)
@@ -141,35 +137,17 @@ def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     settings = get_settings(websocket)
-    if not origin_allowed(websocket, settings.allowed_origins):
-        charge_miss(websocket)
-        await websocket.close(code=4403)
-        return
-    await websocket.accept()
     room = hub.get(table_id)
-    if room is None:
-        charge_miss(websocket)
-        await websocket.send_text(error_message("not_found", f"no table {table_id!r}"))
-        await websocket.close(code=4404)
+    text = await open_socket(websocket, f"table {table_id!r}", room is not None)
+    if text is None or room is None:
         return
     try:
-        first = await asyncio.wait_for(websocket.receive(), timeout=HELLO_TIMEOUT_S)
-        if first["type"] == "websocket.disconnect":
-            return
-        if first.get("text") is None:
-            raise BadInput("binary frames are not accepted; send JSON text")
-        hello = p.parse(first["text"])
-    except (TimeoutError, WebSocketDisconnect, KeyError):
-        with contextlib.suppress(Exception):
-            await websocket.close(code=4400)
-        return
+        hello = p.parse(text)
     except RuleError as exc:
-        await websocket.send_text(error_message(exc.code, exc.message))
-        await websocket.close(code=4400)
+        await refuse(websocket, exc.code, exc.message, 4400)
         return
     if not isinstance(hello, p.Hello):
-        await websocket.send_text(error_message("bad_input", "send hello with your token first"))
-        await websocket.close(code=4400)
+        await refuse(websocket, "bad_input", "send hello with your token first", 4400)
         return
     # Read the table again: while we waited for hello it may have left memory (a
     # settled quick game) and come back as another object.
@@ -177,15 +155,11 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
     role = room.tokens.role_for(hello.token)
     if role is None:
         charge_miss(websocket)
-        await websocket.send_text(
-            error_message("forbidden", "this link is not valid for this table")
-        )
-        await websocket.close(code=4403)
+        await refuse(websocket, "forbidden", "this link is not valid for this table", 4403)
         return
     full = _room_full(room, role, settings)
     if full is not None:
-        await websocket.send_text(error_message("too_many", full))
-        await websocket.close(code=4429)
+        await refuse(websocket, "too_many", full, 4429)
         return
     heartbeats: Heartbeats = websocket.app.state.heartbeats
     rate = rate_limit(settings, websocket.app.state.io_time)
