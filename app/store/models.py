@@ -110,7 +110,6 @@ class RoundEntry(SQLModel, table=True):
     started_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     expected_end_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     end_calls_json: str | None = None
-    finished: bool = False
 
 
 class ResultEntry(SQLModel, table=True):

@@ -84,6 +84,10 @@ def make_engine(url: str, synchronous: str = DEFAULT_SYNCHRONOUS) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+#: Columns an older version had and this one writes no more (a NOT NULL one would
+#: refuse every new row).
+RETIRED_COLUMNS = {"event_round": frozenset({"finished"})}
+
 #: How often the SQLite write-ahead log is copied back into the database file.
 CHECKPOINT_EVERY_S = 1.0
 
@@ -186,6 +190,8 @@ class Store:
             conn.execute(text("DROP INDEX IF EXISTS ix_table_log_table_id"))
             for table in SQLModel.metadata.sorted_tables:
                 present = {c["name"] for c in inspector.get_columns(table.name)}
+                for retired in RETIRED_COLUMNS.get(table.name, frozenset()) & present:
+                    conn.execute(text(f'ALTER TABLE {table.name} DROP COLUMN "{retired}"'))
                 for column in table.columns:
                     if column.name in present:
                         continue

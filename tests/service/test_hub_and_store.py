@@ -207,3 +207,21 @@ async def test_taps_never_checkpoint_the_sqlite_log_a_thread_of_its_own_does(
     await hub.close()
     store.close()
     assert not checkpoints.thread.is_alive()
+
+
+def test_a_database_of_an_older_version_loses_its_retired_columns(tmp_path: Path) -> None:
+    """An older version's round had `finished` (NOT NULL): left in place, it would
+    refuse every new round."""
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    Store(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("ALTER TABLE event_round ADD COLUMN finished BOOLEAN NOT NULL DEFAULT 0")
+    store = Store(f"sqlite:///{path}")
+    try:
+        with sqlite3.connect(path) as conn:
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(event_round)")}
+        assert "finished" not in columns and "end_calls_json" in columns
+    finally:
+        store.close()
