@@ -294,64 +294,72 @@ class Phone:
     def on_message(self, text: str, now: float) -> None:
         # The servers send compact JSON that begins with {"t":"<kind>"; only the kind,
         # the version and the ack's seq are read on this path.
-        table = self.table
-        st = table.stats
         kind = text[6 : text.find('"', 6)] if text.startswith('{"t":"') else ""
-        tap = table.pending
         if kind == "event":
-            v = int_after(text, '"v":')
-            if v <= self.last_v:
-                st.duplicated += 1
-                st.note(f"table {table.id}: {self.side} saw version {v} again")
-            self.last_v = max(self.last_v, v)
-            if v > table.latest_v:
-                table.latest_v = v
-                table.latest_text = text
-            if tap is None:
-                st.unsolicited += 1
-                return
-            if self is tap.sender:
-                return
-            tap.peer_events += 1
-            if tap.peer_events > 1:
-                st.duplicated += 1
-                st.note(f"table {table.id}: a second event (v {v}) for one tap")
-            if v == tap.expect_v and tap.peer_t is None:
-                tap.peer_t = now
-                tap.check_done()
-            elif v != tap.expect_v:
-                st.version_mismatch += 1
+            self._on_event(text, now)
         elif kind == "ack":
-            msg = json.loads(text)
-            if tap is None or self is not tap.sender or msg.get("seq") != tap.seq:
-                st.unsolicited += 1
-                return
-            v = msg.get("v")
-            if msg.get("dup"):
-                st.duplicated += 1
-                st.note(f"table {table.id}: ack says dup for seq {tap.seq}")
-            if v in table.acked:
-                st.duplicated += 1
-                st.note(f"table {table.id}: version {v} acked twice")
-            table.acked.add(v)
-            if v != tap.expect_v:
-                st.version_mismatch += 1
-            tap.ack_t = now
-            tap.ack_v = v
-            tap.check_done()
+            self._on_ack(json.loads(text), now)
         elif kind == "error":
-            msg = json.loads(text)
-            if tap is not None and self is tap.sender and msg.get("seq") == tap.seq:
-                tap.error = f"{msg.get('code')}: {msg.get('message')}"
-                if not tap.done.done():
-                    tap.done.set_result(None)
-            else:
-                st.note(f"table {table.id}: error {text[:200]}")
+            self._on_error(text)
         elif kind == "state":
             v = int_after(text, '"v":')
-            if v >= table.latest_v:
-                table.latest_v = v
-                table.latest_text = text
+            if v >= self.table.latest_v:
+                self.table.latest_v = v
+                self.table.latest_text = text
+
+    def _on_event(self, text: str, now: float) -> None:
+        table, st, tap = self.table, self.table.stats, self.table.pending
+        v = int_after(text, '"v":')
+        if v <= self.last_v:
+            st.duplicated += 1
+            st.note(f"table {table.id}: {self.side} saw version {v} again")
+        self.last_v = max(self.last_v, v)
+        if v > table.latest_v:
+            table.latest_v = v
+            table.latest_text = text
+        if tap is None:
+            st.unsolicited += 1
+            return
+        if self is tap.sender:
+            return
+        tap.peer_events += 1
+        if tap.peer_events > 1:
+            st.duplicated += 1
+            st.note(f"table {table.id}: a second event (v {v}) for one tap")
+        if v == tap.expect_v and tap.peer_t is None:
+            tap.peer_t = now
+            tap.check_done()
+        elif v != tap.expect_v:
+            st.version_mismatch += 1
+
+    def _on_ack(self, msg: dict[str, Any], now: float) -> None:
+        table, st, tap = self.table, self.table.stats, self.table.pending
+        if tap is None or self is not tap.sender or msg.get("seq") != tap.seq:
+            st.unsolicited += 1
+            return
+        v = msg.get("v")
+        if msg.get("dup"):
+            st.duplicated += 1
+            st.note(f"table {table.id}: ack says dup for seq {tap.seq}")
+        if v in table.acked:
+            st.duplicated += 1
+            st.note(f"table {table.id}: version {v} acked twice")
+        table.acked.add(v)
+        if v != tap.expect_v:
+            st.version_mismatch += 1
+        tap.ack_t = now
+        tap.ack_v = v
+        tap.check_done()
+
+    def _on_error(self, text: str) -> None:
+        table, tap = self.table, self.table.pending
+        msg = json.loads(text)
+        if tap is not None and self is tap.sender and msg.get("seq") == tap.seq:
+            tap.error = f"{msg.get('code')}: {msg.get('message')}"
+            if not tap.done.done():
+                tap.done.set_result(None)
+        else:
+            table.stats.note(f"table {table.id}: error {text[:200]}")
 
 
 class Table:
@@ -929,23 +937,7 @@ class Window:
                 self.rss_max = max(self.rss_max, server.rss_mb())
                 next_rss = now + 1.0
             if now >= next_print:
-                c = {
-                    k: sum(p.get(k, 0) for p in self.progress.values())
-                    for k in ("taps_total", "completed", "lost", "duplicated", "rejected")
-                }
-                cpu_now = ""
-                if self.cpu0 is not None and now > self.cpu0[0]:
-                    pct = (server.cpu_seconds() - self.cpu0[1]) / (now - self.cpu0[0]) * 100
-                    cpu_now = f", server cpu {pct:.0f}%"
-                phase = "warm-up" if now < self.measure_from else "measuring"
-                if now >= self.end_at:
-                    phase = "draining"
-                log(
-                    f"{self.label}{phase} t+{now - self.first_at:.0f}s taps {c['taps_total']} "
-                    f"done {c['completed']} lost {c['lost']} dup {c['duplicated']} "
-                    f"rejected {c['rejected']}{cpu_now}{extra(now)}, "
-                    f"rss {server.rss_mb():.0f} MB"
-                )
+                self._progress_line(now, extra)
                 next_print += 5.0
             wait = min(0.05, max(0.0, min(next_print, next_rss) - now))
             msg = workers.get(wait if self.cpu1 is None else 0.2)
@@ -960,6 +952,26 @@ class Window:
             self.cpu1 = self.sample()
         self.rss_end = server.rss_mb()
         self.rss_max = max(self.rss_max, self.rss_end)
+
+    def _progress_line(self, now: float, extra: Callable[[float], str]) -> None:
+        server = self.server
+        c = {
+            k: sum(p.get(k, 0) for p in self.progress.values())
+            for k in ("taps_total", "completed", "lost", "duplicated", "rejected")
+        }
+        cpu_now = ""
+        if self.cpu0 is not None and now > self.cpu0[0]:
+            pct = (server.cpu_seconds() - self.cpu0[1]) / (now - self.cpu0[0]) * 100
+            cpu_now = f", server cpu {pct:.0f}%"
+        phase = "warm-up" if now < self.measure_from else "measuring"
+        if now >= self.end_at:
+            phase = "draining"
+        log(
+            f"{self.label}{phase} t+{now - self.first_at:.0f}s taps {c['taps_total']} "
+            f"done {c['completed']} lost {c['lost']} dup {c['duplicated']} "
+            f"rejected {c['rejected']}{cpu_now}{extra(now)}, "
+            f"rss {server.rss_mb():.0f} MB"
+        )
 
     @property
     def edges(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
