@@ -16,6 +16,7 @@ RUNNING = re.compile(r"\brunning\b")
 BACK_ONLINE_MS = 15_000  # the reconnect backoff is 10 s at most
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ARTIFACTS.mkdir(exist_ok=True)
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 STORED_QUEUES = (
     "() => Object.keys(localStorage).filter((k) => k.startsWith('deathclock.offline.')).length"
 )
@@ -39,7 +40,8 @@ def _seat_pages(browser: Any, live_server: str) -> tuple[list[Any], list[Any], d
 def _serve_saved_copy(context: Any, live_server: str, table_id: str) -> None:
     """While offline, the phone's browser shows its saved copy of the page (no network)."""
     saved = {}
-    for path in (f"/t/{table_id}", "/static/table.js", "/static/app.css"):
+    scripts = sorted("/static/" + p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*.js"))
+    for path in (f"/t/{table_id}", "/static/app.css", *scripts):
         response = httpx.get(live_server + path)
         saved[live_server + path] = (response.content, response.headers["content-type"])
 

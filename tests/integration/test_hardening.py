@@ -415,7 +415,7 @@ async def test_security_headers_on_every_response(server: RunningServer) -> None
         responses = [
             await http.get("/"),
             await http.get(f"/t/{quick['id']}"),
-            await http.get("/static/table.js"),
+            await http.get("/static/table/main.js"),
             await http.get("/api/formats"),
             await http.get("/openapi.json"),
             await http.get("/t/nosuchtable"),
