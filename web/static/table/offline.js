@@ -1,7 +1,8 @@
 import { toast } from "../lib/dom.js";
 import { requestSync, sendRaw } from "./net.js";
-import { ELEMENT_CP, KILL_BOX_CP, OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, deviceId, idx, me, other, serverNow, tableId, token } from "./state.js";
-import { leader, setupRole } from "./ui.js";
+import { addScoring, leader, reached } from "./rules.js";
+import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, deviceId, idx, me, other, serverNow, tableId, token } from "./state.js";
+import { setupRole } from "./ui.js";
 
 // ---------------------------------------------------------------- the offline queue
 
@@ -168,8 +169,6 @@ export function reproject() {
   S.game = g;
 }
 
-export const reached = (mark, turn, side) => !!mark && turn * 2 + idx(side) >= mark.turn * 2 + idx(mark.side || "p1");
-
 // A copy of the view with the running clock booked up to `at`; null if it ran out first.
 export function settleAt(g, at) {
   const n = Object.assign({}, g);
@@ -197,10 +196,6 @@ export function withFlags(n) {
   return n;
 }
 
-export function elementCp(id) {
-  const e = S.table.scenario.elements.find((x) => x.id === id);
-  return e && typeof e.cp === "number" ? e.cp : ELEMENT_CP;
-}
 
 export function endLocal(n, method, winner, at) {
   n.phase = "over";
@@ -212,20 +207,9 @@ export function endLocal(n, method, winner, at) {
 
 export function endTurnLocal(n, q) {
   const who = n.active;
-  const scoring = q.scoring || null;
-  if (scoring) {
-    for (const [id, side] of Object.entries(scoring.control || {})) n.control_points[idx(side)] += elementCp(id);
-    for (const id of scoring.destroyed || []) {
-      if (n.objectives_destroyed.includes(id)) continue;
-      n.objectives_destroyed.push(id);
-      const owner = id.endsWith("p1") ? "p1" : "p2";
-      n.control_points[idx(other(owner))] += elementCp(id);
-    }
-  }
-  if (q.kill_box) {
-    const cp = typeof S.table.kill_box_cp === "number" ? S.table.kill_box_cp : KILL_BOX_CP;
-    n.control_points[idx(other(who))] += cp;
-  }
+  const scoring = q.scoring || {};
+  n.control_points = addScoring(n.control_points, scoring, q.kill_box ? who : null, n.objectives_destroyed);
+  for (const id of scoring.destroyed || []) if (!n.objectives_destroyed.includes(id)) n.objectives_destroyed.push(id);
   const winner = leader(n.control_points);
   if (winner) return endLocal(n, "scenario", winner, n.as_of_ms);
   if (n.last_turn) {

@@ -1,7 +1,8 @@
 import { $, el } from "../lib/dom.js";
-import { scoringStarted, whoSays } from "./render.js";
+import { whoSays } from "./render.js";
+import { cpAfter, scoringStarted } from "./rules.js";
 import { S, dueList, isSeat, me, nameOf, other, whose } from "./state.js";
-import { cpAfter, scoringSummary } from "./ui.js";
+import { scoringSummary } from "./ui.js";
 
 export function banner(kind, tone, ...children) {
   return el("div", { class: "banner " + (tone || ""), "data-kind": kind }, ...children);

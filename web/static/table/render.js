@@ -3,8 +3,9 @@ import { $, el, show } from "../lib/dom.js";
 import { awaiting, pendingCommand } from "./net.js";
 import { presumable, queuedCommands } from "./offline.js";
 import { renderPrompt } from "./prompt.js";
+import { undoWindowMs } from "./rules.js";
 import { renderSheet } from "./scoring.js";
-import { KILL_BOX_CP, OPTIMISTIC, PLAYING, S, SCORING_FROM, SIDES, UNDO_WINDOW_MS, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
+import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
 import { elementName, endingText, methodText, phaseText, resultText } from "./ui.js";
 
 // ---------------------------------------------------------------- render
@@ -90,10 +91,6 @@ export function renderSides(g) {
   }
 }
 
-export function scoringStarted(g) {
-  const order = (turn, side) => turn * 2 + idx(side);
-  return g.turn > 0 && order(g.turn, g.active) >= order(SCORING_FROM.turn, SCORING_FROM.side);
-}
 
 export function whoSays(side, verb) {
   return side === me() ? "You " + verb : nameOf(side) + " " + verb + "s";
@@ -159,7 +156,7 @@ export function undoOpen(g) {
     g.undo &&
     !g.undo.proposed_by &&
     lastTapper(g) === me() &&
-    serverNow() - g.undo.tap_at_ms < UNDO_WINDOW_MS
+    serverNow() - g.undo.tap_at_ms < undoWindowMs()
   );
 }
 
@@ -283,7 +280,7 @@ export function renderScenario(g) {
   }
   const notes = [
     "A lead of " + S.table.victory_lead + " CP wins at once.",
-    sc.kill_box ? "Kill box: a caster within 12\" of its own table edge at the end of its turn gives the opponent " + KILL_BOX_CP + " CP." : "No kill box.",
+    sc.kill_box ? "Kill box: a caster within 12\" of its own table edge at the end of its turn gives the opponent " + S.table.kill_box_cp + " CP." : "No kill box.",
     "The game ends after P2's turn " + S.table.last_turn + ".",
   ];
   setText("scenario-notes", notes.join(" "));
@@ -306,7 +303,7 @@ export function tick() {
     const open = undoOpen(g);
     show("undo", open);
     if (open) {
-      const left = Math.ceil((UNDO_WINDOW_MS - (serverNow() - g.undo.tap_at_ms)) / 1000);
+      const left = Math.ceil((undoWindowMs() - (serverNow() - g.undo.tap_at_ms)) / 1000);
       setText("undo", "Undo last tap (" + left + " s)");
     }
   }

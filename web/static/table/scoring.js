@@ -2,8 +2,9 @@ import { $, el } from "../lib/dom.js";
 import { command } from "./net.js";
 import { unpresume } from "./offline.js";
 import { canTap, render } from "./render.js";
+import { cpAfter, leader } from "./rules.js";
 import { S, due, me, nameOf, other, setText } from "./state.js";
-import { cpAfter, elementName, leader } from "./ui.js";
+import { elementName } from "./ui.js";
 
 // ---------------------------------------------------------------- the scoring sheet
 

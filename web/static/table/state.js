@@ -5,9 +5,6 @@ import { $ } from "../lib/dom.js";
 
 export const SIDES = ["p1", "p2"];
 export const PLAYING = ["deployment", "advance_deployment", "turn"];
-export const UNDO_WINDOW_MS = 10000;
-export const KILL_BOX_CP = 2; // SR2019 / Masters / Champions; the table info does not carry it
-export const ELEMENT_CP = 1; // zone, flag, objective: 1 CP each (SR2019)
 export const PING_BURST = 6;
 export const PING_EVERY_MS = 4000; // also the heartbeat: the server drops a socket silent for 10 s
 export const PONG_TIMEOUT_MS = 8000;
@@ -32,9 +29,6 @@ export const METHODS = {
   eo: "the EO's decision",
 };
 
-// When scenario scoring starts (SR2019 and Masters/Champions: the end of P2's turn 2).
-// A player whose clock runs out before that cannot claim a scenario win.
-export const SCORING_FROM = { turn: 2, side: "p2" };
 
 export const tableId = document.body.getAttribute("data-table-id");
 export const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");

@@ -1,5 +1,5 @@
 import { $, show } from "../lib/dom.js";
-import { ELEMENT_CP, KILL_BOX_CP, METHODS, S, SIDES, idx, isSeat, label, me, nameOf, other, setText, tableId } from "./state.js";
+import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableId } from "./state.js";
 
 // ---------------------------------------------------------------- screen awake
 
@@ -133,21 +133,3 @@ export function scoringSummary(scoring) {
   return parts.length ? parts.join("; ") : "nothing scored";
 }
 
-// CP after a scoring sheet (and kill box) on top of the current CP.
-export function cpAfter(scoring, killBoxFor) {
-  const cp = S.game.control_points.slice();
-  for (const side of Object.values(scoring.control || {})) cp[idx(side)] += ELEMENT_CP;
-  for (const id of scoring.destroyed || []) {
-    const owner = id.endsWith("p1") ? "p1" : "p2";
-    cp[idx(other(owner))] += ELEMENT_CP;
-  }
-  if (killBoxFor) cp[idx(other(killBoxFor))] += KILL_BOX_CP;
-  return cp;
-}
-
-export function leader(cp) {
-  const lead = S.table.victory_lead;
-  if (cp[0] - cp[1] >= lead) return "p1";
-  if (cp[1] - cp[0] >= lead) return "p2";
-  return null;
-}
