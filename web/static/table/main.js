@@ -35,4 +35,13 @@ export function start() {
   requestAnimationFrame(frame);
 }
 
+// The app shell stays on the phone: a reload while offline still shows the table.
+function keepShell() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/t/" }).catch(() => {
+    /* no service worker (private mode, plain http): the page works online */
+  });
+}
+
 start();
+keepShell();
