@@ -245,7 +245,7 @@ def test_a_reload_while_offline_shows_the_table_from_the_service_worker(
             ".then((names) => Promise.all(names.map((n) => caches.open(n))))"
             f".then((all) => Promise.all(all.map((c) => c.match('/t/{links['id']}'))))"
             ".then((hits) => hits.some(Boolean))",
-            timeout=10_000,
+            timeout=30_000,
         )
 
         context.set_offline(True)

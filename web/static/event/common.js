@@ -249,14 +249,16 @@ export const onAuthProblem = (fn) => authListeners.push(fn);
 // WS /ws/events/{id} for the dashboard and the EO's page: hello with the EO token (or
 // none); see lib/socket.js. handlers: onMessage(msg), onClose(code).
 export function eventSocket(id, handlers) {
-  return reconnectingSocket({
+  const sock = reconnectingSocket({
     path: "/ws/events/" + encodeURIComponent(id),
     hello: () => ({ t: "hello", token: token() }),
     clock: time,
-    stopCodes: [4404], // no such event: trying again will not help
+    stopWhen: (code) => code === 4404, // no such event: trying again will not help
     onMessage: handlers.onMessage,
     onClose: handlers.onClose,
   });
+  sock.connect();
+  return sock;
 }
 
 // The server-time estimate, for scripts and checks from outside the modules.

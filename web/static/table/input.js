@@ -1,6 +1,6 @@
 import { formatClock, parseClock } from "../lib/clock.js";
 import { $, toast } from "../lib/dom.js";
-import { cameOnline, command, pendingCommand, pingBurst, reconnectNow, resetTimeSync, wentOffline } from "./net.js";
+import { command, pendingCommand } from "./net.js";
 import { presumable, presume, unpresume } from "./offline.js";
 import { canTap, render } from "./render.js";
 import { cancelSheet, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
@@ -229,20 +229,8 @@ export function bind() {
     if (!$("adjust-time").value) fillAdjust();
   });
 
+  // The socket reconnects and measures the clock again on its own (lib/socket.js).
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState !== "visible") return;
-    keepAwake();
-    if (!S.open) {
-      reconnectNow();
-    } else {
-      // performance.now() may not have counted the sleep: measure the offset again.
-      resetTimeSync();
-      pingBurst();
-    }
-  });
-  window.addEventListener("online", cameOnline);
-  window.addEventListener("offline", wentOffline);
-  window.addEventListener("pageshow", () => {
-    if (!S.open) reconnectNow();
+    if (document.visibilityState === "visible") keepAwake();
   });
 }

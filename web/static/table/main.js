@@ -36,6 +36,10 @@ export function start() {
 }
 
 // The app shell stays on the phone: a reload while offline still shows the table.
+// Registered ten seconds after the page is up, so that fetching the shell does not
+// compete with the socket's first messages (the acks of the first taps).
+const SHELL_AFTER_MS = 10000;
+
 function keepShell() {
   if (!("serviceWorker" in navigator)) return;
   navigator.serviceWorker.register("/sw.js", { scope: "/t/" }).catch(() => {
@@ -44,4 +48,4 @@ function keepShell() {
 }
 
 start();
-keepShell();
+setTimeout(keepShell, SHELL_AFTER_MS);

@@ -1,95 +1,57 @@
 import { $, toast } from "../lib/dom.js";
+import { reconnectingSocket } from "../lib/socket.js";
 import { inFlight, pruneMerged, queueCommand, reproject, saveQueue, sendQueue, settleFlight } from "./offline.js";
 import { render, renderConnection } from "./render.js";
-import { BACKOFF_MAX_MS, BACKOFF_MIN_MS, FATAL_CLOSE, OFFLINE_RESEND_MS, OPTIMISTIC, PING_BURST, PING_EVERY_MS, PONG_TIMEOUT_MS, S, deviceId, me, nextSeq, serverNow, setText, tableId, token } from "./state.js";
+import { FATAL_CLOSE, OFFLINE_RESEND_MS, OPTIMISTIC, PING_BURST, S, deviceId, me, nextSeq, serverNow, setText, tableId, token } from "./state.js";
 import { setupRole } from "./ui.js";
 
-export function resetTimeSync() {
-  S.clock.reset();
-}
-
-export function onPong(msg) {
-  const now = performance.now();
-  S.probeAt = 0;
-  const rtt = now - msg.client_ms;
-  if (!(rtt >= 0) || rtt > 60000) return;
-  S.clock.sample(msg.server_ms, msg.client_ms, now); // the fastest round trip wins
-  if (S.pingsLeft > 0) setTimeout(sendPing, 150);
-}
-
-export function sendPing() {
-  if (!S.open) return;
-  S.pingsLeft = Math.max(0, S.pingsLeft - 1);
-  S.pingId += 1;
-  if (!S.probeAt) S.probeAt = performance.now();
-  sendRaw({ t: "ping", id: S.pingId, client_ms: performance.now() });
-}
-
-export function pingBurst() {
-  S.pingsLeft = PING_BURST;
-  sendPing();
-}
 
 // ---------------------------------------------------------------- connection
 
-export function sendRaw(msg) {
-  if (!S.ws || S.ws.readyState !== WebSocket.OPEN) return false;
-  try {
-    S.ws.send(JSON.stringify(msg));
-    return true;
-  } catch (e) {
-    return false;
-  }
-}
-
+// The table's socket: the shared reconnect core (lib/socket.js) with the table's hello,
+// resends on open and a fatal close when the link does not open this table.
 export function connect() {
   if (S.fatal) return;
-  clearTimeout(S.reconnectTimer);
-  S.reconnectTimer = null;
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  let ws;
-  try {
-    ws = new WebSocket(scheme + "//" + location.host + "/ws/tables/" + encodeURIComponent(tableId));
-  } catch (e) {
-    scheduleReconnect();
-    return;
+  if (!S.sock) {
+    S.sock = reconnectingSocket({
+      path: "/ws/tables/" + encodeURIComponent(tableId),
+      hello: hello,
+      clock: S.clock,
+      stopWhen: (code) => FATAL_CLOSE.includes(code) && !S.everJoined,
+      onOpen: opened,
+      onMessage: onMessage,
+      onClose: closed,
+      liveOnOpen: true,
+      burst: PING_BURST,
+      resyncOnWake: true,
+      wakeBurst: PING_BURST,
+    });
   }
-  S.ws = ws;
-  ws.onopen = () => {
-    if (S.ws !== ws) return;
-    const hello = { t: "hello", token: token, device: deviceId() };
-    // Ask only for what was missed when we already hold the table.
-    if (S.v !== null && S.table) hello.v = S.v;
-    ws.send(JSON.stringify(hello));
-    S.open = true;
-    S.lastMessageAt = performance.now();
-    S.probeAt = 0;
-    // Commands not acked before the drop go again with the same seq: the server dedupes.
-    const queued = Array.from(S.pending.values()).sort((a, b) => a.seq - b.seq);
-    for (const cmd of queued) sendRaw(cmd);
-    // Then what was queued while offline, in one message.
-    sendQueue();
-    resetTimeSync();
-    pingBurst();
-    clearInterval(S.pingTimer);
-    S.pingTimer = setInterval(() => {
-      S.pingsLeft = 0;
-      sendPing();
-    }, PING_EVERY_MS);
-    render();
-  };
-  ws.onmessage = (ev) => {
-    if (S.ws !== ws) return;
-    onMessage(ev.data);
-  };
-  ws.onclose = (ev) => {
-    if (S.ws !== ws) return;
-    closed(ev.code);
-  };
-  ws.onerror = () => {
-    /* onclose follows */
-  };
+  S.sock.connect();
   renderConnection();
+}
+
+function hello() {
+  const msg = { t: "hello", token: token, device: deviceId() };
+  // Ask only for what was missed when we already hold the table.
+  if (S.v !== null && S.table) msg.v = S.v;
+  return msg;
+}
+
+function opened() {
+  S.open = true;
+  S.lastMessageAt = performance.now();
+  // Commands not acked before the drop go again with the same seq: the server dedupes.
+  const queued = Array.from(S.pending.values()).sort((a, b) => a.seq - b.seq);
+  for (const cmd of queued) sendRaw(cmd);
+  // Then what was queued while offline, in one message.
+  sendQueue();
+  S.clock.reset();
+  render();
+}
+
+export function sendRaw(msg) {
+  return S.sock !== null && S.sock.send(msg);
 }
 
 // Clock presses sent just before the connection died may never have arrived. They
@@ -112,80 +74,23 @@ export function queueUnacked() {
 }
 
 export function closed(code) {
-  S.ws = null;
   S.open = false;
-  S.probeAt = 0;
-  clearInterval(S.pingTimer);
   queueUnacked();
   if (FATAL_CLOSE.includes(code) && !S.everJoined) {
     fatal(S.lastError || "This link does not open this table.");
     return;
   }
-  scheduleReconnect();
   render(); // the tap area changes offline too
 }
 
-// Drop a socket that went silent (a half-open connection after Wi-Fi trouble or sleep).
-export function dropSocket() {
-  const ws = S.ws;
-  if (!ws) return;
-  ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
-  try {
-    ws.close();
-  } catch (e) {
-    /* already gone */
-  }
-  closed(1006);
-}
-
-export function scheduleReconnect() {
-  if (S.fatal || S.reconnectTimer) return;
-  const delay = S.backoff * (0.5 + Math.random() * 0.5);
-  S.backoff = Math.min(BACKOFF_MAX_MS, S.backoff * 2);
-  S.reconnectTimer = setTimeout(() => {
-    S.reconnectTimer = null;
-    connect();
-  }, delay);
-}
-
-export function reconnectNow() {
-  if (S.fatal) return;
-  if (S.ws && (S.ws.readyState === WebSocket.OPEN || S.ws.readyState === WebSocket.CONNECTING)) return;
-  S.backoff = BACKOFF_MIN_MS;
-  connect();
-}
-
 export function watchdog() {
-  if (S.open && S.probeAt && performance.now() - S.probeAt > PONG_TIMEOUT_MS) dropSocket();
   // An offline message lost on the way (or rate limited) goes again: the server dedupes.
   if (S.open && S.flight && performance.now() - S.flight.sentAt > OFFLINE_RESEND_MS) sendQueue();
 }
 
-// The device lost its network: some browsers keep an open socket alive regardless,
-// and anything sent on it would be lost. Drop it and queue from now on.
-export function wentOffline() {
-  if (S.ws) dropSocket();
-}
-
-export function cameOnline() {
-  if (S.fatal) return;
-  // An attempt started while offline is doomed: start afresh.
-  if (S.ws && S.ws.readyState === WebSocket.CONNECTING) {
-    const ws = S.ws;
-    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
-    try {
-      ws.close();
-    } catch (e) {
-      /* already gone */
-    }
-    S.ws = null;
-  }
-  reconnectNow();
-}
-
 export function fatal(message) {
   S.fatal = true;
-  clearTimeout(S.reconnectTimer);
+  if (S.sock) S.sock.stop();
   const box = $("fatal");
   box.textContent = message;
   box.hidden = false;
@@ -195,15 +100,8 @@ export function fatal(message) {
 
 // ---------------------------------------------------------------- messages
 
-export function onMessage(text) {
+export function onMessage(msg) {
   S.lastMessageAt = performance.now();
-  S.backoff = BACKOFF_MIN_MS;
-  let msg;
-  try {
-    msg = JSON.parse(text);
-  } catch (e) {
-    return;
-  }
   switch (msg.t) {
     case "state":
       onState(msg);
@@ -216,9 +114,6 @@ export function onMessage(text) {
       break;
     case "error":
       onError(msg);
-      break;
-    case "pong":
-      onPong(msg);
       break;
     default:
       break;

@@ -34,7 +34,7 @@ export function render() {
 
 export function renderConnection() {
   const queued = queuedCommands();
-  const offline = !S.fatal && (S.everJoined || S.restored || S.reconnectTimer !== null || queued.length > 0) && !S.open;
+  const offline = !S.fatal && (S.everJoined || S.restored || (S.sock !== null && S.sock.waiting) || queued.length > 0) && !S.open;
   show("offline", offline);
   if (offline) setText("offline", offlineText(queued));
   $("app").classList.toggle("is-offline", offline);

@@ -5,11 +5,7 @@ import { $ } from "../lib/dom.js";
 
 export const SIDES = ["p1", "p2"];
 export const PLAYING = ["deployment", "advance_deployment", "turn"];
-export const PING_BURST = 6;
-export const PING_EVERY_MS = 4000; // also the heartbeat: the server drops a socket silent for 10 s
-export const PONG_TIMEOUT_MS = 8000;
-export const BACKOFF_MIN_MS = 500;
-export const BACKOFF_MAX_MS = 10000;
+export const PING_BURST = 6; // pings in a clock burst (the heartbeat and backoff: lib/socket.js)
 export const FATAL_CLOSE = [4400, 4403, 4404];
 export const STORE_DEVICE = "deathclock.device";
 export const STORE_SEQ = "deathclock.nextSeq";
@@ -40,12 +36,10 @@ export const S = {
   table: null, // table_info
   game: null, // game view
   v: null, // last version applied
-  ws: null,
+  sock: null, // the reconnecting socket (lib/socket.js)
   open: false, // socket open and hello sent
   everJoined: false,
   syncing: false,
-  backoff: BACKOFF_MIN_MS,
-  reconnectTimer: null,
   fatal: false,
   pending: new Map(), // seq -> command message, until acked or refused
   pendingAt: new Map(), // seq -> server time it was pressed (estimate)
@@ -57,10 +51,6 @@ export const S = {
   refused: null, // {message, v}: the server refused to merge the queue
   restored: false, // the view came from localStorage (a reload while offline)
   clock: serverClock(false), // time sync: offset = server time − performance.now()
-  pingId: 0,
-  pingsLeft: 0,
-  pingTimer: null,
-  probeAt: 0, // when the last unanswered ping left
   lastMessageAt: 0,
   sheet: null, // the open scoring sheet
   promptKey: "",
