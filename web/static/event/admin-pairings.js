@@ -9,24 +9,10 @@ export function renderPairings() {
   $("pairings").hidden = !all.length;
 
   renderSection("tabs", all.map((r) => r.number).join(",") + "|" + (shown ? shown.number : ""), () => {
-    const tabs = $("round-tabs");
-    tabs.textContent = "";
-    tabs.hidden = all.length < 2;
-    all.forEach((r) => {
-      tabs.append(
-        el("button", {
-          type: "button",
-          role: "tab",
-          class: "tab",
-          id: "round-tab-" + r.number,
-          "aria-selected": String(shown && r.number === shown.number),
-          text: "Round " + r.number,
-          onclick: () => {
-            S.shownRound = r.number;
-            renderPairings();
-          },
-        })
-      );
+    const tab = (r) => ({ id: "round-tab-" + r.number, text: "Round " + r.number });
+    DC.fillRoundTabs($("round-tabs"), all, shown, tab, (number) => {
+      S.shownRound = number;
+      renderPairings();
     });
   });
   if (!shown) {

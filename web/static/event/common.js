@@ -225,6 +225,17 @@ export function copyText(text, button) {
   else fallback();
 }
 
+// The round tabs of the pairings (hidden with fewer than two rounds); pick(number) on a click.
+export function fillRoundTabs(tabs, rounds, shown, tab, pick) {
+  tabs.textContent = "";
+  tabs.hidden = rounds.length < 2;
+  for (const r of rounds) {
+    const attrs = Object.assign({ type: "button", role: "tab", class: "tab", "aria-selected": String(!!shown && r.number === shown.number) }, tab(r));
+    attrs.onclick = () => pick(r.number);
+    tabs.append(el("button", attrs));
+  }
+}
+
 // One standings row (ST1): rank, player (linked to their record sheet), faction, TP,
 // SoS, CP, APD, and any further cells the page adds.
 export function standingsRow(s, sheetUrl, ...extra) {

@@ -93,24 +93,11 @@ function renderPairings() {
   $("pairings").hidden = !rounds.length;
   const shown = rounds.find((r) => r.number === S.shownRound) || rounds[rounds.length - 1];
   const tabs = $("round-tabs");
-  tabs.textContent = "";
-  tabs.hidden = rounds.length < 2;
-  rounds.forEach((r) => {
-    tabs.append(
-      el("button", {
-        type: "button",
-        role: "tab",
-        class: "tab",
-        "aria-selected": String(shown && r.number === shown.number),
-        text: "R" + r.number,
-        title: "Round " + r.number + (r.scenario ? " · " + r.scenario.name : ""),
-        onclick: () => {
-          S.shownRound = r.number;
-          S.key = "";
-          render();
-        },
-      })
-    );
+  const tab = (r) => ({ text: "R" + r.number, title: "Round " + r.number + (r.scenario ? " · " + r.scenario.name : "") });
+  DC.fillRoundTabs(tabs, rounds, shown, tab, (number) => {
+    S.shownRound = number;
+    S.key = "";
+    render();
   });
   const body = $("pairings-body");
   body.textContent = "";
