@@ -209,8 +209,8 @@ async def sheet_page(
 
 # The table page's app shell, cached by the service worker: styles, icons, manifest and
 # the modules of the table page.
-_SHELL_DIRS = ("lib", "table")
-_SHELL_FILES = ("app.css", "manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png")
+_SHELL_DIRS = ("css", "lib", "table")
+_SHELL_FILES = ("manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png")
 
 
 @functools.cache
@@ -218,7 +218,7 @@ def _service_worker() -> str:
     static = WEB / "static"
     files = [static / name for name in _SHELL_FILES]
     for folder in _SHELL_DIRS:
-        files += sorted((static / folder).glob("*.js"))
+        files += sorted(p for p in (static / folder).iterdir() if p.suffix in (".css", ".js"))
     source = (static / "sw.js").read_text(encoding="utf-8")
     digest = hashlib.sha256(source.encode())
     for path in files:

@@ -40,8 +40,12 @@ def _seat_pages(browser: Any, live_server: str) -> tuple[list[Any], list[Any], d
 def _serve_saved_copy(context: Any, live_server: str, table_id: str) -> None:
     """While offline, the phone's browser shows its saved copy of the page (no network)."""
     saved = {}
-    scripts = sorted("/static/" + p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*.js"))
-    for path in (f"/t/{table_id}", "/static/app.css", *scripts):
+    shell = sorted(
+        "/static/" + p.relative_to(STATIC).as_posix()
+        for p in STATIC.rglob("*")
+        if p.suffix in (".js", ".css")
+    )
+    for path in (f"/t/{table_id}", *shell):
         response = httpx.get(live_server + path)
         saved[live_server + path] = (response.content, response.headers["content-type"])
 

@@ -21,7 +21,7 @@ async def test_the_service_worker_lists_a_shell_that_is_served(server: RunningSe
         assert "__SHELL__" not in source and "__VERSION__" not in source
         assert re.search(r'const VERSION = "[0-9a-f]{16}";', source)
         shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", source).group(1))
-        assert "/static/table/main.js" in shell and "/static/app.css" in shell
+        assert "/static/table/main.js" in shell and "/static/css/table.css" in shell
         for path in shell:
             assert (await http.get(path)).status_code == 200, path
         # The table page registers it.
