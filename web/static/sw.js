@@ -3,11 +3,12 @@
 // from their contents filled in by the server, so a new release replaces the old cache.
 //
 // Table pages (/t/<id>): network first, the last copy when the network is down.
-// The app shell (/static/…): cache first; the whole shell is cached on install.
+// The app shell (styles, icons, the table's modules): cache first, all cached on install.
 
 const VERSION = "__VERSION__";
 const SHELL = "__SHELL__";
 const CACHE = "deathclock-shell-" + VERSION;
+const SHELL_PATHS = new Set(Array.isArray(SHELL) ? SHELL : []);
 const TABLE_PAGE = /^\/t\/[^/]+$/;
 
 self.addEventListener("install", (event) => {
@@ -72,7 +73,8 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== location.origin) return;
   if (request.mode === "navigate" && TABLE_PAGE.test(url.pathname)) {
     event.respondWith(networkFirst(request, url.pathname));
-  } else if (url.pathname.startsWith("/static/")) {
+  } else if (SHELL_PATHS.has(url.pathname)) {
+    // Only the shell: its version covers these files, so a release replaces them.
     event.respondWith(cacheFirst(request));
   }
 });

@@ -1,3 +1,4 @@
+// Event admin: standings, the EO action log and the live socket.
 import * as DC from "./common.js";
 import { renderPairings } from "./admin-pairings.js";
 import { $, S, el, findTable, playerName, renderSection, scenarioName, scheduleReload, sheetHref, tableLabel } from "./admin-state.js";

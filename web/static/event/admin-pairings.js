@@ -1,3 +1,4 @@
+// Event admin: the pairings of a round and the result editor.
 import * as DC from "./common.js";
 import { shownRound } from "./admin-round.js";
 import { $, S, api, base, el, findTable, liveStatus, load, renderSection, rounds, run, sheetHref, toast } from "./admin-state.js";

@@ -1,3 +1,4 @@
+// Event admin: the players list and editor, and the round buttons.
 import * as DC from "./common.js";
 import { $, S, api, base, el, load, playerName, renderSection, run, sheetHref, showError, toast } from "./admin-state.js";
 

@@ -1,3 +1,4 @@
+// Event admin: the head, the current round and its clock.
 import * as DC from "./common.js";
 import { renderStandings } from "./admin-live.js";
 import { openFromLink, renderPairings } from "./admin-pairings.js";

@@ -1,3 +1,4 @@
+// Event admin: state, small helpers and loading the EO's view.
 import * as DC from "./common.js";
 import { onLive, onLiveClosed, renderActions } from "./admin-live.js";
 import { render } from "./admin-round.js";

@@ -1,3 +1,4 @@
+// Event dashboard: the table cards, the summary and the 100 ms redraw.
 import * as DC from "./common.js";
 import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, setText, toggleClass } from "./dashboard-state.js";
 import { scheduleFit } from "./dashboard.js";

@@ -1,3 +1,5 @@
+// Event dashboard: state, the socket's messages and the connection line.
+import { showFatal } from "../lib/dom.js";
 import * as DC from "./common.js";
 import { draw, renderAll, renderSummary } from "./dashboard-render.js";
 
@@ -57,9 +59,7 @@ export function closed(code) {
 export function fatal(message) {
   S.fatal = true;
   if (S.sock) S.sock.stop();
-  const box = $("fatal");
-  box.textContent = message;
-  box.hidden = false;
+  showFatal(message);
   renderConnection();
 }
 

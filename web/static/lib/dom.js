@@ -35,6 +35,13 @@ export function show(id, visible) {
   if (node && node.hidden === !!visible) node.hidden = !visible;
 }
 
+// The page's banner for a problem that reloading will not cure (#fatal).
+export function showFatal(message) {
+  const box = $("fatal");
+  box.textContent = message;
+  box.hidden = false;
+}
+
 let toastTimer = null;
 
 // A short message at the bottom of the screen: kind "info", or an error by default.

@@ -1,3 +1,4 @@
+// The table page's input: the tap, the buttons, the report form, the EO's tools.
 import { formatClock, parseClock } from "../lib/clock.js";
 import { $, toast } from "../lib/dom.js";
 import { command, pendingCommand } from "./net.js";

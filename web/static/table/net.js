@@ -1,4 +1,5 @@
-import { $, toast } from "../lib/dom.js";
+// The table's socket and its messages: state, events, acks and errors; commands out.
+import { showFatal, toast } from "../lib/dom.js";
 import { reconnectingSocket } from "../lib/socket.js";
 import { inFlight, pruneMerged, queueCommand, reproject, saveQueue, sendQueue, settleFlight } from "./offline.js";
 import { render, renderConnection } from "./render.js";
@@ -91,9 +92,7 @@ export function watchdog() {
 export function fatal(message) {
   S.fatal = true;
   if (S.sock) S.sock.stop();
-  const box = $("fatal");
-  box.textContent = message;
-  box.hidden = false;
+  showFatal(message);
   setText("phase", "Cannot open this table");
   renderConnection();
 }

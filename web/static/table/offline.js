@@ -1,3 +1,5 @@
+// The offline queue (kept in localStorage) and the local view: the last server view
+// plus the queued taps, replayed with the server's rule values (rules.js).
 import { toast } from "../lib/dom.js";
 import { requestSync, sendRaw } from "./net.js";
 import { addScoring, leader, reached } from "./rules.js";

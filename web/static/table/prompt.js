@@ -1,3 +1,4 @@
+// The prompt banner: what the table is asked now (turn end, game end, claims, reports).
 import { $, el } from "../lib/dom.js";
 import { whoSays } from "./render.js";
 import { cpAfter, scoringStarted } from "./rules.js";

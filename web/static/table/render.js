@@ -1,3 +1,4 @@
+// Drawing the table: clocks, sides, connection, tap area, result, the 100 ms frame.
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, pendingCommand } from "./net.js";

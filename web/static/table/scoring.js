@@ -1,3 +1,4 @@
+// The scoring sheet: who controls what at a turn end, kill box, final scoring.
 import { $, el } from "../lib/dom.js";
 import { command } from "./net.js";
 import { unpresume } from "./offline.js";

@@ -1,3 +1,4 @@
+// The table page's state, constants and small helpers (device id, sequence, server time).
 import { serverClock } from "../lib/clock.js";
 import { $ } from "../lib/dom.js";
 

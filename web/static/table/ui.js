@@ -1,3 +1,4 @@
+// Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
 import { $, show } from "../lib/dom.js";
 import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableId } from "./state.js";
 
