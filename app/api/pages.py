@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
@@ -201,4 +204,37 @@ async def sheet_page(
         request,
         "sheet.html",
         {"event_id": event.id, "event_name": event.name, "player_id": player.id},
+    )
+
+
+# The table page's app shell, cached by the service worker: styles, icons, manifest and
+# the modules of the table page.
+_SHELL_DIRS = ("css", "lib", "table")
+_SHELL_FILES = ("manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png")
+
+
+@functools.cache
+def _service_worker() -> str:
+    static = WEB / "static"
+    files = [static / name for name in _SHELL_FILES]
+    for folder in _SHELL_DIRS:
+        files += sorted(p for p in (static / folder).iterdir() if p.suffix in (".css", ".js"))
+    source = (static / "sw.js").read_text(encoding="utf-8")
+    digest = hashlib.sha256(source.encode())
+    for path in files:
+        digest.update(path.relative_to(static).as_posix().encode())
+        digest.update(path.read_bytes())
+    shell = ["/static/" + path.relative_to(static).as_posix() for path in files]
+    return source.replace('"__SHELL__"', json.dumps(shell)).replace(
+        "__VERSION__", digest.hexdigest()[:16]
+    )
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker() -> Response:
+    """The service worker, from the site's root so that its scope can cover /t/."""
+    return Response(
+        _service_worker(),
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache"},
     )

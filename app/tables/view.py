@@ -6,6 +6,7 @@ from typing import Any
 
 from app.domain.clock import Side
 from app.domain.game import (
+    UNDO_WINDOW_MS,
     Game,
     Phase,
     Report,
@@ -51,6 +52,7 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "army_points": setup.army_points,
         "victory_lead": game.format.victory_lead,
         "last_turn": game.format.last_turn.turn,
+        "undo_window_ms": UNDO_WINDOW_MS,
     }
 
 

@@ -49,6 +49,9 @@ def test_csp_lets_every_page_work_and_blocks_inline_script(browser: Any, live_se
     page.locator("#quick-form button[type=submit]").click()
     expect(page.locator("#qr-p1")).to_be_visible()
     assert page.evaluate("document.getElementById('qr-p1').naturalWidth") > 0
+    # Its script runs: a copy button answers (copied, or how to copy by hand).
+    page.locator("[data-copy]").first.click()
+    expect(page.locator("#toast")).to_be_visible()
 
     # The phone's table page: its socket connects under connect-src 'self'.
     page.goto(quick["p1"]["url"])

@@ -16,6 +16,7 @@ RUNNING = re.compile(r"\brunning\b")
 BACK_ONLINE_MS = 15_000  # the reconnect backoff is 10 s at most
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ARTIFACTS.mkdir(exist_ok=True)
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 STORED_QUEUES = (
     "() => Object.keys(localStorage).filter((k) => k.startsWith('deathclock.offline.')).length"
 )
@@ -39,7 +40,12 @@ def _seat_pages(browser: Any, live_server: str) -> tuple[list[Any], list[Any], d
 def _serve_saved_copy(context: Any, live_server: str, table_id: str) -> None:
     """While offline, the phone's browser shows its saved copy of the page (no network)."""
     saved = {}
-    for path in (f"/t/{table_id}", "/static/table.js", "/static/app.css"):
+    shell = sorted(
+        "/static/" + p.relative_to(STATIC).as_posix()
+        for p in STATIC.rglob("*")
+        if p.suffix in (".js", ".css")
+    )
+    for path in (f"/t/{table_id}", *shell):
         response = httpx.get(live_server + path)
         saved[live_server + path] = (response.content, response.headers["content-type"])
 
@@ -218,3 +224,46 @@ def _log(live_server: str, links: dict[str, Any]) -> list[dict[str, Any]]:
     )
     entries: list[dict[str, Any]] = response.json()["entries"]
     return entries
+
+
+def test_a_reload_while_offline_shows_the_table_from_the_service_worker(
+    browser: Any, live_server: str
+) -> None:
+    """No saved copy this time: the service worker keeps the page and its modules."""
+    from playwright.sync_api import expect
+
+    links = httpx.post(
+        f"{live_server}/api/tables",
+        json={"clock_minutes": 60, "scenario": "bunkers", "p1_name": "Ann", "p2_name": "Bob"},
+    ).json()
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(links["p1"]["url"])
+        expect(page.locator("#role")).to_contain_text("P1")
+        page.locator("#start").click()
+        expect(page.locator("#side-p1")).to_have_class(RUNNING)
+        # The worker is active and has kept this table's page.
+        page.wait_for_function(
+            "navigator.serviceWorker.ready.then(() => caches.keys())"
+            ".then((names) => Promise.all(names.map((n) => caches.open(n))))"
+            f".then((all) => Promise.all(all.map((c) => c.match('/t/{links['id']}'))))"
+            ".then((hits) => hits.some(Boolean))",
+            timeout=30_000,
+        )
+
+        context.set_offline(True)
+        expect(page.locator("#offline")).to_be_visible()
+        page.locator("#tap").click()
+        expect(page.locator("#offline")).to_have_text("Offline — 1 tap queued")
+        page.reload()
+        expect(page.locator("#role")).to_contain_text("P1")
+        expect(page.locator("#offline")).to_have_text("Offline — 1 tap queued")
+        expect(page.locator("#phase")).to_have_text("Deployment — P2")
+        expect(page.locator("#side-p2")).to_have_class(RUNNING)
+
+        context.set_offline(False)
+        expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+        expect(page.locator("#phase")).to_have_text("Deployment — P2")
+    finally:
+        context.close()

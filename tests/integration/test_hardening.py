@@ -415,7 +415,7 @@ async def test_security_headers_on_every_response(server: RunningServer) -> None
         responses = [
             await http.get("/"),
             await http.get(f"/t/{quick['id']}"),
-            await http.get("/static/table.js"),
+            await http.get("/static/table/main.js"),
             await http.get("/api/formats"),
             await http.get("/openapi.json"),
             await http.get("/t/nosuchtable"),
@@ -572,7 +572,7 @@ async def test_probing_unknown_ids_is_throttled(database_url: str, fake_time: Fa
                 assert response.status_code == 429, path
                 assert response.json()["code"] == "rate_limited"
             assert (await http.get("/")).status_code == 200
-            assert (await http.get("/static/app.css")).status_code == 200
+            assert (await http.get("/static/css/base.css")).status_code == 200
             io_time.advance(1_000)
             assert (await http.get(f"/t/{table['id']}")).status_code == 200
     finally:

@@ -19,3 +19,17 @@ def test_the_view_carries_every_field_of_a_report__TS9() -> None:
     report = game.reports[Side.P2]
     assert report is not None
     assert view["reports"] == [None, asdict(report)]
+
+
+def test_the_table_info_carries_every_rule_value_the_phone_replays_offline() -> None:
+    """A phone replays offline taps with the server's numbers, never its own constants."""
+    from app.domain.game import UNDO_WINDOW_MS
+    from app.tables.view import table_info
+
+    game = new_game(Setup("sr2019", "bunkers", 60_000, 75), 0)
+    info = table_info("t1", game)
+    assert info["undo_window_ms"] == UNDO_WINDOW_MS
+    assert info["kill_box_cp"] == game.format.kill_box_cp
+    assert info["victory_lead"] == game.format.victory_lead
+    assert info["scoring_from"] == {"turn": game.format.scoring_from.turn, "side": "p2"}
+    assert all(isinstance(e["cp"], int) for e in info["scenario"]["elements"])

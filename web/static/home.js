@@ -1,7 +1,6 @@
 // New game form: the point sizes and scenarios follow the chosen format,
 // and a custom clock given in minutes and seconds is sent as seconds.
-(function () {
-  "use strict";
+function setupForm() {
 
   var form = document.getElementById("quick-form");
   var format = document.getElementById("format");
@@ -102,4 +101,6 @@
 
   onFormat(points.value);
   showCustom();
-})();
+}
+
+setupForm();

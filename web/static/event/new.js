@@ -1,6 +1,5 @@
 // New event form: the point sizes and army-list choices follow the chosen format.
-(function () {
-  "use strict";
+function setupForm() {
 
   const form = document.getElementById("event-form");
   const format = document.getElementById("format");
@@ -70,4 +69,6 @@
 
   // Keep what the server sent back after an error.
   onFormat(points.value);
-})();
+}
+
+setupForm();

@@ -1,0 +1,134 @@
+// Event admin: standings, the EO action log and the live socket.
+import * as DC from "./common.js";
+import { renderPairings } from "./admin-pairings.js";
+import { $, S, el, findTable, playerName, renderSection, scenarioName, scheduleReload, sheetHref, tableLabel } from "./admin-state.js";
+
+// ---------------------------------------------------------------- standings
+
+export function renderStandings() {
+  const rows = S.view.standings;
+  renderSection("standings", JSON.stringify(rows), () => {
+    const body = $("standings-body");
+    body.textContent = "";
+    if (!rows.length) {
+      body.append(el("tr", null, el("td", { colspan: "8", class: "muted", text: "Standings appear once players are registered." })));
+      return;
+    }
+    rows.forEach((s) => {
+      const sheet = el("td", null, el("a", { class: "small", href: sheetHref(s.player_id), text: "Sheet" }));
+      body.append(DC.standingsRow(s, sheetHref(s.player_id), sheet));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- EO actions
+
+export const ACTION_WORDS = {
+  table_pause: "Paused",
+  table_resume: "Resumed",
+  table_call_tie: "Called a tie on",
+  table_start: "Started the clock of",
+};
+
+export function describe(a) {
+  switch (a.action) {
+    case "add_player":
+      return "Added " + a.name;
+    case "edit_player":
+      return "Edited " + a.name;
+    case "drop":
+      return "Dropped " + playerName(a.player);
+    case "rejoin":
+      return playerName(a.player) + " rejoined";
+    case "pair_round":
+      return "Paired round " + a.round + " — " + scenarioName(a.scenario);
+    case "swap":
+      return "Swapped " + playerName(a.a) + " and " + playerName(a.b) + (a.warnings && a.warnings.length ? " — " + a.warnings.join("; ") : "");
+    case "start_round":
+      return "Started round " + a.round;
+    case "round_end": {
+      const calls = Object.values(a.calls || {});
+      const ties = calls.filter((c) => c === "tie").length;
+      const on = calls.filter((c) => c === "play_on").length;
+      const out = calls.length - ties - on;
+      return "Round " + a.round + " end (DC8): " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out (DC7)" : "");
+    }
+    case "enter_result": {
+      const found = findTable(a.table);
+      const names = found ? [found.pairing.p1.name, found.pairing.p2 ? found.pairing.p2.name : ""] : ["P1", "P2"];
+      return "Result for " + tableLabel(a.table) + ": " + DC.resultText(a.result, names);
+    }
+    case "table_adjust_clock": {
+      const d = a.detail || {};
+      return "Set " + String(d.side || "").toUpperCase() + "'s clock on " + tableLabel(a.table) + " to " + DC.clock(d.remaining_ms || 0);
+    }
+    case "cut_to_top":
+      return "Cut to the top " + (a.keep ? a.keep.length : "") + " players";
+    default:
+      if (ACTION_WORDS[a.action]) return ACTION_WORDS[a.action] + " " + tableLabel(a.table);
+      return a.action.replace(/_/g, " ");
+  }
+}
+
+export function renderActions() {
+  const list = $("actions");
+  const items = S.actions.slice().reverse();
+  $("no-actions").hidden = items.length > 0;
+  renderSection("actions", JSON.stringify([items.length, items[0] || null, S.view ? S.view.players.length : 0]), () => {
+    list.textContent = "";
+    items.slice(0, 200).forEach((a) => {
+      list.append(
+        el(
+          "li",
+          { class: "act-" + a.action },
+          el("time", { class: "num muted", text: DC.timeOfDay(a.at_ms, true) }),
+          el("span", { text: describe(a) })
+        )
+      );
+    });
+  });
+}
+
+// ---------------------------------------------------------------- live updates
+
+export function onLive(msg) {
+  if (msg.t === "dashboard") {
+    S.wsOpen = true;
+    S.sock.live();
+    DC.time.roughly(msg.server_ms);
+    const changed = (msg.tables || []).some((row) => {
+      const before = S.tables[row.id];
+      return before && before.status !== row.status;
+    });
+    (msg.tables || []).forEach((row) => (S.tables[row.id] = row));
+    renderLive();
+    if (changed || S.wsEverOpen) scheduleReload(); // back after a drop: read the event again
+    S.wsEverOpen = true;
+  } else if (msg.t === "tables") {
+    let changed = false;
+    (msg.tables || []).forEach((row) => {
+      const before = S.tables[row.id];
+      if (!before || before.status !== row.status) changed = true;
+      S.tables[row.id] = row;
+    });
+    if (changed) {
+      renderPairings();
+      scheduleReload();
+    }
+  } else if (msg.t === "event") {
+    scheduleReload(150);
+  }
+}
+
+export function onLiveClosed() {
+  S.wsOpen = false;
+  renderLive();
+}
+
+export function renderLive() {
+  const dot = $("live");
+  DC.toggleClass(dot, "on", S.wsOpen);
+  DC.setText(dot, S.wsOpen ? "live" : "offline");
+  dot.title = S.wsOpen ? "Live: table statuses update by themselves" : "Not connected: reconnecting…";
+  if (S.view) renderPairings();
+}

@@ -1,0 +1,290 @@
+// Event admin: the pairings of a round and the result editor.
+import * as DC from "./common.js";
+import { shownRound } from "./admin-round.js";
+import { $, S, api, base, el, findTable, liveStatus, load, renderSection, rounds, run, sheetHref, toast } from "./admin-state.js";
+
+export function renderPairings() {
+  const all = rounds();
+  const shown = shownRound();
+  $("no-rounds").hidden = all.length > 0;
+  $("pairings").hidden = !all.length;
+
+  renderSection("tabs", all.map((r) => r.number).join(",") + "|" + (shown ? shown.number : ""), () => {
+    const tab = (r) => ({ id: "round-tab-" + r.number, text: "Round " + r.number });
+    DC.fillRoundTabs($("round-tabs"), all, shown, tab, (number) => {
+      S.shownRound = number;
+      renderPairings();
+    });
+  });
+  if (!shown) {
+    $("pairings-body").textContent = "";
+    return;
+  }
+  const statuses = shown.pairings.map(liveStatus);
+  const key = JSON.stringify([shown, statuses, S.editResult, S.view.event.lists]);
+  renderSection("pairings", key, () => {
+    const body = $("pairings-body");
+    body.textContent = "";
+    shown.pairings.forEach((p, i) => {
+      body.append(pairingRow(shown, p, statuses[i]));
+      if (p.table_id && p.table_id === S.editResult) body.append(resultEditor(shown, p));
+    });
+  });
+}
+
+export function playerCell(player, pairing) {
+  if (!player) return el("td", { class: "bye-cell" }, el("span", { class: "muted", text: "Bye" }));
+  const down = pairing.paired_down === player.id;
+  return el(
+    "td",
+    null,
+    el("a", { href: sheetHref(player.id), class: "plain", text: player.name }),
+    down ? el("span", { class: "tag down", title: "Paired down (RP2)", text: "paired down" }) : null
+  );
+}
+
+export function pairingRow(round, p, status) {
+  const names = [p.p1.name, p.p2 ? p.p2.name : "Bye"];
+  const call = round.end_calls && p.table_id ? round.end_calls[p.table_id] : null;
+  const resultCell = el("td", { class: "result-cell" });
+  if (!p.p2) {
+    resultCell.append(el("span", { class: "muted", text: "Bye (win)" }));
+  } else if (p.result) {
+    resultCell.append(DC.resultText(p.result, names));
+    if (p.result.by === "eo") resultCell.append(el("span", { class: "tag eo", title: "Entered by the EO", text: "EO" }));
+    if (p.result.correction) resultCell.append(el("span", { class: "tag corrected", title: "Corrected by the EO: " + p.result.correction.reason, text: "corrected" }));
+  } else {
+    const live = S.tables[p.table_id];
+    const reason = live && live.disputed ? ": " + live.disputed : "";
+    resultCell.append(el("span", { class: status === "disputed" ? "warning" : "muted", text: status === "disputed" ? "Disputed" + reason + " — enter the result" : "—" }));
+  }
+  if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "DC8 tie" : call === "clock_out" ? "DC7 clock out" : "DC8 play on" }));
+
+  let action = null;
+  if (p.table_id && round.started_ms !== null) {
+    const open = S.editResult === p.table_id;
+    const needs = status === "disputed" || (round.started_ms !== null && !p.result && ["finished", "awaiting_confirmation"].indexOf(status) >= 0);
+    action = el("button", {
+      type: "button",
+      class: "btn small" + (needs ? " attention" : ""),
+      id: "result-btn-" + p.table_id,
+      "aria-expanded": String(open),
+      text: open ? "Close" : p.result ? "Correct" : "Enter result",
+      onclick: () => toggleResult(p.table_id),
+    });
+  }
+  return el(
+    "tr",
+    {
+      class: "pairing" + (p.p2 ? "" : " bye") + (status === "disputed" ? " disputed-row" : ""),
+      "data-table-id": p.table_id || null,
+      "data-table-no": p.p2 ? String(p.table) : null,
+    },
+    el("td", { class: "num table-no", text: p.p2 ? String(p.table) : "—" }),
+    playerCell(p.p1, p),
+    playerCell(p.p2, p),
+    el("td", { class: "status-cell" }, DC.statusBadge(status)),
+    resultCell,
+    el("td", { class: "actions-col" }, action)
+  );
+}
+
+export function toggleResult(tableId) {
+  S.editResult = S.editResult === tableId ? null : tableId;
+  renderPairings();
+  if (S.editResult) {
+    const first = $("res-cp1-" + tableId);
+    if (first) first.focus({ preventScroll: false });
+  }
+}
+
+export function draftFor(p) {
+  if (S.resultDrafts[p.table_id]) return S.resultDrafts[p.table_id];
+  const r = p.result;
+  const live = S.tables[p.table_id];
+  let draft;
+  if (r) {
+    draft = {
+      winner: r.winner === null ? "tie" : r.winner,
+      cp: r.control_points.map(String),
+      apd: r.army_points_destroyed.map(String),
+      lists: (r.lists || ["", ""]).map(String),
+    };
+  } else {
+    const ending = live && live.ending;
+    draft = {
+      winner: ending ? (ending.winner === null ? "tie" : ending.winner) : "",
+      cp: live ? live.control_points.map(String) : ["0", "0"],
+      apd: ["", ""],
+      lists: ["", ""],
+    };
+  }
+  S.resultDrafts[p.table_id] = draft;
+  return draft;
+}
+
+export function resultEditor(round, p) {
+  const tid = p.table_id;
+  const draft = draftFor(p);
+  const names = [p.p1.name, p.p2.name];
+  const error = el("p", { class: "form-error", id: "res-error-" + tid, role: "alert", hidden: true });
+  const save = el("button", { type: "submit", class: "btn primary", id: "res-save-" + tid, text: "Save result" });
+
+  function radio(value, text) {
+    const id = "res-winner-" + value + "-" + tid;
+    return el(
+      "label",
+      { class: "seg", for: id },
+      el("input", {
+        type: "radio",
+        name: "winner-" + tid,
+        id: id,
+        value: value,
+        checked: draft.winner === value,
+        onchange: () => (draft.winner = value),
+      }),
+      el("span", { text: text })
+    );
+  }
+
+  function number(kind, index) {
+    const id = "res-" + kind + (index + 1) + "-" + tid;
+    return el("input", {
+      type: "number",
+      inputmode: "numeric",
+      min: "0",
+      max: "10000",
+      step: "1",
+      id: id,
+      class: "num",
+      value: draft[kind][index],
+      "aria-label": (kind === "cp" ? "Control points of " : "Army points destroyed by ") + names[index],
+      oninput: (ev) => (draft[kind][index] = ev.target.value),
+    });
+  }
+
+  function listInput(index) {
+    return el("input", {
+      type: "text",
+      maxlength: "200",
+      id: "res-list" + (index + 1) + "-" + tid,
+      value: draft.lists[index],
+      placeholder: "List played",
+      "aria-label": "List played by " + names[index],
+      oninput: (ev) => (draft.lists[index] = ev.target.value),
+    });
+  }
+
+  const showLists = S.view.event.lists > 1;
+  // A settled result (confirmed by both players, or entered before) moves with a reason,
+  // kept in the action log and shown beside the result as a correction.
+  const correcting = !!p.result;
+  const reasonField = correcting
+    ? el(
+        "label",
+        { class: "field", for: "res-reason-" + tid },
+        el("span", { text: "Reason for the correction (required; the players and the action log see it)" }),
+        el("input", {
+          type: "text",
+          maxlength: "300",
+          id: "res-reason-" + tid,
+          value: draft.reason || "",
+          oninput: (ev) => (draft.reason = ev.target.value),
+        })
+      )
+    : null;
+  const form = el(
+    "form",
+    { class: "result-form", id: "result-form-" + tid, "data-table-id": tid, novalidate: true },
+    el("div", { class: "result-form-head" }, el("strong", { text: "Table " + p.table + " — result" }), el("span", { class: "muted small", text: "Overrides what the players confirmed." })),
+    el(
+      "fieldset",
+      { class: "segmented" },
+      el("legend", { text: "Winner" }),
+      el("div", { class: "seg-group" }, radio("p1", p.p1.name + " (P1)"), radio("tie", "Tie"), radio("p2", p.p2.name + " (P2)"))
+    ),
+    el(
+      "div",
+      { class: "score-grid" + (showLists ? " with-lists" : "") },
+      el("span"),
+      el("span", { class: "col-head", text: p.p1.name }),
+      el("span", { class: "col-head", text: p.p2.name }),
+      el("span", { class: "row-head", text: "CP" }),
+      number("cp", 0),
+      number("cp", 1),
+      el("span", { class: "row-head", title: "Army points destroyed", text: "APD" }),
+      number("apd", 0),
+      number("apd", 1),
+      showLists ? el("span", { class: "row-head", text: "List" }) : null,
+      showLists ? listInput(0) : null,
+      showLists ? listInput(1) : null
+    ),
+    reasonField,
+    el(
+      "div",
+      { class: "form-buttons" },
+      save,
+      el("button", { type: "button", class: "btn subtle", text: "Cancel", onclick: () => cancelResult(tid) })
+    ),
+    error
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    saveResult(p, draft, save, error);
+  });
+  return el("tr", { class: "editor-row", "data-editor-for": tid }, el("td", { colspan: "6" }, form));
+}
+
+export function cancelResult(tid) {
+  delete S.resultDrafts[tid];
+  S.editResult = null;
+  renderPairings();
+}
+
+export function wholeNumbers(values, what) {
+  const out = [];
+  for (const v of values) {
+    const text = String(v).trim();
+    if (!/^\d+$/.test(text)) throw new Error(what + " must be whole numbers from 0 for both players.");
+    out.push(parseInt(text, 10));
+  }
+  return out;
+}
+
+export async function saveResult(p, draft, button, error) {
+  await run(button, error, async () => {
+    if (!draft.winner) throw new Error("Choose the winner, or Tie.");
+    const reason = String(draft.reason || "").trim();
+    if (p.result && !reason) throw new Error("This result is settled: say why you correct it.");
+    const body = {
+      reason: reason,
+      winner: draft.winner === "tie" ? null : draft.winner,
+      control_points: wholeNumbers(draft.cp, "CP"),
+      army_points_destroyed: wholeNumbers(draft.apd.map((x) => (String(x).trim() === "" ? "0" : x)), "APD"),
+      method: "eo",
+      lists: draft.lists.map((x) => String(x || "")),
+    };
+    await api("PUT", base + "/tables/" + encodeURIComponent(p.table_id) + "/result", { eo: true, json: body });
+    delete S.resultDrafts[p.table_id];
+    S.editResult = null;
+    toast("Result saved for table " + p.table, "info");
+    await load(true);
+  });
+}
+
+// Opened from the dashboard: ?result=<table id>.
+export function openFromLink() {
+  const tid = S.focusTable;
+  S.focusTable = null;
+  const found = findTable(tid);
+  if (!found || !found.pairing.p2) return;
+  S.shownRound = found.round.number;
+  S.editResult = tid;
+  renderPairings();
+  const row = document.querySelector('[data-editor-for="' + tid + '"]');
+  if (row) {
+    row.scrollIntoView({ block: "center" });
+    const first = $("res-cp1-" + tid);
+    if (first) first.focus({ preventScroll: true });
+  }
+}

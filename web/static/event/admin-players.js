@@ -1,0 +1,217 @@
+// Event admin: the players list and editor, and the round buttons.
+import * as DC from "./common.js";
+import { $, S, api, base, el, load, playerName, renderSection, run, sheetHref, showError, toast } from "./admin-state.js";
+
+// ---------------------------------------------------------------- players
+
+export function renderPlayers() {
+  const players = S.view.players;
+  const ev = S.view.event;
+  const active = players.filter((p) => !p.dropped && !p.cut).length;
+  DC.setText($("player-count"), players.length ? String(active) + (active !== players.length ? " of " + players.length : "") : "");
+  $("no-players").hidden = players.length > 0;
+  const key = JSON.stringify([players, S.editPlayer, ev.lists]);
+  renderSection("players", key, () => {
+    const body = $("players-body");
+    body.textContent = "";
+    players.forEach((p) => body.append(p.id === S.editPlayer ? playerEditor(p) : playerRow(p)));
+  });
+}
+
+export function playerRow(p) {
+  let state = null;
+  if (p.cut) state = el("span", { class: "tag cut", text: "cut" });
+  else if (p.dropped) state = el("span", { class: "tag dropped", text: "dropped" });
+  else if (p.joined_round > 1) state = el("span", { class: "tag late", title: "Late: a loss for each round missed (RP7)", text: "from round " + p.joined_round });
+  const dropBtn = el("button", {
+    type: "button",
+    class: "btn small subtle" + (p.dropped ? " rejoin" : " drop"),
+    id: "drop-" + p.id,
+    text: p.dropped ? "Rejoin" : "Drop",
+    title: p.dropped ? "Pair this player again from the next round (RP7)" : "Not paired again (RP7)",
+  });
+  dropBtn.addEventListener("click", () => dropPlayer(p, dropBtn));
+  return el(
+    "tr",
+    { class: "player" + (p.dropped || p.cut ? " out" : ""), "data-player-id": p.id },
+    el(
+      "td",
+      { class: "pname" },
+      el("div", { class: "pline" }, el("strong", { text: p.name }), state),
+      p.faction ? el("div", { class: "muted small", text: p.faction }) : null,
+      p.lists ? el("div", { class: "lists small", title: p.lists, text: p.lists }) : null
+    ),
+    el(
+      "td",
+      { class: "row-actions" },
+      el("button", { type: "button", class: "btn small subtle", id: "edit-" + p.id, text: "Edit", onclick: () => editPlayer(p) }),
+      dropBtn,
+      el("a", { class: "btn small subtle", href: sheetHref(p.id), title: "Record sheet (ST6)", text: "Sheet" })
+    )
+  );
+}
+
+export function editPlayer(p) {
+  S.editPlayer = p.id;
+  S.playerDraft = { name: p.name, faction: p.faction, lists: p.lists };
+  renderPlayers();
+  const input = $("edit-name");
+  if (input) input.focus();
+}
+
+export function playerEditor(p) {
+  const d = S.playerDraft;
+  const error = el("p", { class: "form-error", id: "edit-error", role: "alert", hidden: true });
+  const save = el("button", { type: "submit", class: "btn small primary", id: "edit-save", text: "Save" });
+  const form = el(
+    "form",
+    { class: "player-edit", id: "player-edit", autocomplete: "off" },
+    el(
+      "div",
+      { class: "row" },
+      el("input", { id: "edit-name", type: "text", maxlength: "60", value: d.name, "aria-label": "Name", oninput: (e) => (d.name = e.target.value) }),
+      el("input", { id: "edit-faction", type: "text", maxlength: "60", value: d.faction, list: "factions", placeholder: "Faction", "aria-label": "Faction", oninput: (e) => (d.faction = e.target.value) })
+    ),
+    el("textarea", { id: "edit-lists", maxlength: "500", rows: "2", placeholder: "Lists", "aria-label": "Lists", oninput: (e) => (d.lists = e.target.value) }, d.lists),
+    el(
+      "div",
+      { class: "form-buttons" },
+      save,
+      el("button", {
+        type: "button",
+        class: "btn small subtle",
+        text: "Cancel",
+        onclick: () => {
+          S.editPlayer = null;
+          renderPlayers();
+        },
+      })
+    ),
+    error
+  );
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    run(save, error, async () => {
+      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, lists: d.lists } });
+      S.editPlayer = null;
+      toast("Saved " + d.name.trim(), "info");
+      await load(true);
+    });
+  });
+  return el("tr", { class: "player editing", "data-player-id": p.id }, el("td", { colspan: "2" }, form));
+}
+
+export function dropPlayer(p, button) {
+  const dropped = !p.dropped;
+  run(button, null, async () => {
+    await api("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop", { eo: true, json: { dropped: dropped } });
+    toast(dropped ? p.name + " dropped: not paired again" : p.name + " rejoins from the next round", "info");
+    await load(true);
+  });
+}
+
+export function wirePlayers() {
+  const form = $("add-player");
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("new-name").value;
+    run($("add-player-btn"), $("player-error"), async () => {
+      if (!name.trim()) throw new Error("A player needs a name.");
+      const added = await api("POST", base + "/players", {
+        eo: true,
+        json: { name: name, faction: $("new-faction").value, lists: $("new-lists").value },
+      });
+      $("new-name").value = "";
+      $("new-faction").value = "";
+      $("new-lists").value = "";
+      $("new-name").focus();
+      toast("Added " + added.name + (added.joined_round > 1 ? " — plays from round " + added.joined_round : ""), "info");
+      await load(true);
+    });
+  });
+
+  $("import-file").addEventListener("change", (ev) => {
+    const file = ev.target.files && ev.target.files[0];
+    if (!file) return;
+    const reader = new FileReader();
+    reader.onload = () => {
+      $("import-text").value = String(reader.result || "");
+    };
+    reader.onerror = () => showError($("import-error"), "Could not read that file.");
+    reader.readAsText(file);
+  });
+
+  $("import-btn").addEventListener("click", () => {
+    const box = $("import-result");
+    box.hidden = true;
+    run($("import-btn"), $("import-error"), async () => {
+      const text = $("import-text").value;
+      if (!text.trim()) throw new Error("Choose a CSV file or paste the CSV text first.");
+      const out = await api("POST", base + "/players/import", { eo: true, csv: text });
+      box.textContent = "";
+      const count = out.added.length;
+      box.append(el("p", { class: "import-count" }, el("strong", { id: "import-added", text: String(count) }), count === 1 ? " player added." : " players added."));
+      if (out.errors.length) {
+        box.append(
+          el("p", { class: "warning", text: out.errors.length + (out.errors.length === 1 ? " line was skipped:" : " lines were skipped:") }),
+          el("ul", { id: "import-errors", class: "import-errors" }, out.errors.map((e) => el("li", { text: e })))
+        );
+      } else {
+        $("import-text").value = "";
+        $("import-file").value = "";
+      }
+      box.hidden = false;
+      await load(true);
+    });
+  });
+}
+
+// ---------------------------------------------------------------- rounds
+
+export function wireRounds() {
+  $("pair-round").addEventListener("click", () => {
+    const scenario = $("scenario").value || null;
+    run($("pair-round"), $("round-error"), async () => {
+      const r = await api("POST", base + "/rounds", { eo: true, json: { scenario: scenario } });
+      S.warnings = [];
+      S.shownRound = null;
+      toast("Round " + r.number + " paired — " + r.scenario.name, "info");
+      await load(true);
+    });
+  });
+
+  $("swap").addEventListener("click", () => {
+    const a = $("swap-a").value;
+    const b = $("swap-b").value;
+    run($("swap"), $("round-error"), async () => {
+      if (!a || !b) throw new Error("Choose the two players to swap.");
+      if (a === b) throw new Error("Choose two different players.");
+      const out = await api("POST", base + "/rounds/current/swap", { eo: true, json: { a: a, b: b } });
+      S.warnings = out.warnings || [];
+      $("swap-a").value = "";
+      $("swap-b").value = "";
+      S.rendered.warnings = null;
+      toast("Swapped " + playerName(a) + " and " + playerName(b), S.warnings.length ? "error" : "info");
+      await load(true);
+      if (S.warnings.length) $("swap-warnings").scrollIntoView({ block: "nearest" });
+    });
+  });
+
+  $("start-round").addEventListener("click", () => {
+    run($("start-round"), $("round-error"), async () => {
+      const out = await api("POST", base + "/rounds/current/start", { eo: true });
+      S.warnings = [];
+      toast("Round " + out.number + " started — ends at " + DC.timeOfDay(out.expected_end_ms), "info");
+      await load(true);
+    });
+  });
+
+  $("end-round").addEventListener("click", () => {
+    run($("end-round"), $("round-error"), async () => {
+      const calls = await api("POST", base + "/rounds/current/end", { eo: true });
+      const ties = Object.values(calls || {}).filter((c) => c === "tie").length;
+      toast("Round end applied: " + ties + (ties === 1 ? " tie declared" : " ties declared"), "info");
+      await load(true);
+    });
+  });
+}

@@ -1,0 +1,180 @@
+// Event admin: the head, the current round and its clock.
+import * as DC from "./common.js";
+import { renderStandings } from "./admin-live.js";
+import { openFromLink, renderPairings } from "./admin-pairings.js";
+import { renderPlayers } from "./admin-players.js";
+import { $, S, current, el, format, renderSection, rounds } from "./admin-state.js";
+
+// ---------------------------------------------------------------- rendering
+
+export function render() {
+  if (!S.view) return;
+  renderHead();
+  renderRound();
+  renderPairings();
+  renderPlayers();
+  renderStandings();
+  if (S.focusTable) openFromLink();
+}
+
+export function renderHead() {
+  const ev = S.view.event;
+  const f = format();
+  const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
+  const bits = [ev.format_name, ev.points + " pts"];
+  if (minutes) bits.push(minutes + " min per player");
+  bits.push(ev.lists === 1 ? "1 list" : ev.lists + " lists");
+  const roundsText = (n) => (n === 1 ? "1 round" : n + " rounds");
+  if (ev.fixed_rounds) bits.push(roundsText(ev.fixed_rounds) + " (fixed)");
+  else if (ev.planned_rounds) bits.push(roundsText(ev.planned_rounds));
+  if (ev.cut_to_top) bits.push("Cut to Top " + ev.cut_to_top);
+  DC.setText($("event-meta"), bits.join(" · "));
+  DC.setText($("event-name"), ev.name);
+  document.title = ev.name + " — EO admin · Deathclock";
+}
+
+export function roundState() {
+  const ev = S.view.event;
+  const r = current();
+  if (ev.over) return "over";
+  if (!r) return "none";
+  if (r.started_ms === null) return "draft";
+  if (!r.complete) return "running";
+  return "done";
+}
+
+export function renderRound() {
+  const state = roundState();
+  const r = current();
+  const ev = S.view.event;
+  const badge = $("round-badge");
+  if (r) {
+    const label =
+      state === "draft" ? "draft" : state === "running" ? "in progress" : state === "over" ? "final" : "complete";
+    badge.hidden = false;
+    badge.className = "badge round-" + state;
+    badge.textContent = "Round " + r.number + " · " + r.scenario.name + " · " + label;
+  } else {
+    badge.hidden = true;
+  }
+  $("event-over").hidden = state !== "over";
+
+  // Pair the next round: the scenario is rolled or one not played yet (RP4).
+  const canPair = state === "none" || state === "done";
+  $("pair-controls").hidden = !canPair;
+  if (canPair) {
+    const next = rounds().length + 1;
+    DC.setText($("pair-round"), "Pair round " + next);
+    const used = rounds().map((x) => x.scenario.id);
+    const f = format();
+    const options = [{ id: "", label: "Roll a scenario (d6, not played yet)" }].concat(
+      (f ? f.scenarios : []).filter((s) => used.indexOf(s.id) < 0).map((s) => ({ id: s.id, label: s.roll + " · " + s.name }))
+    );
+    renderSection("scenarios", JSON.stringify(options), () => {
+      const select = $("scenario");
+      const keep = select.value;
+      select.textContent = "";
+      options.forEach((o) => select.append(el("option", { value: o.id, text: o.label })));
+      if (options.some((o) => o.id === keep)) select.value = keep;
+    });
+    const active = S.view.players.filter((p) => !p.dropped && !p.cut);
+    let hint = active.length + (active.length === 1 ? " player" : " players") + " to pair";
+    if (active.length % 2 === 1) hint += " — one gets the bye";
+    if (ev.planned_rounds) hint += " · round " + next + " of " + ev.planned_rounds;
+    DC.setText($("pair-hint"), hint + ".");
+  }
+
+  // A draft round: swap players, then start it.
+  $("draft-controls").hidden = state !== "draft";
+  if (state === "draft") {
+    DC.setText($("start-round"), "Start round " + r.number);
+    const f = format();
+    const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
+    DC.setText(
+      $("start-hint"),
+      "Starts every table's clock (deployment)" +
+        (minutes ? "; the round ends " + DC.longClock(2 * minutes * 60000) + " later (DC4)." : " and sets the round's end (DC4).")
+    );
+    const options = [];
+    r.pairings.forEach((p) => {
+      const where = p.p2 ? "T" + p.table : "Bye";
+      options.push({ id: p.p1.id, label: where + " · " + p.p1.name });
+      if (p.p2) options.push({ id: p.p2.id, label: where + " · " + p.p2.name });
+    });
+    renderSection("swap", JSON.stringify(options), () => {
+      ["swap-a", "swap-b"].forEach((id, i) => {
+        const select = $(id);
+        const keep = select.value;
+        select.textContent = "";
+        select.append(el("option", { value: "", text: i ? "Choose the other…" : "Choose a player…" }));
+        options.forEach((o) => select.append(el("option", { value: o.id, text: o.label })));
+        if (options.some((o) => o.id === keep)) select.value = keep;
+      });
+    });
+  }
+
+  const warn = $("swap-warnings");
+  if (S.warnings.length && state === "draft") {
+    renderSection("warnings", JSON.stringify(S.warnings), () => {
+      warn.textContent = "";
+      warn.append(
+        el("strong", { text: "Rematch warning" }),
+        el("ul", null, S.warnings.map((w) => el("li", { text: w }))),
+        el("button", { type: "button", class: "btn small", id: "dismiss-warnings", text: "Dismiss", onclick: dismissWarnings })
+      );
+    });
+    warn.hidden = false;
+  } else {
+    warn.hidden = true;
+  }
+
+  // A running round: the clock, and DC8 on demand.
+  $("running-controls").hidden = !(state === "running");
+  const ended = r && r.end_calls;
+  $("end-round").hidden = !!ended;
+  if (r && r.started_ms !== null) {
+    DC.setText(
+      $("round-times"),
+      "Round " + r.number + " started at " + DC.timeOfDay(r.started_ms) + " · expected end " + DC.timeOfDay(r.expected_end_ms) + "."
+    );
+  }
+  const calls = $("end-calls");
+  if (ended && Object.keys(ended).length) {
+    const ties = Object.values(ended).filter((c) => c === "tie").length;
+    const on = Object.values(ended).filter((c) => c === "play_on").length;
+    const out = Object.values(ended).filter((c) => c === "clock_out").length;
+    DC.setText(
+      calls,
+      "Round end applied (DC8): " + ties + (ties === 1 ? " table declared a tie" : " tables declared a tie") + ", " + on + " playing on" +
+        (out ? ", " + out + " decided by the clock running out (DC7)." : ".")
+    );
+    calls.hidden = false;
+  } else if (ended) {
+    DC.setText(calls, "Round end applied (DC8): every game had finished.");
+    calls.hidden = false;
+  } else {
+    calls.hidden = true;
+  }
+  $("round-clock-mini").hidden = !(r && r.expected_end_ms && state === "running");
+  tick();
+}
+
+export function tick() {
+  const r = current();
+  if (!r || !r.expected_end_ms || $("round-clock-mini").hidden) return;
+  const left = r.expected_end_ms - DC.time.now();
+  DC.setText($("round-clock-label"), left > 0 ? "Time left" : "Round time is up");
+  DC.setText($("round-clock-admin"), DC.longClock(left));
+  DC.toggleClass($("round-clock-mini"), "late", left <= 0);
+}
+
+export function dismissWarnings() {
+  S.warnings = [];
+  renderRound();
+}
+
+export function shownRound() {
+  const all = rounds();
+  if (!all.length) return null;
+  return all.find((r) => r.number === S.shownRound) || all[all.length - 1];
+}

@@ -1,0 +1,42 @@
+// Event admin: the EO's control room — players, rounds, pairings, results, standings.
+//
+// Everything shown comes from GET /api/events/{id}/admin; every change is a REST call
+// with the EO token in X-EO-Token, after which the view is fetched again. The event's
+// dashboard socket keeps table statuses live and says when to fetch again.
+import * as DC from "./common.js";
+import { wirePlayers, wireRounds } from "./admin-players.js";
+import { tick } from "./admin-round.js";
+import { $, POLL_MS, eventId, load, loadActions, run } from "./admin-state.js";
+
+// ---------------------------------------------------------------- start
+
+export function wireLinks() {
+  const set = () => {
+    $("link-dashboard").href = DC.eoHref("/e/" + eventId + "/dashboard");
+    $("link-cards").href = DC.eoHref("/e/" + eventId + "/cards");
+    const t = DC.token();
+    $("admin-link").value = location.origin + "/e/" + eventId + "/admin" + (t ? "#k=" + t : "");
+    $("keep-link").hidden = !t;
+  };
+  set();
+  $("copy-admin-link").addEventListener("click", (ev) => DC.copyText($("admin-link").value, ev.currentTarget));
+  $("admin-link").addEventListener("focus", (ev) => ev.target.select());
+  return set;
+}
+
+export const refreshLinks = wireLinks();
+DC.wireAuthForm(() => {
+  refreshLinks();
+  load();
+});
+wireRounds();
+wirePlayers();
+$("refresh-actions").addEventListener("click", (ev) => run(ev.currentTarget, null, loadActions));
+setInterval(tick, 250);
+setInterval(() => {
+  if (document.visibilityState === "visible") load();
+}, POLL_MS);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") load();
+});
+load();

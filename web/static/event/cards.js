@@ -1,0 +1,103 @@
+// Table cards: one printable card per table of the latest round, with each seat's QR code.
+import * as DC from "./common.js";
+
+const { $, el, api } = DC;
+const eventId = DC.eventId;
+const eventName = document.body.getAttribute("data-event-name") || "";
+const base = "/api/events/" + encodeURIComponent(eventId);
+const STORE_PER_PAGE = "deathclock.cardsPerPage";
+
+function seat(table, key, index) {
+  const link = table.links[key];
+  const name = table.names[index];
+  return el(
+    "div",
+    { class: "pc-seat pc-" + key },
+    el("div", { class: "pc-seat-head" }, el("span", { class: "seat-tag", text: key.toUpperCase() }), el("span", { class: "pc-name", text: name })),
+    el("img", { class: "pc-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat (" + key.toUpperCase() + ")", width: "240", height: "240" }),
+    el("p", { class: "pc-scan", text: "Scan to open " + name + "'s clock" }),
+    el("p", { class: "pc-role", text: key === "p1" ? "First player — deploys and plays first" : "Second player" })
+  );
+}
+
+function card(table, minutes) {
+  return el(
+    "article",
+    { class: "print-card", "data-table-id": table.id, "data-table-no": String(table.table_no) },
+    el(
+      "header",
+      { class: "pc-head" },
+      el("div", { class: "pc-table" }, el("span", { class: "pc-table-label", text: "Table" }), el("span", { class: "pc-table-no", text: String(table.table_no) })),
+      el(
+        "div",
+        { class: "pc-info" },
+        el("p", { class: "pc-event", text: eventName }),
+        el("p", { class: "pc-round", text: "Round " + table.round + " · " + table.scenario }),
+        el("p", { class: "pc-vs" }, el("strong", { text: table.names[0] }), el("span", { class: "pc-vs-word", text: " vs " }), el("strong", { text: table.names[1] })),
+        minutes ? el("p", { class: "pc-clock", text: minutes + " minutes on each player's clock" }) : null
+      )
+    ),
+    el("div", { class: "pc-seats" }, seat(table, "p1", 0), seat(table, "p2", 1)),
+    el("footer", { class: "pc-foot", text: "Deathclock · keep this card at the table · your phone shows your clock; the server keeps the time" })
+  );
+}
+
+async function load() {
+  if (!DC.token()) {
+    DC.authProblem("This page needs the EO link.");
+    return;
+  }
+  try {
+    const [tables, view] = await Promise.all([api("GET", base + "/tables", { eo: true }), api("GET", base + "/admin", { eo: true })]);
+    $("auth").hidden = true;
+    document.body.classList.remove("auth-needed");
+    $("page-error").hidden = true;
+    render(tables, view);
+  } catch (e) {
+    if (e.status === 401) DC.authProblem(e.message);
+    else {
+      $("page-error").textContent = "Could not load the tables: " + e.message;
+      $("page-error").hidden = false;
+    }
+  }
+}
+
+function render(tables, view) {
+  const latest = tables.reduce((m, t) => Math.max(m, t.round || 0), 0);
+  const shown = tables.filter((t) => t.round === latest).sort((a, b) => a.table_no - b.table_no);
+  const box = $("cards");
+  box.textContent = "";
+  const minutes = shown.length ? Math.round(shown[0].links.player_clock_ms / 60000) : null;
+  shown.forEach((t) => box.append(card(t, minutes)));
+  $("no-cards").hidden = shown.length > 0;
+  const round = view.rounds.find((r) => r.number === latest);
+  DC.setText($("cards-meta"), shown.length ? "Round " + latest + " · " + (round ? round.scenario.name : shown[0].scenario) + " · " + shown.length + (shown.length === 1 ? " table" : " tables") : "No round paired yet");
+  const byes = round ? round.pairings.filter((p) => !p.p2) : [];
+  $("bye-line").hidden = !byes.length;
+  DC.setText($("bye-line"), byes.length ? "Bye this round: " + byes.map((p) => p.p1.name).join(", ") + " (no card needed)." : "");
+}
+
+function setPerPage(n) {
+  document.body.classList.toggle("one-per-page", n === 1);
+  document.body.classList.toggle("two-per-page", n !== 1);
+  $("per-page-1").setAttribute("aria-pressed", String(n === 1));
+  $("per-page-2").setAttribute("aria-pressed", String(n !== 1));
+  try {
+    localStorage.setItem(STORE_PER_PAGE, String(n));
+  } catch (e) {
+    /* fine */
+  }
+}
+
+$("per-page-1").addEventListener("click", () => setPerPage(1));
+$("per-page-2").addEventListener("click", () => setPerPage(2));
+$("print").addEventListener("click", () => window.print());
+let stored = 2;
+try {
+  stored = localStorage.getItem(STORE_PER_PAGE) === "1" ? 1 : 2;
+} catch (e) {
+  stored = 2;
+}
+setPerPage(stored);
+DC.wireAuthForm(load);
+load();

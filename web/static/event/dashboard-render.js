@@ -1,0 +1,353 @@
+// Event dashboard: the table cards, the summary and the 100 ms redraw.
+import * as DC from "./common.js";
+import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, setText, toggleClass } from "./dashboard-state.js";
+import { scheduleFit } from "./dashboard.js";
+
+// ---------------------------------------------------------------- rendering
+
+export function isEo() {
+  return S.role === "eo" && !S.projector;
+}
+
+export function renderAll() {
+  const ev = S.event;
+  if (ev) {
+    setText($("event-name"), ev.name);
+    document.title = ev.name + " — dashboard · Deathclock";
+  }
+  const eo = S.role === "eo";
+  $("role-badge").hidden = !eo;
+  $("admin-link").hidden = !eo;
+  toggleClass(document.body, "role-eo", eo);
+  renderRoundLabel();
+  renderCards();
+  renderSummary();
+  draw();
+}
+
+export function renderRoundLabel() {
+  const r = S.round;
+  const ev = S.event;
+  if (!r) {
+    setText($("round-label"), ev ? ev.format_name + " · " + ev.points + " pts" : "");
+    setText($("round-end-at"), "");
+    return;
+  }
+  const of = ev && ev.planned_rounds ? " of " + ev.planned_rounds : "";
+  setText($("round-label"), "Round " + r.number + of + (r.scenario ? " · " + r.scenario.name : " · announced when it starts"));
+  let sub = "";
+  if (r.started_ms === null) sub = "Pairings ready — the round starts soon";
+  else if (r.complete) sub = "Round complete";
+  else if (r.expected_end_ms) sub = "Ends at " + DC.timeOfDay(r.expected_end_ms);
+  setText($("round-end-at"), sub);
+}
+
+export function pairingsOfRound() {
+  return S.round ? S.round.pairings.slice().sort((a, b) => a.table - b.table) : [];
+}
+
+// Build or reuse one card per table of the current round, in table order.
+export function renderCards() {
+  const grid = $("tables");
+  const pairings = pairingsOfRound();
+  const tables = pairings.filter((p) => p.table_id && p.p2);
+  const byes = pairings.filter((p) => !p.p2);
+  $("no-round").hidden = !!S.round || !S.everConnected;
+  const keep = new Set(tables.map((p) => p.table_id));
+  for (const [id, entry] of S.cards) {
+    if (!keep.has(id)) {
+      entry.card.remove();
+      S.cards.delete(id);
+    }
+  }
+  let before = null;
+  for (let i = tables.length - 1; i >= 0; i--) {
+    const p = tables[i];
+    let entry = S.cards.get(p.table_id);
+    if (!entry) {
+      entry = buildCard(p);
+      S.cards.set(p.table_id, entry);
+    }
+    entry.pairing = p;
+    if (entry.card.nextSibling !== before || entry.card.parentNode !== grid) grid.insertBefore(entry.card, before);
+    before = entry.card;
+  }
+  const byeBox = $("byes");
+  byeBox.hidden = !byes.length;
+  byeBox.textContent = "";
+  if (byes.length) {
+    byeBox.append(el("span", { class: "bye-label", text: byes.length === 1 ? "Bye" : "Byes" }));
+    byes.forEach((p) => byeBox.append(el("span", { class: "bye-name", text: p.p1.name })));
+  }
+  toggleClass(document.body, "eo-view", isEo());
+  scheduleFit();
+}
+
+export function buildCard(p) {
+  const refs = {};
+  const side = (key, label) => {
+    refs["side_" + key] = el(
+      "div",
+      { class: "dside side-" + key },
+      el("span", { class: "seat-tag", text: label }),
+      (refs["name_" + key] = el("span", { class: "dname" })),
+      (refs["flag_" + key] = el("span", { class: "dflag" })),
+      (refs["clock_" + key] = el("span", { class: "dclock clock-" + key, text: "—" }))
+    );
+    return refs["side_" + key];
+  };
+  refs.status = el("span", { class: "badge status", text: "" });
+  refs.phase = el("div", { class: "phase" });
+  refs.cp1 = el("b", { class: "cp-p1", text: "0" });
+  refs.cp2 = el("b", { class: "cp-p2", text: "0" });
+  refs.cp = el("div", { class: "cp" }, el("span", { class: "cp-label", text: "CP " }), refs.cp1, el("span", { class: "cp-sep", text: " – " }), refs.cp2);
+  refs.finish = el("span", { class: "finish-flag", text: "Cannot finish", title: "Both clocks together hold more time than is left in the round" });
+  refs.call = el("span", { class: "call-tag" });
+  refs.pause = el("button", { type: "button", class: "btn small pause-btn", text: "Pause" });
+  refs.adjust = el("button", { type: "button", class: "btn small subtle adjust-btn", text: "Adjust clock" });
+  refs.result = el("a", { class: "btn small subtle result-link", text: "Result" });
+  refs.error = el("p", { class: "card-error", role: "alert", hidden: true });
+  refs.adjustForm = buildAdjustForm(p, refs);
+  const card = el(
+    "article",
+    { class: "dash-card", "data-table-id": p.table_id, "data-table-no": String(p.table) },
+    el("div", { class: "card-top" }, el("span", { class: "tno" }, el("span", { class: "tno-label", text: "Table " }), el("b", { text: String(p.table) })), refs.status),
+    el("div", { class: "card-mid" }, refs.phase, refs.cp),
+    side("p1", "P1"),
+    side("p2", "P2"),
+    (refs.foot = el("div", { class: "card-foot", hidden: true }, refs.call, refs.finish)),
+    el("div", { class: "card-tools eo-only" }, refs.pause, refs.adjust, refs.result),
+    refs.adjustForm,
+    refs.error
+  );
+  refs.pause.addEventListener("click", () => {
+    const entry = S.cards.get(p.table_id);
+    const row = S.rows.get(p.table_id);
+    const resume = !!(row && row.paused);
+    command(entry, { c: resume ? "resume" : "pause" }, refs.pause);
+  });
+  refs.adjust.addEventListener("click", () => openAdjust(p.table_id));
+  refs.result.href = DC.eoHref("/e/" + eventId + "/admin?result=" + encodeURIComponent(p.table_id));
+  refs.result.target = "deathclock-admin-" + eventId;
+  return { card: card, refs: refs, pairing: p };
+}
+
+export function buildAdjustForm(p, refs) {
+  refs.adjSide = el("select", { class: "adj-side", "aria-label": "Whose clock" });
+  refs.adjTime = el("input", { type: "text", class: "adj-time num", inputmode: "numeric", placeholder: "m:ss", "aria-label": "Remaining time (m:ss)" });
+  refs.adjSet = el("button", { type: "submit", class: "btn small primary", text: "Set" });
+  const form = el(
+    "form",
+    { class: "adjust-form", hidden: true, autocomplete: "off" },
+    refs.adjSide,
+    refs.adjTime,
+    refs.adjSet,
+    el("button", { type: "button", class: "btn small subtle", text: "Cancel", onclick: () => (form.hidden = true) })
+  );
+  refs.adjSide.addEventListener("change", () => {
+    const row = S.rows.get(p.table_id);
+    if (row) refs.adjTime.value = DC.clock(liveRemaining(row, refs.adjSide.value === "p2" ? 1 : 0));
+  });
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const ms = DC.parseClock(refs.adjTime.value);
+    const entry = S.cards.get(p.table_id);
+    if (ms === null) {
+      showCardError(entry, "Enter the time left as m:ss, e.g. 12:30.");
+      return;
+    }
+    command(entry, { c: "adjust_clock", side: refs.adjSide.value, remaining_ms: ms }, refs.adjSet).then((ok) => {
+      if (ok) form.hidden = true;
+    });
+  });
+  return form;
+}
+
+export function openAdjust(tableId) {
+  const entry = S.cards.get(tableId);
+  const row = S.rows.get(tableId);
+  if (!entry) return;
+  const { refs } = entry;
+  const form = refs.adjustForm;
+  if (!form.hidden) {
+    form.hidden = true;
+    return;
+  }
+  const names = row ? row.names : [entry.pairing.p1.name, entry.pairing.p2.name];
+  refs.adjSide.textContent = "";
+  refs.adjSide.append(el("option", { value: "p1", text: "P1 · " + names[0] }), el("option", { value: "p2", text: "P2 · " + names[1] }));
+  const side = row && row.running === "p2" ? "p2" : "p1";
+  refs.adjSide.value = side;
+  refs.adjTime.value = row ? DC.clock(liveRemaining(row, side === "p2" ? 1 : 0)) : "";
+  form.hidden = false;
+  refs.adjTime.focus();
+  refs.adjTime.select();
+}
+
+export function showCardError(entry, message) {
+  if (!entry) return;
+  const box = entry.refs.error;
+  box.textContent = message;
+  box.hidden = !message;
+  clearTimeout(entry.errorTimer);
+  if (message) entry.errorTimer = setTimeout(() => (box.hidden = true), 8000);
+}
+
+export async function command(entry, body, button) {
+  showCardError(entry, "");
+  const ok = await DC.run(button, null, async () => {
+    const tableId = entry.pairing.table_id;
+    try {
+      await DC.api("POST", api + "/tables/" + encodeURIComponent(tableId) + "/command", { eo: true, json: body });
+    } catch (e) {
+      showCardError(entry, e.message);
+      throw e;
+    }
+    return true;
+  });
+  return !!ok;
+}
+
+export function renderSummary() {
+  const counts = {};
+  let total = 0;
+  for (const p of pairingsOfRound()) {
+    if (!p.table_id || !p.p2) continue;
+    const row = S.rows.get(p.table_id);
+    const status = row ? row.status : p.status;
+    counts[status] = (counts[status] || 0) + 1;
+    total += 1;
+  }
+  if (!total) {
+    setText($("summary"), "");
+    return;
+  }
+  const done = (counts.finished || 0) + (counts.awaiting_confirmation || 0) + (counts.confirmed || 0);
+  const parts = [total + (total === 1 ? " table" : " tables")];
+  if (counts.waiting) parts.push(counts.waiting + " waiting");
+  if (counts.deploying) parts.push(counts.deploying + " deploying");
+  if (counts.playing) parts.push(counts.playing + " playing");
+  if (counts.paused) parts.push(counts.paused + " paused");
+  if (done) parts.push(done + " finished");
+  if (counts.disputed) parts.push(counts.disputed + " disputed");
+  setText($("summary"), parts.join(" · "));
+}
+
+export const sideLabel = (side) => (side ? side.toUpperCase() : "");
+
+export function phaseText(row) {
+  switch (row.phase) {
+    case "ready":
+      return "Waiting to start";
+    case "deployment":
+      return "Deploying — " + sideLabel(row.active);
+    case "advance_deployment":
+      return "Advance deployment — " + sideLabel(row.active);
+    case "turn":
+      return "Turn " + row.turn + " — " + sideLabel(row.active);
+    case "clock_out":
+      return "Clock out — " + sideLabel(row.flagged || row.active);
+    case "over": {
+      const e = row.ending;
+      if (!e) return "Game over";
+      const how = e.method ? " · " + e.method : "";
+      return e.winner ? row.names[e.winner === "p1" ? 0 : 1] + " wins" + how : "Tie" + how;
+    }
+    default:
+      return row.phase;
+  }
+}
+
+// ---------------------------------------------------------------- the 100 ms redraw
+
+export function draw() {
+  const now = DC.time.now();
+  const r = S.round;
+  const end = r && r.expected_end_ms ? r.expected_end_ms : null;
+  const toEnd = end === null ? null : end - now;
+
+  // The round clock.
+  const box = $("round-box");
+  let clockText = "not started";
+  let label = "Round time left";
+  if (r && end !== null && r.started_ms !== null) {
+    clockText = DC.longClock(toEnd);
+    if (toEnd <= 0) label = "Round time is up";
+  } else if (!r) {
+    label = "No round yet";
+  }
+  setText($("round-clock"), clockText);
+  setText($("round-clock-label"), label);
+  toggleClass(box, "idle", !(r && end !== null));
+  toggleClass(box, "low", toEnd !== null && toEnd > 0 && toEnd <= 10 * 60000);
+  toggleClass(box, "late", toEnd !== null && toEnd <= 0);
+
+  const eo = isEo();
+  for (const [id, entry] of S.cards) {
+    const row = S.rows.get(id);
+    drawCard(entry, row, toEnd, eo, r);
+  }
+}
+
+export function drawCard(entry, row, toEnd, eo, round) {
+  const { card, refs, pairing } = entry;
+  const status = row ? row.status : pairing.status;
+  DC.setStatusBadge(refs.status, status);
+  card.dataset.status = status;
+  const names = row ? row.names : [pairing.p1.name, pairing.p2 ? pairing.p2.name : "Bye"];
+  setText(refs.name_p1, names[0]);
+  setText(refs.name_p2, names[1]);
+  refs.name_p1.title = names[0];
+  refs.name_p2.title = names[1];
+  if (!row) {
+    setText(refs.phase, "—");
+    return;
+  }
+  setText(refs.phase, phaseText(row));
+  const ms = [liveRemaining(row, 0), liveRemaining(row, 1)];
+  const running = row.paused ? null : row.running;
+  ["p1", "p2"].forEach((key, i) => {
+    setText(refs["clock_" + key], DC.clock(ms[i]));
+    const isRunning = running === key;
+    toggleClass(refs["side_" + key], "running", isRunning);
+    toggleClass(refs["side_" + key], "interrupt", isRunning && row.interrupted);
+    toggleClass(refs["side_" + key], "turn", row.active === key && ACTIVE_PHASES.indexOf(row.phase) >= 0);
+    toggleClass(refs["side_" + key], "low", ms[i] > 0 && ms[i] <= LOW_MS && row.phase !== "over");
+    toggleClass(refs["side_" + key], "out", ms[i] <= 0 || row.flagged === key);
+    let flag = "";
+    if (isRunning && row.interrupted) flag = "interrupt";
+    else if (row.flagged === key) flag = "clock out";
+    setText(refs["flag_" + key], flag);
+  });
+  toggleClass(card, "running-p1", running === "p1");
+  toggleClass(card, "running-p2", running === "p2");
+  toggleClass(card, "interrupted", !!(running && row.interrupted));
+  toggleClass(card, "paused", !!row.paused);
+  toggleClass(card, "over", row.phase === "over");
+  setText(refs.cp1, String(row.control_points[0]));
+  setText(refs.cp2, String(row.control_points[1]));
+
+  // DC4/DC8: both clocks together hold more than the round has left.
+  const live = ACTIVE_PHASES.indexOf(row.phase) >= 0;
+  // (A table's clock starts a few ms after the round's start moment: ignore that slack.)
+  const cannot = toEnd !== null && round && round.started_ms !== null && live && ms[0] + ms[1] > toEnd + FINISH_SLACK_MS;
+  toggleClass(card, "cannot-finish", !!cannot);
+  refs.finish.hidden = !cannot;
+  const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;
+  setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : call === "clock_out" ? "DC7: clock ran out" : "");
+  refs.call.hidden = !call;
+  if (refs.foot.hidden !== (!cannot && !call)) {
+    refs.foot.hidden = !cannot && !call;
+    scheduleFit();
+  }
+
+  // EO tools.
+  if (eo) {
+    const canPause = !row.paused && PAUSABLE_PHASES.indexOf(row.phase) >= 0;
+    refs.pause.hidden = !(row.paused || canPause);
+    if (refs.pause.getAttribute("aria-busy") !== "true") setText(refs.pause, row.paused ? "Resume" : "Pause");
+    toggleClass(refs.pause, "primary", !!row.paused);
+    refs.adjust.hidden = row.phase === "over" || row.phase === "clock_out";
+    setText(refs.result, row.phase === "over" ? "Result" : "Enter result");
+  }
+}

@@ -1,0 +1,139 @@
+// Event dashboard: state, the socket's messages and the connection line.
+import { showFatal } from "../lib/dom.js";
+import * as DC from "./common.js";
+import { draw, renderAll, renderSummary } from "./dashboard-render.js";
+
+export const { $, el, setText, toggleClass } = DC;
+export const eventId = DC.eventId;
+export const api = "/api/events/" + encodeURIComponent(eventId);
+
+export const OFFLINE_AFTER_MS = 2500;
+export const LOW_MS = 5 * 60000;
+export const FINISH_SLACK_MS = 1000;
+export const ACTIVE_PHASES = ["deployment", "advance_deployment", "turn", "clock_out"];
+export const PAUSABLE_PHASES = ["deployment", "advance_deployment", "turn"];
+
+export const S = {
+  role: null,
+  event: null,
+  rounds: [],
+  round: null,
+  rows: new Map(), // table id -> dashboard row
+  cards: new Map(), // table id -> {card, refs}
+  sock: null, // DC.eventSocket
+  open: false,
+  everConnected: false,
+  fatal: false,
+  disconnectedAt: performance.now(),
+  syncing: false,
+  projector: false,
+  layoutKey: "",
+};
+
+// ---------------------------------------------------------------- time
+
+export function liveRemaining(row, index) {
+  let left = row.remaining_ms[index];
+  const side = index === 0 ? "p1" : "p2";
+  if (row.running === side && !row.paused) left -= Math.max(0, DC.time.now() - row.as_of_ms);
+  return Math.max(0, left);
+}
+
+// ---------------------------------------------------------------- connection
+
+export function send(msg) {
+  return S.sock !== null && S.sock.send(msg);
+}
+
+export function closed(code) {
+  if (S.open) S.disconnectedAt = performance.now();
+  S.open = false;
+  S.syncing = false;
+  if (code === 4404) {
+    fatal("This event does not exist (any more). Check the link.");
+    return;
+  }
+  renderConnection();
+}
+
+export function fatal(message) {
+  S.fatal = true;
+  if (S.sock) S.sock.stop();
+  showFatal(message);
+  renderConnection();
+}
+
+export function renderConnection() {
+  const offline = !S.fatal && !S.open && performance.now() - S.disconnectedAt > (S.everConnected ? 0 : OFFLINE_AFTER_MS);
+  $("offline").hidden = !offline;
+  toggleClass(document.body, "is-offline", !S.open);
+}
+
+// ---------------------------------------------------------------- messages
+
+export function onMessage(msg) {
+  switch (msg.t) {
+    case "dashboard":
+      onSnapshot(msg);
+      break;
+    case "tables":
+      onTables(msg);
+      break;
+    case "event":
+      onEvent(msg);
+      break;
+    case "error":
+      if (!S.everConnected && msg.code === "not_found") fatal(msg.message || "No such event.");
+      break;
+    default:
+      break;
+  }
+}
+
+export function onSnapshot(msg) {
+  const first = !S.open;
+  S.open = true;
+  S.everConnected = true;
+  S.syncing = false;
+  S.role = msg.role;
+  S.event = msg.event;
+  S.rounds = msg.rounds || [];
+  S.round = msg.round || null;
+  S.rows = new Map((msg.tables || []).map((row) => [row.id, row]));
+  if (first) {
+    DC.time.reset();
+    DC.time.roughly(msg.server_ms);
+    S.sock.live();
+  }
+  renderConnection();
+  renderAll();
+}
+
+export function currentTableIds() {
+  const ids = new Set();
+  if (S.round) S.round.pairings.forEach((p) => p.table_id && ids.add(p.table_id));
+  return ids;
+}
+
+export function onTables(msg) {
+  const ids = currentTableIds();
+  let touched = false;
+  (msg.tables || []).forEach((row) => {
+    if (!ids.has(row.id)) return; // an earlier round's table
+    S.rows.set(row.id, row);
+    touched = true;
+  });
+  if (touched) {
+    renderSummary();
+    draw();
+  }
+}
+
+export function onEvent(msg) {
+  S.event = msg.event;
+  S.rounds = msg.rounds || [];
+  S.round = S.rounds.length ? S.rounds[S.rounds.length - 1] : null;
+  renderAll();
+  // The round's tables (new pairings, a swap) come with a fresh snapshot.
+  if (!S.syncing) S.syncing = send({ t: "sync" });
+}

@@ -1,0 +1,237 @@
+// The table page's input: the tap, the buttons, the report form, the EO's tools.
+import { formatClock, parseClock } from "../lib/clock.js";
+import { $, toast } from "../lib/dom.js";
+import { command, pendingCommand } from "./net.js";
+import { presumable, presume, unpresume } from "./offline.js";
+import { canTap, render } from "./render.js";
+import { cancelSheet, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
+import { S, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
+import { answerConfirm, ask, keepAwake } from "./ui.js";
+
+// ---------------------------------------------------------------- input
+
+export function onTap() {
+  keepAwake();
+  if (!S.game || !isSeat()) return;
+  if (pendingCommand("pass_turn")) return; // a double tap: the first one is on its way
+  // Offline with the opponent's clock shown running: they passed on their phone.
+  const presumed = presumable(S.game) ? presume() : null;
+  if (!canTap(S.game)) {
+    if (presumed) unpresume(presumed);
+    return;
+  }
+  if (due("turn_end", me())) {
+    openSheet("turn_end");
+    if (S.sheet) S.sheet.presumed = presumed;
+    render();
+    return;
+  }
+  command("pass_turn", { expect: me() });
+}
+
+export async function onAction(action) {
+  const g = S.game;
+  if (!g) return;
+  const mine = me();
+  const opp = mine ? other(mine) : null;
+  switch (action) {
+    case "start":
+      command("start");
+      break;
+    case "undo":
+      if (await ask("Ask " + nameOf(opp) + " to agree to undo the last tap?", "Ask for undo")) command("propose_undo");
+      break;
+    case "undo-accept":
+      command("answer_undo", { accept: true });
+      break;
+    case "undo-decline":
+      command("answer_undo", { accept: false });
+      break;
+    case "interrupt":
+      if (await ask("Switch the clock to " + nameOf(opp) + " for an interrupt? Announce it to your opponent.", "Switch to " + nameOf(opp))) {
+        command("switch", { to: opp });
+      }
+      break;
+    case "switch-back":
+      if (await ask("Switch the clock back to " + nameOf(S.game.active) + "?", "Switch back")) command("switch", { to: S.game.active });
+      break;
+    case "caster-destroyed":
+      if (await ask("Your caster is destroyed: " + nameOf(opp) + " wins by assassination. End the game?", "My caster is destroyed")) {
+        command("caster_destroyed", { both: false });
+      }
+      break;
+    case "both-casters":
+      if (await ask("Both casters destroyed at once: the game ends and tiebreakers decide. End the game?", "Both destroyed")) {
+        command("caster_destroyed", { both: true });
+      }
+      break;
+    case "concede":
+      if (await ask("Concede the game? " + nameOf(opp) + " wins.", "Concede")) command("concede");
+      break;
+    case "claim":
+      openSheet("claim");
+      break;
+    case "accept-loss":
+      if (await ask("Accept the loss on time? " + nameOf(opp) + " wins.", "Accept the loss")) command("accept_clock_loss");
+      break;
+    case "claim-agree":
+      if (await ask("Agree that " + nameOf(opp) + " wins by scenario?", "Agree")) command("answer_claim", { agree: true });
+      break;
+    case "claim-disagree":
+      if (await ask("Disagree with the claim? " + nameOf(opp) + " then loses on time.", "Disagree")) {
+        command("answer_claim", { agree: false });
+      }
+      break;
+    case "final-scoring":
+      openSheet("final");
+      break;
+    case "confirm-result":
+      command("confirm");
+      break;
+    case "edit-report":
+      S.editReport = true;
+      render();
+      $("report-apd").focus();
+      break;
+    case "dispute": {
+      const reason = await ask(
+        "Dispute the result? The EO will decide it. Say what is wrong:",
+        "Dispute",
+        "e.g. CP should be 4–2"
+      );
+      if (reason !== false) command("dispute", { reason: reason });
+      break;
+    }
+    case "call-tie":
+      if (await ask("The round's time is up: end this game as a tie (DC8)?", "Declare a tie")) command("call_tie");
+      break;
+    case "pause":
+      command("pause");
+      break;
+    case "resume":
+      command("resume");
+      break;
+    default:
+      break;
+  }
+}
+
+export function onReport(ev) {
+  ev.preventDefault();
+  const apd = parseInt($("report-apd").value, 10);
+  if (!(apd >= 0)) {
+    toast("Enter the army points you destroyed (a whole number)");
+    $("report-apd").focus();
+    return;
+  }
+  const presenceText = $("report-presence").value.trim();
+  const presence = presenceText === "" ? null : parseInt(presenceText, 10);
+  if (presenceText !== "" && !(presence >= 0)) {
+    toast("Scenario presence must be a whole number");
+    return;
+  }
+  if (due("scenario_presence") && presence === null) {
+    toast("Enter your scenario presence to break the tie");
+    $("report-presence").focus();
+    return;
+  }
+  S.editReport = false;
+  command("report", { army_points_destroyed: apd, scenario_presence: presence, list_played: $("report-list").value.trim() });
+}
+
+export async function onAdjust(ev) {
+  ev.preventDefault();
+  const side = $("adjust-side").value;
+  const ms = parseClock($("adjust-time").value);
+  if (ms === null) {
+    toast("Enter the time as m:ss (e.g. 12:30)");
+    return;
+  }
+  if (await ask("Set " + nameOf(side) + "'s clock (" + label(side) + ") to " + formatClock(ms) + "?", "Adjust")) {
+    command("adjust_clock", { side: side, remaining_ms: ms });
+  }
+}
+
+export function fillAdjust() {
+  if (!S.game) return;
+  $("adjust-time").value = formatClock(remainingMs($("adjust-side").value)).replace(/\.\d$/, "");
+}
+
+export function bind() {
+  const tap = $("tap");
+  tap.addEventListener("click", onTap);
+  tap.addEventListener("keydown", (ev) => {
+    if (ev.key === " " || ev.key === "Enter") {
+      ev.preventDefault();
+      onTap();
+    }
+  });
+  tap.addEventListener("pointerdown", () => tap.classList.add("pressed"));
+  for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
+    tap.addEventListener(type, () => tap.classList.remove("pressed"));
+  }
+
+  document.addEventListener("click", (ev) => {
+    keepAwake();
+    const button = ev.target.closest("[data-action]");
+    if (button && !button.disabled) onAction(button.getAttribute("data-action"));
+  });
+
+  $("confirm-yes").addEventListener("click", () => answerConfirm(true));
+  $("confirm-no").addEventListener("click", () => answerConfirm(false));
+  $("confirm-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") answerConfirm(true);
+  });
+  $("toast").addEventListener("click", () => {
+    $("toast").hidden = true;
+  });
+
+  $("kill-box-yes").addEventListener("click", () => {
+    setKillBox(true);
+    updatePreview();
+  });
+  $("kill-box-no").addEventListener("click", () => {
+    setKillBox(false);
+    updatePreview();
+  });
+  $("sheet-scoring").addEventListener("click", (ev) => {
+    const button = ev.target.closest("[data-val]");
+    if (!button || !S.sheet) return;
+    const id = button.getAttribute("data-el");
+    const value = button.getAttribute("data-val");
+    if (value === "none") delete S.sheet.control[id];
+    else S.sheet.control[id] = value;
+    for (const b of button.parentNode.querySelectorAll("[data-val]")) {
+      b.setAttribute("aria-pressed", b === button ? "true" : "false");
+    }
+    updatePreview();
+  });
+  $("sheet-scoring").addEventListener("change", (ev) => {
+    const input = ev.target.closest("[data-obj]");
+    if (!input || !S.sheet) return;
+    const id = input.getAttribute("data-obj");
+    if (input.checked) S.sheet.destroyed.add(id);
+    else S.sheet.destroyed.delete(id);
+    updatePreview();
+  });
+  $("end-turn").addEventListener("click", submitSheet);
+  $("sheet-submit").addEventListener("click", submitSheet);
+  $("sheet-cancel").addEventListener("click", cancelSheet);
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape") return;
+    if (!$("confirm").hidden) answerConfirm(false);
+    else if (S.sheet) cancelSheet();
+  });
+
+  $("report").addEventListener("submit", onReport);
+  $("adjust-form").addEventListener("submit", onAdjust);
+  $("adjust-side").addEventListener("change", fillAdjust);
+  $("adjust-time").addEventListener("focus", () => {
+    if (!$("adjust-time").value) fillAdjust();
+  });
+
+  // The socket reconnects and measures the clock again on its own (lib/socket.js).
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") keepAwake();
+  });
+}

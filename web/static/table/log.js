@@ -1,0 +1,316 @@
+// Table log: what the server recorded, readable for an EO settling a dispute.
+import { $ } from "../lib/dom.js";
+
+const tableId = document.body.getAttribute("data-table-id");
+const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
+const pad = (n, w) => String(n).padStart(w || 2, "0");
+const side = (s) => (s === "p1" || s === "p2" ? s.toUpperCase() : String(s));
+const WHO = { p1: "P1", p2: "P2", eo: "EO", system: "Server" };
+
+function time(ms) {
+  const d = new Date(ms);
+  return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()) + "." + pad(d.getMilliseconds(), 3);
+}
+
+function clock(ms) {
+  const tenths = Math.floor(ms / 100);
+  const s = Math.floor(tenths / 10);
+  return Math.floor(s / 60) + ":" + pad(s % 60) + (ms < 60000 ? "." + (tenths % 10) : "");
+}
+
+function delta(ms) {
+  if (ms === null) return "";
+  const s = ms / 1000;
+  if (s < 60) return "+" + s.toFixed(1) + " s";
+  return "+" + Math.floor(s / 60) + " min " + pad(Math.floor(s % 60)) + " s";
+}
+
+function scoring(sc) {
+  if (!sc) return "";
+  const parts = Object.entries(sc.control || {}).map(([el, s]) => el + " → " + side(s));
+  for (const el of sc.destroyed || []) parts.push(el + " destroyed");
+  return parts.length ? "scored: " + parts.join(", ") : "scored: nothing";
+}
+
+// The slot a tap ends: P1/P2 deployment, advance deployment, then turns.
+function slot(k) {
+  const who = k % 2 ? "P2" : "P1";
+  if (k < 2) return who + "'s deployment";
+  if (k < 4) return who + "'s advance deployment";
+  return who + "'s turn " + (Math.floor((k - 4) / 2) + 1);
+}
+
+const NAMES = {
+  start: "clock start",
+  pass_turn: "tap",
+  switch: "clock switch",
+  propose_undo: "undo request",
+  answer_undo: "undo answer",
+  caster_destroyed: "caster destroyed",
+  concede: "concession",
+  claim_scenario: "scenario claim",
+  answer_claim: "claim answer",
+  accept_clock_loss: "clock loss accepted",
+  final_scoring: "final scoring",
+  report: "report",
+  confirm: "confirmation",
+  dispute: "dispute",
+};
+
+function duration(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? s + " s" : Math.floor(s / 60) + " min " + pad(s % 60) + " s";
+}
+
+// A phone's offline queue, merged on its return: in words, each command with its turn.
+function merged(e, row, walk) {
+  const away = e.away || [e.at_ms, e.at_ms];
+  const mine = (e.entries || []).filter((x) => x.offline && x.src === e.v);
+  const idle = (e.dropped || []).filter((x) => x.src === e.v);
+  row.what = side(e.by) + "'s phone back online: " + mine.length + " offline command" + (mine.length === 1 ? "" : "s") + " merged";
+  const bits = ["offline " + time(away[0]).slice(0, 8) + "–" + time(away[1]).slice(0, 8) + " (" + duration(away[1] - away[0]) + ")"];
+  if (idle.length) bits.push(idle.length + " did nothing (the clock had already passed)");
+  if (e.moved) bits.push(e.moved + " timed outside the time away, counted at its edge");
+  row.details = bits.join("; ");
+  row.sub = mine.map((x) => ({
+    at: x.at_ms,
+    text: NAMES[x.cmd.c] || x.cmd.c,
+    turn: x.turn || "",
+  }));
+  const last = (e.entries || [])[e.entries.length - 1];
+  if (last && last.cmd.c === "pass_turn") walk.k += 1;
+}
+
+const walk = { k: 0, running: null, pausedSide: null, taps: [], prevAt: null };
+
+// Walk the log once, page by page, naming each entry; an accepted undo strikes the tap
+// it took back. Turn labels come from the server ("turn"), which knows after a merge.
+function describe(entries) {
+  const rows = entries.map((e) => {
+    const row = { e: e, what: e.c, details: "", undone: false, sub: [] };
+    let k = walk.k;
+    let running = walk.running;
+    let pausedSide = walk.pausedSide;
+    const taps = walk.taps;
+    const activeSide = e.turn ? (e.turn.startsWith("P2") ? "p2" : "p1") : k % 2 ? "p2" : "p1";
+    switch (e.c) {
+      case "start":
+        row.what = "Clock started";
+        row.details = "P1 deploys";
+        running = "p1";
+        break;
+      case "pass_turn": {
+        row.what = "Tap: end of " + (e.turn || slot(k));
+        const bits = [];
+        if (e.kill_box !== undefined && e.kill_box !== null) bits.push("kill box: " + (e.kill_box ? "YES" : "no"));
+        if (e.scoring) bits.push(scoring(e.scoring));
+        row.details = bits.join("; ");
+        taps.push({ row: row, running: running });
+        k += 1;
+        running = k % 2 ? "p2" : "p1";
+        break;
+      }
+      case "switch":
+        row.what = e.to === activeSide ? "Clock back to " + side(e.to) : "Interrupt: clock to " + side(e.to);
+        running = e.to;
+        break;
+      case "propose_undo":
+        row.what = "Asked to undo the last tap";
+        break;
+      case "answer_undo":
+        row.what = e.accept ? "Undo accepted" : "Undo declined";
+        if (e.accept && taps.length) {
+          const tap = taps.pop();
+          tap.row.undone = true;
+          if (tap.row.tr) {
+            // The tap is on a page already shown.
+            tap.row.tr.classList.add("undone");
+            tap.row.tr.children[4].textContent += " (undone)";
+          }
+          row.details = "took back #" + tap.row.e.v;
+          k = Math.max(0, k - 1);
+          running = tap.running;
+        }
+        break;
+      case "caster_destroyed":
+        row.what = e.both ? "Both casters destroyed" : "Caster destroyed";
+        row.details = e.both ? "tiebreakers decide" : side(e.by) + "'s caster: assassination";
+        running = null;
+        break;
+      case "concede":
+        row.what = "Conceded";
+        running = null;
+        break;
+      case "claim_scenario":
+        row.what = "Claimed a scenario win";
+        row.details = scoring(e.scoring);
+        break;
+      case "answer_claim":
+        row.what = e.agree ? "Claim accepted" : "Claim refused";
+        break;
+      case "accept_clock_loss":
+        row.what = "Accepted the loss on time";
+        break;
+      case "final_scoring":
+        row.what = "Final scoring";
+        row.details = scoring(e.scoring);
+        break;
+      case "report": {
+        row.what = "Report";
+        const bits = ["army points destroyed " + e.army_points_destroyed];
+        if (e.scenario_presence !== null && e.scenario_presence !== undefined) bits.push("scenario presence " + e.scenario_presence);
+        if (e.list_played) bits.push("list: " + e.list_played);
+        row.details = bits.join("; ");
+        break;
+      }
+      case "confirm":
+        row.what = "Confirmed the result";
+        break;
+      case "dispute":
+        row.what = "Disputed the result";
+        row.details = e.reason || "";
+        break;
+      case "call_tie":
+        row.what = "Round time: declared a tie";
+        running = null;
+        break;
+      case "record_result":
+        row.what = "Result entered by the EO";
+        row.details = (e.winner ? side(e.winner) + " wins" : "tie") +
+          "; CP " + e.control_points.join("–") + "; army points destroyed " + e.army_points_destroyed.join("–");
+        running = null;
+        break;
+      case "pause":
+        row.what = "Paused";
+        pausedSide = running;
+        running = null;
+        break;
+      case "resume":
+        row.what = "Resumed";
+        running = pausedSide;
+        break;
+      case "adjust_clock":
+        row.what = "Clock adjusted";
+        row.details = side(e.side) + " set to " + clock(e.remaining_ms);
+        break;
+      case "flag":
+        row.what = "Clock ran out";
+        row.details = running ? side(running) + "'s clock reached 0:00" : "";
+        running = null;
+        break;
+      case "merge":
+        walk.k = k;
+        merged(e, row, walk);
+        k = walk.k;
+        break;
+      default:
+        row.what = "Recorded: " + String(e.c);
+    }
+    walk.k = k;
+    walk.running = running;
+    walk.pausedSide = pausedSide;
+    row.delta = walk.prevAt === null ? null : e.at_ms - walk.prevAt;
+    walk.prevAt = e.at_ms;
+    return row;
+  });
+  return rows;
+}
+
+function cell(text, cls) {
+  const td = document.createElement("td");
+  if (cls) td.className = cls;
+  td.textContent = text;
+  return td;
+}
+
+function show(entries, first) {
+  const body = $("log-body");
+  if (first) body.textContent = "";
+  for (const row of describe(entries)) {
+    const tr = document.createElement("tr");
+    tr.className = "by-" + row.e.by + (row.undone ? " undone" : "");
+    row.tr = tr;
+    tr.append(
+      cell(String(row.e.v), "num"),
+      cell(time(row.e.at_ms), "time"),
+      cell(delta(row.delta), "delta num"),
+      cell(WHO[row.e.by] || row.e.by, "who"),
+      cell(row.what + (row.undone ? " (undone)" : ""), "what"),
+      cell(row.details, "details")
+    );
+    body.append(tr);
+    for (const sub of row.sub) {
+      const line = document.createElement("tr");
+      line.className = "merged by-" + row.e.by;
+      line.append(
+        cell("", "num"),
+        cell(time(sub.at), "time"),
+        cell("", "delta num"),
+        cell("", "who"),
+        cell("↳ offline " + sub.text, "what"),
+        cell(sub.turn ? "in " + sub.turn : "", "details")
+      );
+      body.append(line);
+    }
+  }
+  if (first && !entries.length) {
+    const tr = document.createElement("tr");
+    const td = cell("Nothing yet: the clock has not been started.", "muted");
+    td.colSpan = 6;
+    tr.append(td);
+    body.append(tr);
+  }
+}
+
+function fail(text) {
+  const box = $("log-error");
+  box.textContent = text;
+  box.hidden = false;
+}
+
+// The log comes a page at a time (200 entries): each page shows as it arrives.
+async function load() {
+  $("log-error").hidden = true;
+  if (!token) {
+    fail("This link has no table key. Open the log from a table link (it ends with #k=…).");
+    return;
+  }
+  Object.assign(walk, { k: 0, running: null, pausedSide: null, taps: [], prevAt: null });
+  $("log-status").textContent = "Loading…";
+  let after = 0;
+  let shown = 0;
+  try {
+    for (;;) {
+      const res = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/log?after=" + after, {
+        headers: { "X-Table-Token": token, Accept: "application/json" },
+        cache: "no-store",
+      });
+      if (!res.ok) {
+        let detail = res.status + " " + res.statusText;
+        try {
+          const body = await res.json();
+          if (body && body.detail) detail = typeof body.detail === "string" ? body.detail : detail;
+        } catch (e) {
+          /* not JSON */
+        }
+        fail("Could not load the log: " + detail);
+        $("log-status").textContent = "";
+        return;
+      }
+      const page = await res.json();
+      show(page.entries, after === 0);
+      shown += page.entries.length;
+      if (page.next === null || page.next === undefined) break;
+      after = page.next;
+      $("log-status").textContent = "Loading… " + shown + " of " + page.version + " entries";
+    }
+    $("log-status").textContent = shown + " entries · loaded " + time(Date.now()).slice(0, 8);
+  } catch (e) {
+    fail("Could not reach the server. Check the Wi-Fi and press Refresh.");
+    $("log-status").textContent = "";
+  }
+}
+
+$("back").setAttribute("href", "/t/" + tableId + (location.hash || ""));
+$("refresh").addEventListener("click", load);
+load();

@@ -1,0 +1,170 @@
+// The prompt banner: what the table is asked now (turn end, game end, claims, reports).
+import { $, el } from "../lib/dom.js";
+import { whoSays } from "./render.js";
+import { cpAfter, scoringStarted } from "./rules.js";
+import { S, dueList, isSeat, me, nameOf, other, whose } from "./state.js";
+import { scoringSummary } from "./ui.js";
+
+export function banner(kind, tone, ...children) {
+  return el("div", { class: "banner " + (tone || ""), "data-kind": kind }, ...children);
+}
+
+export function actionButton(id, action, text, tone) {
+  return el("button", { type: "button", id: id, class: "btn " + (tone || ""), "data-action": action, text: text });
+}
+
+export function renderPrompt(g) {
+  const key = JSON.stringify([S.role, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null]);
+  if (key === S.promptKey) return;
+  S.promptKey = key;
+  const box = $("prompt");
+  box.textContent = "";
+  const mine = me();
+  if (g.disputed) {
+    box.append(banner("disputed", "warn", "The result is disputed: the EO decides it."));
+  }
+  for (const d of dueList()) {
+    let node = null;
+    if (g.disputed && d.kind === "confirm") continue; // confirming waits for the EO
+    switch (d.kind) {
+      case "paused":
+        node = banner("paused", "warn", el("strong", { text: "Paused by the EO" }), " — both clocks are stopped.");
+        break;
+      case "start": {
+        // DC3: P1 starts their clock and deploys first; P2 and watchers wait for them.
+        const canStart = mine === "p1" || S.role === "eo";
+        node = banner(
+          "start",
+          "go",
+          el("div", {
+            text: canStart
+              ? nameOf("p1") + " (P1) deploys first. Start the clock when both players are ready."
+              : "Waiting for " + nameOf("p1") + " to start the clock.",
+          }),
+          canStart ? actionButton("start", "start", "Start the clock (P1 deploys)", "primary big") : null
+        );
+        break;
+      }
+      case "turn_end": {
+        const items = [];
+        if (d.kill_box) items.push("Kill box");
+        if (d.scoring) items.push("scoring");
+        const whoseTurn = d.by === mine ? "your" : nameOf(d.by) + "'s";
+        node = banner("turn_end", "slim", "At the end of " + whoseTurn + " turn: " + items.join(" and ") + ".");
+        break;
+      }
+      case "game_end":
+        node = banner("game_end", "warn", "Last turn: the game ends when " + whose(d.by) + " turn " + g.turn + " ends.");
+        break;
+      case "clock_out":
+        if (d.by === mine) {
+          const canClaim = scoringStarted(g);
+          node = banner(
+            "clock_out",
+            "danger",
+            el("div", {}, el("strong", { text: "Your clock ran out." })),
+            el("div", {
+              text: canClaim
+                ? "If scoring the table now gives you a lead of " + S.table.victory_lead + " CP, you win by scenario. Otherwise you lose on time."
+                : "Scenario scoring has not started yet, so the clock loss stands.",
+            }),
+            el(
+              "div",
+              { class: "button-row" },
+              canClaim ? actionButton("claim", "claim", "Claim scenario win", "big") : null,
+              actionButton("accept-loss", "accept-loss", "Accept the loss", "big danger")
+            )
+          );
+        } else {
+          node = banner(
+            "clock_out",
+            "danger",
+            nameOf(d.by) + "'s clock ran out — waiting for " + nameOf(d.by) + " to claim a scenario win or accept the loss."
+          );
+        }
+        break;
+      case "answer_claim": {
+        // The opponent of the flagged player answers (the server's "by" is not reliable here).
+        const claimer = g.flagged;
+        const answerer = claimer ? other(claimer) : d.by;
+        const cp = g.claim ? cpAfter(g.claim, null) : g.control_points;
+        const detail =
+          (g.claim ? scoringSummary(g.claim) : "") + ". CP would be " + nameOf("p1") + " " + cp[0] + " – " + nameOf("p2") + " " + cp[1] + ".";
+        if (answerer === mine) {
+          node = banner(
+            "answer_claim",
+            "danger",
+            el("div", {}, el("strong", { text: nameOf(claimer) + " claims a scenario win." })),
+            el("div", { text: detail }),
+            el(
+              "div",
+              { class: "button-row" },
+              actionButton("claim-agree", "claim-agree", "Agree — " + nameOf(claimer) + " wins", "big"),
+              actionButton("claim-disagree", "claim-disagree", "Disagree", "big danger")
+            )
+          );
+        } else {
+          node = banner(
+            "answer_claim",
+            "danger",
+            el("div", { text: whoSays(claimer, "claim") + " a scenario win: " + detail }),
+            el("div", { text: "Waiting for " + nameOf(answerer) + " to agree or disagree." })
+          );
+        }
+        break;
+      }
+      case "final_scoring":
+        node = banner(
+          "final_scoring",
+          "info",
+          el("div", { text: "Record one last scoring of the table (it cannot change the result)." }),
+          isSeat() ? actionButton("final-scoring", "final-scoring", "Score the final state", "big") : null
+        );
+        break;
+      case "report":
+        node = banner(
+          "report",
+          "info",
+          d.by === mine
+            ? "Enter the army points you destroyed (below)."
+            : "Waiting for " + nameOf(d.by) + "'s report (army points destroyed)."
+        );
+        break;
+      case "scenario_presence":
+        node = banner("scenario_presence", "warn", "Still tied after casters, CP and army points: both players enter scenario presence.");
+        break;
+      case "confirm":
+        node = banner(
+          "confirm",
+          "info",
+          d.by === mine ? "Check the result below and confirm it." : "Waiting for " + nameOf(d.by) + " to confirm the result."
+        );
+        break;
+      case "answer_undo": {
+        const proposer = other(d.by);
+        if (d.by === mine) {
+          node = banner(
+            "answer_undo",
+            "warn",
+            el("div", {}, el("strong", { text: nameOf(proposer) + " asks to undo the last tap." })),
+            el(
+              "div",
+              { class: "button-row" },
+              actionButton("undo-accept", "undo-accept", "Accept undo", "big primary"),
+              actionButton("undo-decline", "undo-decline", "Decline", "big")
+            )
+          );
+        } else if (proposer === mine) {
+          node = banner("answer_undo", "warn", "Waiting for " + nameOf(d.by) + " to accept the undo (10 s).");
+        } else {
+          node = banner("answer_undo", "warn", nameOf(proposer) + " asked to undo the last tap.");
+        }
+        break;
+      }
+      default:
+        node = banner(d.kind, "info", d.kind.replace(/_/g, " "));
+    }
+    if (node) box.append(node);
+  }
+  box.hidden = !box.childElementCount;
+}

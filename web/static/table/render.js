@@ -1,0 +1,316 @@
+// Drawing the table: clocks, sides, connection, tap area, result, the 100 ms frame.
+import { formatClock } from "../lib/clock.js";
+import { $, el, show } from "../lib/dom.js";
+import { awaiting, pendingCommand } from "./net.js";
+import { presumable, queuedCommands } from "./offline.js";
+import { renderPrompt } from "./prompt.js";
+import { undoWindowMs } from "./rules.js";
+import { renderSheet } from "./scoring.js";
+import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
+import { elementName, endingText, methodText, phaseText, resultText } from "./ui.js";
+
+// ---------------------------------------------------------------- render
+
+export function render() {
+  renderConnection();
+  if (!S.game || !S.table) return;
+  const g = S.game;
+  const app = $("app");
+  app.classList.toggle("paused", !!g.paused);
+  app.classList.toggle("over", g.phase === "over");
+  app.setAttribute("data-phase", g.phase);
+
+  setText("phase", phaseText(g));
+  renderSides(g);
+  renderPrompt(g);
+  renderTap(g);
+  renderActions(g);
+  renderReport(g);
+  renderResult(g);
+  renderEo(g);
+  renderScenario(g);
+  renderSheet();
+  tick();
+}
+
+export function renderConnection() {
+  const queued = queuedCommands();
+  const offline = !S.fatal && (S.everJoined || S.restored || (S.sock !== null && S.sock.waiting) || queued.length > 0) && !S.open;
+  show("offline", offline);
+  if (offline) setText("offline", offlineText(queued));
+  $("app").classList.toggle("is-offline", offline);
+  if (!S.everJoined && !S.fatal && !S.game) setText("phase", S.open ? "Joining…" : "Connecting…");
+  renderRefused();
+}
+
+export function offlineText(queued) {
+  const taps = queued.filter((q) => OPTIMISTIC.includes(q.c)).length;
+  const others = queued.length - taps;
+  const parts = [];
+  if (taps) parts.push(taps + (taps === 1 ? " tap" : " taps"));
+  if (others) parts.push(others + (others === 1 ? " command" : " commands"));
+  if (!parts.length) return "Offline — reconnecting";
+  return "Offline — " + parts.join(", ") + " queued";
+}
+
+// The server refused to merge the offline queue: said loudly until the state changes.
+export function renderRefused() {
+  let box = $("merge-refused");
+  if (!S.refused) {
+    if (box) box.hidden = true;
+    return;
+  }
+  if (!box) {
+    box = el("div", { id: "merge-refused", class: "banner danger merge-refused", role: "alert" });
+    $("status").prepend(box);
+  }
+  const text = "Offline taps not merged — " + S.refused.message + " The table shows the server's state.";
+  if (box.textContent !== text) box.textContent = text;
+  box.hidden = false;
+}
+
+export function renderSides(g) {
+  for (const side of SIDES) {
+    const box = $("side-" + side);
+    const i = idx(side);
+    const running = g.running === side;
+    box.classList.toggle("running", running);
+    box.classList.toggle("interrupt", running && !!g.interrupted);
+    box.classList.toggle("active-turn", PLAYING.includes(g.phase) && g.active === side);
+    box.classList.toggle("flagged", g.flagged === side);
+    box.classList.toggle("caster-down", !g.casters[i]);
+    setText("cp-" + side, String(g.control_points[i]));
+    const flags = [];
+    if (running && g.interrupted) flags.push("interrupt");
+    else if (running) flags.push("running");
+    else if (PLAYING.includes(g.phase) && g.active === side && g.interrupted) flags.push("active turn");
+    if (g.paused && g.phase !== "over") flags.push("paused");
+    if (g.flagged === side) flags.push("out of time");
+    if (!g.casters[i]) flags.push("caster destroyed");
+    if (g.result && g.confirmed[i]) flags.push("confirmed");
+    setText("flags-" + side, flags.join(" · "));
+  }
+}
+
+
+export function whoSays(side, verb) {
+  return side === me() ? "You " + verb : nameOf(side) + " " + verb + "s";
+}
+
+export function canTap(g) {
+  const mine = me();
+  return !!mine && PLAYING.includes(g.phase) && !g.paused && g.running === mine && !g.interrupted;
+}
+
+export function renderTap(g) {
+  if (!isSeat()) return;
+  const mine = me();
+  const opp = other(mine);
+  const tap = $("tap");
+  const presuming = presumable(g);
+  const tappable = canTap(g) || presuming;
+  const sending = pendingCommand("pass_turn");
+  let hint = "";
+  if (presuming) {
+    hint = "Offline: " + nameOf(opp) + "'s taps are not seen here. TAP when your own " + (g.phase === "turn" ? "turn" : "deployment") + " is done";
+  } else if (g.phase === "ready") {
+    hint = mine === "p1" ? "Press “Start the clock” when you are ready to deploy." : "Waiting for " + nameOf("p1") + " to start the clock.";
+  } else if (PLAYING.includes(g.phase) && g.paused) {
+    hint = "Paused by the EO";
+  } else if (tappable) {
+    const turnEnd = due("turn_end", mine);
+    if (sending) hint = "Sending…";
+    else if (g.phase === "deployment") hint = "TAP when your deployment is done";
+    else if (g.phase === "advance_deployment") hint = "TAP when your advance deployment is done";
+    else if (turnEnd) hint = "TAP to end your turn" + (turnEnd.kill_box ? " — Kill box & scoring" : " — scoring");
+    else hint = "TAP to end your turn";
+  } else if (PLAYING.includes(g.phase) && g.interrupted && g.running === mine) {
+    hint = "Interrupt: your time runs. Press “Back to " + nameOf(opp) + "” when done.";
+  } else if (PLAYING.includes(g.phase) && g.interrupted) {
+    hint = "Interrupt: " + nameOf(opp) + "'s time runs";
+  } else if (g.phase === "deployment" || g.phase === "advance_deployment") {
+    hint = nameOf(opp) + " is deploying";
+  } else if (g.phase === "turn") {
+    hint = nameOf(opp) + "'s turn";
+  } else if (g.phase === "clock_out") {
+    hint = "Clock out";
+  }
+  if (!S.open && tappable && !presuming && hint) hint += " (offline: queued until back online)";
+  setText("tap-hint", hint);
+  tap.classList.toggle("mine-running", g.running === mine);
+  tap.classList.toggle("interrupt", g.running === mine && !!g.interrupted);
+  tap.classList.toggle("can-tap", tappable && !sending);
+  tap.classList.toggle("sending", tappable && sending);
+  tap.classList.toggle("waiting", !tappable && PLAYING.includes(g.phase));
+  tap.classList.toggle("done", !PLAYING.includes(g.phase) && g.phase !== "ready");
+  tap.setAttribute("aria-disabled", tappable ? "false" : "true");
+}
+
+// The player who made the last tap: the side that was active before it
+// (a tap that ends the game leaves that side active).
+export function lastTapper(g) {
+  return g.phase === "over" ? g.active : other(g.active);
+}
+
+export function undoOpen(g) {
+  return !!(
+    g.undo &&
+    !g.undo.proposed_by &&
+    lastTapper(g) === me() &&
+    serverNow() - g.undo.tap_at_ms < undoWindowMs()
+  );
+}
+
+export function renderActions(g) {
+  if (!isSeat()) return;
+  const mine = me();
+  const inTurn = g.phase === "turn" && !g.paused;
+  show("interrupt", inTurn && g.active === mine && !g.interrupted);
+  show("switch-back", inTurn && !!g.interrupted);
+  setText("switch-back", "Back to " + (g.active === mine ? "me (" + nameOf(mine) + ")" : nameOf(g.active)));
+  show("caster-destroyed", inTurn);
+  show("both-casters", inTurn);
+  show("concede", g.phase !== "over");
+  show("undo", undoOpen(g));
+}
+
+export function renderReport(g) {
+  const form = $("report");
+  const mine = me();
+  const presence = !!due("scenario_presence");
+  const reportDue = !!(mine && due("report", mine));
+  const visible = !!mine && g.phase === "over" && !g.settled && (reportDue || presence || S.editReport);
+  if (visible && !S.reportShown) {
+    const own = g.reports[idx(mine)];
+    $("report-apd").value = own ? String(own.army_points_destroyed) : "";
+    $("report-presence").value = own && own.scenario_presence !== null ? String(own.scenario_presence) : "";
+    $("report-list").value = own ? own.list_played : "";
+  }
+  S.reportShown = visible;
+  form.hidden = !visible;
+  form.classList.toggle("need-presence", presence);
+  setText("report-presence-hint", presence ? "(needed: the game is still tied)" : "(only needed if still tied)");
+  setText("report-title", presence ? "Scenario presence needed" : reportDue ? "Report the game" : "Change my report");
+  $("report-submit").disabled = awaiting("report");
+}
+
+export function renderResult(g) {
+  const box = $("result-box");
+  if (g.phase !== "over") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const mine = me();
+  const r = g.result;
+  if (r) {
+    setText("result", resultText(r));
+    setText("result-by", (r.winner ? nameOf(r.winner) + " wins" : "Tie") + " by " + methodText(r.method));
+    renderResultTable(r, g);
+    const conf = SIDES.map((s) => nameOf(s) + (g.confirmed[idx(s)] ? " ✓ confirmed" : " — not yet confirmed"));
+    setText("confirmations", conf.join("\n"));
+  } else {
+    setText("result", g.ending ? endingText(g.ending) : "Game over");
+    const waiting = [];
+    if (g.final_scoring_due) waiting.push("the final scoring");
+    for (const d of dueList()) if (d.kind === "report") waiting.push(nameOf(d.by) + "'s report");
+    if (due("scenario_presence")) waiting.push("scenario presence");
+    setText("result-by", waiting.length ? "Waiting for " + waiting.join(", ") + "." : "");
+    renderResultTable(null, g);
+    setText("confirmations", "");
+  }
+  const disputed = $("disputed");
+  disputed.hidden = !g.disputed;
+  if (g.disputed) setText("disputed", "Disputed — " + g.disputed + ". The EO decides the result.");
+  if (g.settled) {
+    // Final: both players confirmed it, or the EO entered it. Only the EO changes it now.
+    setText("confirmations", g.entered_by_eo ? "Final — entered by the EO." : "Final — both players confirmed. Only the EO can change it now.");
+    S.editReport = false;
+  }
+  show("dispute", !!(mine && !g.disputed && !g.settled));
+  show("confirm-result", !!(mine && r && !g.confirmed[idx(mine)] && !g.disputed));
+  $("confirm-result").disabled = awaiting("confirm");
+  show("edit-report", !!(mine && !g.settled && g.reports[idx(mine)] && !due("report", mine) && !S.editReport && !due("scenario_presence")));
+}
+
+export function renderResultTable(r, g) {
+  const box = $("result-detail");
+  const key = JSON.stringify(r);
+  if (box.getAttribute("data-key") === key) return;
+  box.setAttribute("data-key", key);
+  box.textContent = "";
+  if (!r) return;
+  const row = (head, a, b) => el("tr", {}, el("th", { scope: "row", text: head }), el("td", { text: a }), el("td", { text: b }));
+  box.append(
+    el(
+      "table",
+      { class: "result-table" },
+      el("tr", {}, el("th", {}), el("th", { scope: "col", text: nameOf("p1") + " (P1)" }), el("th", { scope: "col", text: nameOf("p2") + " (P2)" })),
+      row("CP", String(r.control_points[0]), String(r.control_points[1])),
+      row("Army points destroyed", String(r.army_points_destroyed[0]), String(r.army_points_destroyed[1])),
+      row("List", (r.lists && r.lists[0]) || "—", (r.lists && r.lists[1]) || "—")
+    )
+  );
+}
+
+export function renderEo(g) {
+  if (S.role !== "eo") return;
+  const playing = PLAYING.includes(g.phase);
+  show("pause", playing && !g.paused);
+  show("resume", !!g.paused);
+  show("call-tie", g.phase !== "over");
+  const adjustable = g.phase !== "over" && g.phase !== "clock_out";
+  $("adjust").disabled = !adjustable;
+  $("adjust-time").disabled = !adjustable;
+}
+
+export function renderScenario(g) {
+  const sc = S.table.scenario;
+  setText("scenario-name", "Scenario: " + sc.name);
+  const list = $("scenario-elements");
+  const key = JSON.stringify(g.objectives_destroyed);
+  if (list.getAttribute("data-key") !== key) {
+    list.setAttribute("data-key", key);
+    list.textContent = "";
+    for (const e of sc.elements) {
+      const gone = g.objectives_destroyed.includes(e.id);
+      list.append(
+        el("li", { class: "element " + e.kind + (gone ? " destroyed" : "") }, el("span", { class: "kind", text: e.kind }), " ", elementName(e.id), gone ? " — destroyed" : "")
+      );
+    }
+  }
+  const notes = [
+    "A lead of " + S.table.victory_lead + " CP wins at once.",
+    sc.kill_box ? "Kill box: a caster within 12\" of its own table edge at the end of its turn gives the opponent " + S.table.kill_box_cp + " CP." : "No kill box.",
+    "The game ends after P2's turn " + S.table.last_turn + ".",
+  ];
+  setText("scenario-notes", notes.join(" "));
+}
+
+// Clocks and the undo countdown, every frame.
+export function tick() {
+  if (!S.game) return;
+  const g = S.game;
+  for (const side of SIDES) {
+    const ms = remainingMs(side);
+    setText("clock-" + side, formatClock(ms));
+    const box = $("side-" + side);
+    const low = ms < 5 * 60000;
+    const critical = ms < 60000;
+    if (box.classList.contains("low") !== low) box.classList.toggle("low", low);
+    if (box.classList.contains("critical") !== critical) box.classList.toggle("critical", critical);
+  }
+  if (isSeat()) {
+    const open = undoOpen(g);
+    show("undo", open);
+    if (open) {
+      const left = Math.ceil((undoWindowMs() - (serverNow() - g.undo.tap_at_ms)) / 1000);
+      setText("undo", "Undo last tap (" + left + " s)");
+    }
+  }
+}
+
+export function frame() {
+  tick();
+  requestAnimationFrame(frame);
+}

@@ -1,0 +1,52 @@
+// The game's rule values, taken only from what the server sends in the table info
+// (kill box CP and from when, scoring from when, each element's CP, the victory lead,
+// the undo window): the phone replays offline taps with the server's numbers.
+import { S, idx, other } from "./state.js";
+
+// Has play reached this turn mark ({turn, side})?
+export const reached = (mark, turn, side) => !!mark && turn * 2 + idx(side) >= mark.turn * 2 + idx(mark.side || "p1");
+
+// Scenario scoring has started: a player whose clock runs out before cannot claim a win.
+export function scoringStarted(g) {
+  return g.turn > 0 && reached(S.table.scoring_from, g.turn, g.active);
+}
+
+export function elementCp(id) {
+  const e = S.table.scenario.elements.find((x) => x.id === id);
+  return e && typeof e.cp === "number" ? e.cp : 0;
+}
+
+// The side that owns an objective ("…p1" / "…p2").
+const ownerOf = (id) => (id.endsWith("p1") ? "p1" : "p2");
+
+// CP after a scoring sheet (and the kill box scored against `killBoxFor`) on top of `cp`;
+// objectives in `destroyedBefore` were scored already and count nothing.
+export function addScoring(cp, scoring, killBoxFor, destroyedBefore) {
+  const out = cp.slice();
+  for (const [id, side] of Object.entries(scoring.control || {})) out[idx(side)] += elementCp(id);
+  const seen = new Set(destroyedBefore || []);
+  for (const id of scoring.destroyed || []) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out[idx(other(ownerOf(id)))] += elementCp(id);
+  }
+  if (killBoxFor) out[idx(other(killBoxFor))] += S.table.kill_box_cp;
+  return out;
+}
+
+// CP after a scoring sheet (and kill box) on top of the current CP.
+export function cpAfter(scoring, killBoxFor) {
+  return addScoring(S.game.control_points, scoring, killBoxFor);
+}
+
+export function leader(cp) {
+  const lead = S.table.victory_lead;
+  if (cp[0] - cp[1] >= lead) return "p1";
+  if (cp[1] - cp[0] >= lead) return "p2";
+  return null;
+}
+
+// How long after a tap it can be undone (ms); 0 for a table saved without it.
+export function undoWindowMs() {
+  return (S.table && S.table.undo_window_ms) || 0;
+}

@@ -1,0 +1,172 @@
+// The scoring sheet: who controls what at a turn end, kill box, final scoring.
+import { $, el } from "../lib/dom.js";
+import { command } from "./net.js";
+import { unpresume } from "./offline.js";
+import { canTap, render } from "./render.js";
+import { cpAfter, leader } from "./rules.js";
+import { S, due, me, nameOf, other, setText } from "./state.js";
+import { elementName } from "./ui.js";
+
+// ---------------------------------------------------------------- the scoring sheet
+
+export function openSheet(mode) {
+  const g = S.game;
+  const mine = me();
+  if (!mine) return;
+  let killBox = false;
+  let scoring = true;
+  let title = "";
+  if (mode === "turn_end") {
+    const d = due("turn_end", mine);
+    if (!d) return;
+    killBox = !!d.kill_box;
+    scoring = !!d.scoring;
+    title = "End of your turn " + g.turn;
+  } else if (mode === "claim") {
+    title = "Claim a scenario win";
+  } else {
+    title = "Final scoring";
+  }
+  S.sheet = { mode: mode, killBox: killBox, scoring: scoring, kb: false, control: {}, destroyed: new Set() };
+  setText("sheet-title", title);
+  $("sheet-killbox").hidden = !killBox;
+  setKillBox(false);
+  buildScoring();
+  $("end-turn").hidden = mode !== "turn_end";
+  $("sheet-submit").hidden = mode === "turn_end";
+  $("sheet-submit").textContent = mode === "claim" ? "Claim the win" : "Record final scoring";
+  $("sheet").hidden = false;
+  document.body.classList.add("sheet-open");
+  updatePreview();
+}
+
+export function closeSheet() {
+  S.sheet = null;
+  $("sheet").hidden = true;
+  document.body.classList.remove("sheet-open");
+}
+
+// Cancelled: a pass presumed for this tap (offline) is taken back too.
+export function cancelSheet() {
+  const presumed = S.sheet && S.sheet.presumed;
+  closeSheet();
+  if (presumed) {
+    unpresume(presumed);
+    render();
+  }
+}
+
+export function setKillBox(yes) {
+  if (S.sheet) S.sheet.kb = yes;
+  $("kill-box-yes").setAttribute("aria-pressed", yes ? "true" : "false");
+  $("kill-box-no").setAttribute("aria-pressed", yes ? "false" : "true");
+}
+
+export function buildScoring() {
+  const box = $("sheet-scoring");
+  box.textContent = "";
+  const sheet = S.sheet;
+  if (!sheet.scoring) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const mine = me();
+  const opp = other(mine);
+  const g = S.game;
+  const controllable = S.table.scenario.elements.filter((e) => e.kind !== "objective");
+  const objectives = S.table.scenario.elements.filter((e) => e.kind === "objective" && !g.objectives_destroyed.includes(e.id));
+  box.append(el("p", { class: "question" }, el("strong", { text: "Scoring:" }), " who controls each zone and flag?"));
+  for (const e of controllable) {
+    const choices = [
+      ["none", "None"],
+      [mine, "Me"],
+      [opp, nameOf(opp)],
+    ];
+    const row = el("div", { class: "score-row", "data-el": e.id }, el("div", { class: "score-name", text: e.name }));
+    const group = el("div", { class: "choice three", role: "group", "aria-label": e.name });
+    for (const [value, text] of choices) {
+      group.append(
+        el("button", {
+          type: "button",
+          id: "score-" + e.id + "-" + value,
+          class: "choice-btn" + (value === mine ? " me" : value === opp ? " opp" : ""),
+          "data-el": e.id,
+          "data-val": value,
+          "aria-pressed": value === "none" ? "true" : "false",
+          text: text,
+        })
+      );
+    }
+    row.append(group);
+    box.append(row);
+  }
+  if (objectives.length) {
+    box.append(el("p", { class: "question" }, el("strong", { text: "Objectives" }), " destroyed or removed this turn:"));
+    for (const e of objectives) {
+      const input = el("input", { type: "checkbox", id: "destroyed-" + e.id, "data-obj": e.id });
+      box.append(el("label", { class: "check-row", for: "destroyed-" + e.id }, input, el("span", { text: elementName(e.id) + " destroyed" })));
+    }
+  }
+}
+
+export function sheetScoring() {
+  const sheet = S.sheet;
+  return { control: Object.assign({}, sheet.control), destroyed: Array.from(sheet.destroyed).sort() };
+}
+
+export function updatePreview() {
+  const sheet = S.sheet;
+  if (!sheet) return;
+  const mine = me();
+  const scoring = sheet.scoring ? sheetScoring() : { control: {}, destroyed: [] };
+  const cp = cpAfter(scoring, sheet.killBox && sheet.kb ? mine : null);
+  const names = S.table.names;
+  let text = "CP after this: " + names[0] + " " + cp[0] + " – " + names[1] + " " + cp[1] + ".";
+  const lead = leader(cp);
+  if (sheet.mode === "final") {
+    text = "Final CP: " + names[0] + " " + cp[0] + " – " + names[1] + " " + cp[1] + ".";
+  } else if (lead) {
+    text += " " + nameOf(lead) + " leads by " + S.table.victory_lead + " or more: scenario victory, the game ends.";
+  } else if (sheet.mode === "claim") {
+    text += " Not a " + S.table.victory_lead + " CP lead for you: the claim would be refused.";
+  } else if (S.game.last_turn) {
+    text += " Last turn: the game ends with this tap.";
+  }
+  setText("sheet-preview", text);
+  setText("sheet-note", "A lead of " + S.table.victory_lead + " CP wins at once (scenario victory).");
+}
+
+export function renderSheet() {
+  const sheet = S.sheet;
+  if (!sheet) return;
+  const g = S.game;
+  const mine = me();
+  let valid = true;
+  if (sheet.mode === "turn_end") valid = canTap(g) && !!due("turn_end", mine);
+  else if (sheet.mode === "claim") valid = g.phase === "clock_out" && g.flagged === mine && !g.claim;
+  else valid = !!g.final_scoring_due;
+  if (!valid) closeSheet();
+  else updatePreview();
+}
+
+export function submitSheet() {
+  const sheet = S.sheet;
+  if (!sheet) return;
+  const mine = me();
+  if (sheet.mode === "turn_end") {
+    const fields = { expect: mine };
+    if (sheet.killBox) fields.kill_box = !!sheet.kb;
+    if (sheet.scoring) fields.scoring = sheetScoring();
+    closeSheet();
+    command("pass_turn", fields);
+  } else if (sheet.mode === "claim") {
+    const scoring = sheetScoring();
+    closeSheet();
+    command("claim_scenario", { scoring: scoring });
+  } else {
+    const scoring = sheetScoring();
+    closeSheet();
+    command("final_scoring", { scoring: scoring });
+  }
+}

@@ -1,0 +1,136 @@
+// Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
+import { $, show } from "../lib/dom.js";
+import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableId } from "./state.js";
+
+// ---------------------------------------------------------------- screen awake
+
+export async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+  if (S.wakeLock && !S.wakeLock.released) return;
+  try {
+    S.wakeLock = await navigator.wakeLock.request("screen");
+  } catch (e) {
+    S.wakeLock = null;
+  }
+}
+
+// ---------------------------------------------------------------- toast and confirm
+
+export let confirmResolve = null;
+
+// A yes/no dialog; with `placeholder`, it also asks for a line of text and
+// resolves to that text (or false when cancelled).
+export function ask(text, yesLabel, placeholder) {
+  if (confirmResolve) confirmResolve(false);
+  $("confirm-text").textContent = text;
+  $("confirm-yes").textContent = yesLabel || "Yes";
+  const input = $("confirm-input");
+  input.hidden = placeholder === undefined;
+  input.value = "";
+  input.placeholder = placeholder || "";
+  $("confirm").hidden = false;
+  if (input.hidden) $("confirm-no").focus();
+  else input.focus();
+  return new Promise((resolve) => {
+    confirmResolve = resolve;
+  });
+}
+
+export function answerConfirm(yes) {
+  $("confirm").hidden = true;
+  const input = $("confirm-input");
+  const resolve = confirmResolve;
+  confirmResolve = null;
+  if (resolve) resolve(yes && !input.hidden ? input.value.trim() : yes);
+}
+
+// ---------------------------------------------------------------- layout by role
+
+export function setupRole() {
+  const app = $("app");
+  app.setAttribute("data-role", S.role);
+  document.body.setAttribute("data-role", S.role);
+  const p1 = $("side-p1");
+  const p2 = $("side-p2");
+  if (isSeat()) {
+    const mine = me();
+    $("opp-slot").append($("side-" + other(mine)));
+    $("tap-slot").append($("side-" + mine));
+    $("side-" + mine).classList.add("mine");
+    $("side-" + other(mine)).classList.add("theirs");
+    show("tap", true);
+    show("board", false);
+    show("actions", true);
+    show("eo-tools", false);
+  } else {
+    $("board").append(p1, p2);
+    show("tap", false);
+    show("board", true);
+    show("actions", false);
+    show("eo-tools", S.role === "eo");
+  }
+  const roleText =
+    S.role === "eo" ? "EO" : S.role === "watch" ? "Watching" : label(S.role) + " · " + nameOf(S.role);
+  setText("role", roleText);
+  $("role").setAttribute("data-role", S.role);
+  for (const side of SIDES) setText("name-" + side, nameOf(side));
+  const adjustSide = $("adjust-side");
+  for (const opt of adjustSide.options) opt.textContent = label(opt.value) + " · " + nameOf(opt.value);
+  document.title = (isSeat() ? nameOf(me()) + " — " : "") + "Table " + tableId + " — Deathclock";
+  S.promptKey = "";
+}
+
+// ---------------------------------------------------------------- texts
+
+export function phaseText(g) {
+  switch (g.phase) {
+    case "ready":
+      return "Ready — P1 deploys first";
+    case "deployment":
+      return "Deployment — " + label(g.active);
+    case "advance_deployment":
+      return "Advance deployment — " + label(g.active);
+    case "turn":
+      return "Turn " + g.turn + " — " + label(g.active);
+    case "clock_out":
+      return "Clock out — " + label(g.flagged);
+    case "over":
+      return "Game over";
+    default:
+      return g.phase;
+  }
+}
+
+export function methodText(method) {
+  return METHODS[method] || method;
+}
+
+export function resultText(result) {
+  if (!result.winner) return "Tie — " + methodText(result.method);
+  return label(result.winner) + " wins — " + methodText(result.method);
+}
+
+export function endingText(ending) {
+  if (!ending.winner) return "Game over — tiebreakers decide";
+  return label(ending.winner) + " wins — " + methodText(ending.method);
+}
+
+export function elementName(id) {
+  const e = S.table.scenario.elements.find((x) => x.id === id);
+  if (!e) return id;
+  if (e.kind === "objective") {
+    const owner = id.endsWith("p1") ? "p1" : "p2";
+    return nameOf(owner) + "'s objective (" + label(owner) + ")";
+  }
+  return e.name;
+}
+
+export function scoringSummary(scoring) {
+  const parts = [];
+  for (const [id, side] of Object.entries(scoring.control || {})) {
+    parts.push(elementName(id) + " → " + nameOf(side));
+  }
+  for (const id of scoring.destroyed || []) parts.push(elementName(id) + " destroyed");
+  return parts.length ? parts.join("; ") : "nothing scored";
+}
+
