@@ -103,13 +103,17 @@ class Channel:
     def leave(self, subscriber: Subscriber) -> None:
         self.subscribers.discard(subscriber)
 
-    def publish(self, message: str, last: Subscriber | None = None) -> None:
-        """Offer `message` to every subscriber; `last` (the sender's screen) after the rest."""
+    def publish(self, message: str, skip: Subscriber | None = None) -> None:
+        """Offer `message` to every subscriber but `skip` (the sender's screen, which
+        gets it with its ack: `send`)."""
         for subscriber in tuple(self.subscribers):
-            if subscriber is not last and not subscriber.offer(message):
+            if subscriber is not skip and not subscriber.offer(message):
                 self.subscribers.discard(subscriber)
-        if last is not None and last in self.subscribers and not last.offer(message):
-            self.subscribers.discard(last)
+
+    def send(self, subscriber: Subscriber, message: str) -> None:
+        """Offer `message` to one subscriber of the channel."""
+        if subscriber in self.subscribers and not subscriber.offer(message):
+            self.subscribers.discard(subscriber)
 
 
 class Broadcast(Protocol):

@@ -180,7 +180,9 @@ class TableRoom:
     ) -> Ack:
         """Apply a command once; it is durable before this returns its ack.
 
-        `origin`, the sender's own screen, gets the event after every other screen.
+        The other screens get the event at once; `origin`, the sender's own screen, gets
+        it once it is durable, just before its ack, so that what a phone shows as done
+        is acked.
         """
         async with self.lock:
             self._read_only()
@@ -191,12 +193,17 @@ class TableRoom:
                 return Ack(applied, duplicate=True)
             now = self.time.now_ms()
             self._decide_flag(now)
+            event = None
             if not isinstance(command, c.FlagCheck):
                 game = apply(self.game, actor, command, now)
-                self._commit(game, actor, device, seq, command_to_wire(command), now, origin)
+                event = self._commit(
+                    game, actor, device, seq, command_to_wire(command), now, origin
+                )
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
             await self.store.durable()  # the other screens have it; its ack waits for the disk
+            if origin is not None and event is not None:
+                self.channel.send(origin, event)
             return Ack(self.version)
 
     async def merge_offline(
@@ -260,7 +267,9 @@ class TableRoom:
         wire: dict[str, Any],
         at_ms: int,
         origin: Subscriber | None = None,
-    ) -> None:
+    ) -> str:
+        """Log `game`'s command, publish its event to every screen but `origin`'s, and
+        return the event."""
         version = self.version + 1
         entry = LogEntry(
             version=version,
@@ -290,12 +299,13 @@ class TableRoom:
         self.history.add(version, text)
         if status is TableStatus.CONFIRMED:
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        self.channel.publish(text, last=origin)
+        self.channel.publish(text, skip=origin)
         self.flags.schedule(game)
         if version - self._snapshot_version >= SNAPSHOT_EVERY:
             self._take_snapshot(version, at_ms, game)
         for listener in self.listeners:
             listener(self)
+        return text
 
     def _take_snapshot(self, version: int, at_ms: int, game: Game) -> None:
         self.store.save_snapshot(

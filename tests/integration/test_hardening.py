@@ -62,7 +62,8 @@ async def test_an_acked_tap_is_synced_to_disk_after_its_peers_have_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The hot-path writer commits without waiting for the disk, the other screens get
-    the tap, then one fsync of the write-ahead log makes it durable before the ack."""
+    the tap, then one fsync of the write-ahead log makes it durable before the sender's
+    screen gets it with its ack."""
     import os
 
     from app.domain import commands as c
@@ -84,15 +85,18 @@ async def test_an_acked_tap_is_synced_to_disk_after_its_peers_have_it(
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
-    peer = Subscriber("p2")
+    peer, sender = Subscriber("p2"), Subscriber("p1")
     peer.direct = lambda text: order.append("peer") is None
+    sender.direct = lambda text: order.append("sender") is None
     room.channel.join(peer)
+    room.channel.join(sender)
     try:
         assert store._writer().execute("PRAGMA synchronous").fetchone()[0] == 1  # synced by us
-        ack = await room.execute(Side.P1, "phone-1", 1, c.StartClock())
+        ack = await room.execute(Side.P1, "phone-1", 1, c.StartClock(), origin=sender)
         order.append("ack")
         assert ack.version == 1
-        assert order == ["peer", "fsync", "ack"]
+        # The sender's own screen shows its tap done only with the ack, once durable.
+        assert order == ["peer", "fsync", "sender", "ack"]
         assert synced == [str(tmp_path / "group.db-wal")]
         await store.durable()  # nothing new: no second fsync
         assert len(synced) == 1
