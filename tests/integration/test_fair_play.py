@@ -50,6 +50,15 @@ async def state(client: Phone) -> dict[str, Any]:
     return await client.recv_until("state")
 
 
+async def away(
+    phone: PhoneFactory, links: dict[str, Any], p1: Phone, time: FakeTime, ms: int = 5 * SECOND
+) -> Phone:
+    """P1's phone loses the network for `ms` and comes back on a new socket."""
+    await p1.ws.close()
+    time.advance(ms)
+    return await seat(phone, links, "p1", "phone-1")
+
+
 def tap(seq: int, at_ms: int, expect: str) -> dict[str, Any]:
     return {"seq": seq, "at_ms": at_ms, "c": "pass_turn", "expect": expect}
 
@@ -87,9 +96,7 @@ async def test_an_offline_tap_counts_only_within_the_time_the_phone_was_gone(
     fake_time.advance(20 * SECOND)
     await heard(p1)  # the server last hears from P1's phone at +20 s
     last_heard = fake_time.now_ms()
-    await p1.ws.close()
-    fake_time.advance(5 * SECOND)
-    back = await seat(phone, links, "p1", "phone-1")
+    back = await away(phone, links, p1, fake_time)
     # The queue claims the tap came at +1 s: moving 19 s of P1's time onto P2.
     answer = await offline(back, back.version, [tap(2, t0 + SECOND, "p1")])
     assert answer[0]["t"] == "ack"
@@ -104,9 +111,7 @@ async def test_an_offline_queue_from_a_version_never_sent_is_refused(
     server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
 ) -> None:
     links, p1, _p2 = await started(server, phone, clock_minutes=60)
-    await p1.ws.close()
-    fake_time.advance(5 * SECOND)
-    back = await seat(phone, links, "p1", "phone-1")
+    back = await away(phone, links, p1, fake_time)
     before = await state(back)
     answer = await offline(back, back.version + 50, [tap(2, fake_time.now_ms(), "p1")])
     assert answer[0]["t"] == "error" and "base version" in answer[0]["message"]
@@ -146,9 +151,7 @@ async def test_an_offline_merge_cannot_flip_a_confirmed_result__TS9(
     await p1.wait_version(p2.version)
     settled = await state(p1)
     assert settled["game"]["result"]["winner"] == "p2"
-    await p1.ws.close()
-    fake_time.advance(SECOND)
-    back = await seat(phone, links, "p1", "phone-1")
+    back = await away(phone, links, p1, fake_time, SECOND)
     # P1 queued "my caster was destroyed by... no: P2 conceded first" and a new report.
     queued = [
         {"seq": 10, "at_ms": t0 + 1, "c": "report", "army_points_destroyed": 75},
@@ -184,9 +187,7 @@ async def test_device_ids_are_never_shown_to_other_screens(
 ) -> None:
     links, p1, _p2 = await started(server, phone, clock_minutes=60)
     watcher = await phone(links["id"], token_of(links["watch"]), "projector")
-    await p1.ws.close()
-    fake_time.advance(5 * SECOND)
-    back = await seat(phone, links, "p1", "phone-1")
+    back = await away(phone, links, p1, fake_time)
     answer = await offline(back, back.version, [tap(2, fake_time.now_ms(), "p1")])
     assert answer[0]["t"] == "ack"
     await watcher.wait_version(answer[0]["v"])
@@ -205,9 +206,7 @@ async def test_a_player_cannot_mark_the_table_disputed_with_an_eo_command(
     server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
 ) -> None:
     links, p1, _p2 = await started(server, phone, clock_minutes=60)
-    await p1.ws.close()
-    fake_time.advance(5 * SECOND)
-    back = await seat(phone, links, "p1", "phone-1")
+    back = await away(phone, links, p1, fake_time)
     before = await state(back)
     for command in ({"c": "pause"}, {"c": "adjust_clock", "side": "p2", "remaining_ms": 1}):
         answer = await offline(back, 1, [{"seq": 7, "at_ms": fake_time.now_ms(), **command}])
