@@ -8,6 +8,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from app.domain.clock import Side
+from app.domain.method import Method
 
 
 class Role(StrEnum):
@@ -128,11 +129,19 @@ class CallTie:
 
 @dataclass(frozen=True, slots=True)
 class RecordResult:
-    """The EO enters or corrects the result: the game ends with it, already confirmed."""
+    """The EO enters or corrects the result: the game ends with it, already confirmed.
+
+    A settled result moves only with a `reason` (TS9); `round_closed` says the EO moved
+    it after its round was closed. `lists` None: the lists the players reported.
+    """
 
     winner: Side | None
     control_points: tuple[int, int]
     army_points_destroyed: tuple[int, int]
+    method: Method = Method.EO
+    lists: tuple[str, str] | None = None
+    reason: str = ""
+    round_closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,9 @@ from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.result import settled_result
 from app.domain.state import (
+    Correction,
     Game,
     Method,
     Phase,
@@ -32,23 +34,39 @@ def call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
 
 
 def record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> Game:
-    """The EO's result ends a game still in play (its clock stops) and stands as confirmed."""
+    """The EO's result ends a game still in play (its clock stops) and stands as confirmed.
+
+    TS9: a settled result (both players confirmed it, or the EO entered it) moves only
+    with the reason, kept with what it replaced.
+    """
     eo_only(actor)
     if any(not 0 <= v <= 10_000 for v in (*command.control_points, *command.army_points_destroyed)):
         raise BadInput("control points and army points are whole numbers from 0 to 10000")
+    if any(len(name) > 200 for name in command.lists or ()):
+        raise BadInput("a list name is too long (200 characters at most)")
+    before = settled_result(game)
+    reason = command.reason.strip()[:300]
+    if before is not None and not reason:
+        raise BadInput("this result is settled: give the reason for the correction")
     ended = game
     if game.phase is not Phase.OVER:
         ended = end_game(game, Method.EO, command.winner, now_ms)
-    lists = tuple(r.list_played if r else "" for r in game.reports)
+    lists = command.lists or tuple(r.list_played if r else "" for r in game.reports)
+    correction = game.correction
+    if before is not None:
+        correction = Correction(
+            reason, now_ms, before, command.round_closed, game.recorded is not None
+        )
     return replace(
         ended,
         recorded=Result(
             winner=command.winner,
-            method=Method.EO,
+            method=command.method,
             control_points=command.control_points,
             army_points_destroyed=command.army_points_destroyed,
             lists=(lists[0], lists[1]),
         ),
+        correction=correction,
         final_scoring_due=False,
         confirmed=(True, True),
         disputed=None,

@@ -15,6 +15,16 @@ def settled(game: Game) -> bool:
     return game.recorded is not None or all(game.confirmed)
 
 
+def settled_result(game: Game) -> Result | None:
+    """The result that stands: the EO's, else the players' once both confirmed it and
+    nobody disputes it."""
+    if game.recorded is not None:
+        return game.recorded
+    if not all(game.confirmed) or game.disputed is not None:
+        return None
+    return compute_result(game)
+
+
 def _tiebreak(
     game: Game, apd: tuple[int, int], presence: tuple[int | None, int | None]
 ) -> tuple[Side | None, bool]:

@@ -10,6 +10,7 @@ from app.domain import commands as c
 from app.domain.clock import BySide, Clock, Side, put
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.formats import Format, TurnMark, get_format
+from app.domain.method import Method as Method
 from app.domain.scenarios import ElementKind, Scenario
 
 UNDO_WINDOW_MS = 10_000
@@ -22,16 +23,6 @@ class Phase(StrEnum):
     TURN = "turn"
     CLOCK_OUT = "clock_out"
     OVER = "over"
-
-
-class Method(StrEnum):
-    SCENARIO = "scenario"
-    ASSASSINATION = "assassination"
-    CLOCK = "clock"
-    CONCESSION = "concession"
-    TIEBREAKER = "tiebreaker"
-    TIME = "time"
-    EO = "eo"  # entered or corrected by the EO
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +79,17 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class Correction:
+    """TS9: the EO moved a settled result, saying why; `before` is what it replaced."""
+
+    reason: str
+    at_ms: int
+    before: Result
+    round_closed: bool
+    before_by_eo: bool = False  # what it replaced was the EO's entry, not the players'
+
+
+@dataclass(frozen=True, slots=True)
 class Undo:
     tap_at_ms: int
     before: Game
@@ -118,6 +120,7 @@ class Game:
     disputed: str | None = None
     undo: Undo | None = None
     recorded: Result | None = None  # the EO's result, which stands over the players'
+    correction: Correction | None = None  # the last time the EO moved a settled result
 
     @property
     def format(self) -> Format:

@@ -82,9 +82,8 @@ class ReadModels:
                 raise NotFound(f"no event {event_id!r}")
             players = repo.players(event_id)
             rounds = repo.rounds(event_id)
-            eo_results = repo.results(event_id)
         self.builds += 1
-        results = recorded_results(self.service.hub.event_tables(event_id), eo_results)
+        results = recorded_results(self.service.hub.event_tables(event_id))
         records = records_of(event, players, rounds, results)
         return EventData(event, players, rounds, results, records)
 

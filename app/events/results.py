@@ -4,15 +4,14 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import BadInput
+from app.domain.method import Method
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
-from app.events.table_result import Correction, TableResult, players_result
+from app.events.table_result import TableResult, recorded_result
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
 
@@ -38,16 +37,14 @@ def _game_records(rnd: RoundEntry, row: PairingRow, result: TableResult) -> list
     return records
 
 
-def recorded_results(
-    rooms: Iterable[TableRoom], eo_results: Mapping[str, TableResult]
-) -> dict[str, TableResult]:
-    """Recorded results by table: the EO's entry, else the players' confirmed one."""
+def recorded_results(rooms: Iterable[TableRoom]) -> dict[str, TableResult]:
+    """Recorded results by table, each from its table's log: the EO's entry, else the
+    players' confirmed one."""
     recorded: dict[str, TableResult] = {}
     for room in rooms:
-        result = players_result(room.game)
+        result = recorded_result(room.game)
         if result is not None:
             recorded[room.table_id] = result
-    recorded.update(eo_results)
     return recorded
 
 
@@ -117,9 +114,7 @@ def over(
 class Results(EventBase):
     def _results(self, event_id: str) -> dict[str, TableResult]:
         """Recorded results by table: the EO's entry, else the players' confirmed one."""
-        with self.db.read() as repo:
-            eo_results = repo.results(event_id)
-        return recorded_results(self.hub.event_tables(event_id), eo_results)
+        return recorded_results(self.hub.event_tables(event_id))
 
     def player_records(self, event_id: str) -> list[PlayerRecord]:
         return self._records(event_id, self.players(event_id))
@@ -158,40 +153,27 @@ class Results(EventBase):
     ) -> None:
         """The EO enters or corrects a table's result; it overrides the players' own.
 
+        The table's log is the result's one record: the EO's entry is a command there.
         A game still in play ends with it (its clock stops) and both phones show it.
+        TS9: a settled result moves only with the reason; in a closed round it shows
+        as a correction.
         """
         room = self.event_table(event_id, table_id)
-        correction = self._correction(event_id, table_id, room, reason)
-        entered = replace(result, by="eo", correction=correction)
-        action = "enter_result" if correction is None else "correct_result"
-        with self.db.unit() as repo:
-            repo.put_result(event_id, table_id, entered, self.time.now_ms())
-            detail = entered.stored_json()
-            repo.add(self._action(event_id, action, table=table_id, result=detail))
-        if room.broken is None:
-            command = c.RecordResult(
-                winner=entered.winner,
-                control_points=entered.control_points,
-                army_points_destroyed=entered.army_points_destroyed,
-            )
-            await room.execute(c.Role.EO, "", 0, command)
-        self.changed(event_id)
-
-    def _correction(
-        self, event_id: str, table_id: str, room: TableRoom, reason: str
-    ) -> Correction | None:
-        """TS9: a settled result (both players confirmed it, or the EO entered it) moves
-        only by the EO, with the reason; in a closed round it shows as a correction."""
-        before = self.table_result(event_id, table_id)
-        if before is None:
-            return None
-        reason = reason.strip()
-        if not reason:
-            raise BadInput("this result is settled: give the reason for the correction")
         number = room.meta.round_number if room.meta is not None else 0
-        return Correction(
-            reason=reason[:300],
-            at_ms=self.time.now_ms(),
-            before=before.plain(),
+        command = c.RecordResult(
+            winner=result.winner,
+            control_points=result.control_points,
+            army_points_destroyed=result.army_points_destroyed,
+            method=Method(result.method),
+            lists=result.lists,
+            reason=reason,
             round_closed=number < len(self.rounds(event_id)) or self.event_over(event_id),
         )
+        before = self.table_result(event_id, table_id)
+        await room.execute(c.Role.EO, "", 0, command)
+        entered = self.table_result(event_id, table_id)
+        assert entered is not None
+        action = "enter_result" if before is None else "correct_result"
+        with self.db.unit() as repo:
+            repo.add(self._action(event_id, action, table=table_id, result=entered.as_json()))
+        self.changed(event_id)

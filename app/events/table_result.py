@@ -1,6 +1,6 @@
 """A table's result as the event counts it: the players' confirmed one or the EO's
-entry (with its correction, TS9). Typed through the service; its JSON form exists
-only at the edges (the store's row, the API's body)."""
+entry (with its correction, TS9), read from the table's game, whose log is the one
+record of both. Typed through the service; its JSON form exists only at the API."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any, Literal
 
 from app.domain.clock import Side
 from app.domain.errors import BadInput
-from app.domain.game import Game
+from app.domain.game import Game, Result
+from app.domain.result import settled_result
 
 By = Literal["players", "eo"]
 
@@ -49,18 +50,13 @@ class TableResult:
 
     def as_json(self) -> dict[str, Any]:
         """The API's form: winner "p1"/"p2"/null, [P1, P2] pairs, "by", "correction"."""
-        out = self.stored_json()
-        out["by"] = self.by
-        return out
-
-    def stored_json(self) -> dict[str, Any]:
-        """The store's form (the EO's row): as the API's, less "by"."""
         out: dict[str, Any] = {
             "winner": None if self.winner is None else self.winner.name.lower(),
             "method": self.method,
             "lists": list(self.lists),
             "control_points": list(self.control_points),
             "army_points_destroyed": list(self.army_points_destroyed),
+            "by": self.by,
         }
         if self.correction is not None:
             out["correction"] = {
@@ -70,32 +66,6 @@ class TableResult:
                 "round_closed": self.correction.round_closed,
             }
         return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any], by: By = "eo") -> TableResult:
-        """A result as stored (checked when it was written)."""
-        lists = [str(x) for x in (data.get("lists") or [])] + ["", ""]
-        cp, apd = data["control_points"], data["army_points_destroyed"]
-        found = data.get("correction")
-        correction = None
-        if isinstance(found, Mapping):
-            before = found["before"]
-            correction = Correction(
-                reason=str(found.get("reason", "")),
-                at_ms=int(found.get("at_ms", 0)),
-                before=cls.from_json(before, "players" if before.get("by") == "players" else "eo"),
-                round_closed=bool(found.get("round_closed")),
-            )
-        winner = data.get("winner")
-        return cls(
-            winner=None if winner is None else Side.parse(winner),
-            control_points=(int(cp[0]), int(cp[1])),
-            army_points_destroyed=(int(apd[0]), int(apd[1])),
-            lists=(lists[0], lists[1]),
-            method=str(data.get("method") or "eo"),
-            by=by,
-            correction=correction,
-        )
 
     @classmethod
     def from_wire(cls, body: Mapping[str, Any]) -> TableResult:
@@ -123,16 +93,30 @@ class TableResult:
         )
 
 
-def players_result(game: Game) -> TableResult | None:
-    """The table's own result, once both players confirmed it and nobody disputes it."""
-    result = game.result()
-    if result is None or not all(game.confirmed) or game.disputed is not None:
-        return None
+def _from_domain(result: Result, by: By, correction: Correction | None = None) -> TableResult:
     return TableResult(
         winner=result.winner,
         control_points=result.control_points,
         army_points_destroyed=result.army_points_destroyed,
         lists=result.lists,
         method=result.method.value,
-        by="players",
+        by=by,
+        correction=correction,
     )
+
+
+def recorded_result(game: Game) -> TableResult | None:
+    """The table's result as the event counts it, from the table's own log (its one
+    source): the EO's entry, else the players' once both confirmed it and nobody
+    disputes it."""
+    result = settled_result(game)
+    if result is None:
+        return None
+    if game.recorded is None:
+        return _from_domain(result, "players")
+    correction = None
+    moved = game.correction
+    if moved is not None:
+        before = _from_domain(moved.before, "eo" if moved.before_by_eo else "players")
+        correction = Correction(moved.reason, moved.at_ms, before, moved.round_closed)
+    return _from_domain(result, "eo", correction)

@@ -8,14 +8,12 @@ committed when the block ends and rolled back whole if it raises.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlmodel import Session, col, select
 
-from app.events.table_result import TableResult
-from app.store.models import EoAction, EventRecord, PlayerEntry, ResultEntry, RoundEntry
+from app.store.models import EoAction, EventRecord, PlayerEntry, RoundEntry
 from app.store.repository import Store
 
 
@@ -62,11 +60,6 @@ class EventRepo:
             )
         )
 
-    def results(self, event_id: str) -> dict[str, TableResult]:
-        """The EO's results by table."""
-        rows = self.session.exec(select(ResultEntry).where(col(ResultEntry.event_id) == event_id))
-        return {row.table_id: TableResult.from_json(json.loads(row.result_json)) for row in rows}
-
     def actions(self, event_id: str) -> list[EoAction]:
         return list(
             self.session.exec(
@@ -82,17 +75,6 @@ class EventRepo:
         """New rows, or changed ones the session did not load itself."""
         for row in rows:
             self.session.add(row)
-
-    def put_result(self, event_id: str, table_id: str, result: TableResult, at_ms: int) -> None:
-        """The EO's result for a table, replacing an earlier one."""
-        self.session.merge(
-            ResultEntry(
-                table_id=table_id,
-                event_id=event_id,
-                result_json=json.dumps(result.stored_json()),
-                at_ms=at_ms,
-            )
-        )
 
 
 class EventStore:

@@ -112,17 +112,6 @@ class RoundEntry(SQLModel, table=True):
     end_calls_json: str | None = None
 
 
-class ResultEntry(SQLModel, table=True):
-    """A result the EO entered or corrected for a table; it overrides the table's own."""
-
-    __tablename__ = "eo_result"
-
-    table_id: str = Field(primary_key=True)
-    event_id: str = Field(index=True)
-    result_json: str
-    at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
-
-
 class EoAction(SQLModel, table=True):
     """Every EO action on an event, for the record."""
 

@@ -87,6 +87,8 @@ def make_engine(url: str, synchronous: str = DEFAULT_SYNCHRONOUS) -> Engine:
 #: Columns an older version had and this one writes no more (a NOT NULL one would
 #: refuse every new row).
 RETIRED_COLUMNS = {"event_round": frozenset({"finished"})}
+#: Tables an older version had: the EO's results, now commands in their table's log only.
+RETIRED_TABLES = ("eo_result",)
 
 #: How often the SQLite write-ahead log is copied back into the database file.
 CHECKPOINT_EVERY_S = 1.0
@@ -128,8 +130,6 @@ class _Checkpointer:
         if self.connection is not None:
             self.connection.close()
             self.connection = None
-
-
 
 
 class Store:
@@ -188,6 +188,8 @@ class Store:
             # (table_id, version) is unique, so that index serves lookups by table; an
             # older version kept a second one that every insert had to write as well.
             conn.execute(text("DROP INDEX IF EXISTS ix_table_log_table_id"))
+            for retired_table in RETIRED_TABLES:
+                conn.execute(text(f"DROP TABLE IF EXISTS {retired_table}"))
             for table in SQLModel.metadata.sorted_tables:
                 present = {c["name"] for c in inspector.get_columns(table.name)}
                 for retired in RETIRED_COLUMNS.get(table.name, frozenset()) & present:

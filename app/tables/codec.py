@@ -10,6 +10,7 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
+from app.domain.method import Method
 
 MAX_INT = 10**9
 
@@ -136,11 +137,40 @@ def _read_report(raw: Mapping[str, Any]) -> c.Command:
 
 def _read_record(raw: Mapping[str, Any]) -> c.Command:
     winner = raw.get("winner")
+    method = _str(raw, "method", Method.EO.value)
+    if method not in Method.__members__.values():
+        raise BadInput(f"method must be one of {', '.join(m.value for m in Method)}")
+    lists = raw.get("lists")
+    if lists is not None and (
+        not isinstance(lists, list) or len(lists) != 2 or not all(isinstance(x, str) for x in lists)
+    ):
+        raise BadInput("lists must be two list names, [P1, P2]")
     return c.RecordResult(
         winner=None if winner is None else _side(winner, "winner"),
         control_points=_pair(raw, "control_points"),
         army_points_destroyed=_pair(raw, "army_points_destroyed"),
+        method=Method(method),
+        lists=None if lists is None else (_str({"l": lists[0]}, "l"), _str({"l": lists[1]}, "l")),
+        reason=_str(raw, "reason"),
+        round_closed=_bool(raw, "round_closed", False),
     )
+
+
+def _write_record(cmd: c.RecordResult) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "winner": None if cmd.winner is None else _side_name(cmd.winner),
+        "control_points": list(cmd.control_points),
+        "army_points_destroyed": list(cmd.army_points_destroyed),
+    }
+    if cmd.method is not Method.EO:
+        out["method"] = cmd.method.value
+    if cmd.lists is not None:
+        out["lists"] = list(cmd.lists)
+    if cmd.reason:
+        out["reason"] = cmd.reason
+    if cmd.round_closed:
+        out["round_closed"] = True
+    return out
 
 
 def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
@@ -231,11 +261,7 @@ _KINDS = (
         "record_result",
         c.RecordResult,
         _read_record,
-        lambda cmd: {
-            "winner": None if cmd.winner is None else _side_name(cmd.winner),
-            "control_points": list(cmd.control_points),
-            "army_points_destroyed": list(cmd.army_points_destroyed),
-        },
+        _write_record,
     ),
     _plain("pause", c.PauseClock),
     _plain("resume", c.ResumeClock),

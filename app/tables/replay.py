@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+
+from app.domain.errors import RuleError
 from app.domain.game import Game, Phase, apply, decide_flag
 from app.store.repository import LogEntry
 from app.tables.codec import actor_from_wire, command_from_wire
@@ -34,3 +37,15 @@ def fold(initial: Game, log: list[LogEntry], first: int = 0) -> list[Game]:
             command = command_from_wire(wire)
             states.append(apply(states[-1], actor_from_wire(entry.actor), command, entry.at_ms))
     return states
+
+
+def eo_results(initial: Game, log: list[LogEntry]) -> Game:
+    """A table whose log does not replay: the results the EO entered on it, in order,
+    on the table as it started (all that its log can still say)."""
+    game = initial
+    for entry in log:
+        wire = loads(entry.command_json)
+        if entry.actor == "eo" and wire.get("c") == "record_result":
+            with contextlib.suppress(RuleError):
+                game = apply(game, actor_from_wire("eo"), command_from_wire(wire), entry.at_ms)
+    return game

@@ -33,7 +33,7 @@ from app.tables.offline import (
     merged_items,
     public_wire,
 )
-from app.tables.replay import decides, fold
+from app.tables.replay import decides, eo_results, fold
 from app.tables.snapshot import read as read_snapshot
 from app.tables.snapshot import write as write_snapshot
 from app.tables.timesource import TimeSource
@@ -126,6 +126,7 @@ class TableRoom:
         except (RuleError, ValueError, KeyError) as exc:
             self.broken = f"this table's log does not replay: {exc}"
             self.version = log[-1].version if log else 0
+            self.game = eo_results(self.game, log)
 
     def restore(self, snapshot: TableSnapshot, tail: list[LogEntry]) -> None:
         """Rebuild from a snapshot and the log after it (ValueError, KeyError: it does not
@@ -166,8 +167,9 @@ class TableRoom:
 
     # -- commands ---------------------------------------------------------------
 
-    def _read_only(self) -> None:
-        if self.broken is not None:
+    def _read_only(self, command: c.Command | None = None) -> None:
+        """A table whose log does not replay takes nothing but the EO's result."""
+        if self.broken is not None and not isinstance(command, c.RecordResult):
             raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
 
     async def execute(
@@ -185,7 +187,7 @@ class TableRoom:
         is acked.
         """
         async with self.lock:
-            self._read_only()
+            self._read_only(command)
             applied = self.dedupe.applied(
                 device_key(actor_to_wire(actor), device), seq, self.version
             )

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
 import pytest
+from sqlalchemy import inspect
 
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.events.service import EventService, EventSpec
 from app.events.table_result import TableResult
+from app.store.repository import LogEntry
+from app.tables.hub import TableHub
 from app.tables.room import TableRoom
 
 
@@ -87,3 +93,78 @@ async def test_a_closed_rounds_results_are_locked_and_a_correction_moves_the_sta
     assert after[loser] == 1 and after[room.meta.p1_player] == 0
     corrected = service.table_result(eid, room.table_id)
     assert corrected is not None and corrected.as_json()["correction"]["round_closed"]
+
+
+async def _restarted(service: EventService) -> tuple[EventService, TableHub]:
+    hub = TableHub(service.store, service.time)
+    hub.load()
+    return EventService(service.store, hub, service.time), hub
+
+
+async def test_an_eo_result_has_one_record_the_table_log__TS9(service: EventService) -> None:
+    """The EO's entry is a command in the table's log, and nothing else: a restart reads
+    it back with its correction, and no second copy (the old results table) exists."""
+    eid, (room, _other) = await _round_one(service)
+    flip = TableResult.from_wire(
+        {
+            "winner": "p2",
+            "control_points": [0, 3],
+            "army_points_destroyed": [0, 38],
+            "method": "assassination",
+            "lists": ["Vlad", "Sorscha"],
+        }
+    )
+    await service.enter_result(eid, room.table_id, flip, reason="wrong table reported")
+    entered = service.table_result(eid, room.table_id)
+    assert entered is not None and entered.method == "assassination"
+    logged = [json.loads(e.command_json) for e in service.store.log(room.table_id)]
+    assert [e["c"] for e in logged].count("record_result") == 1
+    assert logged[-1]["reason"] == "wrong table reported"
+    assert "eo_result" not in inspect(service.store.engine).get_table_names()
+    again, hub = await _restarted(service)
+    assert again.table_result(eid, room.table_id) == entered
+    assert again.standings(eid) == service.standings(eid)
+    await again.close()
+    await hub.close()
+
+
+async def test_a_table_whose_log_does_not_replay_still_takes_the_eo_result__TS9(
+    service: EventService,
+) -> None:
+    """A table whose log no longer replays is read-only for the players; the EO's result
+    still lands in its log and counts, before and after a restart."""
+    event = service.create_event(EventSpec(name="Broken", points=75))
+    for n in range(2):
+        service.add_player(event.id, f"Player {n + 1}", "Cygnar")
+    service.pair_next_round(event.id)
+    await service.start_round(event.id)
+    (table,) = _tables(service, event.id, 1)
+    bad = LogEntry(
+        version=table.version + 1,
+        at_ms=service.time.now_ms(),
+        actor="p2",
+        device="x",
+        seq=1,
+        command_json=json.dumps({"c": "pass", "expect": "p2"}),  # P1 deploys: it never applies
+    )
+    service.store.append(table.table_id, bad, None, None)
+    restarted, hub = await _restarted(service)
+    broken = hub.get(table.table_id)
+    assert broken is not None and broken.broken is not None
+    with pytest.raises(RuleError, match="read-only"):
+        await broken.execute(Side.P1, "p1", 5, c.Concede())
+    assert restarted.table_result(event.id, table.table_id) is None
+    decided = TableResult.from_wire(
+        {"winner": "p1", "control_points": [2, 0], "army_points_destroyed": [30, 0]}
+    )
+    await restarted.enter_result(event.id, table.table_id, decided)
+    assert restarted.table_result(event.id, table.table_id) == replace(decided, by="eo")
+    again, hub2 = await _restarted(restarted)
+    assert again.table_result(event.id, table.table_id) == replace(decided, by="eo")
+    assert {s.player_id: s.tp for s in again.standings(event.id)} == {
+        s.player_id: s.tp for s in restarted.standings(event.id)
+    }
+    for closing in (again, restarted):
+        await closing.close()
+    for h in (hub, hub2):
+        await h.close()

@@ -982,12 +982,15 @@ def test_a_result_both_players_confirmed_only_moves_by_the_eo__TS9() -> None:
         with pytest.raises(RuleError, match="only the EO"):
             table.try_do(seat, command)
         assert table.game == settled
-    game = table.do(
-        c.Role.EO,
-        c.RecordResult(winner=P2, control_points=(0, 4), army_points_destroyed=(0, 60)),
-    )
+    moved = c.RecordResult(winner=P2, control_points=(0, 4), army_points_destroyed=(0, 60))
+    with pytest.raises(RuleError, match="give the reason"):
+        table.try_do(c.Role.EO, moved)
+    assert table.game == settled
+    game = table.do(c.Role.EO, replace(moved, reason="APD miscounted"))
     result = game.result()
     assert result is not None and result.army_points_destroyed == (0, 60)
+    assert game.correction is not None and game.correction.reason == "APD miscounted"
+    assert game.correction.before == settled.result() and not game.correction.before_by_eo
 
 
 def test_an_eo_result_asks_no_phone_for_a_report__TS9() -> None:

@@ -1,0 +1,15 @@
+"""How a game ended (TS4, TS6-TS9), as a result names it."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Method(StrEnum):
+    SCENARIO = "scenario"
+    ASSASSINATION = "assassination"
+    CLOCK = "clock"
+    CONCESSION = "concession"
+    TIEBREAKER = "tiebreaker"
+    TIME = "time"
+    EO = "eo"  # entered or corrected by the EO
