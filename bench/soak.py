@@ -185,56 +185,72 @@ class Phone:
     # -- messages ---------------------------------------------------------------
 
     def on_message(self, text: str, now: float) -> None:
-        soak, table, c = self.soak, self.table, self.soak.c
         msg = json.loads(text)
         kind = msg.get("t")
         if kind == "event":
-            v = int(msg["v"])
-            if v <= self.last_v:
-                c["redelivered"] += 1
-                soak.note(f"table {table.id}: {self.side} got version {v} again")
-            else:
-                if self.last_v >= 0 and v != self.last_v + 1:
-                    c["event_gaps"] += 1
-                    soak.note(f"table {table.id}: {self.side} jumped from v {self.last_v} to {v}")
-                    soak.spawn(self.send_quietly({"t": "sync"}))  # as a real phone does
-                self.last_v = v
-                key = what_key(msg.get("what"))
-                self.seen[v] = key
-                table.observe(v, key, msg.get("game"))
-                if self.resync is not None:
-                    self.resync.events += 1
+            self.on_event(msg)
         elif kind == "state":
-            v = int(msg["v"])
-            if v < self.last_v:
-                c["state_behind"] += 1
-                soak.note(f"table {table.id}: {self.side} got state v {v} after v {self.last_v}")
-            self.last_v = max(self.last_v, v)
-            self.state_v = max(self.state_v, v)
-            table.observe_state(v, msg.get("game"))
+            self.on_state(msg)
         elif kind == "ack":
-            cmd = self.pending.pop(msg.get("seq"), None)
-            if cmd is None:
-                c["stray_acks"] += 1
-                soak.note(f"table {table.id}: {self.side} ack for no pending command: {text}")
-            else:
-                table.resolve(cmd, int(msg["v"]), bool(msg.get("dup")))
+            self.on_ack(msg, text)
         elif kind == "error":
-            cmd = self.pending.pop(msg.get("seq"), None)
-            if cmd is None:
-                c["server_errors"] += 1
-                soak.note(f"table {table.id}: {self.side} error {text[:200]}")
-            else:
-                table.reject(cmd, f"{msg.get('code')}: {msg.get('message')}")
+            self.on_error(msg, text)
         elif kind == "pong":
             self.probe_at = 0.0
-        if (
-            self.resync is not None
-            and kind in ("event", "state", "pong")
-            and self.last_v >= self.resync.target
-        ):
-            soak.resync_ms.append((now - self.resync.t_open) * 1000)
-            soak.resync_events.append(self.resync.events)
+        if kind in ("event", "state", "pong"):
+            self.note_resynced(now)
+
+    def on_event(self, msg: dict[str, Any]) -> None:
+        soak, table, c = self.soak, self.table, self.soak.c
+        v = int(msg["v"])
+        if v <= self.last_v:
+            c["redelivered"] += 1
+            soak.note(f"table {table.id}: {self.side} got version {v} again")
+            return
+        if self.last_v >= 0 and v != self.last_v + 1:
+            c["event_gaps"] += 1
+            soak.note(f"table {table.id}: {self.side} jumped from v {self.last_v} to {v}")
+            soak.spawn(self.send_quietly({"t": "sync"}))  # as a real phone does
+        self.last_v = v
+        key = what_key(msg.get("what"))
+        self.seen[v] = key
+        table.observe(v, key, msg.get("game"))
+        if self.resync is not None:
+            self.resync.events += 1
+
+    def on_state(self, msg: dict[str, Any]) -> None:
+        v = int(msg["v"])
+        if v < self.last_v:
+            self.soak.c["state_behind"] += 1
+            self.soak.note(
+                f"table {self.table.id}: {self.side} got state v {v} after v {self.last_v}"
+            )
+        self.last_v = max(self.last_v, v)
+        self.state_v = max(self.state_v, v)
+        self.table.observe_state(v, msg.get("game"))
+
+    def on_ack(self, msg: dict[str, Any], text: str) -> None:
+        cmd = self.pending.pop(msg.get("seq"), None)
+        if cmd is None:
+            self.soak.c["stray_acks"] += 1
+            self.soak.note(f"table {self.table.id}: {self.side} ack for no pending command: {text}")
+        else:
+            self.table.resolve(cmd, int(msg["v"]), bool(msg.get("dup")))
+
+    def on_error(self, msg: dict[str, Any], text: str) -> None:
+        cmd = self.pending.pop(msg.get("seq"), None)
+        if cmd is None:
+            self.soak.c["server_errors"] += 1
+            self.soak.note(f"table {self.table.id}: {self.side} error {text[:200]}")
+        else:
+            self.table.reject(cmd, f"{msg.get('code')}: {msg.get('message')}")
+
+    def note_resynced(self, now: float) -> None:
+        """A reconnected phone that now holds the table's version has resynced."""
+        resync = self.resync
+        if resync is not None and self.last_v >= resync.target:
+            self.soak.resync_ms.append((now - resync.t_open) * 1000)
+            self.soak.resync_events.append(resync.events)
             self.resync = None
 
     async def read(self, ws: ClientConnection) -> None:
@@ -340,9 +356,7 @@ class Phone:
 
     async def live(self) -> None:
         """Keep the phone connected: ping, drop at random, come back, until retired."""
-        soak, cfg, c = self.soak, self.soak.cfg, self.soak.c
-        perf = time.perf_counter
-        max_ticks = int(soak.max_run_s / min(cfg.ping_s, 1.0)) + 100
+        soak = self.soak
         for _cycle in range(int(soak.max_run_s / 0.5) + 10):
             if self.retire or soak.stopping:
                 break
@@ -351,52 +365,60 @@ class Phone:
                 continue
             ws = self.ws
             assert ws is not None
-            drop_at = math.inf
-            next_ping = perf() + cfg.ping_s
-            for _tick in range(max_ticks):
-                now = perf()
-                if self.retire or soak.stopping or self.closed.is_set() or self.dropped_by_us:
-                    break
-                if drop_at == math.inf and soak.t_start is not None:
-                    drop_at = max(now, soak.t_start) + self.rng.expovariate(1 / cfg.drop_mean)
-                if now >= drop_at:
-                    if soak.dropping(now) and not self.table.retiring:
-                        self.drop(self.rng.choice(("abort", "close")), "idle")
-                        break
-                    drop_at = now + 1e9  # the soak is over: no more drops
-                if now >= next_ping:
-                    with contextlib.suppress(ConnectionClosed):
-                        await self.ping()
-                    next_ping = max(next_ping + cfg.ping_s, now + 0.1)
-                self.wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(
-                        self.wake.wait(), max(0.0, min(next_ping, drop_at) - now)
-                    )
+            await self._stay_connected()
             if self.retire or soak.stopping:
                 break
-            try:
-                await asyncio.wait_for(self.closed.wait(), CLOSE_WAIT_S)
-            except TimeoutError:
-                ws.transport.abort()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.closed.wait(), 1.0)
-            self.ws = None
-            if self.resync is not None:
-                c["resync_incomplete"] += 1
-                soak.note(f"table {self.table.id}: {self.side} closed before it resynced")
-                self.resync = None
-            if self.dropped_by_us:
-                away = self.rng.uniform(cfg.away_min, cfg.away_max)
-            else:
-                c[f"server_closes_{ws.close_code}"] += 1
-                soak.note(
-                    f"table {self.table.id}: the server closed {self.side}'s socket: "
-                    f"{ws.close_code} {ws.close_reason!r}"
-                )
-                away = self.rng.uniform(*SERVER_CLOSE_BACKOFF_S)
-            await self._sleep_away(away)
+            await self._sleep_away(await self._away_after_close(ws))
         await self.close()
+
+    async def _stay_connected(self) -> None:
+        """Ping, and drop at random during the soak, until the socket goes or the phone leaves."""
+        soak, cfg = self.soak, self.soak.cfg
+        perf = time.perf_counter
+        max_ticks = int(soak.max_run_s / min(cfg.ping_s, 1.0)) + 100
+        drop_at = math.inf
+        next_ping = perf() + cfg.ping_s
+        for _tick in range(max_ticks):
+            now = perf()
+            if self.retire or soak.stopping or self.closed.is_set() or self.dropped_by_us:
+                return
+            if drop_at == math.inf and soak.t_start is not None:
+                drop_at = max(now, soak.t_start) + self.rng.expovariate(1 / cfg.drop_mean)
+            if now >= drop_at:
+                if soak.dropping(now) and not self.table.retiring:
+                    self.drop(self.rng.choice(("abort", "close")), "idle")
+                    return
+                drop_at = now + 1e9  # the soak is over: no more drops
+            if now >= next_ping:
+                with contextlib.suppress(ConnectionClosed):
+                    await self.ping()
+                next_ping = max(next_ping + cfg.ping_s, now + 0.1)
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), max(0.0, min(next_ping, drop_at) - now))
+
+    async def _away_after_close(self, ws: ClientConnection) -> float:
+        """Wait (bounded) for the socket to close; how long the phone now stays away."""
+        soak, cfg, c = self.soak, self.soak.cfg, self.soak.c
+        try:
+            await asyncio.wait_for(self.closed.wait(), CLOSE_WAIT_S)
+        except TimeoutError:
+            ws.transport.abort()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.closed.wait(), 1.0)
+        self.ws = None
+        if self.resync is not None:
+            c["resync_incomplete"] += 1
+            soak.note(f"table {self.table.id}: {self.side} closed before it resynced")
+            self.resync = None
+        if self.dropped_by_us:
+            return self.rng.uniform(cfg.away_min, cfg.away_max)
+        c[f"server_closes_{ws.close_code}"] += 1
+        soak.note(
+            f"table {self.table.id}: the server closed {self.side}'s socket: "
+            f"{ws.close_code} {ws.close_reason!r}"
+        )
+        return self.rng.uniform(*SERVER_CLOSE_BACKOFF_S)
 
     async def close(self) -> None:
         ws = self.ws
@@ -711,7 +733,7 @@ class Soak:
     # -- the tap schedule -------------------------------------------------------
 
     async def drive(self, slot: Slot) -> None:
-        cfg, c = self.cfg, self.c
+        cfg = self.cfg
         assert self.t_start is not None and self.t_end is not None
         rng = random.Random(f"{cfg.seed}:drive:{slot.index}")
         perf = time.perf_counter
@@ -725,41 +747,61 @@ class Soak:
             if table is None:
                 return
             if table.over():
-                c["games_finished"] += 1
-                await self.retire(slot, RETIRE_WAIT_S)
-                slot.table = None
-                if perf() >= self.t_end or self.stopping:
-                    return
-                if not await self.open_table(slot):
+                if not await self.replace(slot):
                     return
                 due = max(due, perf() + cfg.interval)
                 continue
-            if table.unresolved:
-                c["slots_waiting_ack"] += 1
-                continue
-            game = table.game
-            running = game.get("running") if game is not None else None
-            if game is None or table.game_v < table.version or running not in ("p1", "p2"):
-                c["slots_no_game"] += 1
-                continue
-            phone = table.phones[running]
-            if not phone.current:
-                c["slots_phone_away"] += 1
-                continue
-            body: dict[str, Any] = {"c": "pass_turn", "expect": running}
-            if game.get("kill_box_due"):
-                body["kill_box"] = False
-            if game.get("scoring_due"):
-                body["scoring"] = NO_SCORING
-            drop = self.dropping(perf()) and rng.random() < cfg.tap_drop
-            mode = rng.choice(("abort", "close", "abort_first")) if drop else ""
-            if mode == "abort_first":
-                # The socket dies as the tap goes: the phone keeps it for the reconnect.
-                phone.drop("abort", "at_tap")
-            await table.send(phone, body, ("pass_turn", running, running))
-            c["taps_sent"] += 1
-            if mode in ("abort", "close"):
-                phone.drop(mode, "after_tap")
+            await self.tap(table, rng)
+
+    async def replace(self, slot: Slot) -> bool:
+        """The slot's game is over: its table retires, a fresh one opens (False: none did)."""
+        assert self.t_end is not None
+        self.c["games_finished"] += 1
+        await self.retire(slot, RETIRE_WAIT_S)
+        slot.table = None
+        if time.perf_counter() >= self.t_end or self.stopping:
+            return False
+        return await self.open_table(slot)
+
+    def tapper(self, table: Table) -> Phone | None:
+        """The phone of the running side, if it may tap now (else the slot is skipped)."""
+        c = self.c
+        if table.unresolved:
+            c["slots_waiting_ack"] += 1
+            return None
+        game = table.game
+        running = game.get("running") if game is not None else None
+        if game is None or table.game_v < table.version or running not in ("p1", "p2"):
+            c["slots_no_game"] += 1
+            return None
+        phone = table.phones[running]
+        if not phone.current:
+            c["slots_phone_away"] += 1
+            return None
+        return phone
+
+    async def tap(self, table: Table, rng: random.Random) -> None:
+        """The running side passes the turn, answering what is due; now and then it drops."""
+        phone = self.tapper(table)
+        if phone is None:
+            return
+        game = table.game
+        assert game is not None
+        running = phone.side
+        body: dict[str, Any] = {"c": "pass_turn", "expect": running}
+        if game.get("kill_box_due"):
+            body["kill_box"] = False
+        if game.get("scoring_due"):
+            body["scoring"] = NO_SCORING
+        drop = self.dropping(time.perf_counter()) and rng.random() < self.cfg.tap_drop
+        mode = rng.choice(("abort", "close", "abort_first")) if drop else ""
+        if mode == "abort_first":
+            # The socket dies as the tap goes: the phone keeps it for the reconnect.
+            phone.drop("abort", "at_tap")
+        await table.send(phone, body, ("pass_turn", running, running))
+        self.c["taps_sent"] += 1
+        if mode in ("abort", "close"):
+            phone.drop(mode, "after_tap")
 
 
 # ----------------------------------------------------------------------------
