@@ -37,6 +37,65 @@ class _Table:
         self.version = 0
 
 
+def _compact(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+async def _seat_of(websocket: WebSocket, table: _Table) -> str | None:
+    """The seat the hello's token opens, or None (the socket is then closed or gone)."""
+    try:
+        hello = json.loads(await websocket.receive_text())
+    except (WebSocketDisconnect, ValueError):
+        return None
+    token = hello.get("token") if isinstance(hello, dict) else None
+    seat = table.tokens.get(token) if isinstance(token, str) else None
+    if seat is None:
+        await websocket.close(code=4403)
+    return seat
+
+
+async def _pong(websocket: WebSocket, ping: dict[str, Any]) -> None:
+    """The phones' heartbeat, answered as the server does."""
+    await websocket.send_text(
+        _compact(
+            {
+                "t": "pong",
+                "id": ping.get("id"),
+                "client_ms": ping.get("client_ms"),
+                "server_ms": time.time_ns() // 1_000_000,
+            }
+        )
+    )
+
+
+async def _relay_command(
+    websocket: WebSocket, table: _Table, other_seat: str, text: str, command: dict[str, Any]
+) -> None:
+    """Bump the version, pass the command to the other seat, ack it to the sender."""
+    table.version += 1
+    version = table.version
+    other = table.sockets.get(other_seat)
+    if other is not None:
+        await other.send_text(f'{{"t":"event","v":{version},"what":{text}}}')
+    await websocket.send_text(
+        _compact({"t": "ack", "seq": command.get("seq"), "v": version, "dup": False})
+    )
+
+
+async def _serve_seat(websocket: WebSocket, table: _Table, seat: str) -> None:
+    """Answer pings and relay commands until the socket goes."""
+    other_seat = "p2" if seat == "p1" else "p1"
+    while True:
+        text = await websocket.receive_text()
+        message = json.loads(text)
+        if not isinstance(message, dict):
+            continue
+        if message.get("t") == "ping":
+            await _pong(websocket, message)
+        elif message.get("t") == "cmd":
+            await _relay_command(websocket, table, other_seat, text, message)
+
+
 def create_app() -> FastAPI:
     app = FastAPI(title="bare relay")
     tables: dict[str, _Table] = {}
@@ -61,50 +120,13 @@ def create_app() -> FastAPI:
         if table is None:
             await websocket.close(code=4404)
             return
-        try:
-            hello = json.loads(await websocket.receive_text())
-        except (WebSocketDisconnect, ValueError):
-            return
-        token = hello.get("token") if isinstance(hello, dict) else None
-        seat = table.tokens.get(token) if isinstance(token, str) else None
+        seat = await _seat_of(websocket, table)
         if seat is None:
-            await websocket.close(code=4403)
             return
-        other_seat = "p2" if seat == "p1" else "p1"
         table.sockets[seat] = websocket
         await websocket.send_text(f'{{"t":"state","v":{table.version}}}')
         try:
-            while True:
-                text = await websocket.receive_text()
-                message = json.loads(text)
-                if not isinstance(message, dict):
-                    continue
-                if message.get("t") == "ping":  # the phones' heartbeat, answered as the server does
-                    await websocket.send_text(
-                        json.dumps(
-                            {
-                                "t": "pong",
-                                "id": message.get("id"),
-                                "client_ms": message.get("client_ms"),
-                                "server_ms": time.time_ns() // 1_000_000,
-                            },
-                            separators=(",", ":"),
-                        )
-                    )
-                    continue
-                if message.get("t") != "cmd":
-                    continue
-                table.version += 1
-                version = table.version
-                other = table.sockets.get(other_seat)
-                if other is not None:
-                    await other.send_text(f'{{"t":"event","v":{version},"what":{text}}}')
-                await websocket.send_text(
-                    json.dumps(
-                        {"t": "ack", "seq": message.get("seq"), "v": version, "dup": False},
-                        separators=(",", ":"),
-                    )
-                )
+            await _serve_seat(websocket, table, seat)
         except (WebSocketDisconnect, RuntimeError, ValueError):
             pass
         finally:

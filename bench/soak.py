@@ -185,56 +185,76 @@ class Phone:
     # -- messages ---------------------------------------------------------------
 
     def on_message(self, text: str, now: float) -> None:
-        soak, table, c = self.soak, self.table, self.soak.c
         msg = json.loads(text)
         kind = msg.get("t")
         if kind == "event":
-            v = int(msg["v"])
-            if v <= self.last_v:
-                c["redelivered"] += 1
-                soak.note(f"table {table.id}: {self.side} got version {v} again")
-            else:
-                if self.last_v >= 0 and v != self.last_v + 1:
-                    c["event_gaps"] += 1
-                    soak.note(f"table {table.id}: {self.side} jumped from v {self.last_v} to {v}")
-                    soak.spawn(self.send_quietly({"t": "sync"}))  # as a real phone does
-                self.last_v = v
-                key = what_key(msg.get("what"))
-                self.seen[v] = key
-                table.observe(v, key, msg.get("game"))
-                if self.resync is not None:
-                    self.resync.events += 1
+            self.on_event(msg)
         elif kind == "state":
-            v = int(msg["v"])
-            if v < self.last_v:
-                c["state_behind"] += 1
-                soak.note(f"table {table.id}: {self.side} got state v {v} after v {self.last_v}")
-            self.last_v = max(self.last_v, v)
-            self.state_v = max(self.state_v, v)
-            table.observe_state(v, msg.get("game"))
+            self.on_state(msg)
         elif kind == "ack":
-            cmd = self.pending.pop(msg.get("seq"), None)
-            if cmd is None:
-                c["stray_acks"] += 1
-                soak.note(f"table {table.id}: {self.side} ack for no pending command: {text}")
-            else:
-                table.resolve(cmd, int(msg["v"]), bool(msg.get("dup")))
+            self.on_ack(msg, text)
         elif kind == "error":
-            cmd = self.pending.pop(msg.get("seq"), None)
-            if cmd is None:
-                c["server_errors"] += 1
-                soak.note(f"table {table.id}: {self.side} error {text[:200]}")
-            else:
-                table.reject(cmd, f"{msg.get('code')}: {msg.get('message')}")
+            self.on_error(msg, text)
         elif kind == "pong":
             self.probe_at = 0.0
-        if (
-            self.resync is not None
-            and kind in ("event", "state", "pong")
-            and self.last_v >= self.resync.target
-        ):
-            soak.resync_ms.append((now - self.resync.t_open) * 1000)
-            soak.resync_events.append(self.resync.events)
+        if kind in ("event", "state", "pong"):
+            self.note_resynced(now)
+
+    def on_event(self, msg: dict[str, Any]) -> None:
+        soak, table, c = self.soak, self.table, self.soak.c
+        v = int(msg["v"])
+        if v <= self.last_v:
+            c["redelivered"] += 1
+            soak.note(f"table {table.id}: {self.side} got version {v} again")
+            return
+        if self.last_v >= 0 and v != self.last_v + 1:
+            c["event_gaps"] += 1
+            soak.note(f"table {table.id}: {self.side} jumped from v {self.last_v} to {v}")
+            soak.spawn(self.send_quietly({"t": "sync"}))  # as a real phone does
+        self.last_v = v
+        key = what_key(msg.get("what"))
+        self.seen[v] = key
+        table.observe(v, key, msg.get("game"))
+        if self.resync is not None:
+            self.resync.events += 1
+
+    def on_state(self, msg: dict[str, Any]) -> None:
+        v = int(msg["v"])
+        if v < self.last_v:
+            self.soak.c["state_behind"] += 1
+            self.soak.note(
+                f"table {self.table.id}: {self.side} got state v {v} after v {self.last_v}"
+            )
+        self.last_v = max(self.last_v, v)
+        self.state_v = max(self.state_v, v)
+        self.table.observe_state(v, msg.get("game"))
+
+    def take_pending(self, seq: Any) -> Command | None:
+        """The command an answer names by its seq, no longer pending (None: no such one)."""
+        return self.pending.pop(seq, None)
+
+    def on_ack(self, msg: dict[str, Any], text: str) -> None:
+        cmd = self.take_pending(msg.get("seq"))
+        if cmd is None:
+            self.soak.c["stray_acks"] += 1
+            self.soak.note(f"table {self.table.id}: {self.side} ack for no pending command: {text}")
+        else:
+            self.table.resolve(cmd, int(msg["v"]), bool(msg.get("dup")))
+
+    def on_error(self, msg: dict[str, Any], text: str) -> None:
+        cmd = self.take_pending(msg.get("seq"))
+        if cmd is None:
+            self.soak.c["server_errors"] += 1
+            self.soak.note(f"table {self.table.id}: {self.side} error {text[:200]}")
+        else:
+            self.table.reject(cmd, f"{msg.get('code')}: {msg.get('message')}")
+
+    def note_resynced(self, now: float) -> None:
+        """A reconnected phone that now holds the table's version has resynced."""
+        resync = self.resync
+        if resync is not None and self.last_v >= resync.target:
+            self.soak.resync_ms.append((now - resync.t_open) * 1000)
+            self.soak.resync_events.append(resync.events)
             self.resync = None
 
     async def read(self, ws: ClientConnection) -> None:
@@ -340,9 +360,7 @@ class Phone:
 
     async def live(self) -> None:
         """Keep the phone connected: ping, drop at random, come back, until retired."""
-        soak, cfg, c = self.soak, self.soak.cfg, self.soak.c
-        perf = time.perf_counter
-        max_ticks = int(soak.max_run_s / min(cfg.ping_s, 1.0)) + 100
+        soak = self.soak
         for _cycle in range(int(soak.max_run_s / 0.5) + 10):
             if self.retire or soak.stopping:
                 break
@@ -351,52 +369,60 @@ class Phone:
                 continue
             ws = self.ws
             assert ws is not None
-            drop_at = math.inf
-            next_ping = perf() + cfg.ping_s
-            for _tick in range(max_ticks):
-                now = perf()
-                if self.retire or soak.stopping or self.closed.is_set() or self.dropped_by_us:
-                    break
-                if drop_at == math.inf and soak.t_start is not None:
-                    drop_at = max(now, soak.t_start) + self.rng.expovariate(1 / cfg.drop_mean)
-                if now >= drop_at:
-                    if soak.dropping(now) and not self.table.retiring:
-                        self.drop(self.rng.choice(("abort", "close")), "idle")
-                        break
-                    drop_at = now + 1e9  # the soak is over: no more drops
-                if now >= next_ping:
-                    with contextlib.suppress(ConnectionClosed):
-                        await self.ping()
-                    next_ping = max(next_ping + cfg.ping_s, now + 0.1)
-                self.wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(
-                        self.wake.wait(), max(0.0, min(next_ping, drop_at) - now)
-                    )
+            await self._stay_connected()
             if self.retire or soak.stopping:
                 break
-            try:
-                await asyncio.wait_for(self.closed.wait(), CLOSE_WAIT_S)
-            except TimeoutError:
-                ws.transport.abort()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.closed.wait(), 1.0)
-            self.ws = None
-            if self.resync is not None:
-                c["resync_incomplete"] += 1
-                soak.note(f"table {self.table.id}: {self.side} closed before it resynced")
-                self.resync = None
-            if self.dropped_by_us:
-                away = self.rng.uniform(cfg.away_min, cfg.away_max)
-            else:
-                c[f"server_closes_{ws.close_code}"] += 1
-                soak.note(
-                    f"table {self.table.id}: the server closed {self.side}'s socket: "
-                    f"{ws.close_code} {ws.close_reason!r}"
-                )
-                away = self.rng.uniform(*SERVER_CLOSE_BACKOFF_S)
-            await self._sleep_away(away)
+            await self._sleep_away(await self._away_after_close(ws))
         await self.close()
+
+    async def _stay_connected(self) -> None:
+        """Ping, and drop at random during the soak, until the socket goes or the phone leaves."""
+        soak, cfg = self.soak, self.soak.cfg
+        perf = time.perf_counter
+        max_ticks = int(soak.max_run_s / min(cfg.ping_s, 1.0)) + 100
+        drop_at = math.inf
+        next_ping = perf() + cfg.ping_s
+        for _tick in range(max_ticks):
+            now = perf()
+            if self.retire or soak.stopping or self.closed.is_set() or self.dropped_by_us:
+                return
+            if drop_at == math.inf and soak.t_start is not None:
+                drop_at = max(now, soak.t_start) + self.rng.expovariate(1 / cfg.drop_mean)
+            if now >= drop_at:
+                if soak.dropping(now) and not self.table.retiring:
+                    self.drop(self.rng.choice(("abort", "close")), "idle")
+                    return
+                drop_at = now + 1e9  # the soak is over: no more drops
+            if now >= next_ping:
+                with contextlib.suppress(ConnectionClosed):
+                    await self.ping()
+                next_ping = max(next_ping + cfg.ping_s, now + 0.1)
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), max(0.0, min(next_ping, drop_at) - now))
+
+    async def _away_after_close(self, ws: ClientConnection) -> float:
+        """Wait (bounded) for the socket to close; how long the phone now stays away."""
+        soak, cfg, c = self.soak, self.soak.cfg, self.soak.c
+        try:
+            await asyncio.wait_for(self.closed.wait(), CLOSE_WAIT_S)
+        except TimeoutError:
+            ws.transport.abort()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.closed.wait(), 1.0)
+        self.ws = None
+        if self.resync is not None:
+            c["resync_incomplete"] += 1
+            soak.note(f"table {self.table.id}: {self.side} closed before it resynced")
+            self.resync = None
+        if self.dropped_by_us:
+            return self.rng.uniform(cfg.away_min, cfg.away_max)
+        c[f"server_closes_{ws.close_code}"] += 1
+        soak.note(
+            f"table {self.table.id}: the server closed {self.side}'s socket: "
+            f"{ws.close_code} {ws.close_reason!r}"
+        )
+        return self.rng.uniform(*SERVER_CLOSE_BACKOFF_S)
 
     async def close(self) -> None:
         ws = self.ws
@@ -711,7 +737,7 @@ class Soak:
     # -- the tap schedule -------------------------------------------------------
 
     async def drive(self, slot: Slot) -> None:
-        cfg, c = self.cfg, self.c
+        cfg = self.cfg
         assert self.t_start is not None and self.t_end is not None
         rng = random.Random(f"{cfg.seed}:drive:{slot.index}")
         perf = time.perf_counter
@@ -725,41 +751,61 @@ class Soak:
             if table is None:
                 return
             if table.over():
-                c["games_finished"] += 1
-                await self.retire(slot, RETIRE_WAIT_S)
-                slot.table = None
-                if perf() >= self.t_end or self.stopping:
-                    return
-                if not await self.open_table(slot):
+                if not await self.replace(slot):
                     return
                 due = max(due, perf() + cfg.interval)
                 continue
-            if table.unresolved:
-                c["slots_waiting_ack"] += 1
-                continue
-            game = table.game
-            running = game.get("running") if game is not None else None
-            if game is None or table.game_v < table.version or running not in ("p1", "p2"):
-                c["slots_no_game"] += 1
-                continue
-            phone = table.phones[running]
-            if not phone.current:
-                c["slots_phone_away"] += 1
-                continue
-            body: dict[str, Any] = {"c": "pass_turn", "expect": running}
-            if game.get("kill_box_due"):
-                body["kill_box"] = False
-            if game.get("scoring_due"):
-                body["scoring"] = NO_SCORING
-            drop = self.dropping(perf()) and rng.random() < cfg.tap_drop
-            mode = rng.choice(("abort", "close", "abort_first")) if drop else ""
-            if mode == "abort_first":
-                # The socket dies as the tap goes: the phone keeps it for the reconnect.
-                phone.drop("abort", "at_tap")
-            await table.send(phone, body, ("pass_turn", running, running))
-            c["taps_sent"] += 1
-            if mode in ("abort", "close"):
-                phone.drop(mode, "after_tap")
+            await self.tap(table, rng)
+
+    async def replace(self, slot: Slot) -> bool:
+        """The slot's game is over: its table retires, a fresh one opens (False: none did)."""
+        assert self.t_end is not None
+        self.c["games_finished"] += 1
+        await self.retire(slot, RETIRE_WAIT_S)
+        slot.table = None
+        if time.perf_counter() >= self.t_end or self.stopping:
+            return False
+        return await self.open_table(slot)
+
+    def tapper(self, table: Table) -> Phone | None:
+        """The phone of the running side, if it may tap now (else the slot is skipped)."""
+        c = self.c
+        if table.unresolved:
+            c["slots_waiting_ack"] += 1
+            return None
+        game = table.game
+        running = game.get("running") if game is not None else None
+        if game is None or table.game_v < table.version or running not in ("p1", "p2"):
+            c["slots_no_game"] += 1
+            return None
+        phone = table.phones[running]
+        if not phone.current:
+            c["slots_phone_away"] += 1
+            return None
+        return phone
+
+    async def tap(self, table: Table, rng: random.Random) -> None:
+        """The running side passes the turn, answering what is due; now and then it drops."""
+        phone = self.tapper(table)
+        if phone is None:
+            return
+        game = table.game
+        assert game is not None
+        running = phone.side
+        body: dict[str, Any] = {"c": "pass_turn", "expect": running}
+        if game.get("kill_box_due"):
+            body["kill_box"] = False
+        if game.get("scoring_due"):
+            body["scoring"] = NO_SCORING
+        drop = self.dropping(time.perf_counter()) and rng.random() < self.cfg.tap_drop
+        mode = rng.choice(("abort", "close", "abort_first")) if drop else ""
+        if mode == "abort_first":
+            # The socket dies as the tap goes: the phone keeps it for the reconnect.
+            phone.drop("abort", "at_tap")
+        await table.send(phone, body, ("pass_turn", running, running))
+        self.c["taps_sent"] += 1
+        if mode in ("abort", "close"):
+            phone.drop(mode, "after_tap")
 
 
 # ----------------------------------------------------------------------------
@@ -776,8 +822,143 @@ async def watch_lag(soak: Soak, period: float = 0.1) -> None:
         soak.lag_ms.append(max(0.0, (perf() - t - period) * 1000))
 
 
-def cpu_sample(server: ServerProcess) -> tuple[float, float, float, float]:
+CpuSample = tuple[float, float, float, float]  # wall, server CPU, client CPU, machine busy
+
+
+def cpu_sample(server: ServerProcess) -> CpuSample:
     return time.perf_counter(), server.cpu_seconds(), time.process_time(), machine_busy_seconds()
+
+
+@dataclass(slots=True)
+class Readings:
+    """What the run measured besides the soak's counts: the report's raw figures."""
+
+    live: int  # tables set up
+    setup_counts: Counter[str]  # the counts when the soak began
+    cpu0: CpuSample
+    cpu1: CpuSample
+    rss_start: float
+    rss_end: float
+    rss_max: float
+
+
+class Progress:
+    """A line on stderr every PROGRESS_EVERY_S: the counts, and the last window's figures."""
+
+    def __init__(self, soak: Soak, cpu0: CpuSample) -> None:
+        assert soak.t_start is not None
+        self.soak = soak
+        self.cpu_last = cpu0
+        self.next_at = soak.t_start + PROGRESS_EVERY_S
+        self.seen_resyncs = 0
+        self.seen_lags = 0
+
+    def tick(self, now: float, rss: float) -> None:
+        if now < self.next_at:
+            return
+        soak, c = self.soak, self.soak.c
+        assert soak.t_start is not None
+        cpu_now = cpu_sample(soak.server)
+        wall = cpu_now[0] - self.cpu_last[0]
+        d_server, d_client, d_machine = (
+            (cpu_now[k] - self.cpu_last[k]) / wall * 100 for k in (1, 2, 3)
+        )
+        away = sum(p.away or p.ws is None for p in soak.phones())
+        blocked = sum(t.unresolved > 0 for t in soak.tables())
+        p99 = percentile(soak.resync_ms[self.seen_resyncs :], 99)
+        lag = percentile(soak.lag_ms[self.seen_lags :], 99)
+        self.seen_resyncs, self.seen_lags = len(soak.resync_ms), len(soak.lag_ms)
+        log(
+            f"t+{now - soak.t_start:.0f}s taps {c['taps']} lost {c['lost']} "
+            f"dup {c['duplicated']} rejected {c['rejected']} "
+            f"reconnects {c['reconnects']} (away {away}, waiting on an ack "
+            f"{blocked} tables), games {c['games_finished']}; last 10 s: resync p99 "
+            f"{'-' if p99 is None else f'{p99:.0f}'} ms, client lag p99 "
+            f"{'-' if lag is None else f'{lag:.0f}'} ms; "
+            f"cpu: server {d_server:.0f}% client {d_client:.0f}% "
+            f"other {max(0.0, d_machine - d_server - d_client):.0f}%; "
+            f"rss {rss:.1f} MB"
+        )
+        self.cpu_last = cpu_now
+        self.next_at += PROGRESS_EVERY_S
+
+
+async def set_up(soak: Soak) -> int:
+    """A table in every slot, each game started and answered; how many tables are live."""
+    cfg = soak.cfg
+    perf = time.perf_counter
+    t = perf()
+    opened = await asyncio.wait_for(
+        asyncio.gather(*(soak.open_table(s) for s in soak.slots)),
+        timeout=120 + 0.3 * cfg.tables,
+    )
+    deadline = perf() + 30
+    while perf() < deadline and any(t.unresolved for t in soak.tables()):
+        await asyncio.sleep(0.1)
+    live = sum(opened)
+    log(f"setup: {live} tables, {2 * live} sockets open and games started in {perf() - t:.1f} s")
+    if live < cfg.tables:
+        log(f"setup: {cfg.tables - live} tables failed: {soak.notes[:5]}")
+    return live
+
+
+def quiet_client_collector() -> None:
+    """This generator's own collector must not pause it in the middle of a measurement:
+    what setup built is frozen, and collections become rare."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*CLIENT_GC_THRESHOLD)
+
+
+async def watch_server(soak: Soak, rss_start: float, cpu0: CpuSample) -> float:
+    """Until the soak ends: fail if the server exited, log progress; the peak RSS."""
+    server = soak.server
+    assert soak.t_end is not None
+    perf = time.perf_counter
+    rss_max = rss_start
+    progress = Progress(soak, cpu0)
+    for _ in range(int(soak.cfg.seconds) + 10):
+        now = perf()
+        if now >= soak.t_end:
+            break
+        if server.proc is not None and server.proc.poll() is not None:
+            raise RuntimeError(
+                f"the server exited with {server.proc.returncode}:\n{server.log_tail()}"
+            )
+        rss = server.rss_mb()
+        rss_max = max(rss_max, rss)
+        progress.tick(now, rss)
+        await asyncio.sleep(min(1.0, max(0.0, soak.t_end - perf())))
+    return rss_max
+
+
+async def drain(soak: Soak, drivers: list[asyncio.Task[None]]) -> None:
+    """No more taps or drops; away phones come back when their time is up; every table
+    is checked."""
+    perf = time.perf_counter
+    soak.draining = True
+    log("soak over: waiting for away phones and every answer")
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*drivers, return_exceptions=True), RETIRE_WAIT_S + 30)
+    deadline = perf() + soak.cfg.away_max + DRAIN_S
+    while perf() < deadline and not all(t.settled() for t in soak.tables()):
+        await asyncio.sleep(0.2)
+    await asyncio.gather(*(soak.retire(s, 0.0) for s in soak.slots if s.table))
+
+
+def stop_everything(soak: Soak, drivers: list[asyncio.Task[None]]) -> None:
+    soak.stopping = True
+    for task in drivers:
+        task.cancel()
+    for phone in soak.phones():
+        phone.wake.set()
+        if phone.ws is not None:
+            phone.ws.transport.abort()
+    for phone in soak.phones():
+        if phone.life is not None:
+            phone.life.cancel()
+    for task in list(soak._tasks):
+        task.cancel()
 
 
 async def run(cfg: Config, port: int, server: ServerProcess) -> dict[str, Any]:
@@ -792,32 +973,14 @@ async def run(cfg: Config, port: int, server: ServerProcess) -> dict[str, Any]:
             base_url=f"http://{HOST}:{port}", timeout=30.0, limits=limits
         ) as http:
             soak.http = http
-            t = perf()
-            opened = await asyncio.wait_for(
-                asyncio.gather(*(soak.open_table(s) for s in soak.slots)),
-                timeout=120 + 0.3 * cfg.tables,
-            )
-            deadline = perf() + 30
-            while perf() < deadline and any(t.unresolved for t in soak.tables()):
-                await asyncio.sleep(0.1)
-            live = sum(opened)
-            log(
-                f"setup: {live} tables, {2 * live} sockets open and games started "
-                f"in {perf() - t:.1f} s"
-            )
-            if live < cfg.tables:
-                log(f"setup: {cfg.tables - live} tables failed: {soak.notes[:5]}")
-            # This generator's own collector must not pause it in the middle of a
-            # measurement: what setup built is frozen, and collections become rare.
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(*CLIENT_GC_THRESHOLD)
+            live = await set_up(soak)
+            quiet_client_collector()
             await asyncio.sleep(1.0)
             rss_start = server.rss_mb()
             setup_counts = Counter(soak.c)
             soak.t_start = perf() + 0.5
             soak.t_end = soak.t_start + cfg.seconds
-            cpu0 = cpu_last = cpu_sample(server)
+            cpu0 = cpu_sample(server)
             log(
                 f"soak: {cfg.seconds:g} s, taps every ~{cfg.interval:g} s per table, "
                 f"pings every {cfg.ping_s:g} s, a phone drops every ~{cfg.drop_mean:g} s "
@@ -826,84 +989,32 @@ async def run(cfg: Config, port: int, server: ServerProcess) -> dict[str, Any]:
             )
             drivers = [asyncio.create_task(soak.drive(s)) for s in soak.slots if s.table]
             soak.spawn(watch_lag(soak))
-            rss_max = rss_start
-            next_progress = soak.t_start + PROGRESS_EVERY_S
-            seen_resyncs = seen_lags = 0
-            for _ in range(int(cfg.seconds) + 10):
-                now = perf()
-                if now >= soak.t_end:
-                    break
-                if server.proc is not None and server.proc.poll() is not None:
-                    raise RuntimeError(
-                        f"the server exited with {server.proc.returncode}:\n{server.log_tail()}"
-                    )
-                rss = server.rss_mb()
-                rss_max = max(rss_max, rss)
-                if now >= next_progress:
-                    cpu_now = cpu_sample(server)
-                    wall = cpu_now[0] - cpu_last[0]
-                    d_server, d_client, d_machine = (
-                        (cpu_now[k] - cpu_last[k]) / wall * 100 for k in (1, 2, 3)
-                    )
-                    c = soak.c
-                    away = sum(p.away or p.ws is None for p in soak.phones())
-                    blocked = sum(t.unresolved > 0 for t in soak.tables())
-                    p99 = percentile(soak.resync_ms[seen_resyncs:], 99)
-                    lag = percentile(soak.lag_ms[seen_lags:], 99)
-                    seen_resyncs, seen_lags = len(soak.resync_ms), len(soak.lag_ms)
-                    log(
-                        f"t+{now - soak.t_start:.0f}s taps {c['taps']} lost {c['lost']} "
-                        f"dup {c['duplicated']} rejected {c['rejected']} "
-                        f"reconnects {c['reconnects']} (away {away}, waiting on an ack "
-                        f"{blocked} tables), games {c['games_finished']}; last 10 s: resync p99 "
-                        f"{'-' if p99 is None else f'{p99:.0f}'} ms, client lag p99 "
-                        f"{'-' if lag is None else f'{lag:.0f}'} ms; "
-                        f"cpu: server {d_server:.0f}% client {d_client:.0f}% "
-                        f"other {max(0.0, d_machine - d_server - d_client):.0f}%; "
-                        f"rss {rss:.1f} MB"
-                    )
-                    cpu_last = cpu_now
-                    next_progress += PROGRESS_EVERY_S
-                await asyncio.sleep(min(1.0, max(0.0, soak.t_end - perf())))
+            rss_max = await watch_server(soak, rss_start, cpu0)
             cpu1 = cpu_sample(server)
-
-            # Drain: no more taps or drops; away phones come back when their time is up.
-            soak.draining = True
-            log("soak over: waiting for away phones and every answer")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    asyncio.gather(*drivers, return_exceptions=True), RETIRE_WAIT_S + 30
-                )
-            deadline = perf() + cfg.away_max + DRAIN_S
-            while perf() < deadline and not all(t.settled() for t in soak.tables()):
-                await asyncio.sleep(0.2)
-            await asyncio.gather(*(soak.retire(s, 0.0) for s in soak.slots if s.table))
+            await drain(soak, drivers)
             rss_end = server.rss_mb()
-            rss_max = max(rss_max, rss_end)
     finally:
-        soak.stopping = True
-        for task in drivers:
-            task.cancel()
-        for phone in soak.phones():
-            phone.wake.set()
-            if phone.ws is not None:
-                phone.ws.transport.abort()
-        for phone in soak.phones():
-            if phone.life is not None:
-                phone.life.cancel()
-        for task in list(soak._tasks):
-            task.cancel()
+        stop_everything(soak, drivers)
+    log_notes(soak)
+    readings = Readings(live, setup_counts, cpu0, cpu1, rss_start, rss_end, max(rss_max, rss_end))
+    return report(soak, readings)
 
-    c = soak.c
+
+def log_notes(soak: Soak) -> None:
     for n in soak.notes[:MAX_NOTES]:
         log(f"note: {n}")
-    if c["notes"] > len(soak.notes):
-        log(f"... {c['notes'] - len(soak.notes)} more notes")
-    wall = cpu1[0] - cpu0[0]
-    server_cpu = (cpu1[1] - cpu0[1]) / wall * 100
-    client_cpu = (cpu1[2] - cpu0[2]) / wall * 100
-    machine_cpu = (cpu1[3] - cpu0[3]) / wall * 100
-    soak_counts = c - setup_counts
+    if soak.c["notes"] > len(soak.notes):
+        log(f"... {soak.c['notes'] - len(soak.notes)} more notes")
+
+
+def report(soak: Soak, r: Readings) -> dict[str, Any]:
+    """The JSON line: the counts, the readings, and which targets were met."""
+    cfg, c = soak.cfg, soak.c
+    wall = r.cpu1[0] - r.cpu0[0]
+    server_cpu = (r.cpu1[1] - r.cpu0[1]) / wall * 100
+    client_cpu = (r.cpu1[2] - r.cpu0[2]) / wall * 100
+    machine_cpu = (r.cpu1[3] - r.cpu0[3]) / wall * 100
+    soak_counts = c - r.setup_counts
     drops = {k.removeprefix("drops_"): v for k, v in sorted(c.items()) if k.startswith("drops_")}
     closes = {
         k.removeprefix("server_closes_"): v
@@ -911,10 +1022,10 @@ async def run(cfg: Config, port: int, server: ServerProcess) -> dict[str, Any]:
         if k.startswith("server_closes_")
     }
     resync_p99 = percentile(soak.resync_ms, 99)
-    growth = (rss_end - rss_start) / rss_start * 100 if rss_start else None
+    growth = (r.rss_end - r.rss_start) / r.rss_start * 100 if r.rss_start else None
     out: dict[str, Any] = {
-        "tables": live,
-        "sockets": 2 * live,
+        "tables": r.live,
+        "sockets": 2 * r.live,
         "seconds": cfg.seconds,
         "seed": cfg.seed,
         "taps": soak_counts["taps"],
@@ -956,9 +1067,9 @@ async def run(cfg: Config, port: int, server: ServerProcess) -> dict[str, Any]:
             "no_game": c["slots_no_game"],
         },
         "tables_created": soak_counts["tables_created"],
-        "rss_start_mb": rounded(rss_start, 1),
-        "rss_end_mb": rounded(rss_end, 1),
-        "rss_max_mb": rounded(rss_max, 1),
+        "rss_start_mb": rounded(r.rss_start, 1),
+        "rss_end_mb": rounded(r.rss_end, 1),
+        "rss_max_mb": rounded(r.rss_max, 1),
         "rss_growth_pct": rounded(growth, 1),
         "server_cpu_pct": rounded(server_cpu, 1),
         "client_cpu_pct": rounded(client_cpu, 1),

@@ -417,21 +417,39 @@ def check_recovered(
     table: Table, state: dict[str, Any], log: list[dict[str, Any]], seen: dict[int, dict[str, Any]]
 ) -> list[str]:
     """Everything acked is there once, nothing else changed, the clocks kept running."""
-    problems: list[str] = []
-    tid = table.id
-    last = table.last
     unacked = table.in_flight if table.in_flight and not table.in_flight.acked else None
-    version = state["v"]
-    game = state["game"]
+    problems = check_versions(table, state["v"], log, unacked)
+    if problems:
+        return problems
+    by_version = {e["v"]: e for e in log}
+    problems += check_logged(table, state["v"], by_version, seen)
+    problems += check_clocks(table, state, by_version, unacked)
+    return problems
 
+
+def check_versions(
+    table: Table, version: int, log: list[dict[str, Any]], unacked: InFlight | None
+) -> list[str]:
+    """The table is at the last acked version (or one more, the tap in flight); no gap."""
+    tid, last = table.id, table.last
     if version < last.version:
         return [f"{tid}: lost acked commands: v{version} < last acked v{last.version}"]
     if version > last.version + (1 if unacked else 0):
         return [f"{tid}: v{version} after last acked v{last.version}, in flight: {unacked}"]
     if [e["v"] for e in log] != list(range(1, version + 1)):
-        problems.append(f"{tid}: log versions {[e['v'] for e in log]} for v{version}")
-        return problems
-    by_version = {e["v"]: e for e in log}
+        return [f"{tid}: log versions {[e['v'] for e in log]} for v{version}"]
+    return []
+
+
+def check_logged(
+    table: Table,
+    version: int,
+    by_version: dict[int, dict[str, Any]],
+    seen: dict[int, dict[str, Any]],
+) -> list[str]:
+    """Each acked command is in the log as acked, and so is every event a phone saw."""
+    problems: list[str] = []
+    tid = table.id
     for acked in table.acked:
         entry = by_version[acked.version]
         what = acked.event["what"]
@@ -440,44 +458,69 @@ def check_recovered(
     for v, event in seen.items():  # an event any phone saw was durable before it was sent
         if v > version or by_version[v] != {"v": v, **event["what"]}:
             problems.append(f"{tid}: event v{v} seen before the crash is not in the log")
+    return problems
 
-    before = remaining_at_change(last.event)
-    at_ms = last.event["what"]["at_ms"]
+
+def check_clocks(
+    table: Table,
+    state: dict[str, Any],
+    by_version: dict[int, dict[str, Any]],
+    unacked: InFlight | None,
+) -> list[str]:
+    """The right clock runs, and each shows what a chess clock would at server_ms."""
+    tid, last, game = table.id, table.last, state["game"]
     now = state["server_ms"]
+    problems: list[str] = []
     if game["as_of_ms"] != now:
         problems.append(f"{tid}: state's game is as of {game['as_of_ms']}, server_ms {now}")
-    if version == last.version:
-        running = last.event["game"]["running"]
+    if state["v"] == last.version:
+        running, expected = clocks_since_last_ack(table, now)
         if without_clock_readings(game) != without_clock_readings(last.event["game"]):
             problems.append(
                 f"{tid}: game changed without a command:\n  before {last.event['game']}"
                 f"\n  after  {game}"
             )
-        expected = list(before)
-        if running is not None:
-            expected[SIDES.index(running)] -= now - at_ms
     else:
         assert unacked is not None
-        entry = by_version[version]
+        entry = by_version[state["v"]]
         wanted = {"by": unacked.side, **unacked.body}
         if {k: entry.get(k) for k in wanted} != wanted:
-            problems.append(f"{tid}: v{version} is {entry}, not the tap in flight {wanted}")
-        running = other(unacked.side)
-        tapped_at = entry["at_ms"]
-        expected = list(before)
-        expected[SIDES.index(unacked.side)] -= tapped_at - at_ms
-        expected[SIDES.index(running)] -= now - tapped_at
+            problems.append(f"{tid}: v{state['v']} is {entry}, not the tap in flight {wanted}")
+        running, expected = clocks_since_tap_in_flight(table, unacked, entry["at_ms"], now)
     if game["running"] != running:
         problems.append(f"{tid}: {game['running']} runs, {running} should")
+    since = now - last.event["what"]["at_ms"]
     for index, side in enumerate(SIDES):
         off = game["remaining_ms"][index] - expected[index]
         if abs(off) > CLOCK_TOLERANCE_MS:
             problems.append(
                 f"{tid}: {side} shows {game['remaining_ms'][index]} ms, a chess clock "
                 f"{expected[index]} ms ({off:+} ms; running {running}, "
-                f"{now - at_ms} ms since the last acked change)"
+                f"{since} ms since the last acked change)"
             )
     return problems
+
+
+def clocks_since_last_ack(table: Table, now: int) -> tuple[str | None, list[int]]:
+    """Nothing applied after the last ack: its running clock alone ran on until now."""
+    last = table.last
+    running: str | None = last.event["game"]["running"]
+    expected = remaining_at_change(last.event)
+    if running is not None:
+        expected[SIDES.index(running)] -= now - last.event["what"]["at_ms"]
+    return running, expected
+
+
+def clocks_since_tap_in_flight(
+    table: Table, unacked: InFlight, tapped_at: int, now: int
+) -> tuple[str | None, list[int]]:
+    """The tap in flight was applied: the tapper's clock ran until it, the other's since."""
+    last = table.last
+    running = other(unacked.side)
+    expected = remaining_at_change(last.event)
+    expected[SIDES.index(unacked.side)] -= tapped_at - last.event["what"]["at_ms"]
+    expected[SIDES.index(running)] -= now - tapped_at
+    return running, expected
 
 
 def check_caught_up(phone: LivePhone, state: dict[str, Any], hello_version: int) -> list[str]:
