@@ -165,3 +165,7 @@ async def test_a_disputed_table_shows_the_reason_and_both_reports(service: Event
     assert [r["army_points_destroyed"] for r in detail["reports"]] == [12, 40]
     assert [r["list_played"] for r in detail["reports"]] == ["Haley", "Butcher"]
     assert detail["ending"] == {"method": "concession", "winner": "p2"}
+    await room.execute(Side.P2, "b", 2, c.DisputeResult("P1 conceded at turn 3"))
+    await room.execute(Side.P1, "a", 4, c.DisputeResult("I never conceded, ask the judge"))
+    reasons = service.table_detail(eid, room.table_id)["disputed"].split("\n")
+    assert reasons == ["P2: P1 conceded at turn 3", "P1: I never conceded, ask the judge"]

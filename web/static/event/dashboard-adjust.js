@@ -47,6 +47,7 @@ export function buildAdjustForm(p, refs) {
 
 async function submitAdjust(p, refs, form) {
   const entry = S.cards.get(p.table_id);
+  showCardError(entry, "");
   const ms = DC.parseClock(refs.adjTime.value);
   if (ms === null) {
     showCardError(entry, "Enter the time left as m:ss, e.g. 12:30.");
