@@ -218,7 +218,7 @@ def test_a_clock_adjust_is_bounded_by_the_player_clock_and_asks_first__DC5(
     card.locator(".adj-time").fill("45:00")
     card.locator(".adjust-form button[type=submit]").click()
     dialog = page.locator("#confirm-dialog")
-    expect(dialog).to_contain_text("Set Bob's clock to 45:00?")
+    expect(dialog).to_contain_text(f"Set {table['names'][1]}'s clock to 45:00?")
     expect(dialog).to_contain_text("has 60:00 left now")
     page.screenshot(path=str(ARTIFACTS / "eo-confirm-adjust.png"))
     dialog.locator("#confirm-yes").click()
@@ -359,13 +359,9 @@ def test_seat_links_and_one_card_come_back_and_a_stale_link_says_whom_to_ask(
     cards.screenshot(path=str(ARTIFACTS / "eo-one-table-card.png"), full_page=True)
 
     # A swap replaces both tables: the old seat link now says so, and whom to ask.
+    a, b = event.players[first["names"][0]], event.players[second["names"][0]]
     swapped = event.http.post(
-        f"/api/events/{event.id}/rounds/current/swap",
-        json={
-            "a": first["links"] and event.players[first["names"][0]],
-            "b": event.players[second["names"][0]],
-        },
-        headers=event.eo,
+        f"/api/events/{event.id}/rounds/current/swap", json={"a": a, "b": b}, headers=event.eo
     )
     assert swapped.is_success, swapped.text
     phone = browser.new_context(viewport=PHONE, is_mobile=True).new_page()
