@@ -82,7 +82,7 @@ class EventRepo:
             select(EoAction)
             .where(
                 col(EoAction.action).in_(actions),
-                col(EoAction.detail_json).contains(f'"{table_id}"'),
+                col(EoAction.detail_json).contains(f'"{table_id}"', autoescape=True),
             )
             .order_by(col(EoAction.id).desc())
             .limit(1)

@@ -51,6 +51,7 @@ async def test_a_draft_is_paired_again_with_its_scenario_and_old_tables_go_stale
         assert stale is not None and stale.event_name == "Control event"
         assert stale.round == 1 and "paired again" in stale.why
     assert service.stale_link("0" * 32) is None
+    assert service.stale_link("%") is None and service.stale_link("_" * 32) is None
 
 
 async def test_a_draft_is_discarded_and_the_round_paired_anew(service: EventService) -> None:

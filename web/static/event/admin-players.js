@@ -153,6 +153,7 @@ export function wirePlayers() {
   $("import-btn").addEventListener("click", () => {
     const box = $("import-result");
     box.hidden = true;
+    const before = draftNumber();
     run($("import-btn"), $("import-error"), async () => {
       const text = $("import-text").value;
       if (!text.trim()) throw new Error("Choose a CSV file or paste the CSV text first.");
@@ -171,6 +172,7 @@ export function wirePlayers() {
       }
       box.hidden = false;
       await load(true);
+      if (count && before !== null) toast(count + (count === 1 ? " player added" : " players added") + draftNote(before), "info");
     });
   });
 }
