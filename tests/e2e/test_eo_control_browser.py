@@ -268,6 +268,11 @@ def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(
     expect(editor.locator(".dispute-reason")).to_contain_text("I never conceded")
     page.screenshot(path=str(ARTIFACTS / "eo-result-editor-prefilled.png"), full_page=True)
 
+    # From the dashboard's "Result" link, the editor opens pre-filled too.
+    linked = _admin(browser, f"{live_server}/e/{event.id}/admin?result={tid}#k={event.token}")
+    expect(linked.locator(f"#res-apd1-{tid}")).to_have_value("12")
+    expect(linked.locator(f"#res-apd2-{tid}")).to_have_value("40")
+
 
 def test_a_draft_is_paired_again_discarded_and_follows_the_field__RP7(
     browser: Any, live_server: str

@@ -292,11 +292,12 @@ export async function saveResult(p, draft, button, error) {
 }
 
 // Opened from the dashboard: ?result=<table id>.
-export function openFromLink() {
+export async function openFromLink() {
   const tid = S.focusTable;
   S.focusTable = null;
   const found = findTable(tid);
   if (!found || !found.pairing.p2) return;
+  if (!found.pairing.result) await loadDetail(tid, liveStatus(found.pairing)); // pre-filled
   S.shownRound = found.round.number;
   S.editResult = tid;
   renderPairings();
