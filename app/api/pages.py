@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
@@ -95,17 +95,29 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err['msg']}"
 
 
+def _no_table(request: Request, table_id: str, service: EventsDep) -> HTMLResponse:
+    """A seat link that opens no table: a page that says why and whom to ask."""
+    stale = service.stale_link(table_id) if len(table_id) <= 64 else None
+    return templates.TemplateResponse(
+        request, "stale_table.html", {"stale": stale}, status_code=404
+    )
+
+
 @router.get("/t/{table_id}", response_class=HTMLResponse)
-async def table_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
+async def table_page(
+    request: Request, table_id: str, hub: HubDep, service: EventsDep
+) -> HTMLResponse:
     if hub.get(table_id) is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        return _no_table(request, table_id, service)
     return templates.TemplateResponse(request, "table.html", {"table_id": table_id})
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)
-async def log_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
+async def log_page(
+    request: Request, table_id: str, hub: HubDep, service: EventsDep
+) -> HTMLResponse:
     if hub.get(table_id) is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        return _no_table(request, table_id, service)
     return templates.TemplateResponse(request, "log.html", {"table_id": table_id})
 
 

@@ -124,5 +124,7 @@ def dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:
     if game.phase is not Phase.OVER:
         raise RuleError("a result can be disputed once the game is over")
     _unsettled(game)
-    reason = cmd.reason.strip()[:300]
-    return replace(game, disputed=f"{seat.label}: {reason or 'disputes the result'}")
+    reason = f"{seat.label}: {cmd.reason.strip()[:300] or 'disputes the result'}"
+    # Both players may dispute: the EO sees each one's own (latest) reason.
+    others = [r for r in (game.disputed or "").split("\n") if r and not r.startswith(seat.label)]
+    return replace(game, disputed="\n".join([*others, reason]))

@@ -101,6 +101,11 @@ def adjust(game: Game, actor: c.Actor, cmd: c.AdjustClock, now_ms: int) -> Game:
     eo_only(actor)
     if game.phase in (Phase.OVER, Phase.CLOCK_OUT):
         raise RuleError("the game is over; correct the result instead")
-    if not 0 <= cmd.remaining_ms <= 24 * 3_600_000:
-        raise BadInput("remaining time must be between 0 and 24 hours")
+    limit = game.setup.player_clock_ms
+    if not 0 <= cmd.remaining_ms <= limit:
+        minutes, seconds = divmod(limit // 1000, 60)
+        raise BadInput(
+            f"a clock can be set from 0:00 to {minutes}:{seconds:02d}, "
+            "the player clock of this game"
+        )
     return replace(game, clock=game.clock.adjust(cmd.side, cmd.remaining_ms, now_ms), undo=None)

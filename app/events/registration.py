@@ -76,6 +76,11 @@ class Registration(EventBase):
             repo.add(event)
         return event
 
+    def _next_to_play(self, event_id: str) -> int:
+        """The first round a player added or rejoining now plays: a round paired but
+        not started yet takes them in (it is paired again)."""
+        return sum(1 for r in self.rounds(event_id) if r.started_ms is not None) + 1
+
     def authorize(self, event_id: str, token: str | None) -> EventRecord:
         event = self.event(event_id)
         if not token or not secrets.compare_digest(token.encode(), event.admin_token.encode()):
@@ -111,7 +116,7 @@ class Registration(EventBase):
         """Register several players in one transaction; bad rows come back by index."""
         rule = _list_rule(self.event(event_id))
         taken = {p.name.lower() for p in self.players(event_id)}
-        joined_round = len(self.rounds(event_id)) + 1
+        joined_round = self._next_to_play(event_id)
         added: list[PlayerEntry] = []
         errors: list[tuple[int, str]] = []
         for index, raw in enumerate(rows):
@@ -162,7 +167,7 @@ class Registration(EventBase):
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
         """RP7: a dropped player is not paired again; undropping rejoins them."""
         player = self.player(event_id, player_id)
-        next_round = len(self.rounds(event_id)) + 1
+        next_round = self._next_to_play(event_id)
         with self.db.unit() as repo:
             player.dropped = dropped
             if not dropped:

@@ -156,7 +156,7 @@ class Rounds(Results):
                 if keep is not None:
                     event.cut_done = True
                     repo.add(event, *newly_cut)
-                    repo.add(self._action(event_id, "cut_to_top", keep=sorted(keep)))
+                    repo.add(self._action(event_id, "cut_to_top", keep=sorted(keep), round=number))
                 repo.add(entry)
                 repo.add(self._action(event_id, "pair_round", round=number, scenario=scenario_id))
         except BaseException:
@@ -226,7 +226,17 @@ class Rounds(Results):
                 rows[next(i for i in (ia, ib) if rows[i].table == new_row.table)] = new_row
             with self.db.unit() as repo:
                 entry.pairings_json = dump_pairings(rows)
-                repo.add(entry, self._action(event_id, "swap", a=a, b=b, warnings=warnings))
+                discarded = [r.table_id for r in before if r.table_id]
+                action = self._action(
+                    event_id,
+                    "swap",
+                    a=a,
+                    b=b,
+                    warnings=warnings,
+                    discarded=discarded,
+                    round=entry.number,
+                )
+                repo.add(entry, action)
         except BaseException:
             self._discard(opened)
             raise

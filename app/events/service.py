@@ -12,9 +12,8 @@ import random
 
 from app.domain.errors import NotFound
 from app.events.base import EventSpec, PairingRow, dump_pairings, pairings_of
+from app.events.control import Control
 from app.events.read_models import ReadModels
-from app.events.registration import Registration
-from app.events.rounds import Rounds
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.timesource import TimeSource
@@ -29,7 +28,7 @@ __all__ = [
 ]
 
 
-class EventService(Registration, Rounds):
+class EventService(Control):
     """The event use cases behind one object (what the API, the demo and tests call),
     and the read models they keep current."""
 

@@ -69,12 +69,36 @@ class EventRepo:
             )
         )
 
+    def action_discarding(self, table_id: str, actions: tuple[str, ...]) -> EoAction | None:
+        """The latest EO action (of those named) that discarded this table."""
+        found = self.session.exec(
+            select(EoAction)
+            .where(
+                col(EoAction.action).in_(actions),
+                col(EoAction.detail_json).contains(f'"{table_id}"', autoescape=True),
+            )
+            .order_by(col(EoAction.id).desc())
+            .limit(1)
+        )
+        return found.first()
+
     # -- writes ------------------------------------------------------------------
 
     def add(self, *rows: EventRecord | PlayerEntry | RoundEntry | EoAction) -> None:
         """New rows, or changed ones the session did not load itself."""
         for row in rows:
             self.session.add(row)
+
+    def delete_round(self, entry: RoundEntry) -> None:
+        row = self.session.get(RoundEntry, entry.id)
+        if row is not None:
+            self.session.delete(row)
+            self.session.flush()  # before a new round of the same number is added
+
+    def delete_player(self, player: PlayerEntry) -> None:
+        row = self.session.get(PlayerEntry, player.id)
+        if row is not None:
+            self.session.delete(row)
 
 
 class EventStore:

@@ -49,20 +49,22 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     short, paused, long_ = _tables(service, eid, 1)
     await paused.execute(c.Role.EO, "", 0, c.PauseClock())
     await paused.execute(c.Role.EO, "", 0, c.ResumeClock())
-    time.advance(19 * MIN)
-    # Clocks only stay above 5 minutes at the round's end if time was added: the EO adds it.
-    for room in (paused, long_):
-        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 30 * MIN))
-    await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 22 * MIN))
+    # Clocks only stay above 5 minutes at the round's end if time was added: the EO adds
+    # it, up to the player clock each time (DC5).
+    for _ in range(2):
+        time.advance(19 * MIN)
+        for room in (short, paused, long_):
+            await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
+    await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 3 * MIN))
     await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 1 * MIN))
-    time.advance(21 * MIN)  # the round's end: its timer applies DC8 by itself
+    time.advance(2 * MIN)  # the round's end: its timer applies DC8 by itself
     await service._round_ends[eid]  # the timer's task, woken by the clock, runs to its end
     assert service.rounds(eid)[-1].end_calls_json is not None
     calls = await service.call_round_end(eid)
     assert calls == {
         short.table_id: "play_on",  # 2 minutes combined
         paused.table_id: "play_on",  # the EO paused it this round
-        long_.table_id: "tie",  # 29 minutes combined
+        long_.table_id: "tie",  # 38 minutes combined
     }
     assert long_.game.phase is Phase.OVER and long_.game.ending is not None
     assert long_.game.ending.method is Method.TIME and long_.game.ending.winner is None
@@ -96,7 +98,7 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     claiming, due, long_ = _tables(service, eid, 1)
     await _play_to_p2_turn_two(claiming)
     for room in (claiming, due, long_):  # plenty left on the other clock: a tie otherwise
-        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 30 * MIN))
+        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
     await claiming.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 0))
     assert claiming.game.phase is Phase.CLOCK_OUT and claiming.game.flagged is Side.P2
     await due.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 1 * MIN))  # deploying, runs out

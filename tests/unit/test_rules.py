@@ -1176,6 +1176,16 @@ def test_eo_adjusts_a_clock() -> None:
     assert game.clock.since_ms == table.now
 
 
+def test_eo_adjust_is_bounded_by_the_player_clock__DC5() -> None:
+    table = table_at(2, P1, player_clock_ms=60 * MINUTE)
+    game = table.do(EO, c.AdjustClock(side=P2, remaining_ms=60 * MINUTE))
+    assert game.remaining(P2, table.now) == 60 * MINUTE
+    with pytest.raises(BadInput) as refused:
+        table.try_do(EO, c.AdjustClock(side=P1, remaining_ms=119 * MINUTE))
+    assert "0:00 to 60:00" in refused.value.message
+    assert table.game.remaining(P1, table.now) < 60 * MINUTE  # nothing changed
+
+
 # --- the EO's result ------------------------------------------------------------------
 
 

@@ -62,6 +62,12 @@ export function describe(a) {
       const d = a.detail || {};
       return "Set " + String(d.side || "").toUpperCase() + "'s clock on " + tableLabel(a.table) + " to " + DC.clock(d.remaining_ms || 0);
     }
+    case "repair_round":
+      return "Paired round " + a.round + " again" + (a.why && a.why !== "paired again" ? " (" + a.why + ")" : "") + ": its old seat links no longer open";
+    case "discard_round":
+      return "Discarded round " + a.round + "'s pairings";
+    case "delete_player":
+      return "Deleted " + a.name + " (added by mistake)";
     case "cut_to_top":
       return "Cut to the top " + (a.keep ? a.keep.length : "") + " players";
     default:

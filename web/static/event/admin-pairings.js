@@ -2,6 +2,12 @@
 import * as DC from "./common.js";
 import { shownRound } from "./admin-round.js";
 import { $, S, api, base, el, findTable, liveStatus, load, renderSection, rounds, run, sheetHref, toast } from "./admin-state.js";
+import { detail, detailKey, disputeBox, linksButton, linksRow, loadDetail, whenDetail } from "./admin-tables.js";
+
+whenDetail(() => {
+  S.rendered.pairings = null;
+  renderPairings();
+});
 
 export function renderPairings() {
   const all = rounds();
@@ -21,12 +27,13 @@ export function renderPairings() {
     return;
   }
   const statuses = shown.pairings.map(liveStatus);
-  const key = JSON.stringify([shown, statuses, S.editResult, S.view.event.lists]);
+  const key = JSON.stringify([shown, statuses, S.editResult, S.view.event.lists, S.openLinks, detailKey(shown.pairings)]);
   renderSection("pairings", key, () => {
     const body = $("pairings-body");
     body.textContent = "";
     shown.pairings.forEach((p, i) => {
       body.append(pairingRow(shown, p, statuses[i]));
+      if (p.table_id && p.p2 && p.table_id === S.openLinks) body.append(linksRow(p));
       if (p.table_id && p.table_id === S.editResult) body.append(resultEditor(shown, p));
     });
   });
@@ -53,10 +60,10 @@ export function pairingRow(round, p, status) {
     resultCell.append(DC.resultText(p.result, names));
     if (p.result.by === "eo") resultCell.append(el("span", { class: "tag eo", title: "Entered by the EO", text: "EO" }));
     if (p.result.correction) resultCell.append(el("span", { class: "tag corrected", title: "Corrected by the EO: " + p.result.correction.reason, text: "corrected" }));
+  } else if (status === "disputed") {
+    resultCell.append(disputeBox(p, detail(p)) || "", el("span", { class: "warning small", text: "Enter the result." }));
   } else {
-    const live = S.tables[p.table_id];
-    const reason = live && live.disputed ? ": " + live.disputed : "";
-    resultCell.append(el("span", { class: status === "disputed" ? "warning" : "muted", text: status === "disputed" ? "Disputed" + reason + " — enter the result" : "—" }));
+    resultCell.append(el("span", { class: "muted", text: "—" }));
   }
   if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "DC8 tie" : call === "clock_out" ? "DC7 clock out" : "DC8 play on" }));
 
@@ -73,6 +80,7 @@ export function pairingRow(round, p, status) {
       onclick: () => toggleResult(p.table_id),
     });
   }
+  const tools = p.table_id && p.p2 ? el("div", { class: "row-tools" }, action, linksButton(p)) : action;
   return el(
     "tr",
     {
@@ -85,12 +93,16 @@ export function pairingRow(round, p, status) {
     playerCell(p.p2, p),
     el("td", { class: "status-cell" }, DC.statusBadge(status)),
     resultCell,
-    el("td", { class: "actions-col" }, action)
+    el("td", { class: "actions-col" }, tools)
   );
 }
 
-export function toggleResult(tableId) {
-  S.editResult = S.editResult === tableId ? null : tableId;
+export async function toggleResult(tableId) {
+  const opening = S.editResult !== tableId;
+  const found = findTable(tableId);
+  // Pre-filled from what the players reported: read the table first.
+  if (opening && found && !found.pairing.result && !S.resultDrafts[tableId]) await loadDetail(tableId, liveStatus(found.pairing));
+  S.editResult = opening ? tableId : null;
   renderPairings();
   if (S.editResult) {
     const first = $("res-cp1-" + tableId);
@@ -111,12 +123,17 @@ export function draftFor(p) {
       lists: (r.lists || ["", ""]).map(String),
     };
   } else {
-    const ending = live && live.ending;
+    // What the players reported (and the game's own ending and CP), to check and save.
+    const have = S.details[p.table_id];
+    const data = have ? have.data : null;
+    const ending = (data && data.ending) || (live && live.ending);
+    const reports = data ? data.reports : [null, null];
+    const cp = data ? data.control_points : live ? live.control_points : [0, 0];
     draft = {
       winner: ending ? (ending.winner === null ? "tie" : ending.winner) : "",
-      cp: live ? live.control_points.map(String) : ["0", "0"],
-      apd: ["", ""],
-      lists: ["", ""],
+      cp: cp.map(String),
+      apd: reports.map((r) => (r ? String(r.army_points_destroyed) : "")),
+      lists: reports.map((r) => (r ? r.list_played : "")),
     };
   }
   S.resultDrafts[p.table_id] = draft;
@@ -197,6 +214,8 @@ export function resultEditor(round, p) {
     "form",
     { class: "result-form", id: "result-form-" + tid, "data-table-id": tid, novalidate: true },
     el("div", { class: "result-form-head" }, el("strong", { text: "Table " + p.table + " — result" }), el("span", { class: "muted small", text: "Overrides what the players confirmed." })),
+    p.result ? null : disputeBox(p, S.details[p.table_id] ? S.details[p.table_id].data : null),
+    p.result || !S.details[p.table_id] ? null : el("p", { class: "muted small prefill-note", text: "Filled in from the players' reports: check, correct and save." }),
     el(
       "fieldset",
       { class: "segmented" },
@@ -273,11 +292,12 @@ export async function saveResult(p, draft, button, error) {
 }
 
 // Opened from the dashboard: ?result=<table id>.
-export function openFromLink() {
+export async function openFromLink() {
   const tid = S.focusTable;
   S.focusTable = null;
   const found = findTable(tid);
   if (!found || !found.pairing.p2) return;
+  if (!found.pairing.result) await loadDetail(tid, liveStatus(found.pairing)); // pre-filled
   S.shownRound = found.round.number;
   S.editResult = tid;
   renderPairings();

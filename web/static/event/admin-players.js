@@ -1,5 +1,6 @@
 // Event admin: the players list and editor, and the round buttons.
 import * as DC from "./common.js";
+import { deletePlayer, draftNote, draftNumber, endRound, startRound, wireDraft } from "./admin-draft.js";
 import { $, S, api, base, el, load, playerName, renderSection, run, sheetHref, showError, toast } from "./admin-state.js";
 
 // ---------------------------------------------------------------- players
@@ -46,9 +47,15 @@ export function playerRow(p) {
       { class: "row-actions" },
       el("button", { type: "button", class: "btn small subtle", id: "edit-" + p.id, text: "Edit", onclick: () => editPlayer(p) }),
       dropBtn,
+      played(p.id) ? null : el("button", { type: "button", class: "btn small subtle danger", id: "delete-" + p.id, text: "Delete", title: "Added by mistake: remove before they play", onclick: (ev) => deletePlayer(p, ev.currentTarget) }),
       el("a", { class: "btn small subtle", href: sheetHref(p.id), title: "Record sheet (ST6)", text: "Sheet" })
     )
   );
+}
+
+// Paired in a round that has started: the player stays in the record (drop, not delete).
+function played(playerId) {
+  return S.view.rounds.some((r) => r.started_ms !== null && r.pairings.some((x) => x.p1.id === playerId || (x.p2 && x.p2.id === playerId)));
 }
 
 export function editPlayer(p) {
@@ -103,10 +110,11 @@ export function playerEditor(p) {
 
 export function dropPlayer(p, button) {
   const dropped = !p.dropped;
+  const before = draftNumber();
   run(button, null, async () => {
     await api("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop", { eo: true, json: { dropped: dropped } });
-    toast(dropped ? p.name + " dropped: not paired again" : p.name + " rejoins from the next round", "info");
     await load(true);
+    toast((dropped ? p.name + " dropped: not paired again" : p.name + " rejoins" + (before === null ? " from the next round" : "")) + draftNote(before), "info");
   });
 }
 
@@ -115,6 +123,7 @@ export function wirePlayers() {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const name = $("new-name").value;
+    const before = draftNumber();
     run($("add-player-btn"), $("player-error"), async () => {
       if (!name.trim()) throw new Error("A player needs a name.");
       const added = await api("POST", base + "/players", {
@@ -125,8 +134,8 @@ export function wirePlayers() {
       $("new-faction").value = "";
       $("new-lists").value = "";
       $("new-name").focus();
-      toast("Added " + added.name + (added.joined_round > 1 ? " — plays from round " + added.joined_round : ""), "info");
       await load(true);
+      toast("Added " + added.name + (added.joined_round > 1 ? " — plays from round " + added.joined_round : "") + draftNote(before), "info");
     });
   });
 
@@ -144,6 +153,7 @@ export function wirePlayers() {
   $("import-btn").addEventListener("click", () => {
     const box = $("import-result");
     box.hidden = true;
+    const before = draftNumber();
     run($("import-btn"), $("import-error"), async () => {
       const text = $("import-text").value;
       if (!text.trim()) throw new Error("Choose a CSV file or paste the CSV text first.");
@@ -162,6 +172,7 @@ export function wirePlayers() {
       }
       box.hidden = false;
       await load(true);
+      if (count && before !== null) toast(count + (count === 1 ? " player added" : " players added") + draftNote(before), "info");
     });
   });
 }
@@ -197,21 +208,7 @@ export function wireRounds() {
     });
   });
 
-  $("start-round").addEventListener("click", () => {
-    run($("start-round"), $("round-error"), async () => {
-      const out = await api("POST", base + "/rounds/current/start", { eo: true });
-      S.warnings = [];
-      toast("Round " + out.number + " started — ends at " + DC.timeOfDay(out.expected_end_ms), "info");
-      await load(true);
-    });
-  });
-
-  $("end-round").addEventListener("click", () => {
-    run($("end-round"), $("round-error"), async () => {
-      const calls = await api("POST", base + "/rounds/current/end", { eo: true });
-      const ties = Object.values(calls || {}).filter((c) => c === "tie").length;
-      toast("Round end applied: " + ties + (ties === 1 ? " tie declared" : " ties declared"), "info");
-      await load(true);
-    });
-  });
+  $("start-round").addEventListener("click", () => startRound());
+  $("end-round").addEventListener("click", () => endRound());
+  wireDraft();
 }

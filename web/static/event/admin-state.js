@@ -18,6 +18,8 @@ export const S = {
   actions: [],
   shownRound: null, // the round shown in the tabs; null = the latest
   editResult: null, // table id with its result form open
+  details: {}, // table id -> {status, data}: one table's links, dispute and reports
+  openLinks: null, // table id with its links row open
   resultDrafts: {}, // table id -> {winner, cp, apd, lists}
   editPlayer: null, // player id being edited
   playerDraft: null,

@@ -6,7 +6,7 @@
 import * as DC from "./common.js";
 import { wirePlayers, wireRounds } from "./admin-players.js";
 import { tick } from "./admin-round.js";
-import { $, POLL_MS, eventId, load, loadActions, run } from "./admin-state.js";
+import { $, POLL_MS, api, eventId, load, loadActions, run, toast } from "./admin-state.js";
 
 // ---------------------------------------------------------------- start
 
@@ -15,12 +15,24 @@ export function wireLinks() {
     $("link-dashboard").href = DC.eoHref("/e/" + eventId + "/dashboard");
     $("link-cards").href = DC.eoHref("/e/" + eventId + "/cards");
     const t = DC.token();
-    $("admin-link").value = location.origin + "/e/" + eventId + "/admin" + (t ? "#k=" + t : "");
+    $("admin-link").value = location.origin + "/e/" + eventId + "/admin" + (t ? "#k=" + encodeURIComponent(t) : "");
     $("keep-link").hidden = !t;
   };
   set();
   $("copy-admin-link").addEventListener("click", (ev) => DC.copyText($("admin-link").value, ev.currentTarget));
   $("admin-link").addEventListener("focus", (ev) => ev.target.select());
+  // The QR code is drawn by the server (the token goes in the header, never in a URL).
+  $("keep-link").addEventListener("toggle", () => {
+    if (!$("keep-link").open || !$("admin-qr").hidden) return;
+    api("GET", "/api/events/" + encodeURIComponent(eventId) + "/admin-link", { eo: true }).then(
+      (out) => {
+        $("admin-link").value = out.url;
+        $("admin-qr").src = out.qr_svg;
+        $("admin-qr").hidden = false;
+      },
+      (e) => toast("Could not draw the QR code: " + e.message, "error")
+    );
+  });
   return set;
 }
 

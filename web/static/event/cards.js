@@ -6,6 +6,8 @@ const eventId = DC.eventId;
 const eventName = document.body.getAttribute("data-event-name") || "";
 const base = "/api/events/" + encodeURIComponent(eventId);
 const STORE_PER_PAGE = "deathclock.cardsPerPage";
+// ?table=<id>: that table's card only, to reprint one.
+const onlyTable = new URLSearchParams(location.search).get("table");
 
 function seat(table, key, index) {
   const link = table.links[key];
@@ -48,14 +50,19 @@ async function load() {
     return;
   }
   try {
-    const [tables, view] = await Promise.all([api("GET", base + "/tables", { eo: true }), api("GET", base + "/admin", { eo: true })]);
+    const tablesOf = onlyTable ? api("GET", base + "/tables/" + encodeURIComponent(onlyTable), { eo: true }).then((t) => [t]) : api("GET", base + "/tables", { eo: true });
+    const [tables, view] = await Promise.all([tablesOf, api("GET", base + "/admin", { eo: true })]);
     $("auth").hidden = true;
     document.body.classList.remove("auth-needed");
     $("page-error").hidden = true;
     render(tables, view);
   } catch (e) {
     if (e.status === 401) DC.authProblem(e.message);
-    else {
+    else if (e.status === 404 && onlyTable) {
+      $("page-error").textContent = "This table is not in the event any more: a swap or a new pairing replaced it. Print the round's cards from the admin page.";
+      $("page-error").hidden = false;
+      DC.setText($("cards-meta"), "Table not found");
+    } else {
       $("page-error").textContent = "Could not load the tables: " + e.message;
       $("page-error").hidden = false;
     }
@@ -71,6 +78,14 @@ function render(tables, view) {
   shown.forEach((t) => box.append(card(t, minutes)));
   $("no-cards").hidden = shown.length > 0;
   const round = view.rounds.find((r) => r.number === latest);
+  if (onlyTable && shown.length) {
+    DC.setText($("cards-meta"), "Table " + shown[0].table_no + " only · Round " + latest + " · " + shown[0].scenario);
+    const all = $("all-cards");
+    all.href = DC.eoHref("/e/" + eventId + "/cards");
+    all.hidden = false;
+    $("bye-line").hidden = true;
+    return;
+  }
   DC.setText($("cards-meta"), shown.length ? "Round " + latest + " · " + (round ? round.scenario.name : shown[0].scenario) + " · " + shown.length + (shown.length === 1 ? " table" : " tables") : "No round paired yet");
   const byes = round ? round.pairings.filter((p) => !p.p2) : [];
   $("bye-line").hidden = !byes.length;

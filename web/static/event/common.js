@@ -1,8 +1,10 @@
 // Shared helpers of the event pages: the EO token, API calls, server time, formatting.
 //
-// The EO token travels in the URL fragment (#k=…) of the admin, dashboard and cards
-// links. It is kept in this tab's sessionStorage, removed from the visible address, and
-// sent only in the X-EO-Token header (or the dashboard socket's hello), never in a URL.
+// The EO token travels in the URL fragment (#k=…, or #key=…) of the admin, dashboard and
+// cards links. A fragment never leaves the browser: it stays in the address bar (so the
+// page can be bookmarked, reopened in a new tab or sent to another device), is kept in
+// this tab's sessionStorage too, and is sent only in the X-EO-Token header (or the
+// dashboard socket's hello), never in a URL the server sees.
 import { $, el, setText, toggleClass, toast } from "../lib/dom.js";
 import { api, ApiError, configureApi } from "../lib/api.js";
 import { clock, longClock, parseClock, timeOfDay, serverClock } from "../lib/clock.js";
@@ -40,20 +42,26 @@ export function storeToken(token) {
   }
 }
 
-// A pasted admin link ("…#k=abc") or the bare token.
+// A pasted admin link ("…#k=abc" or "…#key=abc") or the bare token.
 export function tokenFrom(text) {
   const value = String(text || "").trim();
-  const match = value.match(/[#&?]k=([^&#\s]+)/);
+  const match = value.match(/[#&](?:k|key)=([^&#\s]+)/);
   if (match) return decodeURIComponent(match[1]);
   return /^[A-Za-z0-9_-]{8,128}$/.test(value) ? value : "";
 }
 
-// Take the token out of the address bar at once (it stays in this tab's session).
+// Read the token from the address bar's fragment, and keep it there on the admin and
+// cards pages: the address is the full EO link, ready to bookmark or copy. A tab that
+// has the token but not the fragment (a pasted link) puts it back.
+// The dashboard, which may be on a projector, takes it out of the address bar instead.
+const KEEP_IN_ADDRESS = body.hasAttribute("data-token-in-address");
+
 (function captureToken() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-  const fromHash = params.get("k");
-  if (fromHash) {
-    storeToken(fromHash);
+  const fromHash = params.get("k") || params.get("key");
+  if (fromHash) storeToken(fromHash);
+  if (KEEP_IN_ADDRESS) showTokenInAddress();
+  else if (fromHash) {
     try {
       history.replaceState(history.state, "", location.pathname + location.search);
     } catch (e) {
@@ -61,6 +69,16 @@ export function tokenFrom(text) {
     }
   }
 })();
+
+export function showTokenInAddress() {
+  const t = readStored();
+  if (!t || !KEEP_IN_ADDRESS) return;
+  try {
+    history.replaceState(history.state, "", location.pathname + location.search + "#k=" + encodeURIComponent(t));
+  } catch (e) {
+    /* the address stays as it is */
+  }
+}
 
 export const token = () => readStored();
 
@@ -187,6 +205,7 @@ export function wireAuthForm(onToken) {
       return;
     }
     storeToken(found);
+    showTokenInAddress();
     document.body.classList.remove("auth-needed");
     if (error) error.hidden = true;
     $("auth").hidden = true;

@@ -2,6 +2,7 @@
 import * as DC from "./common.js";
 import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, setText, toggleClass } from "./dashboard-state.js";
 import { scheduleFit } from "./dashboard.js";
+import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
 
 // ---------------------------------------------------------------- rendering
 
@@ -130,58 +131,6 @@ export function buildCard(p) {
   refs.result.href = DC.eoHref("/e/" + eventId + "/admin?result=" + encodeURIComponent(p.table_id));
   refs.result.target = "deathclock-admin-" + eventId;
   return { card: card, refs: refs, pairing: p };
-}
-
-export function buildAdjustForm(p, refs) {
-  refs.adjSide = el("select", { class: "adj-side", "aria-label": "Whose clock" });
-  refs.adjTime = el("input", { type: "text", class: "adj-time num", inputmode: "numeric", placeholder: "m:ss", "aria-label": "Remaining time (m:ss)" });
-  refs.adjSet = el("button", { type: "submit", class: "btn small primary", text: "Set" });
-  const form = el(
-    "form",
-    { class: "adjust-form", hidden: true, autocomplete: "off" },
-    refs.adjSide,
-    refs.adjTime,
-    refs.adjSet,
-    el("button", { type: "button", class: "btn small subtle", text: "Cancel", onclick: () => (form.hidden = true) })
-  );
-  refs.adjSide.addEventListener("change", () => {
-    const row = S.rows.get(p.table_id);
-    if (row) refs.adjTime.value = DC.clock(liveRemaining(row, refs.adjSide.value === "p2" ? 1 : 0));
-  });
-  form.addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const ms = DC.parseClock(refs.adjTime.value);
-    const entry = S.cards.get(p.table_id);
-    if (ms === null) {
-      showCardError(entry, "Enter the time left as m:ss, e.g. 12:30.");
-      return;
-    }
-    command(entry, { c: "adjust_clock", side: refs.adjSide.value, remaining_ms: ms }, refs.adjSet).then((ok) => {
-      if (ok) form.hidden = true;
-    });
-  });
-  return form;
-}
-
-export function openAdjust(tableId) {
-  const entry = S.cards.get(tableId);
-  const row = S.rows.get(tableId);
-  if (!entry) return;
-  const { refs } = entry;
-  const form = refs.adjustForm;
-  if (!form.hidden) {
-    form.hidden = true;
-    return;
-  }
-  const names = row ? row.names : [entry.pairing.p1.name, entry.pairing.p2.name];
-  refs.adjSide.textContent = "";
-  refs.adjSide.append(el("option", { value: "p1", text: "P1 · " + names[0] }), el("option", { value: "p2", text: "P2 · " + names[1] }));
-  const side = row && row.running === "p2" ? "p2" : "p1";
-  refs.adjSide.value = side;
-  refs.adjTime.value = row ? DC.clock(liveRemaining(row, side === "p2" ? 1 : 0)) : "";
-  form.hidden = false;
-  refs.adjTime.focus();
-  refs.adjTime.select();
 }
 
 export function showCardError(entry, message) {

@@ -1,0 +1,245 @@
+"""The EO keeps control of a round not started yet: a draft is paired again or
+discarded, a player dropped, rejoining or added late is taken out of or put into it,
+and a player added by mistake is deleted before they played. What DC8 would do now is
+told before it is done, and a seat link made stale says which event it was from.
+
+A draft's tables have no game yet; pairing it again opens new tables and discards the
+old ones once the new draft is stored, so their seat links (on a printed card) go
+stale: `stale_link` finds which event and round they were from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.errors import RuleError
+from app.domain.game import Phase
+from app.domain.tournament import round_end_call
+from app.events.base import PairingRow, pairings_of
+from app.events.registration import Registration
+from app.events.rounds import Rounds
+from app.store.models import PlayerEntry, RoundEntry
+from app.tables.room import TableRoom
+from app.tables.view import side_name
+
+#: EO actions after which a table of the event was discarded (its seat links stale).
+DISCARDING = ("swap", "repair_round", "discard_round")
+
+
+@dataclass(frozen=True, slots=True)
+class StaleLink:
+    """Where a seat link that no longer opens a table came from."""
+
+    event_id: str
+    event_name: str
+    round: int | None
+    why: str
+
+
+def _draft_of(rounds: list[RoundEntry]) -> RoundEntry | None:
+    entry = rounds[-1] if rounds else None
+    return entry if entry is not None and entry.started_ms is None else None
+
+
+class Control(Rounds, Registration):
+    # -- a draft round ---------------------------------------------------------------
+
+    def draft(self, event_id: str) -> RoundEntry | None:
+        """The current round if it is paired but not started."""
+        return _draft_of(self.rounds(event_id))
+
+    def _check_untouched(self, rows: list[PairingRow]) -> None:
+        for row in rows:
+            room = self.hub.rooms.get(row.table_id or "")
+            if room is not None and room.version > 0:
+                raise RuleError(
+                    f"table {row.table}'s clock has been started: this round cannot be "
+                    "paired again or discarded"
+                )
+
+    def _take_back(self, event_id: str, entry: RoundEntry, action: str, **detail: Any) -> None:
+        """Remove a draft from the store (its cut undone with it); its tables stay open
+        until the caller discards them."""
+        event = self.event(event_id)
+        cut_here = any(
+            a.action == "cut_to_top" and json.loads(a.detail_json).get("round") == entry.number
+            for a in self.actions(event_id)
+        )
+        with self.db.unit() as repo:
+            if cut_here:
+                event.cut_done = False
+                uncut = [p for p in self.players(event_id) if p.cut]
+                for player in uncut:
+                    player.cut = False
+                repo.add(event, *uncut)
+            repo.delete_round(entry)
+            repo.add(self._action(event_id, action, round=entry.number, **detail))
+
+    def discard_draft(self, event_id: str) -> int:
+        """Discard the paired round not started yet: its tables close, the round can be
+        paired again (with another scenario). Its number comes back."""
+        entry = self.draft(event_id)
+        if entry is None:
+            raise RuleError("only a round that has not started can be discarded")
+        rows = pairings_of(entry)
+        self._check_untouched(rows)
+        discarded = [r.table_id for r in rows if r.table_id]
+        self._take_back(event_id, entry, "discard_round", discarded=discarded)
+        self._discard(rows)
+        self.changed(event_id)
+        return entry.number
+
+    def repair_draft(
+        self, event_id: str, why: str = "paired again", keep_on_failure: bool = True
+    ) -> RoundEntry:
+        """Pair the round not started yet again, with the same scenario (RP2/RP3 on the
+        players as they are now): swaps made before are undone. If it cannot be paired
+        now, the draft stays as it was (`keep_on_failure`) or is discarded."""
+        entry = self.draft(event_id)
+        if entry is None:
+            raise RuleError("only a round that has not started can be paired again")
+        rows = pairings_of(entry)
+        self._check_untouched(rows)
+        discarded = [r.table_id for r in rows if r.table_id]
+        self._take_back(event_id, entry, "repair_round", discarded=discarded, why=why)
+        try:
+            new = self.pair_next_round(event_id, entry.scenario_id)
+        except BaseException:
+            if not keep_on_failure:
+                self._discard(rows)
+                self.changed(event_id)
+                raise
+            with self.db.unit() as repo:  # the old draft comes back as it was
+                repo.add(
+                    RoundEntry(
+                        event_id=event_id,
+                        number=entry.number,
+                        scenario_id=entry.scenario_id,
+                        pairings_json=entry.pairings_json,
+                    )
+                )
+            self.changed(event_id)
+            raise
+        self._discard(rows)
+        return new
+
+    def _follow_draft(self, event_id: str, why: str) -> None:
+        """A change of the field while a round is a draft pairs the draft again; if the
+        field cannot be paired now, the draft is discarded (the EO pairs it later)."""
+        if self.draft(event_id) is not None:
+            with contextlib.suppress(RuleError):
+                self.repair_draft(event_id, why, keep_on_failure=False)
+
+    # -- players and the draft -----------------------------------------------------
+
+    def add_player(
+        self, event_id: str, name: str, faction: str = "", lists: str = ""
+    ) -> PlayerEntry:
+        player = super().add_player(event_id, name, faction, lists)
+        self._follow_draft(event_id, f"{player.name} added")
+        return player
+
+    def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
+        added, errors = super().import_players(event_id, text)
+        if added:
+            self._follow_draft(event_id, f"{len(added)} players imported")
+        return added, errors
+
+    def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
+        player = super().drop_player(event_id, player_id, dropped)
+        self._follow_draft(event_id, f"{player.name} {'dropped' if dropped else 'rejoined'}")
+        return player
+
+    def delete_player(self, event_id: str, player_id: str) -> PlayerEntry:
+        """A player added by mistake goes, before they played: paired in a round that
+        started, they stay (drop them instead)."""
+        player = self.player(event_id, player_id)
+        for entry in self.rounds(event_id):
+            if entry.started_ms is None:
+                continue
+            if any(player_id in (row.p1, row.p2) for row in pairings_of(entry)):
+                raise RuleError(
+                    f"{player.name} has played in round {entry.number}: a player who has "
+                    "played stays in the event's record. Drop them instead."
+                )
+        with self.db.unit() as repo:
+            repo.delete_player(player)
+            repo.add(self._action(event_id, "delete_player", player=player_id, name=player.name))
+        self.changed(event_id)
+        self._follow_draft(event_id, f"{player.name} deleted")
+        return player
+
+    # -- what DC8 would do now -------------------------------------------------------
+
+    def round_end_preview(self, event_id: str) -> dict[str, str]:
+        """DC8 as it would be called now, table by table (nothing is changed)."""
+        entry = self.current_round(event_id)
+        if entry is None or entry.started_ms is None:
+            raise RuleError("no round is running")
+        now = self.time.now_ms()
+        calls: dict[str, str] = {}
+        for row in pairings_of(entry):
+            room = self.hub.rooms.get(row.table_id or "")
+            if room is None or room.game.phase is Phase.OVER:
+                continue
+            game = room.game
+            remaining = (
+                max(0, game.remaining(game.active, now)),
+                max(0, game.remaining(game.active.other, now)),
+            )
+            ran_out = game.phase is Phase.CLOCK_OUT or min(remaining) == 0
+            call = round_end_call(remaining, game.paused_by_eo, clock_ran_out=ran_out)
+            calls[room.table_id] = call.value
+        return calls
+
+    # -- one table, for the EO -------------------------------------------------------
+
+    def table_detail(self, event_id: str, table_id: str) -> dict[str, Any]:
+        """A table's dispute and both players' reports, as the EO needs them."""
+        room: TableRoom = self.event_table(event_id, table_id)
+        game = room.game
+        ending = game.ending
+        return {
+            "id": table_id,
+            "names": list(game.setup.names),
+            "player_clock_ms": game.setup.player_clock_ms,
+            "disputed": game.disputed,
+            "control_points": list(game.control_points),
+            "ending": None
+            if ending is None
+            else {
+                "method": ending.method.value,
+                "winner": side_name(ending.winner),
+            },
+            "reports": [
+                None
+                if r is None
+                else {
+                    "army_points_destroyed": r.army_points_destroyed,
+                    "scenario_presence": r.scenario_presence,
+                    "list_played": r.list_played,
+                }
+                for r in game.reports
+            ],
+            "confirmed": list(game.confirmed),
+        }
+
+    # -- stale seat links -----------------------------------------------------------
+
+    def stale_link(self, table_id: str) -> StaleLink | None:
+        """The event a discarded table was from (a swap or a draft paired again)."""
+        with self.db.read() as repo:
+            action = repo.action_discarding(table_id, DISCARDING)
+            event = None if action is None else repo.event(action.event_id)
+        if action is None or event is None:
+            return None
+        detail = json.loads(action.detail_json)
+        why = {
+            "swap": "the players of its table were swapped",
+            "repair_round": "the round was paired again",
+            "discard_round": "the round's pairings were discarded",
+        }[action.action]
+        return StaleLink(event.id, event.name, detail.get("round"), why)

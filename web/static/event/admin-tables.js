@@ -1,0 +1,147 @@
+// Event admin: one table at a time — its seat links and QR codes again, its card to
+// reprint, and a dispute with the players' reasons and both reports.
+import * as DC from "./common.js";
+import { $, S, api, base, el, eventId, liveStatus } from "./admin-state.js";
+
+// S.details: table id -> {status, data} (GET /tables/{id}), fetched when needed;
+// S.openLinks: the table id whose links row is open.
+const fetching = {};
+let onDetail = () => {};
+
+// Called with the table id when a detail arrives (the pairings render again).
+export function whenDetail(fn) {
+  onDetail = fn;
+}
+
+// A table's detail as of its current status; fetched (once) when missing or stale.
+export function detail(p) {
+  const tid = p.table_id;
+  const status = liveStatus(p);
+  const have = S.details[tid];
+  if (have && have.status === status) return have.data;
+  if (!fetching[tid]) {
+    fetching[tid] = loadDetail(tid, status).finally(() => delete fetching[tid]);
+  }
+  return have ? have.data : null;
+}
+
+export async function loadDetail(tid, status) {
+  try {
+    const data = await api("GET", base + "/tables/" + encodeURIComponent(tid), { eo: true });
+    S.details[tid] = { status: status, data: data };
+    onDetail(tid);
+    return data;
+  } catch (e) {
+    DC.toast("Could not read table " + tid.slice(0, 6) + ": " + e.message, "error");
+    return null;
+  }
+}
+
+export function detailKey(pairings) {
+  return pairings.map((p) => (p.table_id && S.details[p.table_id] ? S.details[p.table_id].status : "")).join(",");
+}
+
+// ---------------------------------------------------------------- links
+
+export function linksButton(p) {
+  const open = S.openLinks === p.table_id;
+  return el("button", {
+    type: "button",
+    class: "btn small subtle links-btn",
+    id: "links-btn-" + p.table_id,
+    "aria-expanded": String(open),
+    text: open ? "Hide links" : "Links",
+    title: "Seat links, QR codes and this table's card",
+    onclick: () => {
+      S.openLinks = open ? null : p.table_id;
+      if (!open) loadDetail(p.table_id, liveStatus(p));
+      onDetail(p.table_id);
+    },
+  });
+}
+
+function seatBlock(data, key, index) {
+  const link = data.links[key];
+  const name = data.names[index];
+  const id = "seat-link-" + key + "-" + data.id;
+  return el(
+    "div",
+    { class: "seat-link seat-link-" + key },
+    el("img", { class: "qr seat-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat (" + key.toUpperCase() + ")", width: "128", height: "128" }),
+    el(
+      "div",
+      { class: "seat-link-text" },
+      el("p", { class: "seat-link-name" }, el("span", { class: "seat-tag", text: key.toUpperCase() }), " ", el("strong", { text: name })),
+      el(
+        "div",
+        { class: "copy-row" },
+        el("input", { id: id, class: "link-input", type: "text", readonly: true, value: link.url, "aria-label": key.toUpperCase() + " seat link of " + name }),
+        el("button", { type: "button", class: "btn small", text: "Copy", onclick: (ev) => DC.copyText(link.url, ev.currentTarget) })
+      )
+    )
+  );
+}
+
+export function linksRow(p) {
+  const have = S.details[p.table_id];
+  const data = have ? have.data : null;
+  const cards = DC.eoHref("/e/" + eventId + "/cards?table=" + encodeURIComponent(p.table_id));
+  const body = data
+    ? el(
+        "div",
+        { class: "table-links", id: "table-links-" + p.table_id },
+        el("div", { class: "seat-links" }, seatBlock(data, "p1", 0), seatBlock(data, "p2", 1)),
+        el(
+          "p",
+          { class: "table-links-foot" },
+          el("a", { class: "btn small", id: "print-card-" + p.table_id, href: cards, target: "_blank", rel: "opener", text: "Print table " + p.table + "'s card" }),
+          el("span", { class: "muted small", text: " Each player opens their own seat link; a swap or a new pairing gives new links." })
+        )
+      )
+    : el("p", { class: "muted small", text: "Loading the links…" });
+  return el("tr", { class: "links-row", "data-links-for": p.table_id }, el("td", { colspan: "6" }, body));
+}
+
+// ---------------------------------------------------------------- disputes
+
+function reportText(report) {
+  if (!report) return "no report yet";
+  const bits = [report.army_points_destroyed + " APD"];
+  if (report.scenario_presence !== null && report.scenario_presence !== undefined) bits.push(report.scenario_presence + " presence");
+  if (report.list_played) bits.push("list: " + report.list_played);
+  return bits.join(" · ");
+}
+
+const METHOD_WORDS = {
+  scenario: "scenario",
+  assassination: "assassination",
+  clock: "clock",
+  concession: "concession",
+  tiebreaker: "tiebreakers",
+  time: "round time",
+  eo: "the EO",
+};
+
+// The players' reasons and what each reported, for a disputed table (or one whose
+// result the EO is about to enter).
+export function disputeBox(p, data) {
+  const live = S.tables[p.table_id];
+  const reason = (data && data.disputed) || (live && live.disputed) || null;
+  const lines = [];
+  if (reason) lines.push(el("p", { class: "dispute-reason" }, el("strong", { text: "Disputed — " }), reason));
+  if (data) {
+    const ending = data.ending;
+    if (ending) {
+      const who = ending.winner ? data.names[ending.winner === "p1" ? 0 : 1] + " wins" : "no winner yet";
+      lines.push(el("p", { class: "small", text: "The game ended by " + (METHOD_WORDS[ending.method] || ending.method) + ": " + who + " · CP " + data.control_points.join("–") }));
+    }
+    lines.push(
+      el(
+        "ul",
+        { class: "reports", id: "reports-" + p.table_id },
+        data.names.map((name, i) => el("li", null, el("strong", { text: name + " (P" + (i + 1) + ")" }), ": " + reportText(data.reports[i]) + (data.confirmed[i] ? " · confirmed" : "")))
+      )
+    );
+  }
+  return lines.length ? el("div", { class: "dispute-box" }, lines) : null;
+}
