@@ -1,7 +1,7 @@
 """The table socket's messages, both directions, in one place.
 
 client → server: hello, cmd, offline, ping, sync, log — parsed into one class each;
-server → client: state, event, ack, error, pong, log — built by the functions below.
+server → client: state, event, ack, error, pong, log, presence — built by the functions below.
 """
 
 from __future__ import annotations
@@ -183,6 +183,11 @@ def ack(seq: int, version: int, duplicate: bool) -> str:
 
 def error(code: str, message: str, seq: int | None = None) -> str:
     return dumps({"t": "error", "code": code, "message": message, "seq": seq})
+
+
+def presence(seats: dict[str, dict[str, Any]]) -> str:
+    """Who is at the table: each seat's phone online or gone, and on how many devices."""
+    return dumps({"t": "presence", "seats": seats})
 
 
 def log(page: dict[str, Any]) -> str:
