@@ -23,6 +23,7 @@ class Hello:
     token: str
     device: str
     last_version: int | None
+    presence: bool = False  # the screen wants `presence` messages (who is at the table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,9 @@ def _hello(raw: dict[str, Any]) -> ClientMessage:
         raise BadInput("device must be text of 64 characters at most")
     if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
         raise BadInput("v must be the last version seen, a whole number")
-    return Hello(token=token, device=device, last_version=last)
+    return Hello(
+        token=token, device=device, last_version=last, presence=raw.get("presence") is True
+    )
 
 
 def _cmd(raw: dict[str, Any]) -> ClientMessage:

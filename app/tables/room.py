@@ -108,6 +108,8 @@ class TableRoom:
         self.presences = Presences()
         #: The device of each open screen of this process (a seat's phones, for presence).
         self.devices: dict[Subscriber, str] = {}
+        #: The screens that asked to hear who is at the table (hello's `presence`).
+        self.presence_screens: set[Subscriber] = set()
         self.flags = FlagTimer(time, self._flag_check, lambda: self.game)
         #: The table as loaded (a phone the log knows, not heard since, was gone since).
         self.loaded = Presence(time.now_ms(), version, game)
@@ -370,7 +372,13 @@ class TableRoom:
         )
         return protocol.state(self.version, role, table, game_view(self.game, now), now)
 
-    def join(self, subscriber: Subscriber, last_version: int | None, device: str = "") -> None:
+    def join(
+        self,
+        subscriber: Subscriber,
+        last_version: int | None,
+        device: str = "",
+        presence: bool = False,
+    ) -> None:
         """Subscribe; send the missed events if we still have them, else a snapshot; then
         every screen learns who is at the table now."""
         missed = self.history.since(last_version, self.version)
@@ -383,10 +391,13 @@ class TableRoom:
                 subscriber.offer(text)
         self.channel.join(subscriber)
         self.devices[subscriber] = device
+        if presence:
+            self.presence_screens.add(subscriber)
         self._publish_presence()
 
     def leave(self, subscriber: Subscriber) -> None:
         self.channel.leave(subscriber)
+        self.presence_screens.discard(subscriber)
         if self.devices.pop(subscriber, None) is not None:
             self._publish_presence()
 
@@ -401,4 +412,8 @@ class TableRoom:
         }
 
     def _publish_presence(self) -> None:
-        self.channel.publish(protocol.presence(self.presence()))
+        if not self.presence_screens:
+            return
+        text = protocol.presence(self.presence())
+        for subscriber in tuple(self.presence_screens):
+            self.channel.send(subscriber, text)

@@ -8,8 +8,8 @@ from app.domain.clock import Side
 from app.domain.game import (
     UNDO_WINDOW_MS,
     Game,
-    Phase,
     Method,
+    Phase,
     Report,
     Result,
     Undo,
@@ -231,7 +231,7 @@ def decided_by(game: Game, result: Result | None) -> list[dict[str, Any]]:
         return []
     apd = result.army_points_destroyed
     presence = tuple(r.scenario_presence if r else None for r in game.reports)
-    values = (
+    values: tuple[list[int | None], ...] = (
         [int(game.casters[0]), int(game.casters[1])],
         list(result.control_points),
         [apd[1], apd[0]],

@@ -30,7 +30,8 @@ async def test_demo_event_is_alive(tmp_path: Path) -> None:
     assert len(live) == 6
     assert len({(g.phase, g.turn, g.active) for g in live}) >= 4  # tables at different turns
     assert any(g.paused for g in live)
-    playing = [g for g in live if g.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN)]
+    in_play = (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN)
+    playing = [g for g in live if g.phase in in_play]
     assert len(playing) == 4
     assert any(g.clock.running is not None for g in live)
     # Games in progress look it: control points scored, a kill box called somewhere.

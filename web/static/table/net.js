@@ -34,7 +34,7 @@ export function connect() {
 }
 
 function hello() {
-  const msg = { t: "hello", token: token, device: deviceId() };
+  const msg = { t: "hello", token: token, device: deviceId(), presence: true };
   // Ask only for what was missed when we already hold the table.
   if (S.v !== null && S.table) msg.v = S.v;
   return msg;
