@@ -271,7 +271,7 @@ const REASONS = {
   assassination: "A caster was destroyed.",
   clock: "A clock ran out.",
   concession: "A player conceded.",
-  tiebreaker: "Tiebreakers decided it:",
+  tiebreaker: "Tiebreakers decided it (P1 – P2):",
   time: "The round's time was up (DC8): the game ends as a tie.",
   eo: "Entered by the EO.",
 };

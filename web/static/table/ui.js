@@ -127,11 +127,11 @@ const STEPS = {
   scenario_presence: "Scenario presence",
 };
 
-// TS7: each tiebreaker the game went through, with both players' values.
+// TS7: each tiebreaker the game went through, with both players' values (P1 – P2).
 export function decidedText(step) {
   const [a, b] = step.values;
   const shown = (v) => (v === null || v === undefined ? "—" : String(v));
-  return (STEPS[step.step] || step.step) + ": " + nameOf("p1") + " " + shown(a) + " – " + nameOf("p2") + " " + shown(b);
+  return (STEPS[step.step] || step.step) + ": " + shown(a) + " – " + shown(b);
 }
 
 export function elementName(id) {
