@@ -338,6 +338,17 @@ def test_a_quick_games_links_page_survives_a_reload_and_has_no_round_time(
     page.locator("[data-copy]").first.click()
     expect(page.locator("#toast")).to_have_class(re.compile(r"\binfo\b"))
     _shot(page, "quick-links")
+    # An API refusal is told in the page's words, never as a field path.
+    said = page.evaluate(
+        """async () => (await import('/static/lib/api.js')).detailOf({detail: [
+            {loc: ['body', 'army_points_destroyed', 0], msg: 'Input should be a valid integer'},
+            {loc: ['body', 'remaining_ms'], msg: 'Field required'}]}, 422)"""
+    )
+    assert said == "Army points destroyed must be a whole number. The clock's time is missing."
+    refused = httpx.post(f"{live_server}/quick", data={"clock_minutes": "ten"})
+    assert refused.status_code == 400
+    assert "Custom clock (minutes) must be a valid number" in refused.text
+    assert "clock_minutes:" not in refused.text
     # Another browser (no cookie) does not get the links of this game.
     stranger = httpx.get(f"{live_server}/t/{table_id}/links")
     assert stranger.status_code == 404 and "#k=" not in stranger.text
