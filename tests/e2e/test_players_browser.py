@@ -38,7 +38,8 @@ class FakeAudio {
   }
 }
 window.AudioContext = FakeAudio;
-Object.defineProperty(navigator, "vibrate", { value: (p) => { window.__buzz.push(p); return true; } });
+const buzz = (p) => { window.__buzz.push(p); return true; };
+Object.defineProperty(navigator, "vibrate", { value: buzz });
 """
 
 
@@ -67,7 +68,8 @@ def _fits(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
     outside = page.evaluate(
-        """() => Array.from(document.querySelectorAll('button, .clock, .name, .cp, .check-row span, .banner'))
+        """() => Array.from(document.querySelectorAll(
+                'button, .clock, .name, .cp, .check-row span, .banner'))
             .filter((b) => b.offsetParent !== null)
             .map((b) => [b.id || b.className, b.getBoundingClientRect().right])
             .filter(([, right]) => right > window.innerWidth + 0.5)"""
@@ -377,7 +379,8 @@ def test_the_dashboard_shows_the_results_cp_after_a_concession(
     assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
     table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
     ws_base = live_server.replace("http://", "ws://")
-    for seat, cmd in (("p2", {"c": "concede"}), ("p1", {"c": "report", "army_points_destroyed": 9})):
+    report = {"c": "report", "army_points_destroyed": 9}
+    for seat, cmd in (("p2", {"c": "concede"}), ("p1", report)):
         token = table["links"][seat]["url"].split("#k=", 1)[1]
         with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
             ws.send(json.dumps({"t": "hello", "token": token, "device": f"d-{seat}"}))

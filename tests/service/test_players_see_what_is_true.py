@@ -164,7 +164,10 @@ async def test_a_quick_game_has_no_round_time_to_call_a_tie_on__DC8(
 
 @pytest.mark.parametrize(
     ("field", "words"),
-    [("army_points_destroyed", "Army points destroyed"), ("scenario_presence", "Scenario presence")],
+    [
+        ("army_points_destroyed", "Army points destroyed"),
+        ("scenario_presence", "Scenario presence"),
+    ],
 )
 def test_a_fraction_of_army_points_is_refused_in_plain_words(field: str, words: str) -> None:
     raw = {"army_points_destroyed": 12, field: 12.5}
@@ -173,7 +176,9 @@ def test_a_fraction_of_army_points_is_refused_in_plain_words(field: str, words: 
         protocol.parse(text)
     assert refused.value.message.startswith(words + " must be a whole number")
     assert field not in refused.value.message
-    adjust = json.dumps({"t": "cmd", "seq": 2, "c": "adjust_clock", "side": "p1", "remaining_ms": "x"})
+    adjust = json.dumps(
+        {"t": "cmd", "seq": 2, "c": "adjust_clock", "side": "p1", "remaining_ms": "x"}
+    )
     with pytest.raises(BadInput) as bad_clock:
         protocol.parse(adjust)
     assert "remaining_ms" not in bad_clock.value.message
