@@ -42,7 +42,7 @@ export function renderPresence() {
   for (const side of SIDES) {
     const away = !!(seats && seats[side] && !seats[side].online && S.game && S.game.phase !== "over");
     show("away-" + side, away && side !== mine);
-    $("side-" + side).classList.toggle("away", away && side !== mine);
+    $("side-" + side).classList.toggle("side-away", away && side !== mine);
   }
   let text = "";
   if (seats && mine && seats[other(mine)] && !seats[other(mine)].online) {
