@@ -69,7 +69,7 @@ def _fits(page: Any) -> None:
     assert width <= PHONE["width"], width
     outside = page.evaluate(
         """() => Array.from(document.querySelectorAll(
-                'button, .clock, .name, .cp, .check-row span, .banner'))
+                'button, .clock, .name, .cp, .check-row span, .banner, .preview'))
             .filter((b) => b.offsetParent !== null)
             .map((b) => [b.id || b.className, b.getBoundingClientRect().right])
             .filter(([, right]) => right > window.innerWidth + 0.5)"""
@@ -160,6 +160,7 @@ def test_prompts_come_at_the_formats_marks_and_the_result_shows_what_decided_it_
     p1.locator("#tap").click()
     expect(p1.locator("#sheet-killbox")).to_be_visible()
     expect(p1.locator("#sheet-scoring")).to_be_hidden()
+    _fits(p1)
     _shot(p1, "kill-box-sheet-p1")
     p1.locator("#end-turn").click()
     # P2's turn 2: kill box and scoring.
