@@ -50,14 +50,16 @@ class DemoEvent:
 
 
 def _scoring(room: TableRoom, rng: random.Random | None) -> c.Scoring:
-    """Who controls what at a turn end: nothing in round 1, a few elements in round 2."""
+    """Who controls what at a turn end: nothing in round 1; in round 2 now and then the
+    active player holds an element, now and then the opponent contests one."""
     if rng is None:
         return c.Scoring()
-    control = {
-        e.id: Side(rng.randint(0, 1))
-        for e in room.game.scenario.elements
-        if e.kind is not ElementKind.OBJECTIVE and rng.random() < 0.45
-    }
+    elements = [e.id for e in room.game.scenario.elements if e.kind is not ElementKind.OBJECTIVE]
+    control = {}
+    if elements and rng.random() < 0.6:
+        control[rng.choice(elements)] = room.game.active
+    if elements and rng.random() < 0.2:
+        control[rng.choice(elements)] = room.game.active.other
     return c.Scoring(control=MappingProxyType(control))
 
 
@@ -135,14 +137,18 @@ async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
         service.pair_next_round(event.id)
         await service.start_round(event.id)
         tables = [r for r in service.rooms(event.id) if r.meta and r.meta.round_number == 2]
-        seq = 1
-        for i, room in enumerate(tables):
-            for _ in range(min(4 + i * 2, 13)):
-                clock.advance(rng.randint(5, 15) * 1000)
-                await _tap(room, "demo", seq, rng)
-                seq += 1
-                if room.game.phase is Phase.OVER:
-                    break
+        # Each table's taps spread over the round so far (both clocks used alike), the
+        # tables' taps interleaved in time order.
+        start = clock.now_ms()
+        taps = []
+        for i in range(len(tables)):
+            count = min(4 + i * 2, 13)
+            step = 30 * MIN // count
+            taps += [(start + k * step + rng.randint(0, step // 3), i) for k in range(1, count + 1)]
+        for seq, (at_ms, i) in enumerate(sorted(taps), start=1):
+            clock.advance(at_ms - clock.now_ms())
+            if tables[i].game.phase is not Phase.OVER:
+                await _tap(tables[i], "demo", seq, rng)
         for room, confirm in zip(reversed(tables[3:]), (True, False), strict=False):
             await _finish(room, rng, confirm)
         if len(tables) > 2:
