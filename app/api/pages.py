@@ -18,7 +18,8 @@ from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
-from app.events.service import EventSpec
+from app.events.service import EventService, EventSpec
+from app.tables.room import TableRoom
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 templates = Jinja2Templates(directory=WEB / "templates")
@@ -151,6 +152,19 @@ async def quick_links_page(
     )
 
 
+def _table_label(room: TableRoom, service: EventService) -> str:
+    """"Table 3 · Round 2 · <event>" for an event's table, "Quick game" otherwise."""
+    meta = room.meta
+    if meta is None:
+        return "Quick game"
+    try:
+        event_name = service.event(meta.event_id).name
+    except RuleError:
+        event_name = ""
+    parts = [f"Table {meta.table_no}", f"Round {meta.round_number}", event_name]
+    return " · ".join(p for p in parts if p)
+
+
 @router.get("/t/{table_id}", response_class=HTMLResponse)
 async def table_page(
     request: Request, table_id: str, hub: HubDep, service: EventsDep
@@ -158,25 +172,23 @@ async def table_page(
     room = hub.get(table_id)
     if room is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    label = "Quick game"
-    meta = room.meta
-    if meta is not None:
-        try:
-            event_name = service.event(meta.event_id).name
-        except RuleError:
-            event_name = ""
-        parts = [f"Table {meta.table_no}", f"Round {meta.round_number}", event_name]
-        label = " · ".join(p for p in parts if p)
     return templates.TemplateResponse(
-        request, "table.html", {"table_id": table_id, "table_label": label}
+        request, "table.html", {"table_id": table_id, "table_label": _table_label(room, service)}
     )
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)
-async def log_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
-    if hub.get(table_id) is None:
+async def log_page(
+    request: Request, table_id: str, hub: HubDep, service: EventsDep
+) -> HTMLResponse:
+    room = hub.get(table_id)
+    if room is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    return templates.TemplateResponse(request, "log.html", {"table_id": table_id})
+    names = " vs ".join(room.game.setup.names)
+    label = f"{_table_label(room, service)} · {names}"
+    return templates.TemplateResponse(
+        request, "log.html", {"table_id": table_id, "table_label": label}
+    )
 
 
 # --- events ------------------------------------------------------------------------

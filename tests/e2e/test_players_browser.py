@@ -114,6 +114,10 @@ def test_an_event_table_names_itself_and_tells_who_is_at_the_table(
     names = p1.locator("#matchup").inner_text()
     assert "Ann" in names and "Bob" in names
     assert table["id"][:8] not in p1.title() and "Spring Steamroller" in p1.title()
+    heading = re.search(r"<h1[^>]*>([^<]*)</h1>", http.get(f"/t/{table['id']}/log").text)
+    assert heading is not None
+    assert heading[1].startswith("Log · Table 1 · Round 1 · Spring Steamroller · ")
+    assert " vs " in heading[1] and table["id"][:8] not in heading[1]
     # The opponent's phone is not there yet: said on the opponent's card and in a banner.
     expect(p1.locator("#presence")).to_contain_text("Opponent offline")
     p2 = _phone(browser, links["p2"]["url"])

@@ -40,7 +40,7 @@ export function renderPresence() {
   const seats = S.presence;
   const mine = me();
   for (const side of SIDES) {
-    const away = !!(seats && seats[side] && !seats[side].online && S.game && S.game.phase !== "over");
+    const away = !!(S.open && seats && seats[side] && !seats[side].online && S.game && S.game.phase !== "over");
     show("away-" + side, away && side !== mine);
     $("side-" + side).classList.toggle("side-away", away && side !== mine);
   }
@@ -52,6 +52,7 @@ export function renderPresence() {
     text = "Your seat is open on another device too. Taps from either count: close the one you do not use.";
   }
   if (S.game && S.game.phase === "over" && !(seats && mine && seats[mine] && seats[mine].devices > 1)) text = "";
+  if (!S.open) text = ""; // offline, this phone does not know who is there (its own banner says so)
   show("presence", !!text);
   setText("presence", text);
 }
