@@ -43,6 +43,17 @@ Object.defineProperty(navigator, "vibrate", { value: buzz });
 """
 
 
+PAGE_ERRORS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_page_errors() -> Any:
+    """Every phone page of these tests runs without an uncaught script error."""
+    PAGE_ERRORS.clear()
+    yield
+    assert PAGE_ERRORS == []
+
+
 def _shot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -53,6 +64,7 @@ def _phone(browser: Any, url: str, script: str | None = None) -> Any:
     if script:
         context.add_init_script(script)
     page = context.new_page()
+    page.on("pageerror", lambda e: PAGE_ERRORS.append(str(e)))
     page.goto(url)
     return page
 
