@@ -1,6 +1,8 @@
 """`deathclock demo`: a running 12-player event, round 2 under way at different turns.
 
-Round 1 is played out in the past; round 2 started 35 minutes ago. The games are
+Round 1 is played out in the past; round 2 started 35 minutes ago: its tables stand at
+different turns with control points scored and kill boxes called, one is paused, and
+two are already over (one confirmed, one waiting for a confirmation). The games are
 played through the real table rooms with a clock that runs in the past, so the
 server that loads the database continues every running clock from the true now.
 """
@@ -11,10 +13,12 @@ import asyncio
 import random
 import time
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.game import Phase
+from app.domain.game import Phase, apply
+from app.domain.scenarios import ElementKind
 from app.events.service import EventService, EventSpec
 from app.store.repository import Store
 from app.tables.hub import TableHub
@@ -45,15 +49,54 @@ class DemoEvent:
     admin_token: str
 
 
-async def _tap(room: TableRoom, device: str, seq: int) -> None:
+def _scoring(room: TableRoom, rng: random.Random | None) -> c.Scoring:
+    """Who controls what at a turn end: nothing in round 1; in round 2 now and then the
+    active player holds an element, now and then the opponent contests one."""
+    if rng is None:
+        return c.Scoring()
+    elements = [e.id for e in room.game.scenario.elements if e.kind is not ElementKind.OBJECTIVE]
+    control = {}
+    if elements and rng.random() < 0.6:
+        control[rng.choice(elements)] = room.game.active
+    if elements and rng.random() < 0.2:
+        control[rng.choice(elements)] = room.game.active.other
+    return c.Scoring(control=MappingProxyType(control))
+
+
+async def _tap(
+    room: TableRoom, device: str, seq: int, rng: random.Random | None = None, end: bool = False
+) -> None:
+    """A clock tap; with `rng`, the turn end scores and now and then calls a kill box,
+    without ending the game unless `end` (a scenario victory)."""
     game = room.game
-    turn_end = None
+    command = c.PassTurn(expect=game.active)
     if game.phase is Phase.TURN and (game.kill_box_due or game.scoring_due):
-        turn_end = c.TurnEnd(
-            kill_box=False if game.kill_box_due else None,
-            scoring=c.Scoring() if game.scoring_due else None,
-        )
-    await room.execute(game.active, device, seq, c.PassTurn(expect=game.active, turn_end=turn_end))
+        kill_box = bool(rng and rng.random() < 0.15) if game.kill_box_due else None
+        scoring = _scoring(room, rng) if game.scoring_due else None
+        command = c.PassTurn(game.active, c.TurnEnd(kill_box=kill_box, scoring=scoring))
+        ended = apply(game, game.active, command, room.time.now_ms()).phase is Phase.OVER
+        if ended and not end and not game.last_turn:  # a lead that would end it: not yet
+            quiet = c.TurnEnd(
+                kill_box=False if game.kill_box_due else None,
+                scoring=c.Scoring() if game.scoring_due else None,
+            )
+            command = c.PassTurn(game.active, quiet)
+    await room.execute(game.active, device, seq, command)
+
+
+async def _finish(room: TableRoom, rng: random.Random, confirm: bool) -> None:
+    """A round-2 game that is over: reports in, confirmed by one or both players."""
+    game = room.game
+    if game.phase is not Phase.OVER:
+        loser = Side(rng.randint(0, 1))
+        await room.execute(loser, "demo", 200, c.CasterDestroyed())
+    if room.game.final_scoring_due:
+        await room.execute(Side.P1, "demo", 201, c.FinalScoring(_scoring(room, rng)))
+    for side in Side:
+        apd = rng.randint(10, 60)
+        await room.execute(side, f"demo-{side.label}", 202, c.ReportGame(apd, None, "List 1"))
+    for side in Side if confirm else (Side.P1,):
+        await room.execute(side, f"demo-{side.label}", 203, c.ConfirmResult())
 
 
 async def _play_out(room: TableRoom, clock: FakeTime, rng: random.Random) -> None:
@@ -94,12 +137,20 @@ async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
         service.pair_next_round(event.id)
         await service.start_round(event.id)
         tables = [r for r in service.rooms(event.id) if r.meta and r.meta.round_number == 2]
-        seq = 1
-        for i, room in enumerate(tables):
-            for _ in range(min(4 + i * 2, 13)):
-                clock.advance(rng.randint(5, 15) * 1000)
-                await _tap(room, "demo", seq)
-                seq += 1
+        # Each table's taps spread over the round so far (both clocks used alike), the
+        # tables' taps interleaved in time order.
+        start = clock.now_ms()
+        taps = []
+        for i in range(len(tables)):
+            count = min(4 + i * 2, 13)
+            step = 30 * MIN // count
+            taps += [(start + k * step + rng.randint(0, step // 3), i) for k in range(1, count + 1)]
+        for seq, (at_ms, i) in enumerate(sorted(taps), start=1):
+            clock.advance(at_ms - clock.now_ms())
+            if tables[i].game.phase is not Phase.OVER:
+                await _tap(tables[i], "demo", seq, rng)
+        for room, confirm in zip(reversed(tables[3:]), (True, False), strict=False):
+            await _finish(room, rng, confirm)
         if len(tables) > 2:
             await tables[2].execute(c.Role.EO, "", 0, c.PauseClock())
         return DemoEvent(event.id, event.admin_token)

@@ -18,7 +18,8 @@ from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
-from app.events.service import EventSpec
+from app.events.service import EventService, EventSpec
+from app.tables.room import TableRoom
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 templates = Jinja2Templates(directory=WEB / "templates")
@@ -36,11 +37,10 @@ def _none_if_blank(value: str | None) -> str | None:
     return value if value not in (None, "") else None
 
 
-@router.post("/quick", response_class=HTMLResponse)
+@router.post("/quick", response_model=None)
 async def quick_game(
     request: Request,
     hub: HubDep,
-    base: BaseUrlDep,
     format: Annotated[str, Form()] = "sr2019",
     points: Annotated[str | None, Form()] = None,
     clock_minutes: Annotated[str | None, Form()] = None,
@@ -49,7 +49,7 @@ async def quick_game(
     p1_name: Annotated[str, Form()] = "Player 1",
     p2_name: Annotated[str, Form()] = "Player 2",
     army_points: Annotated[str | None, Form()] = None,
-) -> HTMLResponse:
+) -> HTMLResponse | RedirectResponse:
     form = {
         "format": format,
         "points": points,
@@ -82,17 +82,87 @@ async def quick_game(
             {"formats": list(FORMATS.values()), "error": message, "form": form},
             status_code=400,
         )
-    return templates.TemplateResponse(
-        request,
-        "links.html",
-        {"links": await links_of(room, base), "names": room.game.setup.names},
+    # Post/redirect/get: reloading the links page shows this game again, never a new one.
+    # The links carry the tokens, so the page opens from the browser that made the game
+    # only: the EO token rides in a cookie for that one path, never in a URL.
+    path = f"/t/{room.table_id}/links"
+    response = RedirectResponse(path, status_code=303)
+    response.set_cookie(
+        LINKS_COOKIE,
+        room.tokens.eo,
+        max_age=LINKS_COOKIE_AGE_S,
+        path=path,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
     )
+    return response
+
+
+LINKS_COOKIE = "deathclock_links"
+LINKS_COOKIE_AGE_S = 24 * 3600
+
+#: Form fields in the players' words, for the first error of a form.
+_FIELD_WORDS = {
+    "format": "Format",
+    "points": "Game size",
+    "clock_minutes": "Custom clock (minutes)",
+    "clock_seconds": "Custom clock (seconds)",
+    "scenario": "Scenario",
+    "p1_name": "Player 1's name",
+    "p2_name": "Player 2's name",
+    "army_points": "Army points",
+}
 
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
-    where = ".".join(str(x) for x in err["loc"])
-    return f"{where}: {err['msg']}"
+    field = str(err["loc"][-1]) if err["loc"] else ""
+    words = _FIELD_WORDS.get(field, field.replace("_", " ").capitalize())
+    message = str(err["msg"])
+    if message.startswith("Input should be "):
+        return f"{words} must be {message.removeprefix('Input should be ')}."
+    return f"{words}: {message.removeprefix('Value error, ')}."
+
+
+@router.get("/t/{table_id}/links", response_class=HTMLResponse)
+async def quick_links_page(
+    request: Request, table_id: str, hub: HubDep, base: BaseUrlDep
+) -> HTMLResponse:
+    """A quick game's links page, for the browser that made the game (its cookie)."""
+    room = hub.get(table_id)
+    key = request.cookies.get(LINKS_COOKIE, "")
+    if room is None or room.meta is not None or room.tokens.role_for(key) != "eo":
+        return templates.TemplateResponse(
+            request,
+            "home.html",
+            {
+                "formats": list(FORMATS.values()),
+                "error": "These links open only in the browser that made the game: "
+                "use the seat links you shared, or make a new game.",
+                "form": {},
+            },
+            status_code=404,
+        )
+    return templates.TemplateResponse(
+        request,
+        "links.html",
+        {"links": await links_of(room, base), "names": room.game.setup.names},
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _table_label(room: TableRoom, service: EventService) -> str:
+    """"Table 3 · Round 2 · <event>" for an event's table, "Quick game" otherwise."""
+    meta = room.meta
+    if meta is None:
+        return "Quick game"
+    try:
+        event_name = service.event(meta.event_id).name
+    except RuleError:
+        event_name = ""
+    parts = [f"Table {meta.table_no}", f"Round {meta.round_number}", event_name]
+    return " · ".join(p for p in parts if p)
 
 
 def _no_table(request: Request, table_id: str, service: EventsDep) -> HTMLResponse:
@@ -107,18 +177,26 @@ def _no_table(request: Request, table_id: str, service: EventsDep) -> HTMLRespon
 async def table_page(
     request: Request, table_id: str, hub: HubDep, service: EventsDep
 ) -> HTMLResponse:
-    if hub.get(table_id) is None:
+    room = hub.get(table_id)
+    if room is None:
         return _no_table(request, table_id, service)
-    return templates.TemplateResponse(request, "table.html", {"table_id": table_id})
+    return templates.TemplateResponse(
+        request, "table.html", {"table_id": table_id, "table_label": _table_label(room, service)}
+    )
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)
 async def log_page(
     request: Request, table_id: str, hub: HubDep, service: EventsDep
 ) -> HTMLResponse:
-    if hub.get(table_id) is None:
+    room = hub.get(table_id)
+    if room is None:
         return _no_table(request, table_id, service)
-    return templates.TemplateResponse(request, "log.html", {"table_id": table_id})
+    names = " vs ".join(room.game.setup.names)
+    label = f"{_table_label(room, service)} · {names}"
+    return templates.TemplateResponse(
+        request, "log.html", {"table_id": table_id, "table_label": label}
+    )
 
 
 # --- events ------------------------------------------------------------------------

@@ -169,7 +169,7 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
     sub = Subscriber(role, settings.queue_limit, settings.queue_bytes)
     key = device_key(role, hello.device)
     screen = Screen(room, role, hello.device, key, room.arrive(key), sub, rates[role])
-    room.join(sub, hello.last_version)
+    room.join(sub, hello.last_version, hello.device, hello.presence)
 
     async def handle(msg: p.ClientMessage) -> None:
         await _handle(screen, msg)

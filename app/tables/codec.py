@@ -14,6 +14,18 @@ from app.domain.method import Method
 
 MAX_INT = 10**9
 
+#: The fields a player or the EO fills in, in their own words (never a field's wire name).
+_WORDS = {
+    "army_points_destroyed": "Army points destroyed",
+    "scenario_presence": "Scenario presence",
+    "remaining_ms": "The clock's new time",
+    "control_points": "Control points",
+}
+
+
+def _words(field: str) -> str:
+    return _WORDS.get(field, field)
+
 
 def _side(value: object, field: str) -> Side:
     if isinstance(value, bool):
@@ -36,9 +48,9 @@ def _int(raw: Mapping[str, Any], field: str, *, optional: bool = False) -> int |
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{field} must be a whole number")
+        raise BadInput(f"{_words(field)} must be a whole number (no fractions, e.g. 12, not 12.5)")
     if not -MAX_INT <= value <= MAX_INT:
-        raise BadInput(f"{field} is out of range")
+        raise BadInput(f"{_words(field)} is too large")
     return value
 
 
@@ -91,7 +103,7 @@ def _pair(raw: Mapping[str, Any], key: str) -> tuple[int, int]:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise BadInput(f"{key} must be two whole numbers, [P1, P2]")
+        raise BadInput(f"{_words(key)} must be two whole numbers, one for each player")
     return (value[0], value[1])
 
 

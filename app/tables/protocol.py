@@ -1,7 +1,7 @@
 """The table socket's messages, both directions, in one place.
 
 client → server: hello, cmd, offline, ping, sync, log — parsed into one class each;
-server → client: state, event, ack, error, pong, log — built by the functions below.
+server → client: state, event, ack, error, pong, log, presence — built by the functions below.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class Hello:
     token: str
     device: str
     last_version: int | None
+    presence: bool = False  # the screen wants `presence` messages (who is at the table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,9 @@ def _hello(raw: dict[str, Any]) -> ClientMessage:
         raise BadInput("device must be text of 64 characters at most")
     if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
         raise BadInput("v must be the last version seen, a whole number")
-    return Hello(token=token, device=device, last_version=last)
+    return Hello(
+        token=token, device=device, last_version=last, presence=raw.get("presence") is True
+    )
 
 
 def _cmd(raw: dict[str, Any]) -> ClientMessage:
@@ -183,6 +186,11 @@ def ack(seq: int, version: int, duplicate: bool) -> str:
 
 def error(code: str, message: str, seq: int | None = None) -> str:
     return dumps({"t": "error", "code": code, "message": message, "seq": seq})
+
+
+def presence(seats: dict[str, dict[str, Any]]) -> str:
+    """Who is at the table: each seat's phone online or gone, and on how many devices."""
+    return dumps({"t": "presence", "seats": seats})
 
 
 def log(page: dict[str, Any]) -> str:

@@ -109,6 +109,10 @@ class TableRoom:
         self.history = History()
         self.dedupe = Dedupe()
         self.presences = Presences()
+        #: The device of each open screen of this process (a seat's phones, for presence).
+        self.devices: dict[Subscriber, str] = {}
+        #: The screens that asked to hear who is at the table (hello's `presence`).
+        self.presence_screens: set[Subscriber] = set()
         self.flags = FlagTimer(time, self._flag_check, lambda: self.game)
         #: The table as loaded (a phone the log knows, not heard since, was gone since).
         self.loaded = Presence(time.now_ms(), version, game)
@@ -199,6 +203,8 @@ class TableRoom:
             now = self.time.now_ms()
             self._decide_flag(now)
             event = None
+            if isinstance(command, c.CallTie) and self.meta is None:
+                raise RuleError("a quick game has no round, so no round time to call a tie on")
             if not isinstance(command, c.FlagCheck):
                 game = apply(self.game, actor, command, now)
                 event = self._commit(
@@ -381,10 +387,21 @@ class TableRoom:
         """The whole table as `role` sees it (a `state` message)."""
         now = self.time.now_ms()
         table = table_info(self.table_id, self.game)
+        meta = self.meta
+        table["round"] = (
+            None if meta is None else {"number": meta.round_number, "table_no": meta.table_no}
+        )
         return protocol.state(self.version, role, table, game_view(self.game, now), now)
 
-    def join(self, subscriber: Subscriber, last_version: int | None) -> None:
-        """Subscribe; send the missed events if we still have them, else a snapshot."""
+    def join(
+        self,
+        subscriber: Subscriber,
+        last_version: int | None,
+        device: str = "",
+        presence: bool = False,
+    ) -> None:
+        """Subscribe; send the missed events if we still have them, else a snapshot; then
+        every screen learns who is at the table now."""
         missed = self.history.since(last_version, self.version)
         if missed is not None and len(missed) > subscriber.queue.maxsize // 2:
             missed = None  # a snapshot is smaller than a long catch-up
@@ -394,6 +411,30 @@ class TableRoom:
             for text in missed:
                 subscriber.offer(text)
         self.channel.join(subscriber)
+        self.devices[subscriber] = device
+        if presence:
+            self.presence_screens.add(subscriber)
+        self._publish_presence()
 
     def leave(self, subscriber: Subscriber) -> None:
         self.channel.leave(subscriber)
+        self.presence_screens.discard(subscriber)
+        if self.devices.pop(subscriber, None) is not None:
+            self._publish_presence()
+
+    def presence(self) -> dict[str, dict[str, Any]]:
+        """Each seat's phones with a socket open now: online, and on how many devices."""
+        seats: dict[str, set[str]] = {"p1": set(), "p2": set()}
+        for subscriber, device in self.devices.items():
+            if subscriber.role in seats and subscriber in self.channel.subscribers:
+                seats[subscriber.role].add(device or str(id(subscriber)))
+        return {
+            seat: {"online": bool(found), "devices": len(found)} for seat, found in seats.items()
+        }
+
+    def _publish_presence(self) -> None:
+        if not self.presence_screens:
+            return
+        text = protocol.presence(self.presence())
+        for subscriber in tuple(self.presence_screens):
+            self.channel.send(subscriber, text)

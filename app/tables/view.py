@@ -8,9 +8,11 @@ from app.domain.clock import Side
 from app.domain.game import (
     UNDO_WINDOW_MS,
     Game,
+    Method,
     Phase,
     Report,
     Result,
+    Undo,
     presence_needed,
     reports_needed,
     settled,
@@ -107,7 +109,7 @@ def _over_prompts(game: Game) -> list[Prompt]:
     if game.final_scoring_due:
         due.append({"kind": "final_scoring"})
     due.extend({"kind": "report", "by": side_name(side)} for side in reports_needed(game))
-    if presence_needed(game):
+    if presence_needed(game) and game.result() is None:
         due.append({"kind": "scenario_presence"})
     if game.disputed is not None:
         due.append({"kind": "disputed", "reason": game.disputed})
@@ -118,7 +120,9 @@ def _over_prompts(game: Game) -> list[Prompt]:
     return due
 
 
-def due_prompts(game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bool) -> list[Prompt]:
+def due_prompts(
+    game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bool, now_ms: int
+) -> list[Prompt]:
     """The prompts that are due now, in the order the table should answer them (the
     game's three turn-end questions come in, asked once by the view)."""
     due: list[Prompt] = [{"kind": "paused"}] if game.paused else []
@@ -130,9 +134,25 @@ def due_prompts(game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bo
         due.extend(_clock_out_prompts(game))
     elif game.phase is Phase.OVER:
         due.extend(_over_prompts(game))
-    if game.undo is not None and game.undo.proposed_by is not None:
-        due.append({"kind": "answer_undo", "by": side_name(game.undo.proposed_by.other)})
+    undo = open_undo(game, now_ms)
+    if undo is not None and undo.proposed_by is not None:
+        due.append(
+            {
+                "kind": "answer_undo",
+                "by": side_name(undo.proposed_by.other),
+                "until_ms": undo.tap_at_ms + UNDO_WINDOW_MS,
+            }
+        )
     return due
+
+
+def open_undo(game: Game, now_ms: int) -> Undo | None:
+    """The tap that can still be undone: a request older than the undo window lapsed by
+    itself (answer_undo refuses it then), so no screen shows it."""
+    undo = game.undo
+    if undo is None or now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
+        return None
+    return undo
 
 
 def _report(report: Report | None) -> dict[str, Any] | None:
@@ -148,7 +168,8 @@ def _report(report: Report | None) -> dict[str, Any] | None:
 def game_view(game: Game, now_ms: int) -> dict[str, Any]:
     clock = game.clock
     ending = game.ending
-    undo = game.undo
+    undo = open_undo(game, now_ms)
+    result = game.result()
     kill_box_due, scoring_due, last_turn = game.kill_box_due, game.scoring_due, game.last_turn
     return {
         "phase": game.phase.value,
@@ -180,7 +201,8 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "reports": [_report(r) for r in game.reports],
         "confirmed": list(game.confirmed),
         "disputed": game.disputed,
-        "result": _result(game.result()),
+        "result": _result(result),
+        "decided_by": decided_by(game, result),
         # TS9: both players confirmed, or the EO entered it: final, only the EO moves it.
         "settled": settled(game),
         "entered_by_eo": game.recorded is not None,
@@ -190,18 +212,44 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
             "tap_at_ms": undo.tap_at_ms,
             "proposed_by": side_name(undo.proposed_by),
             "proposed_at_ms": undo.proposed_at_ms or None,
+            "until_ms": undo.tap_at_ms + UNDO_WINDOW_MS,
         },
         "kill_box_due": kill_box_due,
         "scoring_due": scoring_due,
         "last_turn": last_turn,
-        "due": due_prompts(game, kill_box_due, scoring_due, last_turn),
+        "due": due_prompts(game, kill_box_due, scoring_due, last_turn, now_ms),
     }
+
+
+_TIEBREAKS = ("casters", "control_points", "army_points_suffered", "scenario_presence")
+
+
+def decided_by(game: Game, result: Result | None) -> list[dict[str, Any]]:
+    """TS7: the tiebreakers a tied game went through, up to the one that decided it, with
+    both players' values (casters left, CP, army points suffered, scenario presence)."""
+    if result is None or result.method is not Method.TIEBREAKER:
+        return []
+    apd = result.army_points_destroyed
+    presence = tuple(r.scenario_presence if r else None for r in game.reports)
+    values: tuple[list[int | None], ...] = (
+        [int(game.casters[0]), int(game.casters[1])],
+        list(result.control_points),
+        [apd[1], apd[0]],
+        list(presence),
+    )
+    steps: list[dict[str, Any]] = []
+    for step, pair in zip(_TIEBREAKS, values, strict=True):
+        steps.append({"step": step, "values": pair})
+        if pair[0] != pair[1]:
+            break
+    return steps
 
 
 def table_summary(
     table_id: str, table_no: int, game: Game, status: str, now_ms: int
 ) -> dict[str, Any]:
     """One dashboard row: enough to show the table live, nothing more."""
+    result = game.result()
     return {
         "id": table_id,
         "table_no": table_no,
@@ -219,7 +267,8 @@ def table_summary(
             game.clock.remaining(Side.P2, now_ms),
         ],
         "as_of_ms": now_ms,
-        "control_points": list(game.control_points),
+        # The result's CP once there is one (a concession gives the winner its minimum).
+        "control_points": list(game.control_points if result is None else result.control_points),
         "status": status,
         "flagged": side_name(game.flagged),
         "disputed": game.disputed,

@@ -30,8 +30,18 @@ async def test_demo_event_is_alive(tmp_path: Path) -> None:
     assert len(live) == 6
     assert len({(g.phase, g.turn, g.active) for g in live}) >= 4  # tables at different turns
     assert any(g.paused for g in live)
-    assert all(g.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN) for g in live)
+    in_play = (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN)
+    playing = [g for g in live if g.phase in in_play]
+    assert len(playing) == 4
     assert any(g.clock.running is not None for g in live)
-    assert sum(s.tp for s in service.standings(demo.event_id)) == 6
+    # Games in progress look it: control points scored, a kill box called somewhere.
+    assert any(sum(g.control_points) > 0 for g in playing)
+    logs = [store.log(r.table_id) for r in service.rooms(demo.event_id)]
+    assert any('"kill_box":true' in e.command_json for log in logs for e in log)
+    # Two are over: one confirmed by both players, one waiting for a confirmation.
+    over = [g for g in live if g.phase is Phase.OVER]
+    assert sorted(g.confirmed for g in over) == [(True, False), (True, True)]
+    assert all(g.result() is not None for g in over)
+    assert sum(s.tp for s in service.standings(demo.event_id)) == 7
     await hub.close()
     store.close()

@@ -3,9 +3,11 @@
 var toast = document.getElementById("toast");
 var toastTimer = null;
 
-function say(text) {
+// A short message: a success in the calm colour, a failure in the error colour.
+function say(text, ok) {
   if (!toast) return;
   toast.textContent = text;
+  toast.className = ok ? "toast info" : "toast";
   toast.hidden = false;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(function () { toast.hidden = true; }, 2000);
@@ -29,7 +31,7 @@ document.addEventListener("click", function (ev) {
   var done = function () {
     button.textContent = "Copied";
     setTimeout(function () { button.textContent = "Copy"; }, 1500);
-    say("Link copied");
+    say("Link copied", true);
   };
   var failed = function () {
     if (fallbackCopy(input)) done();

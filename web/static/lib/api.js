@@ -17,6 +17,36 @@ export class ApiError extends Error {
   }
 }
 
+// The fields of the forms, in the words of the page (never a field path such as
+// "body.army_points_destroyed.0").
+const FIELD_WORDS = {
+  army_points_destroyed: "Army points destroyed",
+  control_points: "Control points",
+  remaining_ms: "The clock's time",
+  scenario_presence: "Scenario presence",
+  clock_minutes: "Custom clock (minutes)",
+  clock_seconds: "Custom clock (seconds)",
+  p1_name: "Player 1's name",
+  p2_name: "Player 2's name",
+};
+
+export function fieldWords(loc) {
+  const names = (loc || []).filter((x) => typeof x === "string" && x !== "body" && x !== "query");
+  const field = names.length ? names[names.length - 1] : "";
+  if (!field) return "";
+  if (FIELD_WORDS[field]) return FIELD_WORDS[field];
+  const words = field.replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+// A validation message in plain words: "must be a whole number", not "Input should be a valid integer".
+export function plainMessage(msg) {
+  const m = String(msg || "is not valid");
+  if (/valid integer/.test(m)) return "must be a whole number";
+  if (/Field required/i.test(m)) return "is missing";
+  return m.replace(/^Input should be /, "must be ").replace(/^Value error, /, "");
+}
+
 export function detailOf(data, status) {
   if (data && typeof data === "object") {
     const detail = data.detail;
@@ -24,10 +54,12 @@ export function detailOf(data, status) {
     if (Array.isArray(detail) && detail.length) {
       return detail
         .map((d) => {
-          const where = (d.loc || []).filter((x) => x !== "body").join(".");
-          return (where ? where + ": " : "") + (d.msg || "invalid");
+          const where = fieldWords(d.loc);
+          const text = plainMessage(d.msg);
+          const joined = /^(must|is) /.test(text) ? " " : ": ";
+          return (where ? where + joined : "") + text + ".";
         })
-        .join("; ");
+        .join(" ");
     }
   }
   if (typeof data === "string" && data.trim() && data.length < 300) return data.trim();

@@ -6,6 +6,7 @@ import { presumable, presume, unpresume } from "./offline.js";
 import { canTap, render } from "./render.js";
 import { cancelSheet, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
 import { S, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
+import { bindAlerts } from "./alerts.js";
 import { answerConfirm, ask, keepAwake } from "./ui.js";
 
 // ---------------------------------------------------------------- input
@@ -116,18 +117,27 @@ export async function onAction(action) {
   }
 }
 
+// A whole number from 0, as typed: "12.5", "1e2" or "" are not (parseInt would take 12).
+export function wholeNumber(text) {
+  const t = String(text).trim();
+  return /^\d{1,5}$/.test(t) ? parseInt(t, 10) : null;
+}
+
 export function onReport(ev) {
   ev.preventDefault();
-  const apd = parseInt($("report-apd").value, 10);
-  if (!(apd >= 0)) {
-    toast("Enter the army points you destroyed (a whole number)");
-    $("report-apd").focus();
+  const apdInput = $("report-apd");
+  // A number input reports "" for text it cannot read: then it is not a whole number either.
+  const apd = wholeNumber(apdInput.value);
+  if (apd === null || (apdInput.validity && apdInput.validity.badInput)) {
+    toast("Army points destroyed: enter a whole number, e.g. 12 (not 12.5).");
+    apdInput.focus();
     return;
   }
   const presenceText = $("report-presence").value.trim();
-  const presence = presenceText === "" ? null : parseInt(presenceText, 10);
-  if (presenceText !== "" && !(presence >= 0)) {
-    toast("Scenario presence must be a whole number");
+  const presence = presenceText === "" ? null : wholeNumber(presenceText);
+  if (presenceText !== "" && presence === null) {
+    toast("Scenario presence: enter a whole number, e.g. 3.");
+    $("report-presence").focus();
     return;
   }
   if (due("scenario_presence") && presence === null) {
@@ -224,6 +234,7 @@ export function bind() {
   });
 
   $("report").addEventListener("submit", onReport);
+  bindAlerts();
   $("adjust-form").addEventListener("submit", onAdjust);
   $("adjust-side").addEventListener("change", fillAdjust);
   $("adjust-time").addEventListener("focus", () => {

@@ -2,7 +2,8 @@
 import { showFatal, toast } from "../lib/dom.js";
 import { reconnectingSocket } from "../lib/socket.js";
 import { inFlight, pruneMerged, queueCommand, reproject, saveQueue, sendQueue, settleFlight } from "./offline.js";
-import { render, renderConnection } from "./render.js";
+import { signal } from "./alerts.js";
+import { render, renderConnection, renderPresence } from "./render.js";
 import { FATAL_CLOSE, OFFLINE_RESEND_MS, OPTIMISTIC, PING_BURST, S, deviceId, me, nextSeq, serverNow, setText, tableId, token } from "./state.js";
 import { setupRole } from "./ui.js";
 
@@ -33,7 +34,7 @@ export function connect() {
 }
 
 function hello() {
-  const msg = { t: "hello", token: token, device: deviceId() };
+  const msg = { t: "hello", token: token, device: deviceId(), presence: true };
   // Ask only for what was missed when we already hold the table.
   if (S.v !== null && S.table) msg.v = S.v;
   return msg;
@@ -113,6 +114,10 @@ export function onMessage(msg) {
       break;
     case "error":
       onError(msg);
+      break;
+    case "presence":
+      S.presence = msg.seats || null;
+      renderPresence();
       break;
     default:
       break;
@@ -222,20 +227,13 @@ export function awaiting(name) {
   return pendingCommand(name) || S.queue.some((q) => !q.local && q.c === name);
 }
 
+// Sound and vibration (alerts.js): my clock starts (not by my own tap), a clock flags.
 export function changed(before, what) {
   const g = S.game;
   const mine = me();
   if (before && mine && g.running === mine && before.running !== mine && (!what || what.by !== mine)) {
-    buzz();
+    signal("start");
   }
+  if (before && mine && g.flagged && before.flagged !== g.flagged) signal("flag");
   render();
-}
-
-export function buzz() {
-  try {
-    const activation = navigator.userActivation;
-    if (navigator.vibrate && (!activation || activation.hasBeenActive)) navigator.vibrate(200);
-  } catch (e) {
-    /* not supported */
-  }
 }

@@ -1,8 +1,8 @@
 // The prompt banner: what the table is asked now (turn end, game end, claims, reports).
 import { $, el } from "../lib/dom.js";
-import { whoSays } from "./render.js";
+import { turnEndText, whoSays } from "./render.js";
 import { cpAfter, scoringStarted } from "./rules.js";
-import { S, dueList, isSeat, me, nameOf, other, whose } from "./state.js";
+import { S, dueList, isSeat, me, nameOf, other, serverNow, whose } from "./state.js";
 import { scoringSummary } from "./ui.js";
 
 export function banner(kind, tone, ...children) {
@@ -13,8 +13,20 @@ export function actionButton(id, action, text, tone) {
   return el("button", { type: "button", id: id, class: "btn " + (tone || ""), "data-action": action, text: text });
 }
 
+// How long the pending undo request can still be answered (it lapses by itself).
+export function undoLeftMs(g) {
+  const d = dueList().find((x) => x.kind === "answer_undo");
+  if (!d || typeof d.until_ms !== "number") return 0;
+  return d.until_ms - serverNow();
+}
+
+function countdown(g) {
+  return el("span", { id: "undo-left", class: "countdown", text: Math.ceil(undoLeftMs(g) / 1000) + " s" });
+}
+
 export function renderPrompt(g) {
-  const key = JSON.stringify([S.role, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null]);
+  const lapsed = undoLeftMs(g) <= 0;
+  const key = JSON.stringify([S.role, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null, lapsed]);
   if (key === S.promptKey) return;
   S.promptKey = key;
   const box = $("prompt");
@@ -26,6 +38,7 @@ export function renderPrompt(g) {
   for (const d of dueList()) {
     let node = null;
     if (g.disputed && d.kind === "confirm") continue; // confirming waits for the EO
+    if (d.kind === "answer_undo" && lapsed) continue; // the request lapsed by itself
     switch (d.kind) {
       case "paused":
         node = banner("paused", "warn", el("strong", { text: "Paused by the EO" }), " — both clocks are stopped.");
@@ -46,11 +59,8 @@ export function renderPrompt(g) {
         break;
       }
       case "turn_end": {
-        const items = [];
-        if (d.kill_box) items.push("Kill box");
-        if (d.scoring) items.push("scoring");
         const whoseTurn = d.by === mine ? "your" : nameOf(d.by) + "'s";
-        node = banner("turn_end", "slim", "At the end of " + whoseTurn + " turn: " + items.join(" and ") + ".");
+        node = banner("turn_end", "slim", "At the end of " + whoseTurn + " turn: " + turnEndText(d) + ".");
         break;
       }
       case "game_end":
@@ -146,7 +156,7 @@ export function renderPrompt(g) {
           node = banner(
             "answer_undo",
             "warn",
-            el("div", {}, el("strong", { text: nameOf(proposer) + " asks to undo the last tap." })),
+            el("div", {}, el("strong", { text: nameOf(proposer) + " asks to undo the last tap." }), " It lapses in ", countdown(g), "."),
             el(
               "div",
               { class: "button-row" },
@@ -155,14 +165,14 @@ export function renderPrompt(g) {
             )
           );
         } else if (proposer === mine) {
-          node = banner("answer_undo", "warn", "Waiting for " + nameOf(d.by) + " to accept the undo (10 s).");
+          node = banner("answer_undo", "warn", "Waiting for " + nameOf(d.by) + " to accept the undo: ", countdown(g), " left.");
         } else {
-          node = banner("answer_undo", "warn", nameOf(proposer) + " asked to undo the last tap.");
+          node = banner("answer_undo", "warn", nameOf(proposer) + " asked to undo the last tap (", countdown(g), " left).");
         }
         break;
       }
       default:
-        node = banner(d.kind, "info", d.kind.replace(/_/g, " "));
+        node = null; // a prompt this page does not know yet: nothing in code words
     }
     if (node) box.append(node);
   }

@@ -3,11 +3,12 @@ import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, pendingCommand } from "./net.js";
 import { presumable, queuedCommands } from "./offline.js";
-import { renderPrompt } from "./prompt.js";
+import { watchMinute } from "./alerts.js";
+import { renderPrompt, undoLeftMs } from "./prompt.js";
 import { undoWindowMs } from "./rules.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
-import { elementName, endingText, methodText, phaseText, resultText } from "./ui.js";
+import { decidedText, elementName, endingText, phaseText, resultText } from "./ui.js";
 
 // ---------------------------------------------------------------- render
 
@@ -29,8 +30,31 @@ export function render() {
   renderResult(g);
   renderEo(g);
   renderScenario(g);
+  renderPresence();
   renderSheet();
   tick();
+}
+
+// The other phone's presence, and a second device on my own seat (presence messages).
+export function renderPresence() {
+  const seats = S.presence;
+  const mine = me();
+  for (const side of SIDES) {
+    const away = !!(S.open && seats && seats[side] && !seats[side].online && S.game && S.game.phase !== "over");
+    show("away-" + side, away && side !== mine);
+    $("side-" + side).classList.toggle("side-away", away && side !== mine);
+  }
+  let text = "";
+  if (seats && mine && seats[other(mine)] && !seats[other(mine)].online) {
+    text = "Opponent offline: " + nameOf(other(mine)) + "'s phone is not connected. Your taps still count.";
+  }
+  if (seats && mine && seats[mine] && seats[mine].devices > 1) {
+    text = "Your seat is open on another device too. Taps from either count: close the one you do not use.";
+  }
+  if (S.game && S.game.phase === "over" && !(seats && mine && seats[mine] && seats[mine].devices > 1)) text = "";
+  if (!S.open) text = ""; // offline, this phone does not know who is there (its own banner says so)
+  show("presence", !!text);
+  setText("presence", text);
 }
 
 export function renderConnection() {
@@ -122,7 +146,7 @@ export function renderTap(g) {
     if (sending) hint = "Sending…";
     else if (g.phase === "deployment") hint = "TAP when your deployment is done";
     else if (g.phase === "advance_deployment") hint = "TAP when your advance deployment is done";
-    else if (turnEnd) hint = "TAP to end your turn" + (turnEnd.kill_box ? " — Kill box & scoring" : " — scoring");
+    else if (turnEnd) hint = "TAP to end your turn — " + turnEndText(turnEnd);
     else hint = "TAP to end your turn";
   } else if (PLAYING.includes(g.phase) && g.interrupted && g.running === mine) {
     hint = "Interrupt: your time runs. Press “Back to " + nameOf(opp) + "” when done.";
@@ -144,6 +168,15 @@ export function renderTap(g) {
   tap.classList.toggle("waiting", !tappable && PLAYING.includes(g.phase));
   tap.classList.toggle("done", !PLAYING.includes(g.phase) && g.phase !== "ready");
   tap.setAttribute("aria-disabled", tappable ? "false" : "true");
+}
+
+// What the end of this turn asks, as the server says it is due (kill box, scoring).
+export function turnEndText(d) {
+  const items = [];
+  if (d.kill_box) items.push("kill box");
+  if (d.scoring) items.push("scoring");
+  const text = items.join(" and ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // The player who made the last tap: the side that was active before it
@@ -205,7 +238,7 @@ export function renderResult(g) {
   const r = g.result;
   if (r) {
     setText("result", resultText(r));
-    setText("result-by", (r.winner ? nameOf(r.winner) + " wins" : "Tie") + " by " + methodText(r.method));
+    setText("result-by", reasonText(r));
     renderResultTable(r, g);
     const conf = SIDES.map((s) => nameOf(s) + (g.confirmed[idx(s)] ? " ✓ confirmed" : " — not yet confirmed"));
     setText("confirmations", conf.join("\n"));
@@ -219,6 +252,7 @@ export function renderResult(g) {
     renderResultTable(null, g);
     setText("confirmations", "");
   }
+  renderDecided(r ? g.decided_by || [] : []);
   const disputed = $("disputed");
   disputed.hidden = !g.disputed;
   if (g.disputed) setText("disputed", "Disputed — " + g.disputed + ". The EO decides the result.");
@@ -231,6 +265,31 @@ export function renderResult(g) {
   show("confirm-result", !!(mine && r && !g.confirmed[idx(mine)] && !g.disputed));
   $("confirm-result").disabled = awaiting("confirm");
   show("edit-report", !!(mine && !g.settled && g.reports[idx(mine)] && !due("report", mine) && !S.editReport && !due("scenario_presence")));
+}
+
+const REASONS = {
+  scenario: "A lead of the scenario's victory CP ended the game.",
+  assassination: "A caster was destroyed.",
+  clock: "A clock ran out.",
+  concession: "A player conceded.",
+  tiebreaker: "Tiebreakers decided it (P1 – P2):",
+  time: "The round's time was up (DC8): the game ends as a tie.",
+  eo: "Entered by the EO.",
+};
+
+export function reasonText(r) {
+  return REASONS[r.method] || "";
+}
+
+// TS7: the tiebreakers, with both players' values, up to the one that decided.
+export function renderDecided(steps) {
+  const list = $("decided-by");
+  const key = JSON.stringify(steps);
+  if (list.getAttribute("data-key") === key) return;
+  list.setAttribute("data-key", key);
+  list.textContent = "";
+  steps.forEach((step, i) => list.append(el("li", { class: i === steps.length - 1 ? "decisive" : "", text: decidedText(step) })));
+  list.hidden = !steps.length;
 }
 
 export function renderResultTable(r, g) {
@@ -258,7 +317,8 @@ export function renderEo(g) {
   const playing = PLAYING.includes(g.phase);
   show("pause", playing && !g.paused);
   show("resume", !!g.paused);
-  show("call-tie", g.phase !== "over");
+  // DC8 is the round's: a quick game has no round time.
+  show("call-tie", g.phase !== "over" && !!S.table.round);
   const adjustable = g.phase !== "over" && g.phase !== "clock_out";
   $("adjust").disabled = !adjustable;
   $("adjust-time").disabled = !adjustable;
@@ -301,6 +361,14 @@ export function tick() {
     if (box.classList.contains("critical") !== critical) box.classList.toggle("critical", critical);
   }
   if (isSeat()) {
+    const mine = me();
+    watchMinute(g.running === mine && PLAYING.includes(g.phase) && !g.paused, remainingMs(mine));
+    const lapse = $("undo-left");
+    if (lapse) {
+      const left = undoLeftMs(g);
+      if (left <= 0) renderPrompt(g);
+      else if (lapse.textContent !== Math.ceil(left / 1000) + " s") lapse.textContent = Math.ceil(left / 1000) + " s";
+    }
     const open = undoOpen(g);
     show("undo", open);
     if (open) {

@@ -28,6 +28,8 @@ export const METHODS = {
 
 
 export const tableId = document.body.getAttribute("data-table-id");
+// "Table 3 · Round 2 · <event>", or "Quick game": as the server names the table.
+export const tableLabel = document.body.getAttribute("data-table-label") || "Table";
 export const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
 
 // ---------------------------------------------------------------- state
@@ -58,6 +60,7 @@ export const S = {
   reportShown: false,
   editReport: false,
   wakeLock: null,
+  presence: null, // {p1: {online, devices}, p2: …}: the seats' phones at the table now
   shown: {}, // last text per element id, to touch the DOM only on change
 };
 

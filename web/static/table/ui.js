@@ -1,6 +1,6 @@
 // Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
 import { $, show } from "../lib/dom.js";
-import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableId } from "./state.js";
+import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableLabel } from "./state.js";
 
 // ---------------------------------------------------------------- screen awake
 
@@ -74,9 +74,11 @@ export function setupRole() {
   setText("role", roleText);
   $("role").setAttribute("data-role", S.role);
   for (const side of SIDES) setText("name-" + side, nameOf(side));
+  setText("matchup", nameOf("p1") + " (P1) vs " + nameOf("p2") + " (P2)");
+  show("alerts", isSeat());
   const adjustSide = $("adjust-side");
   for (const opt of adjustSide.options) opt.textContent = label(opt.value) + " · " + nameOf(opt.value);
-  document.title = (isSeat() ? nameOf(me()) + " — " : "") + "Table " + tableId + " — Deathclock";
+  document.title = (isSeat() ? nameOf(me()) + " — " : "") + tableLabel + " — Deathclock";
   S.promptKey = "";
 }
 
@@ -105,14 +107,31 @@ export function methodText(method) {
   return METHODS[method] || method;
 }
 
+// "Ann (P1) wins by scenario", "Tie by time": the result, once, in names.
 export function resultText(result) {
-  if (!result.winner) return "Tie — " + methodText(result.method);
-  return label(result.winner) + " wins — " + methodText(result.method);
+  if (!result.winner) return "Tie by " + methodText(result.method);
+  return nameOf(result.winner) + " (" + label(result.winner) + ") wins by " + methodText(result.method);
 }
 
+// How the game ended while its result waits for the reports.
 export function endingText(ending) {
+  if (ending.method === "time") return "Round time is up — the game is a tie";
   if (!ending.winner) return "Game over — tiebreakers decide";
-  return label(ending.winner) + " wins — " + methodText(ending.method);
+  return nameOf(ending.winner) + " (" + label(ending.winner) + ") wins by " + methodText(ending.method);
+}
+
+const STEPS = {
+  casters: "Casters left",
+  control_points: "Control points",
+  army_points_suffered: "Army points lost",
+  scenario_presence: "Scenario presence",
+};
+
+// TS7: each tiebreaker the game went through, with both players' values (P1 – P2).
+export function decidedText(step) {
+  const [a, b] = step.values;
+  const shown = (v) => (v === null || v === undefined ? "—" : String(v));
+  return (STEPS[step.step] || step.step) + ": " + shown(a) + " – " + shown(b);
 }
 
 export function elementName(id) {
