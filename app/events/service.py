@@ -12,6 +12,7 @@ import random
 
 from app.domain.errors import NotFound
 from app.events.base import EventSpec, PairingRow, dump_pairings, pairings_of
+from app.events.prizes import Prizes
 from app.events.read_models import ReadModels
 from app.events.registration import Registration
 from app.events.rounds import Rounds
@@ -29,7 +30,7 @@ __all__ = [
 ]
 
 
-class EventService(Registration, Rounds):
+class EventService(Registration, Rounds, Prizes):
     """The event use cases behind one object (what the API, the demo and tests call),
     and the read models they keep current."""
 
