@@ -370,8 +370,9 @@ def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
 
 @router.get("/{event_id}/standings.csv")
 async def standings_csv(event_id: str, service: EventsDep) -> Response:
-    service.event(event_id)
-    return _csv([asdict(s) for s in service.standings(event_id)], f"standings-{event_id}.csv")
+    order = service.standings_words(event_id)  # ST2: the variant the event is ranked by
+    rows = [asdict(s) | {"standings": order} for s in service.standings(event_id)]
+    return _csv(rows, f"standings-{event_id}.csv")
 
 
 @router.get("/{event_id}/pairings.csv")

@@ -228,7 +228,7 @@ class Prizes(Results):
         me = self.voter(event_id, token)
         event = self.event(event_id)
         names = {p.id: p.name for p in self.players(event_id)}
-        votes = []
+        ballots = []
         decisions = self._decisions(event_id)
         for prize in self.prizes_of(event):
             decision = decisions.get(prize.id)
@@ -236,7 +236,7 @@ class Prizes(Results):
                 continue
             with self.db.read() as repo:
                 mine = repo.ballot(event_id, prize.id, decision.stage, me.id)
-            votes.append(
+            ballots.append(
                 {
                     "prize": prize.id,
                     "name": prize.name,
@@ -247,7 +247,7 @@ class Prizes(Results):
                 }
             )
         player = {"id": me.id, "name": me.name, "disqualified": me.disqualified}
-        return {"event": {"id": event.id, "name": event.name}, "me": player, "votes": votes}
+        return {"event": {"id": event.id, "name": event.name}, "me": player, "ballots": ballots}
 
     def cast_vote(self, event_id: str, token: str | None, prize_id: str, choice: str) -> None:
         """A player's secret vote; voting again replaces it until the vote closes."""

@@ -157,6 +157,11 @@ class Results(EventBase):
         event = self.event(event_id)
         return event_standings(event, self.rounds(event_id), self.player_records(event_id))
 
+    def standings_words(self, event_id: str) -> str:
+        """ST2: the variant the event's standings are ranked by, in words."""
+        ranking = get_ranking(self.event(event_id).standings)
+        return f"{ranking.name}: {ranking.order_words}"
+
     def round_complete(self, entry: RoundEntry) -> bool:
         return complete(entry, self._results(entry.event_id))
 
