@@ -67,7 +67,9 @@ class Prizes(Results):
         players = self.players(event_id)
         names = {p.id: p.name for p in players}
         ineligible = {p.id for p in players if p.disqualified}
-        rows = self.standings(event_id)
+        records = self.player_records(event_id)
+        # Places follow the standings once a game is recorded (provisional until the end).
+        rows = self.standings(event_id) if any(p.rounds for p in records) else []
         decisions = self._decisions(event_id)
         prizes = []
         for prize in self.prizes_of(event):

@@ -12,7 +12,7 @@ const S = { view: null, eo: false, ballotLinks: {}, picks: {} };
 
 const STATUS_WORDS = {
   standings: "",
-  undecided: "not decided yet",
+  undecided: "",
   open: "vote open",
   closed: "tied: the EO decides",
   awarded: "",
@@ -24,7 +24,7 @@ function winnerLine(prize) {
     return el("p", { class: "prize-winner", "data-winner": prize.winner.id }, prize.winner.name, el("span", { class: "muted small", text: how }));
   }
   let text = "Not decided yet";
-  if (prize.status === "standings") text = "Nobody eligible yet";
+  if (prize.status === "standings") text = "Once games are recorded";
   if (prize.status === "open") text = "Voting is open — the count stays hidden until the EO closes the vote.";
   if (prize.status === "closed") text = "The vote ended in a tie.";
   return el("p", { class: "prize-winner none", text: text });
@@ -153,7 +153,7 @@ function playersTable() {
         "tr",
         { class: p.disqualified ? "out" : null },
         el("td", null, p.name, p.disqualified ? el("span", { class: "tag dropped", text: "disqualified" }) : null),
-        el("td", null, link ? el("span", { class: "ballot-link", text: link }) : el("span", { class: "muted small", text: "no seat yet" }), copy),
+        el("td", null, link ? el("a", { class: "ballot-link", href: link, text: "/e/…/vote#k=" + link.split("#k=")[1].slice(0, 6) + "…" }) : el("span", { class: "muted small", text: "no seat yet" }), copy),
         el("td", null, dq)
       )
     );
