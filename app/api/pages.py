@@ -188,7 +188,12 @@ def _event_page(request: Request, service: EventsDep, event_id: str, template: s
     return templates.TemplateResponse(
         request,
         template,
-        {"event_id": event.id, "event_name": event.name, "standings_words": ranking.order_words},
+        {
+            "event_id": event.id,
+            "event_name": event.name,
+            "standings_words": ranking.order_words,
+            "assassin_column": "assassinations" in ranking.keys,
+        },
     )
 
 

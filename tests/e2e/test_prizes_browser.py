@@ -82,3 +82,21 @@ def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
     expect(public.locator("#eo-players")).to_be_hidden()
     public.emulate_media(media="print")
     public.screenshot(path=str(ARTIFACTS / "prizes-print.png"), full_page=True)
+
+
+def test_the_public_standings_show_the_variant_and_assassination_wins__ST2(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Assassins", "standings": "assassin"}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{live_server}/e/{eid}")
+    expect(page.locator("#standings-order")).to_have_text("TP, assassination wins, CP, SoS")
+    expect(page.locator("#standings thead")).to_contain_text("AV")
+    expect(page.locator("#standings-body tr").first.locator("td")).to_have_count(8)
+    page.screenshot(path=str(ARTIFACTS / "standings-assassin.png"), full_page=True)

@@ -106,3 +106,25 @@ async def test_the_variant_shows_in_the_views_and_the_csv__ST2(server: RunningSe
         assert rows[0]["standings"] == "Assassin Scoring: TP, assassination wins, CP, SoS"
         bad = await http.post("/api/events", json={"name": "X", "standings": "fastest"})
         assert bad.status_code == 400 and "standings variant" in bad.json()["detail"]
+
+
+async def test_the_new_event_form_takes_the_variant_and_the_category__ST2(
+    server: RunningServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        form = (await http.get("/events/new")).text
+        assert 'name="standings"' in form and "Destruction Scoring" in form
+        sent = {"name": "Form day", "standings": "control", "painting_category": "Best Unit"}
+        reply = await http.post("/events", data=sent)
+        assert reply.status_code == 303
+        eid = reply.headers["location"].split("/")[2]
+        event = (await http.get(f"/api/events/{eid}")).json()["event"]
+        assert event["standings_name"] == "Control Point Scoring"
+        assert event["painting_category"] == "Best Unit"
+        page = (await http.get(f"/e/{eid}")).text
+        assert "TP, CP, APD, SoS" in page
+        prizes = (await http.get(f"/api/events/{eid}/prizes")).json()["prizes"]
+        assert [p["id"] for p in prizes][3:] == ["best_painted", "best_sport"]
+        masters = {"name": "M", "format": "masters2019", "lists": "2"}
+        refused = await http.post("/events", data={**masters, "painting_category": "Best Unit"})
+        assert refused.status_code == 400 and "no Best-Painted" in refused.text
