@@ -100,3 +100,26 @@ def test_the_public_standings_show_the_variant_and_assassination_wins__ST2(
     expect(page.locator("#standings thead")).to_contain_text("AV")
     expect(page.locator("#standings-body tr").first.locator("td")).to_have_count(8)
     page.screenshot(path=str(ARTIFACTS / "standings-assassin.png"), full_page=True)
+
+
+def test_a_player_votes_by_pasting_their_seat_link__ST3(browser: Any, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Paste night"}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
+    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    assert http.post(f"/api/events/{eid}/prizes/best_sport/vote", json={}, headers=eo).is_success
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{live_server}/e/{eid}/vote")
+    phone.locator("#seat-input").fill("https://example.invalid/t/x#k=nope-nope-nope")
+    phone.locator("#seat-form button").tap()
+    expect(phone.locator("#page-error")).to_contain_text("seat link")
+    phone.locator("#seat-input").fill(table["links"]["p2"]["url"])
+    phone.locator("#seat-form button").tap()
+    expect(phone.locator("#voter")).to_have_text(f"Voting as {table['names'][1]}")
+    phone.locator("#ballot-best_sport .choice").first.tap()
+    expect(phone.locator("#ballot-best_sport .choice.mine")).to_have_count(1)

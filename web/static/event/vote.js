@@ -21,7 +21,29 @@ function seatToken() {
   }
 }
 
-const token = seatToken();
+let token = seatToken();
+
+// A pasted seat link ("…#k=abc"), or the bare token.
+function tokenFrom(text) {
+  const value = String(text || "").trim();
+  const match = value.match(/[#&?]k=([^&#\s]+)/);
+  if (match) return decodeURIComponent(match[1]);
+  return /^[A-Za-z0-9_-]{8,128}$/.test(value) ? value : "";
+}
+
+$("seat-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const found = tokenFrom($("seat-input").value);
+  if (!found) return showError("That is not a seat link: it ends with #k= and a code.");
+  token = found;
+  try {
+    localStorage.setItem(KEY, found);
+  } catch (e) {
+    /* private mode: this page only */
+  }
+  shown = "";
+  load();
+});
 let shown = "";
 
 async function call(method, path, json) {
@@ -76,15 +98,20 @@ function render(view) {
 }
 
 async function load() {
+  $("seat-form").hidden = !!token;
   if (!token) {
-    setText($("voter"), "");
-    showError("Open this page from your own seat link: ask the EO for your ballot link.");
+    setText($("voter"), "Open this page from your ballot link, or paste your seat link below.");
     return;
   }
   try {
     render(await call("GET", "/ballot"));
+    showError("");
   } catch (e) {
     showError(e.message);
+    if (e.message.includes("seat link")) {
+      token = "";
+      $("seat-form").hidden = false;
+    }
   }
 }
 
