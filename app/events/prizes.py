@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
 from app.domain.formats import get_format
 from app.domain.prizes import (
@@ -105,9 +107,7 @@ class Prizes(Results):
         counts = [
             {
                 "stage": c["stage"],
-                "votes": [
-                    {**(_person(e, names) or {}), "votes": n} for e, n in c["votes"].items()
-                ],
+                "votes": [{**(_person(e, names) or {}), "votes": n} for e, n in c["votes"].items()],
                 "leaders": [_person(e, names) for e in c["leaders"]],
             }
             for c in _counts(decision)
@@ -142,7 +142,7 @@ class Prizes(Results):
         if decision is not None and decision.status == "awarded":
             raise RuleError(f"{prize.name} is already awarded")
         last = None if decision is None else _last_count(decision)
-        if last is not None:
+        if last is not None and last.tied:
             chosen = second_vote_entries(last, entries)
         else:
             chosen = tuple(dict.fromkeys(entries if entries is not None else eligible))
@@ -260,15 +260,23 @@ class Prizes(Results):
             raise RuleError(f"the vote for {prize.name} is not open")
         voters = {p.id for p in self._eligible(self.players(event_id))}
         check_ballot(me.id, choice, json.loads(decision.entries_json), voters)
+        try:
+            self._put_ballot(event_id, prize_id, decision.stage, me.id, choice)
+        except IntegrityError:  # the same player's vote at the same moment: replace it
+            self._put_ballot(event_id, prize_id, decision.stage, me.id, choice)
+
+    def _put_ballot(
+        self, event_id: str, prize_id: str, stage: int, voter: str, choice: str
+    ) -> None:
         now = self.time.now_ms()
         with self.db.unit() as repo:
-            mine = repo.ballot(event_id, prize_id, decision.stage, me.id)
+            mine = repo.ballot(event_id, prize_id, stage, voter)
             if mine is None:
                 mine = PrizeBallot(
                     event_id=event_id,
                     prize_id=prize_id,
-                    stage=decision.stage,
-                    voter=me.id,
+                    stage=stage,
+                    voter=voter,
                     choice=choice,
                     at_ms=now,
                 )
@@ -282,4 +290,3 @@ def _person(player_id: str | None, names: dict[str, str]) -> View | None:
     if player_id not in names:
         raise NotFound(f"no player {player_id!r} in this event")
     return {"id": player_id, "name": names[player_id]}
-

@@ -83,9 +83,13 @@ async def test_a_blind_vote_with_a_tie_and_a_second_vote_among_the_tied__ST3(
         service.cast_vote(eid, token["C"], "best_painted", ids["C"])
     for voter, choice in (("A", "A"), ("B", "A"), ("C", "B"), ("D", "A")):
         service.cast_vote(eid, token[voter], "best_painted", ids[choice])
-    assert _prize(service, eid, "best_painted")["counts"] and len(
-        _prize(service, eid, "best_painted")["counts"]  # type: ignore[arg-type]
-    ) == 1  # the second vote has no count until it closes
+    assert (
+        _prize(service, eid, "best_painted")["counts"]
+        and len(
+            _prize(service, eid, "best_painted")["counts"]  # type: ignore[arg-type]
+        )
+        == 1
+    )  # the second vote has no count until it closes
     service.close_vote(eid, "best_painted")
     won = _prize(service, eid, "best_painted")
     assert won["status"] == "awarded" and won["by"] == "vote"
@@ -167,3 +171,18 @@ async def test_finals_tables_pair_the_top_four_in_the_last_round__ST2(
     rows = service.read_models.round_view(eid, 2, admin=True)["pairings"]
     finals = [(r["p1"]["id"], r["p2"]["id"]) for r in rows[:2]]
     assert finals == [(top[0], top[1]), (top[2], top[3])]
+
+
+async def test_a_vote_nobody_cast_can_be_held_again__ST3(service: EventService) -> None:
+    eid, _ = await _event(service, 4)
+    token, ids = _tokens(service, eid), _ids(service, eid)
+    service.open_vote(eid, "best_sport")
+    service.close_vote(eid, "best_sport")
+    empty = _prize(service, eid, "best_sport")
+    assert empty["status"] == "closed" and empty["counts"][0]["leaders"] == []  # type: ignore[index]
+    service.open_vote(eid, "best_sport", [ids["A"], ids["B"]])
+    service.cast_vote(eid, token["C"], "best_sport", ids["B"])
+    service.close_vote(eid, "best_sport")
+    assert _prize(service, eid, "best_sport")["winner"] == {"id": ids["B"], "name": "B"}
+    with pytest.raises(RuleError, match="already awarded"):
+        service.open_vote(eid, "best_sport")

@@ -26,7 +26,7 @@ function winnerLine(prize) {
   let text = "Not decided yet";
   if (prize.status === "standings") text = "Once games are recorded";
   if (prize.status === "open") text = "Voting is open — the count stays hidden until the EO closes the vote.";
-  if (prize.status === "closed") text = "The vote ended in a tie.";
+  if (prize.status === "closed") text = (prize.counts.slice(-1)[0] || { leaders: [] }).leaders.length > 1 ? "The vote ended in a tie." : "Nobody voted.";
   return el("p", { class: "prize-winner none", text: text });
 }
 
@@ -93,7 +93,7 @@ function tools(prize) {
     return [box, error];
   }
   const last = (prize.counts || []).slice(-1)[0];
-  const tied = last ? last.leaders : null;
+  const tied = last && last.leaders.length > 1 ? last.leaders : null;
   const select = playerSelect("award-" + prize.id, tied || eligible());
   const award = el("button", { type: "button", class: "btn", id: "award-btn-" + prize.id, text: tied ? "Break the tie" : "Award" });
   award.onclick = () => {
@@ -112,7 +112,9 @@ function tools(prize) {
 }
 
 function prizeItem(prize) {
-  const words = STATUS_WORDS[prize.status] || "";
+  const last = (prize.counts || []).slice(-1)[0];
+  const noVotes = prize.status === "closed" && last && last.leaders.length === 0;
+  const words = noVotes ? "no votes: the EO decides" : STATUS_WORDS[prize.status] || "";
   return el(
     "li",
     { class: "card prize", id: "prize-" + prize.id, "data-status": prize.status },
