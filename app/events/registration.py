@@ -168,6 +168,8 @@ class Registration(EventBase):
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
         """RP7: a dropped player is not paired again; undropping rejoins them."""
         player = self.player(event_id, player_id)
+        if not dropped and player.disqualified:
+            raise RuleError(f"{player.name} is disqualified: lift the disqualification first")
         next_round = len(self.rounds(event_id)) + 1
         with self.db.unit() as repo:
             player.dropped = dropped

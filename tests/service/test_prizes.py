@@ -132,6 +132,8 @@ async def test_a_disqualified_player_neither_wins_nor_votes__ST3(service: EventS
     first = _prize(service, eid, "first")["winner"]
     assert first is not None and first["id"] != leader.player_id  # type: ignore[index]
     assert service.player(eid, leader.player_id).dropped  # never paired again
+    with pytest.raises(RuleError, match="lift the disqualification"):
+        service.drop_player(eid, leader.player_id, dropped=False)
     with pytest.raises(RuleError, match="disqualified"):
         service.award(eid, "best_sport", leader.player_id)
     service.open_vote(eid, "best_sport")
