@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, event_control, events, pages, rest, ws
+from app.api import errors, event_control, events, pages, prizes, rest, ws
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
@@ -76,6 +76,7 @@ def create_app(
     app.include_router(events.router)
     app.include_router(event_control.router)
     app.include_router(events.socket_router)
+    app.include_router(prizes.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)

@@ -58,6 +58,9 @@ EventsDep = Annotated[EventService, Depends(get_events)]
 EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 
 
+STANDINGS_HELP = "ST2: baseline, assassin, control, destruction or finals"
+
+
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
     format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
@@ -78,6 +81,8 @@ class EventIn(BaseModel):
         le=1024,
         description="Cut to Top X: any X from 2 to the number of players (RP1)",
     )
+    standings: str = Field("baseline", max_length=32, description=STANDINGS_HELP)
+    painting_category: str = Field("", max_length=60, description="Best-Painted category (ST3)")
 
 
 class EventCreated(BaseModel):
@@ -138,6 +143,8 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             lists=body.lists,
             fixed_rounds=body.fixed_rounds,
             cut_to_top=body.cut_to_top,
+            standings=body.standings,
+            painting_category=body.painting_category,
         )
     )
     return EventCreated(
@@ -363,8 +370,9 @@ def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
 
 @router.get("/{event_id}/standings.csv")
 async def standings_csv(event_id: str, service: EventsDep) -> Response:
-    service.event(event_id)
-    return _csv([asdict(s) for s in service.standings(event_id)], f"standings-{event_id}.csv")
+    order = service.standings_words(event_id)  # ST2: the variant the event is ranked by
+    rows = [asdict(s) | {"standings": order} for s in service.standings(event_id)]
+    return _csv(rows, f"standings-{event_id}.csv")
 
 
 @router.get("/{event_id}/pairings.csv")

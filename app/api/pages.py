@@ -6,7 +6,7 @@ import functools
 import hashlib
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -18,6 +18,8 @@ from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
+from app.domain.prizes import PAINTING_CATEGORIES
+from app.domain.rankings import RANKINGS, get_ranking
 from app.events.service import EventService, EventSpec
 from app.tables.room import TableRoom
 
@@ -205,7 +207,7 @@ async def log_page(
 @router.get("/events/new", response_class=HTMLResponse)
 async def new_event_page(request: Request) -> HTMLResponse:
     return templates.TemplateResponse(
-        request, "event_new.html", {"formats": list(FORMATS.values()), "error": None, "form": {}}
+        request, "event_new.html", {**_new_event_choices(), "error": None, "form": {}}
     )
 
 
@@ -219,6 +221,8 @@ async def create_event_form(
     lists: Annotated[str, Form()] = "",
     fixed_rounds: Annotated[str | None, Form()] = None,
     cut_to_top: Annotated[str | None, Form()] = None,
+    standings: Annotated[str, Form()] = "baseline",
+    painting_category: Annotated[str, Form()] = "",
 ) -> HTMLResponse | RedirectResponse:
     form = {
         "name": name,
@@ -227,6 +231,8 @@ async def create_event_form(
         "lists": lists,
         "fixed_rounds": fixed_rounds,
         "cut_to_top": cut_to_top,
+        "standings": standings,
+        "painting_category": painting_category,
     }
     try:
         event = service.create_event(
@@ -237,16 +243,26 @@ async def create_event_form(
                 lists=None if not lists else _whole(lists, "lists"),
                 fixed_rounds=None if not fixed_rounds else _whole(fixed_rounds, "fixed rounds"),
                 cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
+                standings=standings,
+                painting_category=painting_category,
             )
         )
     except RuleError as exc:
         return templates.TemplateResponse(
             request,
             "event_new.html",
-            {"formats": list(FORMATS.values()), "error": exc.message, "form": form},
+            {**_new_event_choices(), "error": exc.message, "form": form},
             status_code=400,
         )
     return RedirectResponse(f"/e/{event.id}/admin#k={event.admin_token}", status_code=303)
+
+
+def _new_event_choices() -> dict[str, Any]:
+    return {
+        "formats": list(FORMATS.values()),
+        "rankings": list(RANKINGS.values()),
+        "painting_categories": PAINTING_CATEGORIES,
+    }
 
 
 def _whole(value: str, name: str) -> int:
@@ -258,8 +274,16 @@ def _whole(value: str, name: str) -> int:
 
 def _event_page(request: Request, service: EventsDep, event_id: str, template: str) -> HTMLResponse:
     event = service.event(event_id)
+    ranking = get_ranking(event.standings)
     return templates.TemplateResponse(
-        request, template, {"event_id": event.id, "event_name": event.name}
+        request,
+        template,
+        {
+            "event_id": event.id,
+            "event_name": event.name,
+            "standings_words": ranking.order_words,
+            "assassin_column": "assassinations" in ranking.keys,
+        },
     )
 
 
@@ -282,6 +306,18 @@ async def dashboard_page(request: Request, event_id: str, service: EventsDep) ->
 @router.get("/e/{event_id}/cards", response_class=HTMLResponse)
 async def cards_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     return _event_page(request, service, event_id, "cards.html")
+
+
+@router.get("/e/{event_id}/prizes", response_class=HTMLResponse)
+async def prizes_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    """ST3: the prizes, for the public and (with the EO link) the EO; printable."""
+    return _event_page(request, service, event_id, "prizes.html")
+
+
+@router.get("/e/{event_id}/vote", response_class=HTMLResponse)
+async def vote_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    """ST3: a player's blind vote, opened from their seat link."""
+    return _event_page(request, service, event_id, "vote.html")
 
 
 @router.get("/e/{event_id}/players/{player_id}/sheet", response_class=HTMLResponse)

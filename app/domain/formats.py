@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from app.domain.clock import Side
 from app.domain.errors import BadInput
+from app.domain.prizes import CHAMPIONS_PRIZES, MASTERS_PRIZES, SR2019_PRIZES, Prize
 from app.domain.scenarios import SR2019_SCENARIOS, Scenario
 
 #: DC1: Steamroller 2019 player clock (minutes) by event point size.
@@ -98,6 +99,8 @@ class Format:
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (_ONE,)
     default_lists: int | None = 1
+    #: ST3: the prizes an event of this format gives.
+    prizes: tuple[Prize, ...] = SR2019_PRIZES
 
     def list_rule(self, lists: int | None) -> ListRule:
         """The army lists each player brings for the event's `lists` setting."""
@@ -161,6 +164,7 @@ MASTERS2019 = Format(
         ListRule(3, 3, 3, "Masters Trinity, 3 lists"),
     ),
     default_lists=None,
+    prizes=MASTERS_PRIZES,
 )
 CHAMPIONS2019 = Format(
     id="champions2019",
@@ -171,6 +175,7 @@ CHAMPIONS2019 = Format(
     # One army list, a second optional.
     list_rules=(ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional"),),
     default_lists=2,
+    prizes=CHAMPIONS_PRIZES,
 )
 
 FORMATS: Mapping[str, Format] = MappingProxyType(

@@ -8,6 +8,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from app.domain.errors import BadInput
+from app.domain.method import Method
 
 
 class Outcome(StrEnum):
@@ -16,6 +17,12 @@ class Outcome(StrEnum):
     TIE = "tie"
     BYE = "bye"
 
+
+#: ST2: a win that counts as an assassination victory (a clock loss is scored as one).
+ASSASSINATION_WINS = frozenset({Method.ASSASSINATION, Method.CLOCK})
+
+#: ST1: the baseline order of the standings, each key highest first.
+ST1_KEYS: tuple[str, ...] = ("tp", "sos", "control_points", "army_points_destroyed")
 
 #: Steamroller 2019: 1 TP for a win, 0 for a loss or tie; a bye scores as a win.
 SR2019_TP: Mapping[str, int] = MappingProxyType({"win": 1, "loss": 0, "tie": 0, "bye": 1})
@@ -41,6 +48,11 @@ class RoundRecord:
     army_points_destroyed: int
     list_played: str = ""
     paired_down: bool = False
+    method: Method | None = None  # how the game ended (None: a bye or a missed round)
+
+    @property
+    def assassination_win(self) -> bool:
+        return self.outcome is Outcome.WIN and self.method in ASSASSINATION_WINS
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +77,11 @@ class PlayerRecord:
     @property
     def army_points_destroyed(self) -> int:
         return sum(r.army_points_destroyed for r in self.rounds)
+
+    @property
+    def assassinations(self) -> int:
+        """ST2: assassination victories, a win on the opponent's clock included."""
+        return sum(1 for r in self.rounds if r.assassination_win)
 
     @property
     def opponents(self) -> tuple[str, ...]:
@@ -95,6 +112,7 @@ class Standing:
     control_points: int
     army_points_destroyed: int
     dropped: bool
+    assassinations: int = 0
 
 
 def by_id(players: Sequence[PlayerRecord]) -> dict[str, PlayerRecord]:
@@ -113,8 +131,13 @@ def strength_of_schedule(
     return sum(players[o].points(tp) for o in player.opponents if o in players)
 
 
-def standings(players: Sequence[PlayerRecord], tp: Mapping[str, int] = SR2019_TP) -> list[Standing]:
-    """ST1: TP, then SoS, then CP, then APD; players equal on all four share a rank."""
+def standings(
+    players: Sequence[PlayerRecord],
+    tp: Mapping[str, int] = SR2019_TP,
+    keys: tuple[str, ...] = ST1_KEYS,
+) -> list[Standing]:
+    """ST1: TP, then SoS, then CP, then APD (or a variant's `keys`, ST2); players
+    equal on every key share a rank."""
     everyone = by_id(players)
     rows = [
         Standing(
@@ -127,20 +150,27 @@ def standings(players: Sequence[PlayerRecord], tp: Mapping[str, int] = SR2019_TP
             control_points=p.control_points,
             army_points_destroyed=p.army_points_destroyed,
             dropped=p.dropped,
+            assassinations=p.assassinations,
         )
         for p in players
     ]
-    rows.sort(key=lambda s: (*_order(s), s.name.casefold(), s.player_id))
+    return rank_rows(rows, keys)
+
+
+def order_of(row: Standing, keys: tuple[str, ...]) -> tuple[int, ...]:
+    """A row's place in an order of keys, each highest first."""
+    return tuple(-int(getattr(row, key)) for key in keys)
+
+
+def rank_rows(rows: Sequence[Standing], keys: tuple[str, ...], first: int = 1) -> list[Standing]:
+    """Rows sorted by `keys` (then by name), ranked from `first`; equal rows share a rank."""
+    ordered = sorted(rows, key=lambda s: (*order_of(s, keys), s.name.casefold(), s.player_id))
     ranked: list[Standing] = []
-    for index, row in enumerate(rows):
-        shares = ranked and _order(ranked[-1]) == _order(row)
-        rank = ranked[-1].rank if shares else index + 1
+    for index, row in enumerate(ordered):
+        shares = ranked and order_of(ranked[-1], keys) == order_of(row, keys)
+        rank = ranked[-1].rank if shares else index + first
         ranked.append(replace(row, rank=rank))
     return ranked
-
-
-def _order(s: Standing) -> tuple[int, int, int, int]:
-    return (-s.tp, -s.sos, -s.control_points, -s.army_points_destroyed)
 
 
 def record_sheet(player: PlayerRecord, players: Sequence[PlayerRecord]) -> list[dict[str, object]]:

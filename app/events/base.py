@@ -27,6 +27,8 @@ class EventSpec:
     lists: int | None = None  # None: the format's own choice (Masters must name one)
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
+    standings: str = "baseline"  # ST2: the standings variant
+    painting_category: str = ""  # ST3: Best-Painted's category ("": no Best-Painted)
 
 
 @dataclass(frozen=True, slots=True)

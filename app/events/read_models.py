@@ -19,10 +19,18 @@ from typing import Any
 
 from app.domain.errors import NotFound
 from app.domain.formats import get_format
-from app.domain.standings import PlayerRecord, standings
+from app.domain.rankings import get_ranking
+from app.domain.standings import PlayerRecord
 from app.events.base import ChangeListener, EventBase, pairings_of
 from app.events.dashboard import Dashboards, summary
-from app.events.results import complete, over, plan_of, recorded_results, records_of
+from app.events.results import (
+    complete,
+    event_standings,
+    over,
+    plan_of,
+    recorded_results,
+    records_of,
+)
 from app.events.table_result import TableResult
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom, table_status
@@ -94,7 +102,7 @@ class ReadModels:
             for row in pairings_of(entry):
                 room = self.service.hub.get(row.table_id or "")
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
-        ranked = [asdict(s) for s in standings(data.records)]
+        ranked = [asdict(s) for s in event_standings(data.event, data.rounds, data.records)]
         return {admin: _event_view(data, statuses, ranked, admin) for admin in (False, True)}
 
     def _statuses(self, event_id: str) -> Statuses:
@@ -211,6 +219,10 @@ def _event_view(
             "cut_to_top": event.cut_to_top,
             "planned_rounds": planned,
             "over": over(event, rounds, data.records, data.results),
+            "standings": event.standings,
+            "standings_name": get_ranking(event.standings).name,
+            "standings_order": get_ranking(event.standings).order_words,
+            "painting_category": event.painting_category,
         },
         "players": [
             {
@@ -220,6 +232,7 @@ def _event_view(
                 "lists": p.lists if admin else "",
                 "dropped": p.dropped,
                 "cut": p.cut,
+                "disqualified": p.disqualified,
                 "joined_round": p.joined_round,
             }
             for p in players

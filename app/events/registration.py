@@ -9,6 +9,8 @@ import secrets
 
 from app.domain.errors import BadInput, RuleError, Unauthorized
 from app.domain.formats import ListRule, get_format, split_lists
+from app.domain.prizes import painting_category
+from app.domain.rankings import get_ranking
 from app.domain.tournament import RoundPlan
 from app.events.base import EventBase, EventSpec
 from app.store.models import EventRecord, PlayerEntry
@@ -61,6 +63,8 @@ class Registration(EventBase):
                 f"({self.players_per_event} at most)"
             )
         RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
+        ranking = get_ranking(spec.standings)
+        category = painting_category(fmt.prizes, spec.painting_category)
         event = EventRecord(
             id=new_id(),
             name=name,
@@ -69,6 +73,8 @@ class Registration(EventBase):
             lists=lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
+            standings=ranking.id,
+            painting_category=category,
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )
@@ -167,6 +173,8 @@ class Registration(EventBase):
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
         """RP7: a dropped player is not paired again; undropping rejoins them."""
         player = self.player(event_id, player_id)
+        if not dropped and player.disqualified:
+            raise RuleError(f"{player.name} is disqualified: lift the disqualification first")
         next_round = self._next_to_play(event_id)
         with self.db.unit() as repo:
             player.dropped = dropped

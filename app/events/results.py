@@ -8,12 +8,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.method import Method
-from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
+from app.domain.rankings import Finals, get_ranking, ranked
+from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
 from app.events.table_result import TableResult, recorded_result
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
+
+
+def _method(word: str) -> Method | None:
+    """How the game ended, as the standings read it (an unknown word: not said)."""
+    try:
+        return Method(word)
+    except ValueError:
+        return None
 
 
 def _game_records(rnd: RoundEntry, row: PairingRow, result: TableResult) -> list[RoundRecord]:
@@ -32,6 +41,7 @@ def _game_records(rnd: RoundEntry, row: PairingRow, result: TableResult) -> list
                 army_points_destroyed=result.army_points_destroyed[index],
                 list_played=result.lists[index],
                 paired_down=row.paired_down == me,
+                method=_method(result.method),
             )
         )
     return records
@@ -87,6 +97,26 @@ def records_of(
     ]
 
 
+def finals_of(event: EventRecord, rounds: Sequence[RoundEntry], players: int) -> Finals | None:
+    """ST2 Finals Tables: the final round's first tables, once that round is played."""
+    ranking = get_ranking(event.standings)
+    if not ranking.finals_places or not rounds:
+        return None
+    last = rounds[-1]
+    if last.started_ms is None or last.number < plan_of(event).round_limit(max(players, 2)):
+        return None
+    tables = sorted((row.table, row.p1, row.p2) for row in pairings_of(last) if row.p2)
+    return Finals(last.number, tuple((p1, p2) for _, p1, p2 in tables[: ranking.finals_tables]))
+
+
+def event_standings(
+    event: EventRecord, rounds: Sequence[RoundEntry], records: Sequence[PlayerRecord]
+) -> list[Standing]:
+    """ST1, or the variant the EO chose at creation (ST2)."""
+    finals = finals_of(event, rounds, len(records))
+    return ranked(records, get_ranking(event.standings), finals=finals)
+
+
 def complete(entry: RoundEntry, results: Mapping[str, TableResult]) -> bool:
     """Every game of the round has its result (a bye needs none)."""
     return all(
@@ -124,7 +154,13 @@ class Results(EventBase):
         return records_of(event, entries, self.rounds(event_id), self._results(event_id))
 
     def standings(self, event_id: str) -> list[Standing]:
-        return standings(self.player_records(event_id))
+        event = self.event(event_id)
+        return event_standings(event, self.rounds(event_id), self.player_records(event_id))
+
+    def standings_words(self, event_id: str) -> str:
+        """ST2: the variant the event's standings are ranked by, in words."""
+        ranking = get_ranking(self.event(event_id).standings)
+        return f"{ranking.name}: {ranking.order_words}"
 
     def round_complete(self, entry: RoundEntry) -> bool:
         return complete(entry, self._results(entry.event_id))

@@ -19,6 +19,7 @@ from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
+from app.domain.rankings import get_ranking, pair_finals
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
     RoundEndCall,
@@ -137,7 +138,12 @@ class Rounds(Results):
         for player in newly_cut:
             player.cut = True
         records = self._records(event_id, players)
-        pairings = pair_round(self._active(records, players, number), number, self.rng)
+        active = self._active(records, players, number)
+        ranking = get_ranking(event.standings)
+        if ranking.finals_places and number == self.planned_rounds(event_id):
+            pairings = pair_finals(active, number, self.rng, ranking)  # ST2 Finals Tables
+        else:
+            pairings = pair_round(active, number, self.rng)
         fmt = get_format(event.format_id)
         scenario_id = pick_scenario(
             [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario

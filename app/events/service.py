@@ -13,6 +13,7 @@ import random
 from app.domain.errors import NotFound
 from app.events.base import EventSpec, PairingRow, dump_pairings, pairings_of
 from app.events.control import Control
+from app.events.prizes import Prizes
 from app.events.read_models import ReadModels
 from app.store.repository import Store
 from app.tables.hub import TableHub
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 
-class EventService(Control):
+class EventService(Control, Prizes):
     """The event use cases behind one object (what the API, the demo and tests call),
     and the read models they keep current."""
 

@@ -13,7 +13,14 @@ from contextlib import contextmanager
 
 from sqlmodel import Session, col, select
 
-from app.store.models import EoAction, EventRecord, PlayerEntry, RoundEntry
+from app.store.models import (
+    EoAction,
+    EventRecord,
+    PlayerEntry,
+    PrizeBallot,
+    PrizeDecision,
+    RoundEntry,
+)
 from app.store.repository import Store
 
 
@@ -82,9 +89,42 @@ class EventRepo:
         )
         return found.first()
 
+    def prize_decisions(self, event_id: str) -> list[PrizeDecision]:
+        return list(
+            self.session.exec(
+                select(PrizeDecision).where(col(PrizeDecision.event_id) == event_id)
+            )
+        )
+
+    def ballots(self, event_id: str, prize_id: str, stage: int) -> list[PrizeBallot]:
+        return list(
+            self.session.exec(
+                select(PrizeBallot)
+                .where(
+                    col(PrizeBallot.event_id) == event_id,
+                    col(PrizeBallot.prize_id) == prize_id,
+                    col(PrizeBallot.stage) == stage,
+                )
+                .order_by(col(PrizeBallot.id))
+            )
+        )
+
+    def ballot(self, event_id: str, prize_id: str, stage: int, voter: str) -> PrizeBallot | None:
+        return self.session.exec(
+            select(PrizeBallot).where(
+                col(PrizeBallot.event_id) == event_id,
+                col(PrizeBallot.prize_id) == prize_id,
+                col(PrizeBallot.stage) == stage,
+                col(PrizeBallot.voter) == voter,
+            )
+        ).first()
+
     # -- writes ------------------------------------------------------------------
 
-    def add(self, *rows: EventRecord | PlayerEntry | RoundEntry | EoAction) -> None:
+    def add(
+        self,
+        *rows: EventRecord | PlayerEntry | RoundEntry | EoAction | PrizeDecision | PrizeBallot,
+    ) -> None:
         """New rows, or changed ones the session did not load itself."""
         for row in rows:
             self.session.add(row)

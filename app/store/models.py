@@ -79,6 +79,8 @@ class EventRecord(SQLModel, table=True):
     admin_token: str = Field(index=True, unique=True)
     created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     cut_done: bool = False
+    standings: str = "baseline"  # ST2: the standings variant chosen at creation
+    painting_category: str = ""  # ST3: Best-Painted's announced category ("": none)
 
 
 class PlayerEntry(SQLModel, table=True):
@@ -94,6 +96,7 @@ class PlayerEntry(SQLModel, table=True):
     dropped: bool = False
     joined_round: int = 1
     cut: bool = False
+    disqualified: bool = False  # not eligible for any prize, never paired again
 
 
 class RoundEntry(SQLModel, table=True):
@@ -122,3 +125,36 @@ class EoAction(SQLModel, table=True):
     at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     action: str
     detail_json: str
+
+
+class PrizeDecision(SQLModel, table=True):
+    """ST3: a prize chosen by the EO or a blind vote. `stage` counts the votes held
+    (a second one among the tied); `counts_json` has each closed vote's count."""
+
+    __tablename__ = "prize_decision"
+    __table_args__ = (UniqueConstraint("event_id", "prize_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: str = Field(index=True, foreign_key="event.id")
+    prize_id: str
+    status: str = "open"  # open (a vote runs), closed (counted), awarded
+    stage: int = 0
+    entries_json: str = "[]"
+    counts_json: str = "[]"
+    winner: str | None = None
+    by: str = ""  # "eo" or "vote"
+
+
+class PrizeBallot(SQLModel, table=True):
+    """One player's secret vote in one vote of a prize (a new one replaces it)."""
+
+    __tablename__ = "prize_ballot"
+    __table_args__ = (UniqueConstraint("event_id", "prize_id", "stage", "voter"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: str = Field(index=True, foreign_key="event.id")
+    prize_id: str
+    stage: int
+    voter: str
+    choice: str
+    at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))

@@ -201,7 +201,9 @@ class Store:
                     default = ""
                     if column.default is not None and getattr(column.default, "is_scalar", False):
                         value = column.default.arg  # type: ignore[attr-defined]
-                        default = f" DEFAULT {int(value) if isinstance(value, bool) else value!r}"
+                        # TRUE/FALSE: PostgreSQL refuses 0/1 for a boolean (SQLite takes both).
+                        shown = str(value).upper() if isinstance(value, bool) else repr(value)
+                        default = f" DEFAULT {shown}"
                     conn.execute(
                         text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}{default}')
                     )

@@ -225,3 +225,37 @@ def test_a_database_of_an_older_version_loses_its_retired_columns(tmp_path: Path
         assert "finished" not in columns and "end_calls_json" in columns
     finally:
         store.close()
+
+
+def test_a_new_yes_no_column_reaches_an_older_database(store: Store) -> None:
+    """A boolean column added later (a player's `disqualified`) comes in as false, on
+    SQLite and on PostgreSQL (which takes no 0 for a boolean)."""
+    from sqlalchemy import text
+
+    from app.store.models import EventRecord, PlayerEntry
+
+    with store.engine.begin() as conn:
+        conn.execute(text('ALTER TABLE player DROP COLUMN "disqualified"'))
+    url = store.engine.url.render_as_string(hide_password=False)
+    again = Store(url)
+    try:
+        with again.session() as session:
+            session.add(
+                EventRecord(
+                    id="ev", name="Old", format_id="sr2019", points=75, admin_token="t",
+                    created_ms=0,
+                )
+            )
+            session.commit()
+        with again.engine.begin() as conn:  # a row written without the new column
+            conn.execute(
+                text(
+                    "INSERT INTO player (id, event_id, name, faction, lists, dropped, "
+                    "joined_round, cut) VALUES ('p', 'ev', 'Ann', '', '', false, 1, false)"
+                )
+            )
+        with again.session() as session:
+            player = session.get(PlayerEntry, "p")
+            assert player is not None and player.disqualified is False
+    finally:
+        again.close()

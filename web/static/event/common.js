@@ -256,7 +256,8 @@ export function fillRoundTabs(tabs, rounds, shown, tab, pick) {
 }
 
 // One standings row (ST1): rank, player (linked to their record sheet), faction, TP,
-// SoS, CP, APD, and any further cells the page adds.
+// SoS, CP, APD (Assassin Scoring, ST2: and assassination wins), and any further cells
+// the page adds.
 export function standingsRow(s, sheetUrl, ...extra) {
   return el(
     "tr",
@@ -268,6 +269,7 @@ export function standingsRow(s, sheetUrl, ...extra) {
     el("td", { class: "num", text: String(s.sos) }),
     el("td", { class: "num", text: String(s.control_points) }),
     el("td", { class: "num", text: String(s.army_points_destroyed) }),
+    document.body.hasAttribute("data-assassinations") ? el("td", { class: "num", text: String(s.assassinations) }) : null,
     ...extra
   );
 }

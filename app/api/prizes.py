@@ -1,0 +1,103 @@
+"""Prizes REST API (ST3): the prizes of an event, the EO's choices and blind votes, the
+players' ballots, and the EO's "disqualify".
+
+Reading the prizes is public; a vote's count shows only once the EO closed it. The
+EO's actions need the `X-EO-Token` header; a player's ballot needs one of their seat
+link tokens in `X-Player-Token` (never in a URL).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header
+from pydantic import BaseModel, Field
+
+from app.api.events import EoToken, EventsDep
+from app.api.hardening import StrictJsonRoute
+
+router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
+
+PlayerToken = Annotated[str | None, Header(alias="X-Player-Token")]
+Id = Annotated[str, Field(max_length=64)]
+
+
+class VoteIn(BaseModel):
+    entries: list[Id] | None = Field(
+        None,
+        max_length=1024,
+        description="player ids shown as entries; omitted = every eligible player "
+        "(a second vote after a tie: the tied entries)",
+    )
+
+
+class AwardIn(BaseModel):
+    player: str = Field(..., max_length=64)
+
+
+class BallotIn(BaseModel):
+    choice: str = Field(..., max_length=64, description="the entry's player id")
+
+
+class DisqualifyIn(BaseModel):
+    disqualified: bool = True
+
+
+@router.get("/{event_id}/prizes")
+async def get_prizes(event_id: str, service: EventsDep) -> dict[str, Any]:
+    """Public: each prize and its winner; a vote's count only once it is closed."""
+    return service.prizes_view(event_id)
+
+
+@router.post("/{event_id}/prizes/{prize_id}/vote")
+async def open_vote(
+    event_id: str, prize_id: str, body: VoteIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """EO: open a blind vote (after a tie: a second vote among the tied)."""
+    service.authorize(event_id, token)
+    service.open_vote(event_id, prize_id, body.entries)
+    return service.prizes_view(event_id)
+
+
+@router.post("/{event_id}/prizes/{prize_id}/close")
+async def close_vote(
+    event_id: str, prize_id: str, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """EO: close the vote and count it."""
+    service.authorize(event_id, token)
+    service.close_vote(event_id, prize_id)
+    return service.prizes_view(event_id)
+
+
+@router.post("/{event_id}/prizes/{prize_id}/award")
+async def award(
+    event_id: str, prize_id: str, body: AwardIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """EO: choose the winner (after a tie: one of the tied entries)."""
+    service.authorize(event_id, token)
+    service.award(event_id, prize_id, body.player)
+    return service.prizes_view(event_id)
+
+
+@router.get("/{event_id}/ballot")
+async def my_ballot(event_id: str, service: EventsDep, token: PlayerToken = None) -> dict[str, Any]:
+    """A player: the open votes, their entries and the player's own vote."""
+    return service.ballot_view(event_id, token)
+
+
+@router.put("/{event_id}/prizes/{prize_id}/ballot")
+async def cast_vote(
+    event_id: str, prize_id: str, body: BallotIn, service: EventsDep, token: PlayerToken = None
+) -> dict[str, Any]:
+    """A player's secret vote; voting again replaces it until the vote closes."""
+    service.cast_vote(event_id, token, prize_id, body.choice)
+    return service.ballot_view(event_id, token)
+
+
+@router.post("/{event_id}/players/{player_id}/disqualify")
+async def disqualify(
+    event_id: str, player_id: str, body: DisqualifyIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """EO: disqualify a player (or lift it): not paired again, no prize."""
+    service.authorize(event_id, token)
+    return service.disqualify(event_id, player_id, body.disqualified).model_dump()

@@ -1,0 +1,181 @@
+"""ST2: the final standings variants an EO chooses when creating the event.
+
+Each variant is data: the order of its keys (each highest first) and, for Finals
+Tables, the places the last round's first tables decide and the order of everyone
+after them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from app.domain.errors import BadInput
+from app.domain.pairing import Pairing, pair_round, pairing_of
+from app.domain.standings import (
+    SR2019_TP,
+    ST1_KEYS,
+    Outcome,
+    PlayerRecord,
+    Standing,
+    rank_rows,
+    standings,
+)
+
+#: The words a key is shown with.
+KEY_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "tp": "TP",
+        "sos": "SoS",
+        "control_points": "CP",
+        "army_points_destroyed": "APD",
+        "assassinations": "assassination wins",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    id: str
+    name: str
+    keys: tuple[str, ...]
+    #: Finals Tables: the last round pairs the top players on the first tables; their
+    #: winners and losers take these places in order (table 1's winner, its loser,
+    #: table 2's winner, ...), and everyone else is ranked after them by `rest_keys`.
+    finals_places: int = 0
+    rest_keys: tuple[str, ...] = ()
+
+    @property
+    def finals_tables(self) -> int:
+        return (self.finals_places + 1) // 2
+
+    @property
+    def order_words(self) -> str:
+        words = ", ".join(KEY_WORDS[k] for k in self.keys)
+        if not self.finals_places:
+            return words
+        rest = ", ".join(KEY_WORDS[k] for k in self.rest_keys)
+        return (
+            f"finals tables decide places 1–{self.finals_places}; the rest by {rest} "
+            f"(before the finals: {words})"
+        )
+
+
+BASELINE = Ranking("baseline", "Baseline", ST1_KEYS)
+RANKINGS: Mapping[str, Ranking] = MappingProxyType(
+    {
+        r.id: r
+        for r in (
+            BASELINE,
+            Ranking(
+                "assassin", "Assassin Scoring", ("tp", "assassinations", "control_points", "sos")
+            ),
+            Ranking(
+                "control",
+                "Control Point Scoring",
+                ("tp", "control_points", "army_points_destroyed", "sos"),
+            ),
+            Ranking(
+                "destruction",
+                "Destruction Scoring",
+                ("army_points_destroyed", "control_points", "sos"),
+            ),
+            Ranking(
+                "finals",
+                "Finals Tables",
+                ST1_KEYS,
+                finals_places=3,
+                rest_keys=("sos", "control_points"),
+            ),
+        )
+    }
+)
+
+
+def get_ranking(ranking_id: str) -> Ranking:
+    try:
+        return RANKINGS[ranking_id]
+    except KeyError:
+        choices = ", ".join(f"{r.id} ({r.name})" for r in RANKINGS.values())
+        raise BadInput(f"unknown standings variant {ranking_id!r} (choose {choices})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Finals:
+    """The last round's finals tables: (P1, P2) of table 1, table 2, ..."""
+
+    round: int
+    tables: tuple[tuple[str, str], ...]
+
+
+def _game(player: PlayerRecord, round_number: int, opponent: str) -> Outcome | None:
+    for record in player.rounds:
+        if record.round == round_number and record.opponent_id == opponent:
+            return record.outcome
+    return None
+
+
+def finals_placings(players: Sequence[PlayerRecord], finals: Finals, places: int) -> list[str]:
+    """The players the finals tables place, in order; none until every finals table
+    has a winner."""
+    everyone = {p.id: p for p in players}
+    placed: list[str] = []
+    for a, b in finals.tables:
+        if a not in everyone or b not in everyone:
+            return []
+        outcome = _game(everyone[a], finals.round, b)
+        if outcome is Outcome.WIN:
+            placed += [a, b]
+        elif outcome is Outcome.LOSS:
+            placed += [b, a]
+        else:
+            return []
+    return placed[:places]
+
+
+def ranked(
+    players: Sequence[PlayerRecord],
+    ranking: Ranking = BASELINE,
+    tp: Mapping[str, int] = SR2019_TP,
+    finals: Finals | None = None,
+) -> list[Standing]:
+    """ST1/ST2: the standings by the event's variant. Finals Tables: once the finals
+    are played, their places come first and the rest follow by `rest_keys`."""
+    rows = standings(players, tp, ranking.keys)
+    placed = finals_placings(players, finals, ranking.finals_places) if finals else []
+    if not placed:
+        return rows
+    by_player = {row.player_id: row for row in rows}
+    top = [replace(by_player[pid], rank=n) for n, pid in enumerate(placed, start=1)]
+    rest = [row for row in rows if row.player_id not in placed]
+    return top + rank_rows(rest, ranking.rest_keys, first=len(top) + 1)
+
+
+def pair_finals(
+    players: Sequence[PlayerRecord],
+    round_number: int,
+    rng: random.Random,
+    ranking: Ranking,
+    tp: Mapping[str, int] = SR2019_TP,
+) -> list[Pairing]:
+    """ST2 Finals Tables, the final round: #1 v #2 on table 1, #3 v #4 on table 2 (by
+    the current standings); everyone else is paired as usual on the tables after."""
+    active = [p for p in players if not p.dropped]
+    finalists = 2 * ranking.finals_tables
+    if len(active) < finalists:
+        return pair_round(players, round_number, rng, tp=tp)
+    order = [s.player_id for s in standings(players, tp, ranking.keys) if not s.dropped]
+    tables = [
+        pairing_of(n + 1, order[2 * n], order[2 * n + 1], players, tp=tp)
+        for n in range(ranking.finals_tables)
+    ]
+    rest = [p for p in active if p.id not in order[:finalists]]
+    if len(rest) == 1:
+        return [*tables, Pairing(0, rest[0].id, None)]
+    if not rest:
+        return tables
+    others = pair_round(rest, round_number, rng, tp=tp)
+    shifted = [o if o.is_bye else replace(o, table=o.table + ranking.finals_tables) for o in others]
+    return tables + shifted

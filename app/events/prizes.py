@@ -1,0 +1,292 @@
+"""ST3: an event's prizes: who wins each one, the EO's choices and the players' blind
+votes, and the EO's "disqualify" (a disqualified player is not eligible for any prize).
+
+A player votes with a seat link of theirs (any table of the event they sat at). The
+count of a vote exists only once the EO closes it: until then nobody, the EO
+included, is told how many votes anyone has.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
+from app.domain.formats import get_format
+from app.domain.prizes import (
+    Ballot,
+    Count,
+    Prize,
+    category_of,
+    check_ballot,
+    count,
+    get_prize,
+    offered,
+    second_vote_entries,
+    standings_winner,
+)
+from app.events.results import Results
+from app.store.models import EventRecord, PlayerEntry, PrizeBallot, PrizeDecision
+
+View = dict[str, Any]
+
+
+def _counts(decision: PrizeDecision) -> list[View]:
+    counts: list[View] = json.loads(decision.counts_json)
+    return counts
+
+
+def _last_count(decision: PrizeDecision) -> Count | None:
+    counts = _counts(decision)
+    if not counts:
+        return None
+    last = counts[-1]
+    return Count(last["votes"], tuple(last["leaders"]))
+
+
+class Prizes(Results):
+    # -- reads ----------------------------------------------------------------------
+
+    def prizes_of(self, event: EventRecord) -> tuple[Prize, ...]:
+        return offered(get_format(event.format_id).prizes, event.painting_category)
+
+    def _decisions(self, event_id: str) -> dict[str, PrizeDecision]:
+        with self.db.read() as repo:
+            return {d.prize_id: d for d in repo.prize_decisions(event_id)}
+
+    def _decision(self, event_id: str, prize_id: str) -> PrizeDecision | None:
+        return self._decisions(event_id).get(prize_id)
+
+    @staticmethod
+    def _eligible(players: list[PlayerEntry]) -> list[PlayerEntry]:
+        return [p for p in players if not p.disqualified]
+
+    def prizes_view(self, event_id: str) -> View:
+        """Every prize and where it stands; a vote's count only once it is closed."""
+        event = self.event(event_id)
+        players = self.players(event_id)
+        names = {p.id: p.name for p in players}
+        ineligible = {p.id for p in players if p.disqualified}
+        records = self.player_records(event_id)
+        # Places follow the standings once a game is recorded (provisional until the end).
+        rows = self.standings(event_id) if any(p.rounds for p in records) else []
+        decisions = self._decisions(event_id)
+        prizes = []
+        for prize in self.prizes_of(event):
+            item: View = {
+                "id": prize.id,
+                "name": prize.name,
+                "category": category_of(prize, event.painting_category),
+                "ruled": prize.ruled,
+                "chosen": prize.chosen,
+                "vote": prize.vote,
+                "status": "standings",
+                "winner": None,
+            }
+            if prize.chosen:
+                item |= self._chosen_view(decisions.get(prize.id), names)
+            else:
+                winner = standings_winner(prize, rows, ineligible)
+                item["winner"] = _person(winner, names)
+            prizes.append(item)
+        return {
+            "event": {"id": event.id, "name": event.name, "over": self.event_over(event_id)},
+            "prizes": prizes,
+            "players": [
+                {"id": p.id, "name": p.name, "disqualified": p.disqualified} for p in players
+            ],
+        }
+
+    @staticmethod
+    def _chosen_view(decision: PrizeDecision | None, names: dict[str, str]) -> View:
+        if decision is None:
+            return {"status": "undecided", "entries": [], "stage": 0, "counts": []}
+        entries = [_person(e, names) for e in json.loads(decision.entries_json)]
+        counts = [
+            {
+                "stage": c["stage"],
+                "votes": [{**(_person(e, names) or {}), "votes": n} for e, n in c["votes"].items()],
+                "leaders": [_person(e, names) for e in c["leaders"]],
+            }
+            for c in _counts(decision)
+        ]
+        return {
+            "status": decision.status,
+            "stage": decision.stage,
+            "entries": entries,
+            "counts": counts,  # closed votes only: a running vote has no count here
+            "winner": _person(decision.winner, names),
+            "by": decision.by or None,
+        }
+
+    # -- the EO ---------------------------------------------------------------------
+
+    def _chosen_prize(self, event_id: str, prize_id: str) -> Prize:
+        prize = get_prize(self.prizes_of(self.event(event_id)), prize_id)
+        if not prize.chosen:
+            raise RuleError(f"{prize.name} goes {prize.ruled}: nobody chooses it")
+        return prize
+
+    def open_vote(self, event_id: str, prize_id: str, entries: list[str] | None = None) -> None:
+        """A blind vote among the entries shown (all eligible players when none are
+        named); after a tied vote, a second one among the tied entries only."""
+        prize = self._chosen_prize(event_id, prize_id)
+        if not prize.vote:
+            raise RuleError(f"{prize.name} is chosen by the EO, not by a vote")
+        decision = self._decision(event_id, prize_id)
+        eligible = [p.id for p in self._eligible(self.players(event_id))]
+        if decision is not None and decision.status == "open":
+            raise RuleError(f"the vote for {prize.name} is already open: close it first")
+        if decision is not None and decision.status == "awarded":
+            raise RuleError(f"{prize.name} is already awarded")
+        last = None if decision is None else _last_count(decision)
+        if last is not None and last.tied:
+            chosen = second_vote_entries(last, entries)
+        else:
+            chosen = tuple(dict.fromkeys(entries if entries is not None else eligible))
+            if len(chosen) < 2 or set(chosen) - set(eligible):
+                raise BadInput(
+                    "a vote needs at least two entries, each a player of this event "
+                    "who is not disqualified"
+                )
+        if decision is None:
+            decision = PrizeDecision(event_id=event_id, prize_id=prize_id)
+        decision.status, decision.stage = "open", decision.stage + 1
+        decision.entries_json = json.dumps(list(chosen))
+        with self.db.unit() as repo:
+            repo.add(decision, self._action(event_id, "open_vote", prize=prize_id))
+        self.changed(event_id)
+
+    def close_vote(self, event_id: str, prize_id: str) -> None:
+        """Count the vote: one winner takes the prize; a tie waits for the EO's choice
+        among the tied or a second vote among them."""
+        prize = self._chosen_prize(event_id, prize_id)
+        decision = self._decision(event_id, prize_id)
+        if decision is None or decision.status != "open":
+            raise RuleError(f"no vote for {prize.name} is open")
+        entries = json.loads(decision.entries_json)
+        with self.db.read() as repo:
+            rows = repo.ballots(event_id, prize_id, decision.stage)
+        counted = count(entries, [Ballot(b.voter, b.choice) for b in rows])
+        counts = _counts(decision)
+        counts.append(
+            {"stage": decision.stage, "votes": dict(counted.votes), "leaders": counted.leaders}
+        )
+        decision.counts_json = json.dumps(counts)
+        decision.status = "closed"
+        if counted.winner is not None:
+            decision.status, decision.winner, decision.by = "awarded", counted.winner, "vote"
+        with self.db.unit() as repo:
+            repo.add(decision, self._action(event_id, "close_vote", prize=prize_id))
+        self.changed(event_id)
+
+    def award(self, event_id: str, prize_id: str, player_id: str) -> None:
+        """The EO chooses the winner (after a tied vote: one of the tied entries)."""
+        prize = self._chosen_prize(event_id, prize_id)
+        player = self.player(event_id, player_id)
+        if player.disqualified:
+            raise RuleError(f"{player.name} is disqualified: not eligible for any prize")
+        decision = self._decision(event_id, prize_id)
+        if decision is not None and decision.status == "open":
+            raise RuleError(f"the vote for {prize.name} is open: close it first")
+        last = None if decision is None else _last_count(decision)
+        if last is not None and last.tied and player_id not in last.leaders:
+            raise RuleError(f"the tie for {prize.name} is broken among the tied entries only")
+        if decision is None:
+            decision = PrizeDecision(event_id=event_id, prize_id=prize_id)
+        decision.status, decision.winner, decision.by = "awarded", player_id, "eo"
+        with self.db.unit() as repo:
+            repo.add(decision, self._action(event_id, "award", prize=prize_id, player=player_id))
+        self.changed(event_id)
+
+    def disqualify(self, event_id: str, player_id: str, disqualified: bool = True) -> PlayerEntry:
+        """The EO disqualifies a player: not paired again, not eligible for any prize."""
+        player = self.player(event_id, player_id)
+        with self.db.unit() as repo:
+            player.disqualified = disqualified
+            if disqualified:
+                player.dropped = True
+            action = "disqualify" if disqualified else "requalify"
+            repo.add(player, self._action(event_id, action, player=player_id))
+        self.changed(event_id)
+        return player
+
+    # -- the players ----------------------------------------------------------------
+
+    def voter(self, event_id: str, token: str | None) -> PlayerEntry:
+        """The player a seat link of theirs names (any table of the event)."""
+        if token:
+            for room in self.hub.event_tables(event_id):
+                role = room.tokens.role_for(token)
+                if room.meta is not None and role in ("p1", "p2"):
+                    player_id = room.meta.p1_player if role == "p1" else room.meta.p2_player
+                    return self.player(event_id, player_id)
+        raise Unauthorized("open this page from your own seat link (X-Player-Token header)")
+
+    def ballot_view(self, event_id: str, token: str | None) -> View:
+        """What a player sees: the open votes, their entries and the player's own vote."""
+        me = self.voter(event_id, token)
+        event = self.event(event_id)
+        names = {p.id: p.name for p in self.players(event_id)}
+        ballots = []
+        decisions = self._decisions(event_id)
+        for prize in self.prizes_of(event):
+            decision = decisions.get(prize.id)
+            if decision is None or decision.status != "open":
+                continue
+            with self.db.read() as repo:
+                mine = repo.ballot(event_id, prize.id, decision.stage, me.id)
+            ballots.append(
+                {
+                    "prize": prize.id,
+                    "name": prize.name,
+                    "category": category_of(prize, event.painting_category),
+                    "stage": decision.stage,
+                    "entries": [_person(e, names) for e in json.loads(decision.entries_json)],
+                    "my_vote": None if mine is None else mine.choice,
+                }
+            )
+        player = {"id": me.id, "name": me.name, "disqualified": me.disqualified}
+        return {"event": {"id": event.id, "name": event.name}, "me": player, "ballots": ballots}
+
+    def cast_vote(self, event_id: str, token: str | None, prize_id: str, choice: str) -> None:
+        """A player's secret vote; voting again replaces it until the vote closes."""
+        me = self.voter(event_id, token)
+        prize = get_prize(self.prizes_of(self.event(event_id)), prize_id)
+        decision = self._decision(event_id, prize_id)
+        if decision is None or decision.status != "open":
+            raise RuleError(f"the vote for {prize.name} is not open")
+        voters = {p.id for p in self._eligible(self.players(event_id))}
+        check_ballot(me.id, choice, json.loads(decision.entries_json), voters)
+        try:
+            self._put_ballot(event_id, prize_id, decision.stage, me.id, choice)
+        except IntegrityError:  # the same player's vote at the same moment: replace it
+            self._put_ballot(event_id, prize_id, decision.stage, me.id, choice)
+
+    def _put_ballot(
+        self, event_id: str, prize_id: str, stage: int, voter: str, choice: str
+    ) -> None:
+        now = self.time.now_ms()
+        with self.db.unit() as repo:
+            mine = repo.ballot(event_id, prize_id, stage, voter)
+            if mine is None:
+                mine = PrizeBallot(
+                    event_id=event_id,
+                    prize_id=prize_id,
+                    stage=stage,
+                    voter=voter,
+                    choice=choice,
+                    at_ms=now,
+                )
+            mine.choice, mine.at_ms = choice, now
+            repo.add(mine)
+
+
+def _person(player_id: str | None, names: dict[str, str]) -> View | None:
+    if player_id is None:
+        return None
+    if player_id not in names:
+        raise NotFound(f"no player {player_id!r} in this event")
+    return {"id": player_id, "name": names[player_id]}

@@ -1,0 +1,125 @@
+"""Prizes in Chromium (ST3): players vote on their phones, the EO closes the vote and
+sees the winner; nobody sees a count before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+ARTIFACTS.mkdir(exist_ok=True)
+PHONE = {"width": 390, "height": 844}
+
+
+def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post(
+        "/api/events", json={"name": "Vote night", "painting_category": "Best Army"}
+    ).json()
+    eid, token = created["id"], created["admin_token"]
+    eo = {"X-EO-Token": token}
+    for name in ("Ann", "Bob", "Cal", "Dee"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
+    seats = {}
+    for table in http.get(f"/api/events/{eid}/tables", headers=eo).json():
+        for side, name in zip(("p1", "p2"), table["names"], strict=True):
+            seats[name] = table["links"][side]["url"].split("#k=", 1)[1]
+
+    admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    admin.goto(f"{live_server}/e/{eid}/prizes#k={token}")
+    sport = admin.locator("#prize-best_sport")
+    expect(sport.locator("#vote-best_sport")).to_be_visible()
+    expect(admin.locator("#prize-best_painted")).to_contain_text("Best Army")
+    sport.locator("#vote-best_sport").click()
+    expect(sport).to_have_attribute("data-status", "open")
+    expect(sport).to_contain_text("count stays hidden")
+
+    phones = []
+    for voter, choice in (("Ann", "Dee"), ("Bob", "Dee"), ("Cal", "Ann")):
+        phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+        phone.goto(f"{live_server}/e/{eid}/vote#k={seats[voter]}")
+        expect(phone.locator("#voter")).to_have_text(f"Voting as {voter}")
+        assert "#k=" not in phone.url  # the seat token leaves the address bar
+        ballot = phone.locator("#ballot-best_sport")
+        ballot.locator(".choice", has_text=choice).tap()
+        expect(ballot.locator(".choice.mine")).to_have_text(choice)
+        phones.append(phone)
+    phones[0].screenshot(path=str(ARTIFACTS / "prizes-phone-ballot.png"), full_page=True)
+
+    # Ann changes her mind and back: the last vote counts, once.
+    ann = phones[0].locator("#ballot-best_sport")
+    ann.locator(".choice", has_text="Bob").tap()
+    expect(ann.locator(".choice.mine")).to_have_text("Bob")
+    ann.locator(".choice", has_text="Dee").tap()
+    expect(ann.locator(".choice.mine")).to_have_text("Dee")
+
+    admin.reload()
+    sport = admin.locator("#prize-best_sport")
+    expect(sport).to_have_attribute("data-status", "open")
+    expect(sport.locator(".prize-count")).to_have_count(0)  # no count before the close
+    admin.screenshot(path=str(ARTIFACTS / "prizes-eo-vote-open.png"), full_page=True)
+
+    sport.locator("#close-best_sport").click()
+    expect(sport).to_have_attribute("data-status", "awarded")
+    expect(sport.locator(".prize-winner")).to_contain_text("Dee")
+    expect(sport.locator(".prize-counts")).to_contain_text("Dee: 2")
+    admin.screenshot(path=str(ARTIFACTS / "prizes-eo-closed.png"), full_page=True)
+
+    public = browser.new_context(viewport=PHONE).new_page()
+    public.goto(f"{live_server}/e/{eid}/prizes")
+    expect(public.locator("#prize-best_sport .prize-winner")).to_contain_text("Dee")
+    expect(public.locator("#eo-players")).to_be_hidden()
+    public.emulate_media(media="print")
+    public.screenshot(path=str(ARTIFACTS / "prizes-print.png"), full_page=True)
+
+
+def test_the_public_standings_show_the_variant_and_assassination_wins__ST2(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Assassins", "standings": "assassin"}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{live_server}/e/{eid}")
+    expect(page.locator("#standings-order")).to_have_text("TP, assassination wins, CP, SoS")
+    expect(page.locator("#standings thead")).to_contain_text("AV")
+    expect(page.locator("#standings-body tr").first.locator("td")).to_have_count(8)
+    page.screenshot(path=str(ARTIFACTS / "standings-assassin.png"), full_page=True)
+
+
+def test_a_player_votes_by_pasting_their_seat_link__ST3(browser: Any, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Paste night"}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
+    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    assert http.post(f"/api/events/{eid}/prizes/best_sport/vote", json={}, headers=eo).is_success
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    phone.goto(f"{live_server}/e/{eid}/vote")
+    phone.locator("#seat-input").fill("https://example.invalid/t/x#k=nope-nope-nope")
+    phone.locator("#seat-form button").tap()
+    expect(phone.locator("#page-error")).to_contain_text("seat link")
+    phone.locator("#seat-input").fill(table["links"]["p2"]["url"])
+    phone.locator("#seat-form button").tap()
+    expect(phone.locator("#voter")).to_have_text(f"Voting as {table['names'][1]}")
+    phone.locator("#ballot-best_sport .choice").first.tap()
+    expect(phone.locator("#ballot-best_sport .choice.mine")).to_have_count(1)

@@ -1,0 +1,219 @@
+// ST3 prizes page: every prize and its winner, for the public; with the EO link, the
+// EO's tools too: choose a winner, hold a blind vote (entries shown, counts hidden until
+// the vote is closed, a tie broken by the EO or a second vote among the tied), and
+// disqualify a player. Printable (print CSS hides the tools).
+import * as DC from "./common.js";
+
+const { $, el, api, setText, run, toast } = DC;
+const eventId = DC.eventId;
+const base = "/api/events/" + encodeURIComponent(eventId);
+
+const S = { view: null, eo: false, ballotLinks: {}, picks: {} };
+
+const STATUS_WORDS = {
+  standings: "",
+  undecided: "",
+  open: "vote open",
+  closed: "tied: the EO decides",
+  awarded: "",
+};
+
+function winnerLine(prize) {
+  if (prize.winner) {
+    const how = prize.by === "vote" ? " (blind vote)" : prize.by === "eo" ? " (EO's choice)" : "";
+    return el("p", { class: "prize-winner", "data-winner": prize.winner.id }, prize.winner.name, el("span", { class: "muted small", text: how }));
+  }
+  let text = "Not decided yet";
+  if (prize.status === "standings") text = "Once games are recorded";
+  if (prize.status === "open") text = "Voting is open — the count stays hidden until the EO closes the vote.";
+  if (prize.status === "closed") text = (prize.counts.slice(-1)[0] || { leaders: [] }).leaders.length > 1 ? "The vote ended in a tie." : "Nobody voted.";
+  return el("p", { class: "prize-winner none", text: text });
+}
+
+function countsList(prize) {
+  return (prize.counts || []).map((c) => {
+    const leaders = new Set(c.leaders.map((p) => p.id));
+    return el(
+      "div",
+      { class: "prize-count" },
+      el("p", { class: "muted small", text: (c.stage > 1 ? "Second vote" : "Vote") + " count:" }),
+      el(
+        "ul",
+        { class: "prize-counts" },
+        c.votes.map((v) => el("li", { class: leaders.has(v.id) ? "lead" : null, text: v.name + ": " + v.votes }))
+      )
+    );
+  });
+}
+
+function eligible() {
+  return S.view.players.filter((p) => !p.disqualified);
+}
+
+function playerSelect(id, players) {
+  return el(
+    "select",
+    { id: id, "aria-label": "Winner" },
+    el("option", { value: "", text: "Choose the winner…" }),
+    players.map((p) => el("option", { value: p.id, text: p.name }))
+  );
+}
+
+function entryPicks(prize) {
+  const chosen = S.picks[prize.id] || new Set(eligible().map((p) => p.id));
+  S.picks[prize.id] = chosen;
+  return el(
+    "div",
+    { class: "entry-picks", role: "group", "aria-label": "Entries shown in the vote" },
+    eligible().map((p) => {
+      const box = el("input", { type: "checkbox", value: p.id, checked: chosen.has(p.id) });
+      box.addEventListener("change", () => (box.checked ? chosen.add(p.id) : chosen.delete(p.id)));
+      return el("label", null, box, p.name);
+    })
+  );
+}
+
+function post(path, json) {
+  return api("POST", base + path, { json: json, eo: true });
+}
+
+function tools(prize) {
+  if (!S.eo || !prize.chosen || prize.status === "awarded") return null;
+  const error = el("p", { class: "form-error", hidden: true });
+  const box = el("div", { class: "prize-tools" });
+  const act = (button, path, json) =>
+    run(button, error, async () => {
+      S.view = await post("/prizes/" + prize.id + path, json);
+      render();
+    });
+  if (prize.status === "open") {
+    const close = el("button", { type: "button", class: "btn primary", id: "close-" + prize.id, text: "Close the vote and count" });
+    close.onclick = () => act(close, "/close");
+    box.append(close);
+    return [box, error];
+  }
+  const last = (prize.counts || []).slice(-1)[0];
+  const tied = last && last.leaders.length > 1 ? last.leaders : null;
+  const select = playerSelect("award-" + prize.id, tied || eligible());
+  const award = el("button", { type: "button", class: "btn", id: "award-btn-" + prize.id, text: tied ? "Break the tie" : "Award" });
+  award.onclick = () => {
+    if (!select.value) return toast("Choose the winner first.");
+    act(award, "/award", { player: select.value });
+  };
+  box.append(select, award);
+  let picks = null;
+  if (prize.vote) {
+    const open = el("button", { type: "button", class: "btn primary", id: "vote-" + prize.id, text: tied ? "Second vote among the tied" : "Open a blind vote" });
+    open.onclick = () => act(open, "/vote", tied ? {} : { entries: Array.from(S.picks[prize.id] || []) });
+    box.append(open);
+    if (!tied) picks = entryPicks(prize);
+  }
+  return [box, picks, error];
+}
+
+function prizeItem(prize) {
+  const last = (prize.counts || []).slice(-1)[0];
+  const noVotes = prize.status === "closed" && last && last.leaders.length === 0;
+  const words = noVotes ? "no votes: the EO decides" : STATUS_WORDS[prize.status] || "";
+  return el(
+    "li",
+    { class: "card prize", id: "prize-" + prize.id, "data-status": prize.status },
+    el(
+      "div",
+      { class: "prize-head" },
+      el("h2", { class: "prize-name", text: prize.name + (prize.category ? " — " + prize.category : "") }),
+      el("span", { class: "muted small", text: prize.ruled }),
+      words ? el("span", { class: "vote-state", text: words }) : null
+    ),
+    winnerLine(prize),
+    countsList(prize),
+    tools(prize)
+  );
+}
+
+function playersTable() {
+  const body = $("eo-players-body");
+  body.textContent = "";
+  for (const p of S.view.players) {
+    const link = S.ballotLinks[p.name];
+    const copy = link ? el("button", { type: "button", class: "btn small subtle", text: "Copy" }) : null;
+    if (copy) copy.onclick = () => DC.copyText(link, copy);
+    const dq = el("button", {
+      type: "button",
+      class: "btn small" + (p.disqualified ? "" : " danger"),
+      "data-player": p.id,
+      text: p.disqualified ? "Lift disqualification" : "Disqualify",
+    });
+    dq.onclick = () =>
+      run(dq, $("page-error"), async () => {
+        if (!p.disqualified && !confirm("Disqualify " + p.name + "? They win no prize, cannot vote and are not paired again.")) return;
+        await post("/players/" + encodeURIComponent(p.id) + "/disqualify", { disqualified: !p.disqualified });
+        await load();
+      });
+    body.append(
+      el(
+        "tr",
+        { class: p.disqualified ? "out" : null },
+        el("td", null, p.name, p.disqualified ? el("span", { class: "tag dropped", text: "disqualified" }) : null),
+        el("td", null, link ? el("a", { class: "ballot-link", href: link, text: "/e/…/vote#k=" + link.split("#k=")[1].slice(0, 6) + "…" }) : el("span", { class: "muted small", text: "no seat yet" }), copy),
+        el("td", null, dq)
+      )
+    );
+  }
+}
+
+function render() {
+  const v = S.view;
+  const over = v.event.over ? "Final: the event is over." : "Provisional: the places follow the standings until the event is over.";
+  setText($("prizes-meta"), over);
+  const list = $("prize-list");
+  list.textContent = "";
+  v.prizes.forEach((p) => list.append(prizeItem(p)));
+  $("eo-note").hidden = !S.eo;
+  $("eo-players").hidden = !S.eo;
+  if (S.eo) playersTable();
+}
+
+async function ballotLinks() {
+  // Each player's ballot link: their latest seat's token, on the ballot page.
+  const tables = await api("GET", base + "/tables", { eo: true });
+  const links = {};
+  const rounds = {};
+  for (const t of tables) {
+    ["p1", "p2"].forEach((side, i) => {
+      const name = t.names[i];
+      const url = t.links && t.links[side] ? t.links[side].url : "";
+      const k = new URLSearchParams(url.split("#")[1] || "").get("k");
+      if (k && (rounds[name] === undefined || t.round >= rounds[name])) {
+        rounds[name] = t.round;
+        links[name] = location.origin + "/e/" + eventId + "/vote#k=" + encodeURIComponent(k);
+      }
+    });
+  }
+  return links;
+}
+
+async function load() {
+  try {
+    S.view = await api("GET", base + "/prizes");
+    if (DC.token()) {
+      try {
+        S.ballotLinks = await ballotLinks();
+        S.eo = true;
+      } catch (e) {
+        S.eo = false;
+      }
+    }
+    $("back-link").href = S.eo ? "/e/" + eventId + "/admin" : "/e/" + eventId;
+    render();
+  } catch (e) {
+    $("page-error").textContent = "Could not load the prizes: " + e.message;
+    $("page-error").hidden = false;
+  }
+}
+
+$("print").addEventListener("click", () => window.print());
+load();
+setInterval(() => {
+  if (!S.eo && document.visibilityState === "visible") load();
+}, 15000);
