@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -287,37 +288,33 @@ def _event_page(request: Request, service: EventsDep, event_id: str, template: s
     )
 
 
-@router.get("/e/{event_id}", response_class=HTMLResponse)
-async def event_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    """Public: pairings, standings and the round clock."""
-    return _event_page(request, service, event_id, "event.html")
+#: The event's pages, each its template over the event's name: (path, template, what).
+EVENT_PAGES = (
+    ("", "event.html", "Public: pairings, standings and the round clock."),
+    ("/admin", "event_admin.html", "The EO's page (the EO key stays in the link's fragment)."),
+    ("/dashboard", "dashboard.html", "Every table's clock and status, live."),
+    ("/cards", "cards.html", "Table cards to print, one or two per page."),
+    ("/prizes", "prizes.html", "ST3: the prizes, for the public and the EO; printable."),
+    ("/vote", "vote.html", "ST3: a player's blind vote, opened from their seat link."),
+)
 
 
-@router.get("/e/{event_id}/admin", response_class=HTMLResponse)
-async def event_admin_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    return _event_page(request, service, event_id, "event_admin.html")
+def _event_page_route(template: str, what: str) -> Callable[..., Awaitable[HTMLResponse]]:
+    async def page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+        return _event_page(request, service, event_id, template)
+
+    page.__doc__ = what
+    page.__name__ = f"{template.removesuffix('.html')}_page"
+    return page
 
 
-@router.get("/e/{event_id}/dashboard", response_class=HTMLResponse)
-async def dashboard_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    return _event_page(request, service, event_id, "dashboard.html")
-
-
-@router.get("/e/{event_id}/cards", response_class=HTMLResponse)
-async def cards_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    return _event_page(request, service, event_id, "cards.html")
-
-
-@router.get("/e/{event_id}/prizes", response_class=HTMLResponse)
-async def prizes_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    """ST3: the prizes, for the public and (with the EO link) the EO; printable."""
-    return _event_page(request, service, event_id, "prizes.html")
-
-
-@router.get("/e/{event_id}/vote", response_class=HTMLResponse)
-async def vote_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    """ST3: a player's blind vote, opened from their seat link."""
-    return _event_page(request, service, event_id, "vote.html")
+for _path, _template, _what in EVENT_PAGES:
+    router.add_api_route(
+        f"/e/{{event_id}}{_path}",
+        _event_page_route(_template, _what),
+        methods=["GET"],
+        response_class=HTMLResponse,
+    )
 
 
 @router.get("/e/{event_id}/players/{player_id}/sheet", response_class=HTMLResponse)
