@@ -51,7 +51,7 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
     if not game.scoring_due_at_mark:
         raise RuleError("scenario scoring starts at the end of P2's turn 2: the clock loss stands")
     cp, _ = score(game, cmd.scoring)
-    if game.format.scenario_winner(cp) is not seat:
+    if game.scenario_winner(cp) is not seat:
         lead = cp[seat] - cp[seat.other]
         raise RuleError(
             f"that scoring gives {seat.label} a lead of {lead} CP, not "

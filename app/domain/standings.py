@@ -113,8 +113,17 @@ def strength_of_schedule(
     return sum(players[o].points(tp) for o in player.opponents if o in players)
 
 
-def standings(players: Sequence[PlayerRecord], tp: Mapping[str, int] = SR2019_TP) -> list[Standing]:
-    """ST1: TP, then SoS, then CP, then APD; players equal on all four share a rank."""
+#: ST1: the order of the standings: TP, then SoS, then CP, then APD.
+ST1_ORDER = ("tp", "sos", "control_points", "army_points_destroyed")
+
+
+def standings(
+    players: Sequence[PlayerRecord],
+    tp: Mapping[str, int] = SR2019_TP,
+    order: Sequence[str] = ST1_ORDER,
+) -> list[Standing]:
+    """By the ruleset's order (ST1: TP, then SoS, then CP, then APD); players equal on
+    all of them share a rank."""
     everyone = by_id(players)
     rows = [
         Standing(
@@ -130,17 +139,17 @@ def standings(players: Sequence[PlayerRecord], tp: Mapping[str, int] = SR2019_TP
         )
         for p in players
     ]
-    rows.sort(key=lambda s: (*_order(s), s.name.casefold(), s.player_id))
+    rows.sort(key=lambda s: (*_order(s, order), s.name.casefold(), s.player_id))
     ranked: list[Standing] = []
     for index, row in enumerate(rows):
-        shares = ranked and _order(ranked[-1]) == _order(row)
+        shares = ranked and _order(ranked[-1], order) == _order(row, order)
         rank = ranked[-1].rank if shares else index + 1
         ranked.append(replace(row, rank=rank))
     return ranked
 
 
-def _order(s: Standing) -> tuple[int, int, int, int]:
-    return (-s.tp, -s.sos, -s.control_points, -s.army_points_destroyed)
+def _order(s: Standing, order: Sequence[str]) -> tuple[int, ...]:
+    return tuple(-int(getattr(s, key)) for key in order)
 
 
 def record_sheet(player: PlayerRecord, players: Sequence[PlayerRecord]) -> list[dict[str, object]]:

@@ -9,6 +9,7 @@ from dataclasses import replace
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
+from app.domain.formats import get_format
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
@@ -59,7 +60,7 @@ def records_of(
 ) -> list[PlayerRecord]:
     """Every player's games so far, from the event as stored and its results."""
     games: dict[str, list[RoundRecord]] = {p.id: [] for p in entries}
-    _, bye_cp, bye_apd = bye_award(event.points)
+    _, bye_cp, bye_apd = bye_award(event.points, get_format(event.format_id))
     for rnd in rounds:
         if rnd.started_ms is None:
             continue  # RP4: a drafted round (its byes too) counts once it starts

@@ -24,7 +24,6 @@ from app.domain.tournament import (
     RoundEndCall,
     cut_to_top,
     expected_end_ms,
-    pick_scenario,
     round_end_call,
 )
 from app.events.base import PairingRow, dump_pairings, pairings_of
@@ -139,7 +138,7 @@ class Rounds(Results):
         records = self._records(event_id, players)
         pairings = pair_round(self._active(records, players, number), number, self.rng)
         fmt = get_format(event.format_id)
-        scenario_id = pick_scenario(
+        scenario_id = fmt.pick_scenario(
             [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario
         )
         opened: list[PairingRow] = []
@@ -269,7 +268,10 @@ class Rounds(Results):
             return None
         remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
         call = round_end_call(
-            remaining, game.paused_by_eo, clock_ran_out=game.phase is Phase.CLOCK_OUT
+            remaining,
+            game.paused_by_eo,
+            clock_ran_out=game.phase is Phase.CLOCK_OUT,
+            rules=game.format,
         )
         if call is RoundEndCall.TIE:
             await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())
