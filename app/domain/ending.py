@@ -70,6 +70,7 @@ def answer_claim(game: Game, actor: c.Actor, cmd: c.AnswerClaim, now_ms: int) ->
     if not cmd.agree:
         return lose_on_time(game, flagged, game.clock.since_ms)
     cp, destroyed = score(game, game.claim)
+    cp = game.format.cap_cp(game.format, cp)
     scored = replace(game, control_points=cp, objectives_destroyed=destroyed)
     return end_game(scored, Method.SCENARIO, flagged, now_ms)
 
@@ -86,6 +87,7 @@ def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
     if not game.final_scoring_due:
         raise RuleError("no final scoring is due")
     cp, destroyed = score(game, cmd.scoring)
+    cp = game.format.cap_cp(game.format, cp)
     return replace(game, control_points=cp, objectives_destroyed=destroyed, final_scoring_due=False)
 
 

@@ -18,6 +18,7 @@ from app.domain.rulesets.base import (
     TurnMark,
     split_lists,
 )
+from app.domain.rulesets.ig2014 import IG2014
 from app.domain.rulesets.masters import CHAMPIONS2019, MASTERS2019
 from app.domain.rulesets.sr2019 import PLAYER_CLOCK as SR2019_PLAYER_CLOCK
 from app.domain.rulesets.sr2019 import SR2019
@@ -26,7 +27,7 @@ from app.domain.rulesets.sr2019 import SR2019
 Format = Ruleset
 
 FORMATS: Mapping[str, Ruleset] = MappingProxyType(
-    {f.id: f for f in (SR2019, MASTERS2019, CHAMPIONS2019)}
+    {f.id: f for f in (SR2019, MASTERS2019, CHAMPIONS2019, IG2014)}
 )
 
 
@@ -40,6 +41,7 @@ def get_format(format_id: str) -> Ruleset:
 __all__ = [
     "CHAMPIONS2019",
     "FORMATS",
+    "IG2014",
     "LIST_SEPARATORS",
     "MASTERS2019",
     "MINUTE_MS",

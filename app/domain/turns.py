@@ -84,6 +84,7 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     if turn_end.kill_box:
         cp = update(cp, who.other, lambda points: points + kill_box.cp)
     winner = game.scenario_winner(cp)
+    cp = game.format.cap_cp(game.format, cp)
     if winner is not None or game.last_turn:
         scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
         if winner is not None:

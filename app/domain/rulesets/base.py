@@ -17,7 +17,7 @@ half of this data: awards, byes, pairing, standings and list rules.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -87,6 +87,16 @@ class ListRule:
         )
 
 
+    def choices(self, lists: Sequence[str], played: Collection[str], rounds_left: int) -> list[str]:
+        """The lists a player may choose for a game. When each list must be played, once
+        the rounds left (this one included) are no more than the lists not yet played,
+        only those may be chosen."""
+        unplayed = [name for name in lists if name not in played]
+        if self.each_played and unplayed and rounds_left <= len(unplayed):
+            return unplayed
+        return list(lists)
+
+
 ONE_LIST = ListRule(1, 1, 1, "1 list")
 
 
@@ -129,6 +139,7 @@ class Award:
 
 #: Hook types, each called by the engine with the game or the numbers it needs.
 VictoryCheck = Callable[["Ruleset", tuple[int, int]], Side | None]
+CpCap = Callable[["Ruleset", tuple[int, int]], tuple[int, int]]
 ScoreSheet = Callable[["Game", "c.Scoring"], tuple[tuple[int, int], frozenset[str]]]
 TurnEndRule = Callable[["Game"], "Game"]
 RollRule = Callable[["Game", int], "Game"]
@@ -164,6 +175,8 @@ class Ruleset:
     victory_cp: int
     victory_kind: str
     victory_words: str
+    #: The CP that may be recorded (IG2014: no more than the scenario needs to win).
+    cap_cp: CpCap
     score: ScoreSheet
     tiebreakers: tuple[Tiebreaker, ...]
     #: The collected tiebreaker, in the players' words.
@@ -174,6 +187,8 @@ class Ruleset:
     # -- the tournament (RP1-RP7, ST1-ST6) ------------------------------------
     bye: ByeAward
     pick_scenario: ScenarioPick
+    #: How army points destroyed are counted, in the players' words ("" : at full value).
+    apd_words: str = ""
     tp: Mapping[str, int] = field(
         default_factory=lambda: MappingProxyType({"win": 1, "loss": 0, "tie": 0})
     )
@@ -242,6 +257,11 @@ class Ruleset:
 
 
 # -- hooks more than one ruleset shares ----------------------------------------
+
+
+def as_scored(_rules: Ruleset, cp: tuple[int, int]) -> tuple[int, int]:
+    """Every CP scored is recorded."""
+    return cp
 
 
 def round_end_with_pause_exception(

@@ -28,6 +28,7 @@ from app.domain.rulesets.base import (
     Ruleset,
     Tiebreaker,
     TurnMark,
+    as_scored,
     round_end_with_pause_exception,
 )
 from app.domain.rulesets.scoring import added, held, objectives_fallen
@@ -138,6 +139,7 @@ def steamroller(**changes: object) -> Ruleset:
         victory_cp=5,
         victory_kind="lead",
         victory_words="A lead of 5 CP wins at once.",
+        cap_cp=as_scored,
         score=score_sheet,
         tiebreakers=(
             Tiebreaker.CASTERS,
