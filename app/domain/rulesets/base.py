@@ -86,7 +86,6 @@ class ListRule:
             "(one list per line or separated by ';')"
         )
 
-
     def choices(self, lists: Sequence[str], played: Collection[str], rounds_left: int) -> list[str]:
         """The lists a player may choose for a game. When each list must be played, once
         the rounds left (this one included) are no more than the lists not yet played,
