@@ -95,6 +95,11 @@ export function renderRuleset(g) {
     setText("pause-note", text);
     note.hidden = !text;
   }
+  // A scenario element the server's roll took off the table, on every screen.
+  const removed = (g.removed || []).map((id) => (t.scenario.elements.find((e) => e.id === id) || { name: id }).name);
+  const ruleNote = removed.length ? "Removed from the table by the server's roll: " + removed.join(", ") + "." : "";
+  setText("rule-note", ruleNote);
+  show("rule-note", !!ruleNote && g.phase !== "over");
   const field = $("report-presence-field");
   if (field && field.firstChild && field.firstChild.nodeType === 3) field.firstChild.textContent = capital(collectedLabel()) + " ";
   if (t.kill_box_question) setText("kill-box-question", killBoxQuestion());
