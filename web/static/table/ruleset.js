@@ -100,6 +100,10 @@ export function renderRuleset(g) {
   const ruleNote = removed.length ? "Removed from the table by the server's roll: " + removed.join(", ") + "." : "";
   setText("rule-note", ruleNote);
   show("rule-note", !!ruleNote && g.phase !== "over");
+  const apd = $("report-apd") && $("report-apd").parentNode;
+  if (apd && apd.firstChild && apd.firstChild.nodeType === 3 && t.apd_words) {
+    apd.firstChild.textContent = "Army points you destroyed (" + t.apd_words + ") ";
+  }
   const field = $("report-presence-field");
   if (field && field.firstChild && field.firstChild.nodeType === 3) field.firstChild.textContent = capital(collectedLabel()) + " ";
   if (t.kill_box_question) setText("kill-box-question", killBoxQuestion());
