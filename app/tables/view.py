@@ -187,6 +187,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "removed": sorted(game.removed),
         "pause_warnings": list(game.pause_warnings),
         "pause_reported": side_name(game.pause_reported),
+        "list_choices": [list(game.list_choices[0]), list(game.list_choices[1])],
         "casters": list(game.casters),
         "flagged": side_name(game.flagged),
         "claim": None

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.domain.errors import BadInput
 from app.domain.game import Method, Phase
 from app.domain.scenarios import Element
 from app.events.base import pairings_of
@@ -31,6 +34,11 @@ def _dominated_by_p1(room: TableRoom) -> Element:
         if e.id not in game.removed
         and (e.friendly_dominate_cp if e.owner is P1 else e.dominate_cp or 0) > 0
     )
+
+
+def _list(room: TableRoom, side: Side) -> str:
+    """The first list the event lets this player play this game."""
+    return room.game.list_choices[side][0]
 
 
 class Seats:
@@ -68,15 +76,17 @@ async def _scenario_win_for_p1(seats: Seats) -> None:
     assert room.game.control_points[0] == 5  # no more than the scenario needs
     if room.game.scenario.id == "incursion":  # the server rolled the removed flag
         assert len(room.game.removed) == 1
-    await seats.do(P1, c.ReportGame(army_points_destroyed=30, list_played="Kaelyssa"))
-    await seats.do(P2, c.ReportGame(army_points_destroyed=12, list_played="Butcher"))
+    with pytest.raises(BadInput, match="plays one of these lists"):
+        await seats.do(P1, c.ReportGame(army_points_destroyed=30, list_played="Kaelyssa"))
+    await seats.do(P1, c.ReportGame(army_points_destroyed=30, list_played=_list(room, P1)))
+    await seats.do(P2, c.ReportGame(army_points_destroyed=12, list_played=_list(room, P2)))
     await seats.do(P1, c.ConfirmResult())
     await seats.do(P2, c.ConfirmResult())
 
 
 async def _concession_by_p2(seats: Seats) -> None:
     await seats.do(P2, c.Concede())
-    await seats.do(P1, c.ReportGame(army_points_destroyed=20))
+    await seats.do(P1, c.ReportGame(20, list_played=_list(seats.room, P1)))
     await seats.do(P1, c.ConfirmResult())
     await seats.do(P2, c.ConfirmResult())
     result = seats.room.game.result()
@@ -119,7 +129,8 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
             assert calls == {last.table_id: "tie"}
             assert last.game.ending is not None and last.game.ending.method is Method.TIME
             for side in (P1, P2):
-                await last.execute(side, side.name, 900, c.ReportGame(army_points_destroyed=5))
+                report = c.ReportGame(5, list_played=_list(last, side))
+                await last.execute(side, side.name, 900, report)
             for side in (P1, P2):
                 await last.execute(side, side.name, 901, c.ConfirmResult())
         else:
@@ -148,6 +159,11 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
         assert (bye.control_points, bye.army_points_destroyed) == (3, 25)  # RP3
     drawn = [r for p in records.values() for r in p.rounds if r.outcome.value == "tie"]
     assert len(drawn) == 2  # both players of the drawn game: 0 TP each
+    # Each list at least once: a fourth round would leave only the list not yet played.
+    played = {p.id: {r.list_played for r in p.rounds} - {""} for p in records.values()}
+    assert all(lists <= {"Caine"} for lists in played.values())
+    offers = service._list_offers(service.event(eid), 4)
+    assert {offers[i] for i, lists in played.items() if lists} == {("Stryker",)}
 
 
 async def test_incursion_flag_is_rolled_by_the_server_logged_and_replayed__TS5(

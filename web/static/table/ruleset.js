@@ -1,8 +1,8 @@
 // What differs between rulesets, on the phone: words, the scoring choices of each
 // element (control, dominate), pause warnings, a scenario's removed elements. Only
 // what the server sends in the table info is used; no format is named here.
-import { $, show } from "../lib/dom.js";
-import { PLAYING, S, isSeat, label, nameOf, other, setText } from "./state.js";
+import { $, el, show } from "../lib/dom.js";
+import { PLAYING, S, idx, isSeat, label, me, nameOf, other, setText } from "./state.js";
 
 export const tieWord = () => (S.table && S.table.tie_word) || "Tie";
 
@@ -104,8 +104,32 @@ export function renderRuleset(g) {
   if (apd && apd.firstChild && apd.firstChild.nodeType === 3 && t.apd_words) {
     apd.firstChild.textContent = "Army points you destroyed (" + t.apd_words + ") ";
   }
+  renderListChoices(g);
   const field = $("report-presence-field");
   if (field && field.firstChild && field.firstChild.nodeType === 3) field.firstChild.textContent = capital(collectedLabel()) + " ";
   if (t.kill_box_question) setText("kill-box-question", killBoxQuestion());
   if (S.role === "eo") setText("call-tie", "Round time: declare a " + tieWord().toLowerCase());
+}
+
+// The lists this player may play this game (each list is played at least once in the
+// event): offered on the report form; the server refuses any other.
+function renderListChoices(g) {
+  const mine = me();
+  const input = $("report-list");
+  if (!mine || !input) return;
+  const choices = (g.list_choices || [[], []])[idx(mine)] || [];
+  const key = JSON.stringify(choices);
+  if (input.getAttribute("data-choices") === key) return;
+  input.setAttribute("data-choices", key);
+  let list = $("report-list-choices");
+  if (!list) {
+    list = el("datalist", { id: "report-list-choices" });
+    input.parentNode.append(list);
+  }
+  list.textContent = "";
+  for (const name of choices) list.append(el("option", { value: name }));
+  if (choices.length) input.setAttribute("list", "report-list-choices");
+  else input.removeAttribute("list");
+  if (choices.length === 1 && !input.value) input.value = choices[0];
+  input.placeholder = choices.length ? "one of: " + choices.join(", ") : "";
 }
