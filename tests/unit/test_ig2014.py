@@ -411,3 +411,19 @@ def test_the_lists_offered_for_a_game_are_the_only_ones_reported() -> None:
     game = table.do(P1, c.ReportGame(army_points_destroyed=10, list_played="Vyros"))
     result = game.result()
     assert result is not None and result.lists == ("Vyros", "")
+
+
+def test_an_ig_table_reads_back_from_its_snapshot() -> None:
+    from app.tables.jsontext import dumps, loads
+    from app.tables.snapshot import read, write
+
+    table = ig("incursion")
+    table.do(SYSTEM, c.OfferLists(p1=("Vyros", "Kaelyssa"), p2=("Caine",)))
+    table.play_to(1, P2)
+    table.tap()
+    table.do(SYSTEM, c.ScenarioRoll(value=1))
+    table.do(P2, c.ReportPause())
+    table.do(EO, c.WarnForPausing(side=P1))
+    game = table.game
+    assert game.phase is Phase.TURN and game.removed == {"flag-left"}
+    assert read(loads(dumps(write(game)))) == game
