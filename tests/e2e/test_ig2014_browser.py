@@ -122,3 +122,28 @@ def test_a_draw_at_the_round_end_and_pause_warnings_on_two_phones__DC8_DC5(
         expect(page.locator("#result")).to_contain_text("Draw", timeout=2000)
     _shot(p1, tmp_path, "draw-p1")
     _shot(p2, tmp_path, "draw-p2")
+
+
+def test_a_qualifier_shows_its_qualifier_points_on_the_standings__ST4(
+    browser: Any, live_server: str, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    created = httpx.post(
+        f"{live_server}/api/events", json={"name": "IG qualifier", "format": "ig2014", "points": 50}
+    ).json()
+    eo = {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob", "Cid"):
+        reply = httpx.post(
+            f"{live_server}/api/events/{created['id']}/players",
+            json={"name": name, "faction": "Cygnar", "lists": "Caine; Stryker"},
+            headers=eo,
+        )
+        assert reply.status_code == 201, reply.text
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(created["public_url"])
+    expect(page.locator("#standings thead th.qp")).to_have_text("QP")
+    expect(page.locator("#standings-body tr").first.locator("td.qp")).to_have_text("10")
+    _shot(page, tmp_path, "standings-qp")
+    csv_text = httpx.get(f"{live_server}/api/events/{created['id']}/standings.csv").text
+    assert "qualifier_points" in csv_text.splitlines()[0]
