@@ -31,6 +31,7 @@ from app.api.guard import (
 from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.domain.errors import BadInput, NotFound
+from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
 from app.events.service import EventService, EventSpec
@@ -63,7 +64,9 @@ STANDINGS_HELP = "ST2: baseline, assassin, control, destruction or finals"
 
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
-    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
+    format: str = Field(
+        "sr2019", max_length=32, description="sr2019, masters2019, champions2019, ig2014"
+    )
     points: int = Field(
         75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
     )
@@ -337,8 +340,12 @@ async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dic
         raise NotFound(f"no player {player_id!r} in this event")
     return {
         "player": {"id": player.id, "name": player.name, "faction": player.faction},
-        "rounds": record_sheet(player, records),
+        "rounds": record_sheet(player, records, _tie_word(service, event_id)),
     }
+
+
+def _tie_word(service: EventService, event_id: str) -> str:
+    return get_format(service.event(event_id).format_id).tie_word
 
 
 #: A spreadsheet reads a cell that starts with one of these as a formula (or, for tab
@@ -399,7 +406,7 @@ async def results_csv(event_id: str, service: EventsDep) -> Response:
     rows = [
         {"player": p.name, "faction": p.faction, **row}
         for p in records
-        for row in record_sheet(p, records)
+        for row in record_sheet(p, records, _tie_word(service, event_id))
     ]
     return _csv(rows, f"results-{event_id}.csv")
 

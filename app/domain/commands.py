@@ -21,10 +21,13 @@ Actor = Side | Role
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    """One scoring of the table: who controls which element, which objectives fell."""
+    """One scoring of the table: who controls and who dominates which element, which
+    objectives the opponent destroyed, and which fell otherwise (scoring nobody)."""
 
     control: Mapping[str, Side] = field(default_factory=lambda: MappingProxyType({}))
     destroyed: frozenset[str] = frozenset()
+    dominate: Mapping[str, Side] = field(default_factory=lambda: MappingProxyType({}))
+    removed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +164,34 @@ class AdjustClock:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferLists:
+    """The army lists each player may play this game (IG2014: each list is played at
+    least once over the event); none named: any list."""
+
+    p1: tuple[str, ...] = ()
+    p2: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPause:
+    """DC5 (IG2014): a player tells the EO the opponent paused the clock."""
+
+
+@dataclass(frozen=True, slots=True)
+class WarnForPausing:
+    """DC5 (IG2014): the EO warns `side` for pausing the clock; a second warning loses."""
+
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioRoll:
+    """The server's die for a scenario's special rule (Incursion's removed flag)."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
 class FlagCheck:
     """The server's timer: decide a clock out that is due."""
 
@@ -185,5 +216,9 @@ Command = (
     | PauseClock
     | ResumeClock
     | AdjustClock
+    | OfferLists
+    | ReportPause
+    | WarnForPausing
+    | ScenarioRoll
     | FlagCheck
 )

@@ -51,7 +51,7 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
     if not game.scoring_due_at_mark:
         raise RuleError("scenario scoring starts at the end of P2's turn 2: the clock loss stands")
     cp, _ = score(game, cmd.scoring)
-    if game.format.scenario_winner(cp) is not seat:
+    if game.scenario_winner(cp) is not seat:
         lead = cp[seat] - cp[seat.other]
         raise RuleError(
             f"that scoring gives {seat.label} a lead of {lead} CP, not "
@@ -70,6 +70,7 @@ def answer_claim(game: Game, actor: c.Actor, cmd: c.AnswerClaim, now_ms: int) ->
     if not cmd.agree:
         return lose_on_time(game, flagged, game.clock.since_ms)
     cp, destroyed = score(game, game.claim)
+    cp = game.format.cap_cp(game.format, cp)
     scored = replace(game, control_points=cp, objectives_destroyed=destroyed)
     return end_game(scored, Method.SCENARIO, flagged, now_ms)
 
@@ -86,6 +87,7 @@ def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
     if not game.final_scoring_due:
         raise RuleError("no final scoring is due")
     cp, destroyed = score(game, cmd.scoring)
+    cp = game.format.cap_cp(game.format, cp)
     return replace(game, control_points=cp, objectives_destroyed=destroyed, final_scoring_due=False)
 
 
@@ -105,6 +107,12 @@ def report(game: Game, actor: c.Actor, cmd: c.ReportGame) -> Game:
         raise BadInput("scenario presence must be between 0 and 10000")
     if len(cmd.list_played) > 200:
         raise BadInput("the list name is too long (200 characters at most)")
+    choices = game.list_choices[seat]
+    if choices and cmd.list_played not in choices:
+        raise BadInput(
+            f"{seat.label} plays one of these lists this game: {', '.join(choices)} "
+            "(each list is played at least once in the event)"
+        )
     report = Report(cmd.army_points_destroyed, cmd.scenario_presence, cmd.list_played)
     reports = put(game.reports, seat, report)
     return replace(game, reports=reports, confirmed=(False, False), disputed=None)

@@ -80,6 +80,10 @@ _RULES: dict[type, Rule] = {
     c.AdjustClock: lambda game, actor, cmd, now: decide_flag(
         judge.adjust(game, actor, cmd, now), now
     ),
+    c.ReportPause: lambda game, actor, _cmd, _now: judge.report_pause(game, actor),
+    c.OfferLists: lambda game, actor, cmd, _now: judge.offer_lists(game, actor, cmd),
+    c.WarnForPausing: judge.warn_for_pausing,
+    c.ScenarioRoll: lambda game, actor, cmd, _now: judge.scenario_roll(game, actor, cmd),
 }
 
 #: After these, an undo on offer is gone.
@@ -92,6 +96,8 @@ _ENDS_UNDO = frozenset(
         c.ConfirmResult,
         c.DisputeResult,
         c.CallTie,
+        c.WarnForPausing,
+        c.ScenarioRoll,
     }
 )
 

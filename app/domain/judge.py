@@ -1,11 +1,13 @@
-"""What only the EO does at a table: pause, resume and adjust the clock (DC5), the
-round-end tie (DC8), a result entered or corrected (TS9)."""
+"""What only the EO does at a table: pause, resume and adjust the clock (DC5), a
+warning for pausing (DC5, IG2014), the round-end tie (DC8), a result entered or
+corrected (TS9); and the server's die for a scenario's special rule."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from app.domain import commands as c
+from app.domain.clock import Side, put
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.result import settled_result
 from app.domain.state import (
@@ -17,6 +19,7 @@ from app.domain.state import (
     end_game,
     eo_only,
     in_play,
+    seat_of,
 )
 
 
@@ -109,3 +112,59 @@ def adjust(game: Game, actor: c.Actor, cmd: c.AdjustClock, now_ms: int) -> Game:
             "the player clock of this game"
         )
     return replace(game, clock=game.clock.adjust(cmd.side, cmd.remaining_ms, now_ms), undo=None)
+
+
+def _warnings_lose(game: Game) -> int:
+    lose = game.format.pause_warnings_lose
+    if lose is None:
+        raise RuleError(
+            f"{game.format.name} has no warnings for pausing: only the EO pauses the clock (DC5)"
+        )
+    return lose
+
+
+def report_pause(game: Game, actor: c.Actor) -> Game:
+    """DC5 (IG2014): a player reports that the opponent paused the clock; the EO decides."""
+    seat = seat_of(actor)
+    _warnings_lose(game)
+    in_play(game)
+    return replace(game, pause_reported=seat.other)
+
+
+def warn_for_pausing(game: Game, actor: c.Actor, cmd: c.WarnForPausing, now_ms: int) -> Game:
+    """DC5 (IG2014): a player who pauses the clock receives one warning; upon a second
+    infraction they lose the game."""
+    eo_only(actor)
+    lose = _warnings_lose(game)
+    if game.phase is Phase.OVER:
+        raise RuleError("the game is over")
+    warnings = put(game.pause_warnings, cmd.side, game.pause_warnings[cmd.side] + 1)
+    warned = replace(game, pause_warnings=warnings, pause_reported=None)
+    if warnings[cmd.side] < lose:
+        return warned
+    return end_game(replace(warned, flagged=None), Method.PAUSING, cmd.side.other, now_ms)
+
+
+def offer_lists(game: Game, actor: c.Actor, cmd: c.OfferLists) -> Game:
+    """The event names the lists each player may play this game, before it ends."""
+    if isinstance(actor, Side):
+        raise NotYourSeat("the event names the lists a player may play")
+    if game.phase is Phase.OVER:
+        raise RuleError("the game is over")
+    if any(len(choices) > 8 or any(len(n) > 200 for n in choices) for choices in (cmd.p1, cmd.p2)):
+        raise BadInput("at most 8 lists a player, 200 characters each")
+    return replace(game, list_choices=(cmd.p1, cmd.p2))
+
+
+def scenario_roll(game: Game, actor: c.Actor, cmd: c.ScenarioRoll) -> Game:
+    """The server rolls the die a scenario's special rule asks for; nobody else does."""
+    if actor is not c.Role.SYSTEM:
+        raise NotYourSeat("the server rolls the scenario's dice")
+    if game.roll_due == 0:
+        raise RuleError("no roll is due")
+    if not 1 <= cmd.value <= game.roll_due:
+        raise BadInput(f"a roll of {cmd.value} on a d{game.roll_due}")
+    rolled = game.scenario.on_roll
+    if rolled is None:
+        raise RuleError(f"{game.scenario.name} has nothing to roll for")
+    return replace(rolled(game, cmd.value), roll_due=0)

@@ -13,3 +13,4 @@ class Method(StrEnum):
     TIEBREAKER = "tiebreaker"
     TIME = "time"
     EO = "eo"  # entered or corrected by the EO
+    PAUSING = "pausing"  # DC5 (IG2014): a second warning for pausing the clock

@@ -55,7 +55,9 @@ SR2019_PRIZES = (
     Prize("best_painted", "Best-Painted", chosen=True, vote=True, painting=True),
     Prize("best_sport", "Best Sport", chosen=True, vote=True),
 )
-MASTERS_PRIZES = (FIRST, SECOND, THIRD)
+#: 1st–3rd by the final standings, and nothing else.
+PLACES = (FIRST, SECOND, THIRD)
+MASTERS_PRIZES = PLACES
 CHAMPIONS_PRIZES = (
     FIRST,
     Prize("best_painted", "Best-Painted", chosen=True, category="Best Army", painting=True),

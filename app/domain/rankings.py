@@ -46,6 +46,12 @@ class Ranking:
     #: table 2's winner, ...), and everyone else is ranked after them by `rest_keys`.
     finals_places: int = 0
     rest_keys: tuple[str, ...] = ()
+    #: The baseline ranks by the event's own ruleset (ST1 for Steamroller).
+    ruleset_order: bool = False
+
+    def under(self, order: Sequence[str]) -> Ranking:
+        """This variant in an event whose ruleset ranks by `order` (ST1, ST4)."""
+        return replace(self, keys=tuple(order)) if self.ruleset_order else self
 
     @property
     def finals_tables(self) -> int:
@@ -63,7 +69,7 @@ class Ranking:
         )
 
 
-BASELINE = Ranking("baseline", "Baseline", ST1_KEYS)
+BASELINE = Ranking("baseline", "Baseline", ST1_KEYS, ruleset_order=True)
 RANKINGS: Mapping[str, Ranking] = MappingProxyType(
     {
         r.id: r

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from app.domain.clock import Side, each, put
+from app.domain.rulesets.base import Tiebreaker
 from app.domain.state import (
     Game,
     Method,
@@ -28,21 +29,31 @@ def settled_result(game: Game) -> Result | None:
 def _tiebreak(
     game: Game, apd: tuple[int, int], presence: tuple[int | None, int | None]
 ) -> tuple[Side | None, bool]:
-    """TS7: casters remaining, CP, fewer APD suffered, scenario presence.
+    """TS7: the ruleset's tiebreakers in order (SR2019: casters remaining, CP, fewer APD
+    suffered, scenario presence; IG2014: casters, CP, army points remaining, fewer APD
+    suffered); equal on all of them, nobody wins.
 
-    Returns (winner, decided); not decided while scenario presence is missing.
+    Returns (winner, decided); not decided while a collected value is missing.
     """
-    casters = (int(game.casters[0]), int(game.casters[1]))
-    cp = game.control_points
-    suffered = (apd[1], apd[0])
-    for p1, p2 in (casters, cp, (-suffered[0], -suffered[1])):
+    for tiebreaker in game.format.tiebreakers:
+        if tiebreaker is Tiebreaker.COLLECTED:
+            if presence[0] is None or presence[1] is None:
+                return None, False
+            p1, p2 = presence[0], presence[1]
+        else:
+            p1, p2 = _measure(game, tiebreaker, apd)
         if p1 != p2:
             return (Side.P1 if p1 > p2 else Side.P2), True
-    if presence[0] is None or presence[1] is None:
-        return None, False
-    if presence[0] != presence[1]:
-        return (Side.P1 if presence[0] > presence[1] else Side.P2), True
     return None, True
+
+
+def _measure(game: Game, tiebreaker: Tiebreaker, apd: tuple[int, int]) -> tuple[int, int]:
+    """Each side's number for a tiebreaker the table already knows; more is better."""
+    if tiebreaker is Tiebreaker.CASTERS:
+        return int(game.casters[0]), int(game.casters[1])
+    if tiebreaker is Tiebreaker.CONTROL_POINTS:
+        return game.control_points
+    return -apd[1], -apd[0]  # APD suffered is what the opponent destroyed
 
 
 def presence_needed(game: Game) -> bool:
@@ -82,9 +93,9 @@ def compute_result(game: Game) -> Result | None:
         if not decided:
             return None
     if ending.method is Method.CONCESSION and winner is not None:
-        fmt = game.format
-        cp = put((0, 0), winner, max(cp[winner], fmt.concession_min_cp))
-        apd = put((0, 0), winner, max(apd[winner], fmt.concession_apd(game.setup.army_points)))
+        rules = game.format
+        won_cp, won_apd = rules.concession(rules, cp[winner], apd[winner], game.setup.army_points)
+        cp, apd = put((0, 0), winner, won_cp), put((0, 0), winner, won_apd)
     return Result(
         winner=winner,
         method=ending.method,

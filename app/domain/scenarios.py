@@ -1,13 +1,27 @@
 """Scenarios as data: their scoring elements and special rules.
 
-The SR2019 documents give element shapes and counts; positions are only in the
-diagrams, so elements are named by shape and number (“Rectangular zone 1”).
+The documents give element shapes and counts; positions are only in the diagrams, so
+elements are named by shape and number (“Rectangular zone 1”). A scenario may bring its
+own scoring start, scoring sheet, victory check and turn-end rule; left None, its
+ruleset's stand.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from app.domain.clock import Side
+
+if TYPE_CHECKING:
+    from app.domain.rulesets.base import (
+        RollRule,
+        ScoreSheet,
+        TurnEndRule,
+        TurnMark,
+        VictoryCheck,
+    )
 
 
 class ElementKind(StrEnum):
@@ -21,7 +35,19 @@ class Element:
     id: str
     kind: ElementKind
     name: str
+    #: CP for controlling it (for destroying it, an objective), by anyone or, if the
+    #: element is owned, by the owner's opponent.
     control_cp: int = 1
+    #: CP for dominating it (None: it is not dominated for points).
+    dominate_cp: int | None = None
+    #: The player it is friendly to (objectives, friendly flags); None: nobody's.
+    owner: Side | None = None
+    #: What its owner scores for dominating it, and the CP the owner's opponent loses
+    #: before scoring when the owner dominates it (Balance of Power).
+    friendly_dominate_cp: int = 0
+    friendly_dominate_penalty: int = 0
+    #: The area doubled for the army-points-remaining tiebreaker, in the document's words.
+    area: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +57,15 @@ class Scenario:
     roll: int
     elements: tuple[Element, ...]
     kill_box: bool = True
+    #: Overrides of the ruleset's hooks for this scenario (None: the ruleset's).
+    scoring_from: TurnMark | None = None
+    victory: VictoryCheck | None = None
+    score: ScoreSheet | None = None
+    turn_end: TurnEndRule | None = None
+    #: What the server's roll does, once a turn-end rule asked for one.
+    on_roll: RollRule | None = None
+    #: The scenario's own rules, in the document's words, shown on the phones.
+    rules: tuple[str, ...] = ()
 
     @property
     def controllable(self) -> tuple[Element, ...]:
@@ -42,43 +77,3 @@ class Scenario:
 
     def element(self, element_id: str) -> Element | None:
         return next((e for e in self.elements if e.id == element_id), None)
-
-
-def _zones(rectangles: int, circles: int) -> list[Element]:
-    zones = [
-        Element(f"rect-{n}", ElementKind.ZONE, f'Rectangular zone {n} (6"×12")')
-        for n in range(1, rectangles + 1)
-    ]
-    zones += [
-        Element(f"circle-{n}", ElementKind.ZONE, f'Circular zone {n} (12")')
-        for n in range(1, circles + 1)
-    ]
-    return zones
-
-
-def _flags(count: int) -> list[Element]:
-    return [Element(f"flag-{n}", ElementKind.FLAG, f"Flag {n}") for n in range(1, count + 1)]
-
-
-def _objectives() -> list[Element]:
-    return [
-        Element("objective-p1", ElementKind.OBJECTIVE, "P1's objective"),
-        Element("objective-p2", ElementKind.OBJECTIVE, "P2's objective"),
-    ]
-
-
-def _sr2019(
-    roll: int, sid: str, name: str, rects: int, circles: int, flags: int, objectives: bool
-) -> Scenario:
-    elements = _zones(rects, circles) + _flags(flags) + (_objectives() if objectives else [])
-    return Scenario(id=sid, name=name, roll=roll, elements=tuple(elements))
-
-
-SR2019_SCENARIOS: tuple[Scenario, ...] = (
-    _sr2019(1, "king-of-the-hill", "King of the Hill", 2, 1, 1, True),
-    _sr2019(2, "bunkers", "Bunkers", 2, 0, 3, True),
-    _sr2019(3, "spread-the-net", "Spread the Net", 2, 1, 2, False),
-    _sr2019(4, "invasion", "Invasion", 1, 2, 0, True),
-    _sr2019(5, "anarchy", "Anarchy", 0, 2, 2, True),
-    _sr2019(6, "recon-ii", "Recon II", 2, 0, 2, True),
-)

@@ -113,6 +113,8 @@ class Standing:
     army_points_destroyed: int
     dropped: bool
     assassinations: int = 0
+    #: ST4: a qualifier's points for this standing (None: the event is not a qualifier).
+    qualifier_points: int | None = None
 
 
 def by_id(players: Sequence[PlayerRecord]) -> dict[str, PlayerRecord]:
@@ -173,15 +175,19 @@ def rank_rows(rows: Sequence[Standing], keys: tuple[str, ...], first: int = 1) -
     return ranked
 
 
-def record_sheet(player: PlayerRecord, players: Sequence[PlayerRecord]) -> list[dict[str, object]]:
-    """ST6: the player record sheet, one row per round played (or missed)."""
+def record_sheet(
+    player: PlayerRecord, players: Sequence[PlayerRecord], tie_word: str = "Tie"
+) -> list[dict[str, object]]:
+    """ST6: the player record sheet, one row per round played (or missed); a game nobody
+    won is a "Tie" or, as the ruleset says, a "Draw"."""
     names = {p.id: p.name for p in players}
+    words = {**RESULT_WORDS, Outcome.TIE: tie_word}
     return [
         {
             "round": r.round,
             "opponent": _opponent_name(r, names),
             "list_played": r.list_played,
-            "result": RESULT_WORDS[r.outcome],
+            "result": words[r.outcome],
             "control_points": r.control_points,
             "army_points_destroyed": r.army_points_destroyed,
         }

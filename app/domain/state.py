@@ -7,17 +7,19 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from app.domain import commands as c
-from app.domain.clock import BySide, Clock, Side, put
+from app.domain.clock import Clock, Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
-from app.domain.formats import Format, TurnMark, get_format
 from app.domain.method import Method as Method
-from app.domain.scenarios import ElementKind, Scenario
+from app.domain.rulesets.base import Ruleset as Format
+from app.domain.rulesets.base import TurnMark
+from app.domain.scenarios import Scenario
 
 UNDO_WINDOW_MS = 10_000
 
 
 class Phase(StrEnum):
     READY = "ready"
+    PRE_DEPLOYMENT = "pre_deployment"
     DEPLOYMENT = "deployment"
     ADVANCE_DEPLOYMENT = "advance_deployment"
     TURN = "turn"
@@ -39,6 +41,8 @@ class Setup:
     @property
     def format(self) -> Format:
         if self._format is None:
+            from app.domain.formats import get_format  # the rulesets read the game
+
             object.__setattr__(self, "_format", get_format(self.format_id))
         assert self._format is not None
         return self._format
@@ -121,6 +125,14 @@ class Game:
     undo: Undo | None = None
     recorded: Result | None = None  # the EO's result, which stands over the players'
     correction: Correction | None = None  # the last time the EO moved a settled result
+    #: DC5 (IG2014): warnings each player had for pausing, and a pause a player reported.
+    pause_warnings: tuple[int, int] = (0, 0)
+    pause_reported: Side | None = None  # the player said to have paused
+    #: The army lists each player may play this game (empty: any).
+    list_choices: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    #: Scenario elements a special rule took off the table, and a roll the server owes.
+    removed: frozenset[str] = frozenset()
+    roll_due: int = 0  # the faces of the die the server rolls next (0: none)
 
     @property
     def format(self) -> Format:
@@ -139,17 +151,24 @@ class Game:
 
     @property
     def kill_box_due(self) -> bool:
-        """TS3: asked at the end of each turn from P1's turn 2."""
-        return (
-            self.phase is Phase.TURN
-            and self.scenario.kill_box
-            and self.format.kill_box_from.reached_by(self.turn, self.active)
+        """TS3: asked at the end of each turn from the ruleset's start, if the scenario has it."""
+        return self.phase is Phase.TURN and self.format.kill_box.due(
+            self.scenario, self.turn, self.active
         )
+
+    @property
+    def scoring_from(self) -> TurnMark:
+        return self.scenario.scoring_from or self.format.scoring_from
 
     @property
     def scoring_due_at_mark(self) -> bool:
         """Whether the end of the current turn is one that is scored."""
-        return self.turn > 0 and self.format.scoring_from.reached_by(self.turn, self.active)
+        return self.turn > 0 and self.scoring_from.reached_by(self.turn, self.active)
+
+    def scenario_winner(self, cp: tuple[int, int]) -> Side | None:
+        """The scenario's victory check, or its ruleset's."""
+        victory = self.scenario.victory or self.format.victory
+        return victory(self.format, cp)
 
     @property
     def scoring_due(self) -> bool:
@@ -158,7 +177,8 @@ class Game:
 
     @property
     def last_turn(self) -> bool:
-        return self.phase is Phase.TURN and self.mark == self.format.last_turn
+        last = self.format.last_turn
+        return self.phase is Phase.TURN and last is not None and self.mark == last
 
     def result(self) -> Result | None:
         from app.domain.result import compute_result  # the result rules read this state
@@ -179,6 +199,8 @@ def slot(game: Game) -> str:
     match game.phase:
         case Phase.READY:
             return "before the clock started"
+        case Phase.PRE_DEPLOYMENT:
+            return f"{who}'s pre-deployment"
         case Phase.DEPLOYMENT:
             return f"{who}'s deployment"
         case Phase.ADVANCE_DEPLOYMENT:
@@ -213,7 +235,12 @@ def eo_only(actor: c.Actor) -> None:
 
 
 def in_play(game: Game) -> None:
-    if game.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN):
+    if game.phase in (
+        Phase.PRE_DEPLOYMENT,
+        Phase.DEPLOYMENT,
+        Phase.ADVANCE_DEPLOYMENT,
+        Phase.TURN,
+    ):
         if game.paused:
             raise RuleError("the EO has paused this table; wait for the EO to resume")
         return
@@ -225,23 +252,7 @@ def in_play(game: Game) -> None:
 
 
 def score(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[str]]:
-    """CP each side gains from a scoring sheet, and the objectives now destroyed."""
-    gained: BySide[int] = (0, 0)
-    scenario = game.scenario
-    for element_id, side in scoring.control.items():
-        element = scenario.element(element_id)
-        if element is None or element.kind is ElementKind.OBJECTIVE:
-            raise BadInput(f"{scenario.name} has no zone or flag {element_id!r}")
-        gained = put(gained, side, gained[side] + element.control_cp)
-    destroyed = set(game.objectives_destroyed)
-    for objective_id in sorted(scoring.destroyed):
-        element = scenario.element(objective_id)
-        if element is None or element.kind is not ElementKind.OBJECTIVE:
-            raise BadInput(f"{scenario.name} has no objective {objective_id!r}")
-        if objective_id in destroyed:
-            raise RuleError(f"{element.name} was already scored (once per objective)")
-        owner = Side.P1 if objective_id.endswith("p1") else Side.P2
-        gained = put(gained, owner.other, gained[owner.other] + element.control_cp)
-        destroyed.add(objective_id)
-    total = (game.control_points[0] + gained[0], game.control_points[1] + gained[1])
-    return total, frozenset(destroyed)
+    """CP totals after a scoring sheet, and the objectives now destroyed: the scenario's
+    own scoring, or its ruleset's."""
+    sheet = game.scenario.score or game.format.score
+    return sheet(game, scoring)

@@ -8,17 +8,21 @@ import math
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 from app.domain.errors import BadInput, RuleError
+from app.domain.rulesets.base import (
+    PLAY_ON_MS,
+    RoundEndCall,
+    Ruleset,
+    round_end_with_pause_exception,
+)
 from app.domain.standings import SR2019_TP, Outcome, PlayerRecord, RoundRecord, standings
 
 #: SR2019 bye: 1 TP and 3 CP (APD is half the event's point size, rounded up).
 BYE_TP = 1
 BYE_CP = 3
 
-#: DC8: the combined time left on both clocks that is played to completion.
-PLAY_ON_MS = 5 * 60_000
+__all__ = ["PLAY_ON_MS", "RoundEndCall"]
 
 FEWEST_ROUNDS = 3  # RP1: 8 players or fewer
 
@@ -142,8 +146,12 @@ def pick_scenario(
             return rolled
 
 
-def bye_award(points: int) -> tuple[int, int, int]:
-    """RP3: (TP, CP, APD) for a bye: 1, 3 and half the event's point size rounded up."""
+def bye_award(points: int, rules: Ruleset | None = None) -> tuple[int, int, int]:
+    """RP3: (TP, CP, APD) for a bye: the ruleset's award, by default (SR2019) 1, 3 and
+    half the event's point size rounded up."""
+    if rules is not None:
+        award = rules.bye(rules, points)
+        return award.tp, award.cp, award.apd
     if points < 0:
         raise BadInput("the event's point size cannot be negative")
     return BYE_TP, BYE_CP, math.ceil(points / 2)
@@ -174,24 +182,21 @@ def expected_end_ms(deployment_start_ms: int, player_clock_ms: int) -> int:
     return deployment_start_ms + 2 * player_clock_ms
 
 
-class RoundEndCall(StrEnum):
-    PLAY_ON = "play_on"
-    TIE = "tie"
-    CLOCK_OUT = "clock_out"  # not unfinished: DC7 decides it
-
-
 def round_end_call(
-    remaining_ms: tuple[int, int], paused_by_eo: bool, *, clock_ran_out: bool = False
+    remaining_ms: tuple[int, int],
+    paused_by_eo: bool,
+    *,
+    clock_ran_out: bool = False,
+    rules: Ruleset | None = None,
 ) -> RoundEndCall:
-    """DC8 at the round's expected end: under 5 minutes combined plays on; more is a
-    tie unless the EO paused the table this round. Exactly 5:00 plays on.
+    """DC8 at the round's expected end, as the ruleset says (by default SR2019: under
+    5 minutes combined plays on; more is a tie unless the EO paused the table this
+    round; exactly 5:00 plays on).
 
     A game whose clock has already run out is not unfinished: DC7 decides it (a
     scenario claim or the clock loss), never the round's end."""
     if min(remaining_ms) < 0:
         raise BadInput("remaining time cannot be negative")
-    if clock_ran_out:
-        return RoundEndCall.CLOCK_OUT
-    if sum(remaining_ms) <= PLAY_ON_MS or paused_by_eo:
-        return RoundEndCall.PLAY_ON
-    return RoundEndCall.TIE
+    if rules is None:
+        return round_end_with_pause_exception(remaining_ms, paused_by_eo, clock_ran_out)
+    return rules.round_end(remaining_ms, paused_by_eo, clock_ran_out)

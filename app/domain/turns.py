@@ -27,9 +27,8 @@ def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
         raise RuleError("the clock is already started")
     if actor is not Side.P1 and actor is not c.Role.EO:
         raise NotYourSeat("P1 starts the clock and deploys first (DC3)")
-    return replace(
-        game, phase=Phase.DEPLOYMENT, active=Side.P1, clock=game.clock.run(Side.P1, now_ms)
-    )
+    first = Phase(game.format.deployment[0])
+    return replace(game, phase=first, active=Side.P1, clock=game.clock.run(Side.P1, now_ms))
 
 
 def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
@@ -53,10 +52,11 @@ def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
         raise BadInput("nothing is scored during deployment")
     phase: Phase = game.phase
     turn = game.turn
+    steps = game.format.deployment
     if game.active is Side.P1:
         nxt = Side.P2
-    elif game.phase is Phase.DEPLOYMENT:
-        phase, nxt = Phase.ADVANCE_DEPLOYMENT, Side.P1
+    elif steps.index(game.phase) + 1 < len(steps):
+        phase, nxt = Phase(steps[steps.index(game.phase) + 1]), Side.P1
     else:
         phase, nxt, turn = Phase.TURN, Side.P1, 1
     clock = game.clock.run(nxt, now_ms)
@@ -68,20 +68,25 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     turn_end = turn_end or c.TurnEnd()
     who = game.active
     kill_box_due, scoring_due = game.kill_box_due, game.scoring_due
+    kill_box = game.format.kill_box
     if kill_box_due and turn_end.kill_box is None:
-        raise BadInput(f"kill box: was {who.label}'s caster within 12\" of their table edge?")
+        raise BadInput(
+            "kill box: " + kill_box.question.format(whose=f"{who.label}'s", their="their")
+        )
     if not kill_box_due and turn_end.kill_box:
-        raise BadInput("the kill box is checked from the end of P1's turn 2")
+        raise BadInput(_kill_box_not_due(game))
     if scoring_due and turn_end.scoring is None:
         raise BadInput(f"score the end of {who.label}'s turn {game.turn} first")
     if not scoring_due and turn_end.scoring is not None:
-        raise BadInput("scoring starts at the end of P2's turn 2")
+        start = game.scoring_from
+        raise BadInput(f"scoring starts at the end of {start.side.label}'s turn {start.turn}")
     cp, destroyed = game.control_points, game.objectives_destroyed
     if turn_end.scoring is not None:
         cp, destroyed = score(game, turn_end.scoring)
     if turn_end.kill_box:
-        cp = update(cp, who.other, lambda points: points + game.format.kill_box_cp)
-    winner = game.format.scenario_winner(cp)
+        cp = update(cp, who.other, lambda points: points + kill_box.cp)
+    winner = game.scenario_winner(cp)
+    cp = game.format.cap_cp(game.format, cp)
     if winner is not None or game.last_turn:
         scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
         if winner is not None:
@@ -90,15 +95,23 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
         method = Method.SCENARIO if leader is not None else Method.TIEBREAKER
         return end_game(scored, method, leader, now_ms)
     nxt = who.other
+    ended = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
+    rule = game.scenario.turn_end
+    if rule is not None:
+        ended = rule(ended)
     return replace(
-        game,
-        control_points=cp,
-        objectives_destroyed=destroyed,
+        ended,
         active=nxt,
         turn=game.turn + 1 if nxt is Side.P1 else game.turn,
         clock=game.clock.run(nxt, now_ms),
-        undo=undo,
     )
+
+
+def _kill_box_not_due(game: Game) -> str:
+    if not game.scenario.kill_box:
+        return f"{game.scenario.name} has no kill box"
+    start = game.format.kill_box.start
+    return f"the kill box is checked from the end of {start.side.label}'s turn {start.turn}"
 
 
 def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:

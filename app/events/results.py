@@ -4,11 +4,13 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.domain.formats import get_format
 from app.domain.method import Method
-from app.domain.rankings import Finals, get_ranking, ranked
+from app.domain.rankings import Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
@@ -66,7 +68,7 @@ def records_of(
 ) -> list[PlayerRecord]:
     """Every player's games so far, from the event as stored and its results."""
     games: dict[str, list[RoundRecord]] = {p.id: [] for p in entries}
-    _, bye_cp, bye_apd = bye_award(event.points)
+    _, bye_cp, bye_apd = bye_award(event.points, get_format(event.format_id))
     for rnd in rounds:
         if rnd.started_ms is None:
             continue  # RP4: a drafted round (its byes too) counts once it starts
@@ -112,9 +114,18 @@ def finals_of(event: EventRecord, rounds: Sequence[RoundEntry], players: int) ->
 def event_standings(
     event: EventRecord, rounds: Sequence[RoundEntry], records: Sequence[PlayerRecord]
 ) -> list[Standing]:
-    """ST1, or the variant the EO chose at creation (ST2)."""
+    """The ruleset's order (ST1), or the variant the EO chose at creation (ST2), with a
+    qualifier's points for each standing (ST4)."""
+    rules = get_format(event.format_id)
+    ranking = event_ranking(event)
     finals = finals_of(event, rounds, len(records))
-    return ranked(records, get_ranking(event.standings), finals=finals)
+    rows = ranked(records, ranking, tp=rules.tp, finals=finals)
+    return [replace(r, qualifier_points=rules.qualifier_points_for(r.rank)) for r in rows]
+
+
+def event_ranking(event: EventRecord) -> Ranking:
+    """The variant the EO chose, under the event's ruleset."""
+    return get_ranking(event.standings).under(get_format(event.format_id).standings_order)
 
 
 def complete(entry: RoundEntry, results: Mapping[str, TableResult]) -> bool:
@@ -159,7 +170,7 @@ class Results(EventBase):
 
     def standings_words(self, event_id: str) -> str:
         """ST2: the variant the event's standings are ranked by, in words."""
-        ranking = get_ranking(self.event(event_id).standings)
+        ranking = event_ranking(self.event(event_id))
         return f"{ranking.name}: {ranking.order_words}"
 
     def round_complete(self, entry: RoundEntry) -> bool:

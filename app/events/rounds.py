@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
-from app.domain.formats import get_format
+from app.domain.formats import get_format, split_lists
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.rankings import get_ranking, pair_finals
@@ -25,7 +25,6 @@ from app.domain.tournament import (
     RoundEndCall,
     cut_to_top,
     expected_end_ms,
-    pick_scenario,
     round_end_call,
 )
 from app.events.base import PairingRow, dump_pairings, pairings_of
@@ -145,7 +144,7 @@ class Rounds(Results):
         else:
             pairings = pair_round(active, number, self.rng)
         fmt = get_format(event.format_id)
-        scenario_id = pick_scenario(
+        scenario_id = fmt.pick_scenario(
             [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario
         )
         opened: list[PairingRow] = []
@@ -260,9 +259,13 @@ class Rounds(Results):
             raise RuleError("pair a round first")
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
+        offers = self._list_offers(event, entry.number)
         for row in pairings_of(entry):
             room = self.hub.get(row.table_id or "")
             if room is not None and room.game.phase is Phase.READY:
+                p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
+                if p1 or p2:
+                    await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
                 await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
         clock_ms = get_format(event.format_id).player_clock_ms(event.points)
@@ -273,6 +276,22 @@ class Rounds(Results):
         self._schedule_round_end(entry)
         self.changed(event_id)
         return entry
+
+    def _list_offers(self, event: EventRecord, number: int) -> dict[str, tuple[str, ...]]:
+        """The lists each player may play this round, where the ruleset has each list
+        played at least once (none: any list)."""
+        rule = get_format(event.format_id).list_rule(event.lists)
+        if not rule.each_played:
+            return {}
+        left = self.planned_rounds(event.id) - number + 1
+        offers: dict[str, tuple[str, ...]] = {}
+        records = {r.id: r for r in self.player_records(event.id)}
+        for player in self.players(event.id):
+            lists = split_lists(player.lists)
+            record = records.get(player.id)
+            played = [r.list_played for r in record.rounds] if record else []
+            offers[player.id] = tuple(rule.choices(lists, played, left))
+        return offers
 
     async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
         """DC8 for one table still in play (None: its game is over)."""
@@ -285,7 +304,10 @@ class Rounds(Results):
             return None
         remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
         call = round_end_call(
-            remaining, game.paused_by_eo, clock_ran_out=game.phase is Phase.CLOCK_OUT
+            remaining,
+            game.paused_by_eo,
+            clock_ran_out=game.phase is Phase.CLOCK_OUT,
+            rules=game.format,
         )
         if call is RoundEndCall.TIE:
             await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())

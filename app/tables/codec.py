@@ -65,35 +65,65 @@ def _str(raw: Mapping[str, Any], field: str, default: str = "") -> str:
     return value
 
 
+def _sides(raw: Mapping[str, Any], key: str, what: str) -> dict[str, Side]:
+    value = raw.get(key, {})
+    if not isinstance(value, Mapping) or len(value) > 64:
+        raise BadInput(f"scoring.{key} must map {what} ids to 'p1' or 'p2'")
+    sides: dict[str, Side] = {}
+    for element_id, side in value.items():
+        if not isinstance(element_id, str):
+            raise BadInput("element ids are text")
+        sides[element_id] = _side(side, f"scoring.{key}[{element_id!r}]")
+    return sides
+
+
+def _ids(raw: Mapping[str, Any], key: str) -> frozenset[str]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or len(value) > 8:
+        raise BadInput(f"scoring.{key} must be a list of objective ids")
+    ids: set[str] = set()
+    for objective_id in value:
+        if not isinstance(objective_id, str):
+            raise BadInput("objective ids are text")
+        if objective_id in ids:
+            raise BadInput(f"objective {objective_id!r} is listed twice")
+        ids.add(objective_id)
+    return frozenset(ids)
+
+
+def _names(raw: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or len(value) > 8:
+        raise BadInput(f"{key} must be a list of at most 8 list names")
+    return tuple(_str({"name": v}, "name") for v in value)
+
+
 def scoring_from_wire(raw: object) -> c.Scoring:
     if not isinstance(raw, Mapping):
         raise BadInput("scoring must be an object with 'control' and 'destroyed'")
-    control_raw = raw.get("control", {})
-    destroyed_raw = raw.get("destroyed", [])
-    if not isinstance(control_raw, Mapping) or len(control_raw) > 64:
-        raise BadInput("scoring.control must map element ids to 'p1' or 'p2'")
-    if not isinstance(destroyed_raw, list) or len(destroyed_raw) > 8:
-        raise BadInput("scoring.destroyed must be a list of objective ids")
-    control: dict[str, Side] = {}
-    for element_id, side in control_raw.items():
-        if not isinstance(element_id, str):
-            raise BadInput("element ids are text")
-        control[element_id] = _side(side, f"scoring.control[{element_id!r}]")
-    destroyed = set()
-    for objective_id in destroyed_raw:
-        if not isinstance(objective_id, str):
-            raise BadInput("objective ids are text")
-        if objective_id in destroyed:
-            raise BadInput(f"objective {objective_id!r} is listed twice")
-        destroyed.add(objective_id)
-    return c.Scoring(control=MappingProxyType(control), destroyed=frozenset(destroyed))
+    control = _sides(raw, "control", "element")
+    dominate = _sides(raw, "dominate", "element")
+    both = sorted(set(control) & set(dominate))
+    if both:
+        raise BadInput(f"{both[0]!r} is dominated, so it is not also controlled")
+    return c.Scoring(
+        control=MappingProxyType(control),
+        destroyed=_ids(raw, "destroyed"),
+        dominate=MappingProxyType(dominate),
+        removed=_ids(raw, "removed"),
+    )
 
 
 def scoring_to_wire(scoring: c.Scoring) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "control": {k: v.name.lower() for k, v in sorted(scoring.control.items())},
         "destroyed": sorted(scoring.destroyed),
     }
+    if scoring.dominate:
+        out["dominate"] = {k: v.name.lower() for k, v in sorted(scoring.dominate.items())}
+    if scoring.removed:
+        out["removed"] = sorted(scoring.removed)
+    return out
 
 
 def _pair(raw: Mapping[str, Any], key: str) -> tuple[int, int]:
@@ -282,6 +312,25 @@ _KINDS = (
         c.AdjustClock,
         _read_adjust,
         lambda cmd: {"side": _side_name(cmd.side), "remaining_ms": cmd.remaining_ms},
+    ),
+    _Kind(
+        "offer_lists",
+        c.OfferLists,
+        lambda raw: c.OfferLists(p1=_names(raw, "p1"), p2=_names(raw, "p2")),
+        lambda cmd: {"p1": list(cmd.p1), "p2": list(cmd.p2)},
+    ),
+    _plain("report_pause", c.ReportPause),
+    _Kind(
+        "warn_for_pausing",
+        c.WarnForPausing,
+        lambda raw: c.WarnForPausing(side=_side(raw.get("side"), "side")),
+        lambda cmd: {"side": _side_name(cmd.side)},
+    ),
+    _Kind(
+        "scenario_roll",
+        c.ScenarioRoll,
+        lambda raw: c.ScenarioRoll(value=_int(raw, "value") or 0),
+        lambda cmd: {"value": cmd.value},
     ),
     _plain("flag", c.FlagCheck),
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
-from app.domain.game import Game, apply, decide_flag, slot
+from app.domain.game import Game, Phase, apply, decide_flag, slot
 from app.domain.merge import MergeRefused, check_offline
 from app.domain.status import TableStatus, table_status
 from app.store.models import TableSnapshot
@@ -123,6 +124,8 @@ class TableRoom:
         self._snapshot_version = version
         self._stored: tuple[str, str | None] | None = None  # status and result in the store
         self.last_change_ms = time.now_ms()
+        #: The server's dice for scenario rules (Incursion's removed flag).
+        self.dice: random.Random = random.SystemRandom()
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -212,6 +215,7 @@ class TableRoom:
                 )
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
+                self._roll_if_due(now)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             if origin is not None and event is not None:
                 self.channel.send(origin, event)
@@ -257,11 +261,24 @@ class TableRoom:
                 self.merge_refused = True
                 raise
             self._commit(game, actor, device, fresh[-1][0], wire, now)
+            self._roll_if_due(now)
             self.merge_refused = False
             for seq, _, _ in fresh:
                 self.dedupe.remember(phone, seq, self.version)
             await self.store.durable()
             return Ack(self.version)
+
+    def _roll_if_due(self, now_ms: int) -> None:
+        """A scenario rule asked for a die: the server rolls it, logged like any command."""
+        if self.game.roll_due and self.game.phase is not Phase.OVER:
+            roll = c.ScenarioRoll(self.dice.randint(1, self.game.roll_due))
+            game = apply(self.game, c.Role.SYSTEM, roll, now_ms)
+            wire = command_to_wire(roll)
+            gone = sorted(game.removed - self.game.removed)
+            names = [e.name for e in game.scenario.elements if e.id in gone]
+            if names:  # the log says what the roll did, in words
+                wire["removed"] = ", ".join(names)
+            self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
 
     def _decide_flag(self, now_ms: int) -> None:
         flag_at = self.game.clock.flag_at()

@@ -17,6 +17,7 @@ from app.domain.game import (
     reports_needed,
     settled,
 )
+from app.domain.scenarios import Element
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -25,35 +26,57 @@ def side_name(side: Side | None) -> str | None:
     return _SIDE_NAMES[side]
 
 
+def _element(e: Element) -> dict[str, Any]:
+    return {
+        "id": e.id,
+        "kind": e.kind.value,
+        "name": e.name,
+        "cp": e.control_cp,
+        "dominate_cp": e.dominate_cp,
+        "owner": side_name(e.owner),
+        "friendly_dominate_cp": e.friendly_dominate_cp,
+        "friendly_dominate_penalty": e.friendly_dominate_penalty,
+    }
+
+
 def table_info(table_id: str, game: Game) -> dict[str, Any]:
     setup = game.setup
     scenario = game.scenario
+    rules = game.format
+    last = rules.last_turn
     return {
         "id": table_id,
-        "format": {"id": setup.format_id, "name": game.format.name},
+        "format": {"id": setup.format_id, "name": rules.name},
         "scenario": {
             "id": scenario.id,
             "name": scenario.name,
             "kill_box": scenario.kill_box,
-            "elements": [
-                {"id": e.id, "kind": e.kind.value, "name": e.name, "cp": e.control_cp}
-                for e in scenario.elements
-            ],
+            "elements": [_element(e) for e in scenario.elements],
+            "rules": list(scenario.rules),
         },
-        "kill_box_cp": game.format.kill_box_cp,
+        "kill_box_cp": rules.kill_box_cp,
         "kill_box_from": {
-            "turn": game.format.kill_box_from.turn,
-            "side": side_name(game.format.kill_box_from.side),
+            "turn": rules.kill_box_from.turn,
+            "side": side_name(rules.kill_box_from.side),
         },
+        "kill_box_question": rules.kill_box.question,
         "scoring_from": {
-            "turn": game.format.scoring_from.turn,
-            "side": side_name(game.format.scoring_from.side),
+            "turn": game.scoring_from.turn,
+            "side": side_name(game.scoring_from.side),
         },
         "names": list(setup.names),
         "player_clock_ms": setup.player_clock_ms,
         "army_points": setup.army_points,
-        "victory_lead": game.format.victory_lead,
-        "last_turn": game.format.last_turn.turn,
+        "victory_lead": rules.victory_lead,
+        # "lead": a lead of victory_lead CP wins; "reach": at least that many and more.
+        "victory": rules.victory_kind,
+        "victory_words": rules.victory_words,
+        "last_turn": None if last is None else last.turn,
+        "deployment": list(rules.deployment),
+        "collected": rules.collected,
+        "apd_words": rules.apd_words,
+        "tie_word": rules.tie_word,
+        "pause_warnings": rules.pause_warnings_lose is not None,
         "undo_window_ms": UNDO_WINDOW_MS,
     }
 
@@ -182,12 +205,17 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "as_of_ms": now_ms,
         "control_points": list(game.control_points),
         "objectives_destroyed": sorted(game.objectives_destroyed),
+        "removed": sorted(game.removed),
+        "pause_warnings": list(game.pause_warnings),
+        "pause_reported": side_name(game.pause_reported),
+        "list_choices": [list(game.list_choices[0]), list(game.list_choices[1])],
         "casters": list(game.casters),
         "flagged": side_name(game.flagged),
         "claim": None
         if game.claim is None
         else {
             "control": {k: side_name(v) for k, v in game.claim.control.items()},
+            "dominate": {k: side_name(v) for k, v in game.claim.dominate.items()},
             "destroyed": sorted(game.claim.destroyed),
         },
         "ending": None
@@ -270,6 +298,8 @@ def table_summary(
         # The result's CP once there is one (a concession gives the winner its minimum).
         "control_points": list(game.control_points if result is None else result.control_points),
         "status": status,
+        "pause_reported": side_name(game.pause_reported),
+        "pause_warnings": list(game.pause_warnings),
         "flagged": side_name(game.flagged),
         "disputed": game.disputed,
         "ending": None

@@ -122,7 +122,12 @@ class Table:
             turn,
             side,
         ):
-            assert self.game.phase in (Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN)
+            assert self.game.phase in (
+                Phase.PRE_DEPLOYMENT,
+                Phase.DEPLOYMENT,
+                Phase.ADVANCE_DEPLOYMENT,
+                Phase.TURN,
+            )
             assert (self.game.turn, int(self.game.active)) < (turn, int(side)), "already past"
             self.tap(after=step)
         return self.game

@@ -8,6 +8,7 @@ import { renderPrompt, undoLeftMs } from "./prompt.js";
 import { undoWindowMs } from "./rules.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
+import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
 import { decidedText, elementName, endingText, phaseText, resultText } from "./ui.js";
 
 // ---------------------------------------------------------------- render
@@ -31,6 +32,7 @@ export function render() {
   renderEo(g);
   renderScenario(g);
   renderPresence();
+  renderRuleset(g);
   renderSheet();
   tick();
 }
@@ -223,7 +225,7 @@ export function renderReport(g) {
   form.hidden = !visible;
   form.classList.toggle("need-presence", presence);
   setText("report-presence-hint", presence ? "(needed: the game is still tied)" : "(only needed if still tied)");
-  setText("report-title", presence ? "Scenario presence needed" : reportDue ? "Report the game" : "Change my report");
+  setText("report-title", presence ? collectedLabel().replace(/^./, (c) => c.toUpperCase()).replace(/ \(.*$/, "") + " needed" : reportDue ? "Report the game" : "Change my report");
   $("report-submit").disabled = awaiting("report");
 }
 
@@ -247,7 +249,7 @@ export function renderResult(g) {
     const waiting = [];
     if (g.final_scoring_due) waiting.push("the final scoring");
     for (const d of dueList()) if (d.kind === "report") waiting.push(nameOf(d.by) + "'s report");
-    if (due("scenario_presence")) waiting.push("scenario presence");
+    if (due("scenario_presence")) waiting.push(collectedLabel().replace(/ \(.*$/, ""));
     setText("result-by", waiting.length ? "Waiting for " + waiting.join(", ") + "." : "");
     renderResultTable(null, g);
     setText("confirmations", "");
@@ -268,17 +270,19 @@ export function renderResult(g) {
 }
 
 const REASONS = {
-  scenario: "A lead of the scenario's victory CP ended the game.",
-  assassination: "A caster was destroyed.",
-  clock: "A clock ran out.",
-  concession: "A player conceded.",
-  tiebreaker: "Tiebreakers decided it (P1 – P2):",
-  time: "The round's time was up (DC8): the game ends as a tie.",
-  eo: "Entered by the EO.",
+  scenario: () => "The scenario's victory condition ended the game.",
+  assassination: () => "A caster was destroyed.",
+  clock: () => "A clock ran out.",
+  concession: () => "A player conceded.",
+  tiebreaker: () => "Tiebreakers decided it (P1 – P2):",
+  time: () => "The round's time was up (DC8): the game ends as a " + tieWord().toLowerCase() + ".",
+  pausing: () => "A second warning for pausing the clock (DC5).",
+  eo: () => "Entered by the EO.",
 };
 
 export function reasonText(r) {
-  return REASONS[r.method] || "";
+  const reason = REASONS[r.method];
+  return reason ? reason() : "";
 }
 
 // TS7: the tiebreakers, with both players' values, up to the one that decided.
@@ -328,23 +332,21 @@ export function renderScenario(g) {
   const sc = S.table.scenario;
   setText("scenario-name", "Scenario: " + sc.name);
   const list = $("scenario-elements");
-  const key = JSON.stringify(g.objectives_destroyed);
+  const removed = g.removed || [];
+  const key = JSON.stringify([g.objectives_destroyed, removed]);
   if (list.getAttribute("data-key") !== key) {
     list.setAttribute("data-key", key);
     list.textContent = "";
     for (const e of sc.elements) {
       const gone = g.objectives_destroyed.includes(e.id);
+      const off = removed.includes(e.id);
+      const note = gone ? " — destroyed" : off ? " — removed (the server's roll)" : "";
       list.append(
-        el("li", { class: "element " + e.kind + (gone ? " destroyed" : "") }, el("span", { class: "kind", text: e.kind }), " ", elementName(e.id), gone ? " — destroyed" : "")
+        el("li", { id: "element-" + e.id, class: "element " + e.kind + (gone || off ? " destroyed" : "") }, el("span", { class: "kind", text: e.kind }), " ", elementName(e.id), note)
       );
     }
   }
-  const notes = [
-    "A lead of " + S.table.victory_lead + " CP wins at once.",
-    sc.kill_box ? "Kill box: a caster within 12\" of its own table edge at the end of its turn gives the opponent " + S.table.kill_box_cp + " CP." : "No kill box.",
-    "The game ends after P2's turn " + S.table.last_turn + ".",
-  ];
-  setText("scenario-notes", notes.join(" "));
+  setText("scenario-notes", scenarioNotes().join(" "));
 }
 
 // Clocks and the undo countdown, every frame.

@@ -1,0 +1,33 @@
+"""Masters and Champions 2019 (shared/seeds/masters-champions-2019.txt): Steamroller
+2019's games, 75 points with 60 minutes each (DC1), and their own army lists."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from app.domain.prizes import CHAMPIONS_PRIZES, MASTERS_PRIZES
+from app.domain.rulesets.base import ListRule
+from app.domain.rulesets.sr2019 import steamroller
+
+#: Masters: a Dyad requires two army lists, a Trinity three; the EO advertises which.
+MASTERS2019 = steamroller(
+    id="masters2019",
+    name="Masters 2019",
+    player_clock_minutes=MappingProxyType({75: 60}),
+    list_rules=(
+        ListRule(2, 2, 2, "Masters Dyad, 2 lists"),
+        ListRule(3, 3, 3, "Masters Trinity, 3 lists"),
+    ),
+    default_lists=None,
+    prizes=MASTERS_PRIZES,
+)
+
+#: Champions: one army list, a second optional.
+CHAMPIONS2019 = steamroller(
+    id="champions2019",
+    name="Champions 2019",
+    player_clock_minutes=MappingProxyType({75: 60}),
+    list_rules=(ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional"),),
+    default_lists=2,
+    prizes=CHAMPIONS_PRIZES,
+)
