@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -42,8 +41,6 @@ from app.tables.timesource import TimeSource
 from app.tables.view import game_view, table_info
 
 __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
-
-log_error = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
 
@@ -296,13 +293,8 @@ class TableRoom:
         at_ms: int,
         origin: Subscriber | None = None,
     ) -> str:
-        """Publish `game`'s event to every screen but `origin`'s, log its command, and
-        return the event.
-
-        The other screens get it first (each socket is written at once when it takes
-        it) and the log's insert follows: a tap's peers do not wait for the store. A
-        store that fails then sends every screen the table as it was, and nothing moved.
-        """
+        """Log `game`'s command, publish its event to every screen but `origin`'s, and
+        return the event."""
         version = self.version + 1
         entry = LogEntry(
             version=version,
@@ -319,14 +311,7 @@ class TableRoom:
         status = table_status(game)
         stored = (status.value, result_json)
         changed = status.value if stored != self._stored else None
-        what = {**public_wire(wire), "by": entry.actor, "at_ms": at_ms, "turn": entry.turn}
-        text = protocol.event(version, what, view)
-        self.channel.publish(text, skip=origin)
-        try:
-            self.store.append(self.table_id, entry, changed, result_json)
-        except Exception:
-            self._unsaved()
-            raise
+        self.store.append(self.table_id, entry, changed, result_json)
         self._stored = stored
         self.last_change_ms = now
         self.game = game
@@ -334,22 +319,18 @@ class TableRoom:
         self.dedupe.remember(device_key(entry.actor, device), seq, version)
         if decides(entry.actor, game):
             self.decided = Decision(version, at_ms, game)
+        what = {**public_wire(wire), "by": entry.actor, "at_ms": at_ms, "turn": entry.turn}
+        text = protocol.event(version, what, view)
         self.history.add(version, text)
         if status is TableStatus.CONFIRMED:
             self.history.clear()  # the game is settled: a snapshot serves any late phone
+        self.channel.publish(text, skip=origin)
         self.flags.schedule(game)
         if version - self._snapshot_version >= SNAPSHOT_EVERY:
             self._take_snapshot(version, at_ms, game)
         for listener in self.listeners:
             listener(self)
         return text
-
-    def _unsaved(self) -> None:
-        """The store refused a command its event went out for: every screen gets the
-        table as it still is (a `state` replaces what a screen had)."""
-        log_error.error("table %s: a command could not be stored; screens reset", self.table_id)
-        for subscriber in tuple(self.channel.subscribers):
-            subscriber.offer(self.snapshot(subscriber.role))
 
     def _take_snapshot(self, version: int, at_ms: int, game: Game) -> None:
         self.store.save_snapshot(

@@ -105,65 +105,6 @@ async def test_an_acked_tap_is_synced_to_disk_after_its_peers_have_it(
         store.close()
 
 
-async def test_the_peers_get_a_tap_before_its_insert_and_a_failed_insert_resets_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A tap's other screens do not wait for the store: their socket is written, then the
-    log's insert runs. If the store fails, nothing moved: the sender gets the error and
-    every screen is sent the table as it still is (its version, its clocks)."""
-    from app.domain import commands as c
-    from app.domain.clock import Side
-    from app.domain.game import Phase
-    from app.tables.fanout import Subscriber
-    from app.tables.hub import QuickGame, TableHub
-    from app.tables.jsontext import loads
-    from app.tables.timesource import FakeTime
-
-    store = Store(f"sqlite:///{tmp_path / 'order.db'}")
-    hub = TableHub(store, FakeTime())
-    room = hub.create(QuickGame(clock_minutes=60))
-    order: list[str] = []
-    seen: list[dict[str, object]] = []
-    real_append = store.append
-    failing = [False]
-
-    def append(*args: object, **kwargs: object) -> None:
-        order.append("insert")
-        if failing[0]:
-            raise OSError("disk full")
-        real_append(*args, **kwargs)  # type: ignore[arg-type]
-
-    def on_peer(text: str) -> bool:
-        order.append("peer")
-        seen.append(loads(text))
-        return True
-
-    monkeypatch.setattr(store, "append", append)
-    peer, sender = Subscriber("p2"), Subscriber("p1")
-    peer.direct = on_peer
-    sender.direct = lambda text: order.append("sender") is None
-    room.channel.join(peer)
-    room.channel.join(sender)
-    try:
-        await room.execute(Side.P1, "phone-1", 1, c.StartClock(), origin=sender)
-        assert order[:2] == ["peer", "insert"]
-        failing[0] = True
-        with pytest.raises(OSError, match="disk full"):
-            await room.execute(Side.P1, "phone-1", 2, c.PassTurn(expect=Side.P1), origin=sender)
-        assert room.version == 1 and room.game.active is Side.P1
-        assert room.game.phase is Phase.DEPLOYMENT
-        event, reset = seen[-2], seen[-1]
-        assert event["t"] == "event" and event["v"] == 2
-        assert reset["t"] == "state" and reset["v"] == 1
-        assert [e.version for e in store.log(room.table_id)] == [1]
-        failing[0] = False
-        ack = await room.execute(Side.P1, "phone-1", 2, c.PassTurn(expect=Side.P1), origin=sender)
-        assert ack.version == 2 and not ack.duplicate  # the same tap again is not a duplicate
-    finally:
-        await hub.close()
-        store.close()
-
-
 def test_sqlite_synchronous_normal_only_when_chosen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
