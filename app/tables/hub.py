@@ -7,6 +7,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
@@ -16,6 +17,9 @@ from app.store.repository import LogEntry, Store
 from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
+
+if TYPE_CHECKING:
+    from app.tables.cluster import Cluster
 
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
 IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
@@ -95,10 +99,14 @@ class TableHub:
         self.broadcast = broadcast or MemoryBroadcast()
         self.rooms: dict[str, TableRoom] = {}
         self.listeners: list[Callable[[TableRoom], None]] = []
+        #: Several workers: who owns which table, and the way to the others.
+        self.cluster: Cluster | None = None
 
     def _register(self, room: TableRoom) -> TableRoom:
         room.listeners = self.listeners
         self.rooms[room.table_id] = room
+        if self.cluster is not None:
+            self.cluster.attach(room)
         return room
 
     def _room_from(
@@ -226,10 +234,14 @@ class TableHub:
                 p2_player=meta.p2_player if meta else None,
             )
         )
-        room = TableRoom(
-            table_id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+        room = self._register(
+            TableRoom(
+                table_id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+            )
         )
-        return self._register(room)
+        if self.cluster is not None:
+            self.cluster.opened(room)
+        return room
 
     def discard(self, table_id: str) -> None:
         room = self.rooms.get(table_id)

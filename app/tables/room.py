@@ -6,7 +6,7 @@ import asyncio
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
@@ -38,6 +38,9 @@ from app.tables.snapshot import read as read_snapshot
 from app.tables.snapshot import write as write_snapshot
 from app.tables.timesource import TimeSource
 from app.tables.view import game_view, table_info
+
+if TYPE_CHECKING:
+    from app.tables.cluster import Cluster
 
 __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
 
@@ -116,6 +119,10 @@ class TableRoom:
         self._snapshot_version = version
         self._stored: tuple[str, str | None] | None = None  # status and result in the store
         self.last_change_ms = time.now_ms()
+        #: Several workers: the cluster forwards the commands of a table another worker
+        #: owns; `fence` is this worker's fencing token while it owns the table.
+        self.cluster: Cluster | None = None
+        self.fence: int | None = None
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -166,6 +173,48 @@ class TableRoom:
 
     # -- commands ---------------------------------------------------------------
 
+    # -- following the table's owner (several workers) ------------------------
+
+    def follow(self, entries: list[LogEntry], text: str | None = None) -> bool:
+        """Apply what the owner applied (its log entries, in order) and tell this
+        worker's history (`text`, the event). False: they do not follow on from here."""
+        if not entries or entries[0].version != self.version + 1:
+            return entries[-1].version <= self.version if entries else True
+        loaded = self.loaded
+        try:
+            self._replay_from(self.game, self.version, entries)
+        except (RuleError, ValueError, KeyError):
+            return False  # a merge from before this version: read the whole log again
+        self.loaded, self.last_change_ms = loaded, self.time.now_ms()
+        if text is None:
+            self.history.clear()
+        else:
+            self.history.add(self.version, text)
+        for listener in self.listeners:
+            listener(self)
+        return True
+
+    def catch_up(self) -> bool:
+        """Read what this worker has not seen from the store; its screens get the table
+        afresh if anything changed (they resync by version)."""
+        version = self.version
+        if not self.follow(self.store.log(self.table_id, after=version)):
+            self.dedupe, self.game, self.version = Dedupe(), self.initial, 0
+            self.decided = Decision(0, self.time.now_ms(), self.initial)
+            self.replay(self.store.log(self.table_id))
+        if self.version == version:
+            return False
+        self._stored = None  # the owner wrote the status: write it again when it changes
+        for subscriber in tuple(self.channel.subscribers):
+            self.channel.send(subscriber, self.snapshot(subscriber.role))
+        return True
+
+    def own(self, fence: int | None) -> None:
+        """This worker applies the table's commands from now on (None: no more)."""
+        self.fence = fence
+        if fence is not None:
+            self.flags.schedule(self.game)
+
     def _read_only(self) -> None:
         if self.broken is not None:
             raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
@@ -184,6 +233,8 @@ class TableRoom:
         it once it is durable, just before its ack, so that what a phone shows as done
         is acked.
         """
+        if self.cluster is not None and not self.cluster.applies(self):
+            return await self.cluster.forward(self, actor, device, seq, command)
         async with self.lock:
             self._read_only()
             applied = self.dedupe.applied(
@@ -219,6 +270,8 @@ class TableRoom:
         Only for a phone that was gone (`gap`), only within the span it was gone, on top
         of what it last had; never before a decision the server made meanwhile.
         """
+        if self.cluster is not None and not self.cluster.applies(self):
+            return await self.cluster.forward_merge(self, actor, device, gap, base, queued)
         async with self.lock:
             self._read_only()
             if not isinstance(actor, Side):
@@ -286,7 +339,7 @@ class TableRoom:
         status = table_status(game)
         stored = (status.value, result_json)
         changed = status.value if stored != self._stored else None
-        self.store.append(self.table_id, entry, changed, result_json)
+        self.store.append(self.table_id, entry, changed, result_json, self.fence)
         self._stored = stored
         self.last_change_ms = now
         self.game = game
@@ -299,7 +352,10 @@ class TableRoom:
         self.history.add(version, text)
         if status is TableStatus.CONFIRMED:
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        self.channel.publish(text, skip=origin)
+        if self.cluster is None:
+            self.channel.publish(text, skip=origin)
+        else:
+            self.cluster.replicate(self, entry, text, origin)
         self.flags.schedule(game)
         if version - self._snapshot_version >= SNAPSHOT_EVERY:
             self._take_snapshot(version, at_ms, game)
@@ -332,6 +388,8 @@ class TableRoom:
             subscriber.offer(self.snapshot(subscriber.role))
         for listener in self.listeners:
             listener(self)
+        if self.cluster is not None:
+            self.cluster.meta_changed(self)
 
     def replace_token(self, role: str, token: str) -> None:
         """A lost phone: the old link stops working and its open sockets close."""
@@ -342,11 +400,14 @@ class TableRoom:
         for subscriber in tuple(self.channel.subscribers):
             if subscriber.role == role:
                 subscriber.drop(REPLACED, "link replaced")
+        if self.cluster is not None:
+            self.cluster.meta_changed(self)
 
     # -- the flag timer ---------------------------------------------------------
 
     def schedule_flag(self) -> None:
-        self.flags.schedule(self.game)
+        if self.cluster is None or self.fence is not None:
+            self.flags.schedule(self.game)
 
     async def _flag_check(self) -> Ack:
         return await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
