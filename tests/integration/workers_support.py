@@ -159,7 +159,8 @@ class RedisServer:
 
     async def start(self) -> None:
         binary = shutil.which("redis-server")
-        assert binary is not None
+        if binary is None:
+            pytest.skip("redis-server is not installed (the test stops and starts one of its own)")
         self.proc = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", HOST, "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL,
