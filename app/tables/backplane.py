@@ -43,6 +43,7 @@ class Backplane:
         self.worker_id = worker_id
         self.healthy = False
         self.trouble: str | None = "not connected yet"
+        self._ever_up = False
         self.handlers: dict[str, Handler] = {}
         self.on_recover: list[Callable[[], Awaitable[None]]] = []
         self._outbox: list[tuple[str, bytes]] = []
@@ -88,7 +89,7 @@ class Backplane:
                 await redis.aclose()
 
     def _down(self, why: str) -> None:
-        if self.healthy:
+        if self.healthy or (not self._ever_up and self.trouble == "not connected yet"):
             log.error("Redis is unavailable (%s): commands are refused until it returns", why)
         self.healthy = False
         self.trouble = f"Redis is unavailable: {why}"
@@ -108,11 +109,10 @@ class Backplane:
         while True:
             try:
                 pubsub = await self._connect()
-                was_down = self.trouble is not None
-                self.healthy, self.trouble = True, None
-                self._connected.set()
-                if was_down:
+                if self._ever_up:
                     log.warning("Redis is back: taking commands again")
+                self.healthy, self.trouble, self._ever_up = True, None, True
+                self._connected.set()
                 for recover in tuple(self.on_recover):
                     await recover()
                 await self._read(pubsub)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import itertools
 import logging
 import os
@@ -123,8 +124,8 @@ class Cluster:
         self.alive = await asyncio.to_thread(self.leases.renew)
         self.lease_ok = True
         mine = await asyncio.to_thread(self.leases.mine)
-        for table_id, token in tuple(self.owned.items()):
-            if mine.get(table_id) != token:
+        for table_id, fence in tuple(self.owned.items()):
+            if mine.get(table_id) != fence:
                 self._lost(table_id)
         for table_id in await asyncio.to_thread(self.leases.orphans):
             if heir(table_id, self.alive) == self.worker_id:
@@ -352,7 +353,8 @@ class Cluster:
             return
         tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
         for subscriber in tuple(room.channel.subscribers):
-            if getattr(tokens, subscriber.role) != getattr(room.tokens, subscriber.role):
+            now, before = getattr(tokens, subscriber.role), getattr(room.tokens, subscriber.role)
+            if not hmac.compare_digest(now.encode(), before.encode()):
                 subscriber.drop(REPLACED, "link replaced")
         room.tokens = tokens
         names = (record.p1_name, record.p2_name)

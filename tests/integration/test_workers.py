@@ -8,6 +8,7 @@ a PostgreSQL schema and a Redis channel prefix of its own.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -98,8 +99,15 @@ def assert_log_whole(log: list[tuple[int, str, str, int]], acked: dict[str, set[
 
 
 @pytest.fixture
-async def pair(database_url: str) -> AsyncIterator[tuple[RunningServer, RunningServer]]:
-    time_ = FakeTime()
+def fake_time_of_pair() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+async def pair(
+    database_url: str, fake_time_of_pair: FakeTime
+) -> AsyncIterator[tuple[RunningServer, RunningServer]]:
+    time_ = fake_time_of_pair
     prefix = f"dctest-{secrets.token_hex(4)}"
     extra = {"redis_url": REDIS_URL, "redis_prefix": prefix}
     a = await start_server(database_url, time_, **extra)
@@ -139,6 +147,86 @@ async def test_one_owner_and_commands_forwarded_from_any_worker(
     assert_log_whole(log_of(database_url, tid), {"phone-1": {1, 2}, "phone-2": {1}})
     for phone in (p1, p2):
         await phone.ws.close()
+
+
+async def test_offline_queues_merged_by_the_owner_from_another_worker(
+    pair: tuple[RunningServer, RunningServer], database_url: str, fake_time_of_pair: FakeTime
+) -> None:
+    a, b = pair
+    clock = fake_time_of_pair
+    links = await create_table(a.base, clock_minutes=60, scenario="bunkers")  # A owns it
+    tid = links["id"]
+    tokens = {side: token_of(links[side]["url"]) for side in ("p1", "p2")}
+    p1 = await connect(b.base, tid, tokens["p1"], "phone-1")  # both phones on worker B
+    p2 = await connect(b.base, tid, tokens["p2"], "phone-2")
+    assert (await p1.command("start"))["t"] == "ack"
+    base = p1.version
+    await p2.wait_version(base)
+    await p1.ws.close()
+    await p2.ws.close()
+    clock.advance(30_000)
+    p1_tap = clock.now_ms()
+    clock.advance(20_000)
+    p2_tap = clock.now_ms()
+    clock.advance(40_000)
+    queues = {
+        "p1": [{"seq": 2, "at_ms": p1_tap, "c": "pass_turn", "expect": "p1"}],
+        "p2": [{"seq": 1, "at_ms": p2_tap, "c": "pass_turn", "expect": "p2"}],
+    }
+    back = {}
+    for seat, device in (("p1", "phone-1"), ("p2", "phone-2")):
+        phone = await connect(b.base, tid, tokens[seat], device, last=base)
+        await phone.send({"t": "offline", "base": base, "cmds": queues[seat]})
+        answer = await phone.recv_until("ack")
+        assert answer["dup"] is False
+        back[seat] = phone
+    await back["p1"].wait_version(base + 2)
+    await back["p2"].wait_version(base + 2)
+    game = back["p1"].game  # as a physical clock: P1 ran 30 s, P2 20 s, P1 again 40 s
+    assert (game["phase"], game["running"]) == ("advance_deployment", "p1")
+    assert game["remaining_ms"] == [60 * 60_000 - 70_000, 60 * 60_000 - 20_000]
+    owner = (await health(a.base))[1]["worker"]
+    assert owner_rows(database_url)[tid][0] == owner  # applied by the owner, worker A
+    for phone in back.values():
+        await phone.ws.close()
+
+
+async def test_dashboard_on_any_worker_sees_every_table(
+    pair: tuple[RunningServer, RunningServer],
+) -> None:
+    a, b = pair
+    async with httpx.AsyncClient(base_url=a.base) as http:
+        created = (await http.post("/api/events", json={"name": "Two workers", "points": 75}))
+        event = created.json()
+        eid, eo = event["id"], {"X-EO-Token": event["admin_token"]}
+        for name in ("Ann", "Bo", "Cy", "Di"):
+            added = await http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo)
+            assert added.status_code == 201
+        assert (await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)).is_success
+        assert (await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)).is_success
+        tables = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
+    assert len(tables) == 2
+    owner_a = (await health(a.base))[1]
+
+    dashboard = await websockets.connect(f"{b.ws_base}/ws/events/{eid}")  # the other worker
+    await dashboard.send(json.dumps({"t": "hello", "token": event["admin_token"]}))
+    snapshot = json.loads(await asyncio.wait_for(dashboard.recv(), 5))
+    assert snapshot["t"] == "dashboard"
+    assert sorted(t["id"] for t in snapshot["tables"]) == sorted(t["id"] for t in tables)
+    assert owner_a["tables_owned"] == 2 and (await health(b.base))[1]["tables_owned"] == 0
+
+    table = tables[0]
+    p1 = await connect(a.base, table["id"], token_of(table["links"]["p1"]["url"]), "d1")
+    assert (await p1.command("pass_turn", expect="p1"))["t"] == "ack"  # deployment done
+    seen = None
+    while seen is None:
+        message = json.loads(await asyncio.wait_for(dashboard.recv(), 5))
+        rows = [t for t in message.get("tables", []) if t["id"] == table["id"]]
+        if rows and rows[0]["running"] == "p2":
+            seen = rows[0]
+    assert seen["phase"] == "deployment" and seen["active"] == "p2"
+    await p1.ws.close()
+    await dashboard.close()
 
 
 async def test_redis_lost_and_back_commands_refused_then_taken(database_url: str) -> None:
