@@ -79,15 +79,17 @@ class Leases:
             conn.execute(text("UPDATE table_owner SET owner = NULL WHERE owner = :me"), me)
 
     def claim(self, table_id: str) -> int | None:
-        """Take the table if nobody alive holds it (or this worker holds it): the new
-        fencing token, or None (another worker owns it)."""
+        """Take the table if nobody alive holds it, or this worker does (a new token
+        then: any write with the old one is refused): the new fencing token, or None
+        (another live worker owns it)."""
         with self.engine.begin() as conn:
             row = conn.execute(
                 text(
                     "INSERT INTO table_owner (table_id, owner, token) VALUES (:t, :me, 1) "
                     "ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
                     "token = table_owner.token + 1 "
-                    f"WHERE table_owner.owner IS NULL OR NOT {_LIVE_WORKER} "
+                    "WHERE table_owner.owner IS NULL OR table_owner.owner = :me "
+                    f"OR NOT {_LIVE_WORKER} "
                     "RETURNING token"
                 ),
                 {"t": table_id, "me": self.worker_id},

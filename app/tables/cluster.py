@@ -178,12 +178,16 @@ class Cluster:
             room.own(token)
         self.backplane.send("all", {"k": "open", "t": room.table_id, "ev": room.meta is not None})
 
-    async def _owner(self, table_id: str) -> str | None:
+    async def _owner(self, room: TableRoom) -> str | None:
+        """The worker that applies the room's commands: this one once it holds the table."""
+        table_id = room.table_id
         owner = self._owners.get(table_id)
-        if owner is None:
+        if owner is None or (owner == self.worker_id and room.fence is None):
             owner = await asyncio.to_thread(self.leases.owner, table_id)
-            if owner is None and await self._claim(table_id):
-                owner = self.worker_id
+            if room.fence is not None:  # taken meanwhile (another command, the sweep)
+                return self.worker_id
+            if owner in (None, self.worker_id):
+                owner = self.worker_id if await self._claim(table_id) else None
             if owner is not None:
                 self._owners[table_id] = owner
         return owner
@@ -220,10 +224,12 @@ class Cluster:
         deadline = loop.time() + FORWARD_S
         table_id = room.table_id
         while True:
-            owner = await self._owner(table_id)
-            if owner == self.worker_id:
+            owner = await self._owner(room)
+            if owner == self.worker_id and room.fence is not None:
                 ack: Ack = await here()
                 return ack
+            if owner == self.worker_id:
+                owner = None  # it was let go meanwhile: look again
             reply = None
             if owner is not None:
                 reply = await self._ask(owner, {**body, "t": table_id})
@@ -312,8 +318,8 @@ class Cluster:
             channel.publish(text, skip=origin)
 
     def _followed(self, room: TableRoom, envelope: dict[str, Any]) -> None:
-        if "e" not in envelope:
-            return
+        if "e" not in envelope or envelope["e"][0] <= room.version:
+            return  # seen already (read from the store at a takeover, say)
         if room.fence is not None:  # another worker took it over: it writes now
             self._lost(room.table_id)
         self._owners[room.table_id] = envelope["w"]
