@@ -9,8 +9,11 @@ a PostgreSQL schema and a Redis channel prefix of its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import secrets
+import signal
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -380,3 +383,36 @@ async def test_rolling_restart_loses_no_tap(tmp_path: Path, database_url: str) -
             await taps(stopping, 2)
         assert version == 1 + 3 + 4 * 2
         assert_log_whole(log_of(database_url, tid), acked)
+
+
+async def test_serve_workers_2_on_one_port_and_a_killed_child_taken_over(
+    tmp_path: Path, database_url: str
+) -> None:
+    async with workers(tmp_path, database_url, REDIS_URL) as make:
+        server = make(None, "--workers", "2")
+        await server.start()
+        seen: dict[str, dict[str, Any]] = {}
+
+        async def both_up() -> bool:
+            _, body = await health(server.base)
+            seen[body["worker"]] = body
+            return len(seen) >= 2 and body["workers_alive"] == 2
+
+        await poll(both_up, "two workers answering on one port", 20)
+        links = await create_table(server.base, clock_minutes=60, scenario="bunkers")
+        owner = owner_rows(database_url)[links["id"]][0]
+        assert owner in seen
+        os.kill(int(owner.split("-")[-2]), signal.SIGKILL)  # host-pid-random
+        started = time.monotonic()
+
+        async def taken_over() -> bool:
+            with contextlib.suppress(httpx.TransportError):
+                row = owner_rows(database_url)[links["id"]]
+                return row[0] not in (None, owner)
+            return False
+
+        await poll(taken_over, "the other worker to take the table over", 5)
+        assert time.monotonic() - started <= 3.0
+        p1 = await connect(server.base, links["id"], token_of(links["p1"]["url"]), "phone-1")
+        assert (await p1.command("start"))["t"] == "ack"
+        await p1.ws.close()

@@ -73,8 +73,11 @@ def relaxed_env() -> dict[str, str]:
 class Worker:
     """`python -m app.cli serve` as one worker of several, on the wall clock."""
 
-    def __init__(self, env: dict[str, str], port: int, log_path: Path) -> None:
+    def __init__(
+        self, env: dict[str, str], port: int, log_path: Path, extra: tuple[str, ...] = ()
+    ) -> None:
         self.env = env
+        self.extra = extra
         self.port = port
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
@@ -98,6 +101,7 @@ class Worker:
         env.update(self.env, PYTHONUNBUFFERED="1")
         self._log = self.log_path.open("ab")
         argv = [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(self.port)]
+        argv += self.extra
         self.proc = subprocess.Popen(
             argv,
             cwd=ROOT,
@@ -188,14 +192,15 @@ async def workers(tmp_path: Path, database_url: str, redis_url: str) -> AsyncIte
     made: list[Worker] = []
     prefix = f"dctest-{secrets.token_hex(4)}"
 
-    def make(port: int | None = None) -> Worker:
+    def make(port: int | None = None, *extra: str) -> Worker:
         env = {
             "DEATHCLOCK_DATABASE_URL": database_url,
             "DEATHCLOCK_REDIS_URL": redis_url,
             "DEATHCLOCK_REDIS_PREFIX": prefix,
             **relaxed_env(),
         }
-        worker = Worker(env, port or free_port(), tmp_path / f"worker-{len(made)}.log")
+        log_path = tmp_path / f"worker-{len(made)}.log"
+        worker = Worker(env, port or free_port(), log_path, extra)
         made.append(worker)
         return worker
 
