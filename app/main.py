@@ -48,7 +48,7 @@ def create_app(
             worker_id = new_worker_id()
             backplane = Backplane(settings.redis_url, settings.redis_prefix, worker_id)
             hub = TableHub(store, clock, rng, RedisBroadcast(backplane))
-            hub.load()
+            hub.load(events_only=True)  # the dashboards'; the others as phones open them
             leases = Leases(store.engine, worker_id, settings.lease_ms)
             cluster = Cluster(hub, backplane, leases)
             await cluster.start()

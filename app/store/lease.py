@@ -120,6 +120,17 @@ class Leases:
             )
             return [r[0] for r in rows]
 
+    def holders(self, table_ids: list[str]) -> dict[str, tuple[str | None, int]]:
+        """Who holds each of these tables, with which token."""
+        if not table_ids:
+            return {}
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                text("SELECT table_id, owner, token FROM table_owner WHERE table_id = ANY(:ids)"),
+                {"ids": table_ids},
+            )
+            return {r[0]: (r[1], int(r[2])) for r in rows}
+
     def mine(self) -> dict[str, int]:
         """The tables this worker owns, with their tokens."""
         with self.engine.begin() as conn:

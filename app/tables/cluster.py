@@ -34,7 +34,7 @@ from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.store.lease import Leases, heir
 from app.store.models import TableRecord
-from app.store.repository import LogEntry
+from app.store.repository import Fenced, LogEntry
 from app.tables.backplane import Backplane, RelayChannel
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import REPLACED, Subscriber
@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ASK_S = 1.0  # one try at the owner
+ASK_S = 1.0  # the first try at the owner
+ASK_AGAIN_S = 0.5  # each try after it: the owner may be dead, its lease about to lapse
 FORWARD_S = 6.0  # every try: past this the phone hears "server trouble"
 
 
@@ -73,6 +74,7 @@ class Cluster:
         self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = itertools.count(1)
         self._beat: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         #: Told an event's id when another worker changed the event.
         self.event_listeners: list[Callable[[str], None]] = []
@@ -94,14 +96,16 @@ class Cluster:
             self.attach(room)
         await self.backplane.start()
         await self.beat()
-        self._beat = asyncio.create_task(self._beat_forever())
+        self._beat = asyncio.create_task(self._renew_forever())
+        self._sweep = asyncio.create_task(self._sweep_forever())
 
     async def close(self) -> None:
         """A clean stop: the tables go to the other workers at once."""
-        if self._beat is not None:
-            self._beat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._beat
+        for task in (self._beat, self._sweep):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self.leases.resign)
         for room in self.hub.rooms.values():
@@ -109,23 +113,42 @@ class Cluster:
         self.owned.clear()
         await self.backplane.close()
 
-    async def _beat_forever(self) -> None:
+    async def _renew_forever(self) -> None:
+        """The lease, renewed on its own: however long a sweep takes, it never lapses
+        while this worker's loop runs."""
         every = self.leases.ttl_ms / 4000
         while True:
             await asyncio.sleep(every)
             try:
-                await self.beat()
+                await self.renew()
             except Exception as exc:
                 self.lease_ok = False
                 log.error("the worker's lease could not be renewed: %s", exc)
 
+    async def _sweep_forever(self) -> None:
+        every = self.leases.ttl_ms / 4000
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("looking for tables to take over failed")
+
     async def beat(self) -> None:
-        """Renew the lease, let go of tables taken away, take over orphaned ones."""
+        await self.renew()
+        await self.sweep()
+
+    async def renew(self) -> None:
         self.alive = await asyncio.to_thread(self.leases.renew)
         self.lease_ok = True
-        mine = await asyncio.to_thread(self.leases.mine)
-        for table_id, fence in tuple(self.owned.items()):
-            if mine.get(table_id) != fence:
+
+    async def sweep(self) -> None:
+        """Let go of tables another worker took; take over orphaned ones."""
+        before = dict(self.owned)
+        held = await asyncio.to_thread(self.leases.holders, list(before))
+        for table_id, fence in before.items():
+            owner, token = held.get(table_id, (None, 0))
+            if self.owned.get(table_id) == fence and (owner != self.worker_id or token > fence):
                 self._lost(table_id)
         for table_id in await asyncio.to_thread(self.leases.orphans):
             if heir(table_id, self.alive) == self.worker_id:
@@ -170,9 +193,12 @@ class Cluster:
         if room is not None:
             room.own(None)
 
-    def opened(self, room: TableRoom) -> None:
+    def claim_new(self, table_id: str) -> int | None:
+        """A table about to be stored: this worker owns it before anyone can see it."""
+        return self.leases.claim(table_id)
+
+    def opened(self, room: TableRoom, token: int | None) -> None:
         """A new table: this worker owns it; the others load it if an event has it."""
-        token = self.leases.claim(room.table_id)
         if token is not None:
             self.owned[room.table_id] = token
             room.own(token)
@@ -223,18 +249,26 @@ class Cluster:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + FORWARD_S
         table_id = room.table_id
+        asked = 0
         while True:
             owner = await self._owner(room)
             if owner == self.worker_id and room.fence is not None:
-                ack: Ack = await here()
-                return ack
+                try:
+                    ack: Ack = await here()
+                    return ack
+                except Fenced:
+                    self._lost(table_id)  # taken over meanwhile: ask the new owner
             if owner == self.worker_id:
                 owner = None  # it was let go meanwhile: look again
             reply = None
             if owner is not None:
-                reply = await self._ask(owner, {**body, "t": table_id})
+                reply = await self._ask(
+                    owner, {**body, "t": table_id}, ASK_AGAIN_S if asked else ASK_S
+                )
+                asked += 1
             if reply is not None and "ok" in reply:
-                return Ack(reply["ok"][0], duplicate=reply["ok"][1])
+                # A second try found the first one applied: for the phone it is not a repeat.
+                return Ack(reply["ok"][0], duplicate=reply["ok"][1] and asked == 1)
             if reply is not None and "err" in reply:
                 raise RuleError(reply["err"][1], reply["err"][0])
             self._owners.pop(table_id, None)  # gone or moved: look again
@@ -246,7 +280,9 @@ class Cluster:
             if owner is None or (reply is not None and reply.get("moved")):
                 await asyncio.sleep(0.1)
 
-    async def _ask(self, owner: str, envelope: dict[str, Any]) -> dict[str, Any] | None:
+    async def _ask(
+        self, owner: str, envelope: dict[str, Any], wait_s: float
+    ) -> dict[str, Any] | None:
         request = next(self._ids)
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[request] = done
@@ -254,7 +290,7 @@ class Cluster:
         try:
             if not self.backplane.send(f"w:{owner}", envelope):
                 self.applies_or_raise()
-            return await asyncio.wait_for(done, ASK_S)
+            return await asyncio.wait_for(done, wait_s)
         except TimeoutError:
             return None
         finally:
@@ -342,8 +378,17 @@ class Cluster:
     # -- tables and events changed on another worker ------------------------------------
 
     def _on_open(self, envelope: dict[str, Any]) -> None:
-        if envelope.get("ev"):
+        if envelope.get("dropped"):
+            self.hub.rooms.pop(envelope["t"], None)
+            self.hub.broadcast.forget(f"table:{envelope['t']}")
+            self.owned.pop(envelope["t"], None)
+        elif envelope.get("ev"):
             self.hub.get(envelope["t"])
+
+    def discarded(self, table_id: str) -> None:
+        """A table removed before its game began: the other workers forget it too."""
+        self.owned.pop(table_id, None)
+        self.backplane.send("all", {"k": "open", "t": table_id, "dropped": True})
 
     def meta_changed(self, room: TableRoom) -> None:
         self.backplane.send("all", {"k": "meta", "t": room.table_id})

@@ -153,13 +153,16 @@ class TableHub:
             record.id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
         )
 
-    def load(self) -> int:
+    def load(self, events_only: bool = False) -> int:
         """Rebuild every live table from the store; running clocks have kept running.
 
-        Quick games that are over stay in the store until someone opens them (`get`).
+        Quick games that are over stay in the store until someone opens them (`get`);
+        `events_only` (one of several workers): quick games too, until a phone opens
+        one or this worker takes one over.
         """
         for record, log in self.store.tables(live_only=True):
-            self._room_from(record, log)
+            if record.event_id is not None or not events_only:
+                self._room_from(record, log)
         return len(self.rooms)
 
     def unload_idle(self, idle_ms: int = IDLE_MS) -> int:
@@ -213,6 +216,7 @@ class TableHub:
         while table_id in self.rooms or self.store.has_table(table_id):
             table_id = new_id()
         tokens = Tokens(new_token(), new_token(), new_token(), new_token())
+        fence = None if self.cluster is None else self.cluster.claim_new(table_id)
         self.store.add_table(
             TableRecord(
                 id=table_id,
@@ -240,7 +244,7 @@ class TableHub:
             )
         )
         if self.cluster is not None:
-            self.cluster.opened(room)
+            self.cluster.opened(room, fence)
         return room
 
     def discard(self, table_id: str) -> None:
@@ -250,6 +254,8 @@ class TableHub:
         self.rooms.pop(table_id, None)
         self.broadcast.forget(f"table:{table_id}")
         self.store.delete_table(table_id)
+        if self.cluster is not None:
+            self.cluster.discarded(table_id)
 
     def event_tables(self, event_id: str) -> list[TableRoom]:
         return [r for r in self.rooms.values() if r.meta and r.meta.event_id == event_id]
