@@ -27,6 +27,7 @@ import os
 import secrets
 import socket
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,7 @@ class Cluster:
         self._ids = itertools.count(1)
         self._beat: asyncio.Task[None] | None = None
         self._sweep: asyncio.Task[None] | None = None
+        self._renewer = ThreadPoolExecutor(1, thread_name_prefix="lease")
         self._tasks: set[asyncio.Task[None]] = set()
         #: Told an event's id when another worker changed the event.
         self.event_listeners: list[Callable[[str], None]] = []
@@ -112,6 +114,7 @@ class Cluster:
             room.own(None)
         self.owned.clear()
         await self.backplane.close()
+        self._renewer.shutdown(wait=False)
 
     async def _renew_forever(self) -> None:
         """The lease, renewed on its own: however long a sweep takes, it never lapses
@@ -139,7 +142,15 @@ class Cluster:
         await self.sweep()
 
     async def renew(self) -> None:
-        self.alive = await asyncio.to_thread(self.leases.renew)
+        """On a thread of its own: never queued behind the lookups of a busy moment."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self.alive = await loop.run_in_executor(self._renewer, self.leases.renew)
+        took = loop.time() - started
+        if took > self.leases.ttl_ms / 2000:
+            log.warning(
+                "renewing the lease took %.2f s (it lasts %.1f s)", took, self.leases.ttl_ms / 1000
+            )
         self.lease_ok = True
 
     async def sweep(self) -> None:
