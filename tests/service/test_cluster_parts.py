@@ -14,10 +14,13 @@ from sqlalchemy import text
 from app import cli
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.domain.errors import RuleError
+from app.domain.game import apply, new_game
 from app.store.lease import Leases, heir
 from app.store.repository import Fenced, LogEntry, Store
 from app.tables.backplane import Backplane, RedisBroadcast
 from app.tables.fanout import Subscriber
+from app.tables.flag_timer import RETRY_MS, FlagTimer
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
 from tests.integration.workers_support import REDIS_URL, need_services, pg_schema
@@ -115,3 +118,39 @@ def test_serve_refuses_several_workers_on_sqlite(
     with pytest.raises(SystemExit):
         cli.main(["serve", "--workers", "3", "--database-url", "postgresql+psycopg://x@h/db"])
     assert "DEATHCLOCK_REDIS_URL" in capsys.readouterr().err
+
+
+
+async def _turns_of_the_loop() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_a_flag_check_that_cannot_be_made_is_made_again_a_second_later__DC7() -> None:
+    """Without Redis the owner cannot apply the flag (server trouble): its timer looks
+    again a second later instead of spinning, and decides the flag once it can."""
+    time = FakeTime()
+    setup = QuickGame(clock_seconds=10).setup(random.Random(1))
+    stopped = new_game(setup, time.now_ms())
+    running = apply(stopped, Side.P1, c.StartClock(), time.now_ms())
+    games = [running]
+    calls = []
+
+    async def check() -> None:
+        calls.append(time.now_ms())
+        if len(calls) == 1:
+            raise RuleError("server trouble: Redis is unavailable", "server_trouble")
+        games.append(stopped)  # decided: nothing runs any more
+
+    timer = FlagTimer(time, check, lambda: games[-1])
+    timer.schedule(running)
+    time.advance(10_000)  # the flag's moment: the check fails
+    await _turns_of_the_loop()
+    assert len(calls) == 1
+    time.advance(RETRY_MS - 1)
+    await _turns_of_the_loop()
+    assert len(calls) == 1  # not spinning
+    time.advance(1)
+    await _turns_of_the_loop()
+    assert len(calls) == 2
+    await timer.close()
