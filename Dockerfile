@@ -10,7 +10,7 @@ COPY pyproject.toml README.md constraints.txt ./
 COPY app ./app
 COPY bench ./bench
 COPY web ./web
-RUN pip install --no-cache-dir -c constraints.txt -e '.[postgres]' && mkdir -p /app/data && chown deathclock /app/data
+RUN pip install --no-cache-dir -c constraints.txt -e '.[postgres,redis]' && mkdir -p /app/data && chown deathclock /app/data
 
 USER deathclock
 EXPOSE 8000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 
 import uvicorn
@@ -18,6 +19,12 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--host", default=defaults.host)
     serve.add_argument("--port", type=int, default=defaults.port)
     serve.add_argument("--database-url", default=defaults.database_url)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (more than one needs PostgreSQL and DEATHCLOCK_REDIS_URL)",
+    )
     demo = sub.add_parser("demo", help="fill the database with a running demo event")
     demo.add_argument("--database-url", default=defaults.database_url)
     demo.add_argument("--base-url", default=f"http://{defaults.host}:{defaults.port}")
@@ -30,6 +37,13 @@ def main(argv: list[str] | None = None) -> None:
         if not args.serve:
             return
         args.host, args.port = defaults.host, defaults.port
+    workers = getattr(args, "workers", 1)
+    if workers < 1:
+        parser.error("--workers must be 1 or more")
+    if workers > 1:
+        problem = dataclasses.replace(defaults, database_url=args.database_url).cluster_problem()
+        if problem is not None:
+            parser.exit(2, f"deathclock: cannot run {workers} workers: {problem}\n")
     if args.command in ("serve", "demo"):
         os.environ["DEATHCLOCK_DATABASE_URL"] = args.database_url
         uvicorn.run(
@@ -40,6 +54,7 @@ def main(argv: list[str] | None = None) -> None:
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,
             log_level="info",
+            workers=workers,
         )
 
 

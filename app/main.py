@@ -8,7 +8,8 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import errors, event_control, events, pages, prizes, rest, ws
@@ -18,7 +19,10 @@ from app.collector import pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
 from app.settings import Settings
+from app.store.lease import Leases
 from app.store.repository import Store
+from app.tables.backplane import Backplane, RedisBroadcast
+from app.tables.cluster import Cluster, new_worker_id
 from app.tables.hub import TableHub
 from app.tables.timesource import SystemTime, TimeSource
 
@@ -36,8 +40,22 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
         rng = random.Random(settings.seed)
-        hub = TableHub(store, clock, rng)
-        hub.load()
+        cluster = None
+        if settings.clustered:
+            problem = settings.cluster_problem()
+            if problem is not None:
+                raise RuntimeError(problem)
+            worker_id = new_worker_id()
+            backplane = Backplane(settings.redis_url, settings.redis_prefix, worker_id)
+            hub = TableHub(store, clock, rng, RedisBroadcast(backplane))
+            hub.load(events_only=True)  # the dashboards'; the others as phones open them
+            leases = Leases(store.engine, worker_id, settings.lease_ms)
+            cluster = Cluster(hub, backplane, leases)
+            await cluster.start()
+        else:
+            hub = TableHub(store, clock, rng)
+            hub.load()
+        app.state.cluster = cluster
         gc.collect()
         gc.freeze()  # what was loaded lives as long as the server: keep it out of the collector
         hub.start_timers()
@@ -45,6 +63,9 @@ def create_app(
         hub.listeners.append(dashboards.table_changed)
         service = EventService(store, hub, clock, rng, settings.players_per_event)
         service.listeners.append(service.read_models.publisher(dashboards))
+        if cluster is not None:
+            service.listeners.append(cluster.event_changed)
+            cluster.event_listeners.append(service.changed)
         service.start_timers()
         app.state.hub = hub
         app.state.events = service
@@ -62,6 +83,8 @@ def create_app(
             sweeper.cancel()
             unloader.cancel()
             await service.close()
+            if cluster is not None:
+                await cluster.close()
             await hub.close()
             store.close()
 
@@ -70,6 +93,17 @@ def create_app(
     app.state.io_time = io_time or SystemTime()
 
     errors.install(app)
+
+    @app.get("/health", include_in_schema=False)
+    async def health(request: Request) -> JSONResponse:
+        """Whether this worker takes commands; with several workers, Redis and its lease."""
+        cluster: Cluster | None = getattr(request.app.state, "cluster", None)
+        if cluster is None:
+            return JSONResponse({"status": "ok"})
+        body = cluster.health()
+        ok = body["redis"] == "ok" and body["lease"] == "ok"
+        body["status"] = "ok" if ok else "server trouble"
+        return JSONResponse(body, status_code=200 if ok else 503)
 
     app.include_router(rest.router)
     app.include_router(ws.router)

@@ -36,6 +36,26 @@ class Settings:
     #: SQLite `PRAGMA synchronous`: FULL keeps every acked tap through a power loss;
     #: NORMAL is faster but may lose the last taps with the power.
     sqlite_synchronous: str = "FULL"
+    #: Several workers: Redis between them (empty: this process is the only one), the
+    #: prefix of every channel they use, and how long a dead worker keeps its tables.
+    redis_url: str = ""
+    redis_prefix: str = "deathclock"
+    lease_ms: int = 2_000
+
+    @property
+    def clustered(self) -> bool:
+        return bool(self.redis_url)
+
+    def cluster_problem(self) -> str | None:
+        """Why these settings cannot run as one of several workers (None: they can)."""
+        if not self.database_url.startswith("postgresql"):
+            return (
+                "several workers need PostgreSQL: set DEATHCLOCK_DATABASE_URL to a "
+                "postgresql+psycopg:// URL (SQLite serves one worker only)"
+            )
+        if not self.redis_url:
+            return "several workers need Redis: set DEATHCLOCK_REDIS_URL (redis://host:6379/0)"
+        return None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -49,6 +69,9 @@ class Settings:
             client_per_s=float(env.get("DEATHCLOCK_CLIENT_PER_S", str(cls.client_per_s))),
             client_burst=float(env.get("DEATHCLOCK_CLIENT_BURST", str(cls.client_burst))),
             sqlite_synchronous=env.get("DEATHCLOCK_SQLITE_SYNCHRONOUS", cls.sqlite_synchronous),
+            redis_url=env.get("DEATHCLOCK_REDIS_URL", cls.redis_url),
+            redis_prefix=env.get("DEATHCLOCK_REDIS_PREFIX", cls.redis_prefix),
+            lease_ms=int(env.get("DEATHCLOCK_LEASE_MS", str(cls.lease_ms))),
             allowed_origins=tuple(
                 o.strip() for o in env.get("DEATHCLOCK_ALLOWED_ORIGINS", "").split(",") if o.strip()
             ),

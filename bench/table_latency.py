@@ -36,12 +36,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
+import secrets
 import shlex
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +75,37 @@ from bench.common import (
     server_argv,
     steal_seconds,
 )
+
+
+@contextlib.contextmanager
+def cluster_env(env: dict[str, str], workers: int) -> Iterator[dict[str, str]]:
+    """The server's environment: as it is for one worker; for several, a PostgreSQL
+    schema (dropped afterwards) and a Redis prefix of this run's own."""
+    if workers <= 1:
+        yield env
+        return
+    import psycopg
+
+    postgres = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL", "")
+    redis = os.environ.get("DEATHCLOCK_TEST_REDIS_URL", "")
+    if not postgres or not redis:
+        raise SystemExit("--workers needs DEATHCLOCK_TEST_POSTGRES_URL and _REDIS_URL set")
+    schema = f"bench_{secrets.token_hex(4)}"
+    plain = postgres.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in postgres else "?"
+    try:
+        yield {
+            **env,
+            "DEATHCLOCK_DATABASE_URL": f"{postgres}{sep}options=-csearch_path%3D{schema}",
+            "DEATHCLOCK_REDIS_URL": redis,
+            "DEATHCLOCK_REDIS_PREFIX": f"bench-{schema}",
+        }
+    finally:
+        with psycopg.connect(plain, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
 
@@ -267,6 +301,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--create-concurrency", type=int, default=16)
     parser.add_argument("--no-bare", action="store_true", help="skip the bare relay run")
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server workers; more than one runs on PostgreSQL and Redis "
+        "(DEATHCLOCK_TEST_POSTGRES_URL, DEATHCLOCK_TEST_REDIS_URL), each run on a schema "
+        "and a channel prefix of its own",
+    )
+    parser.add_argument(
         "--timeline", metavar="PREFIX", help="write each measured tap to PREFIX.<server>.csv"
     )
     args = parser.parse_args(argv)
@@ -278,7 +320,12 @@ def main(argv: list[str] | None = None) -> int:
         def bare_argv(port: int) -> list[str]:
             return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
 
-        app_result = run_target("deathclock", server_argv, env, args, tmp)
+        with cluster_env(env, args.workers) as app_env:
+
+            def app_argv(port: int) -> list[str]:
+                return [*server_argv(port), "--workers", str(args.workers)]
+
+            app_result = run_target("deathclock", app_argv, app_env, args, tmp)
         bare_result = None
         if not args.no_bare:
             bare_result = run_target("bare-relay", bare_argv, env, args, tmp)
@@ -309,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
         "clients": app_result["clients"],
         "compression": args.compression,
         "cores": os.cpu_count(),
+        "workers": args.workers,
+        "tables_per_core": rounded(app_result["tables"] / (os.cpu_count() or 1), 1),
     }
     if bare_result is not None:
         b = summary(bare_result)

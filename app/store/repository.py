@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import sqlite3
-import threading
 from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +16,9 @@ from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
+from app.domain.errors import RuleError
 from app.domain.status import LIVE
+from app.store.checkpoint import CHECKPOINT_EVERY_S, Checkpointer
 from app.store.models import LogRecord, TableRecord, TableSnapshot
 
 
@@ -32,6 +32,13 @@ class LogEntry:
     command_json: str
     #: Where the game stood when the command came ("P2's turn 3"), for the log's readers.
     turn: str = ""
+
+
+class Fenced(RuleError):
+    """A write with a fencing token that is not the table's any more (another worker
+    took the table over): nothing was written, and the command can be sent again."""
+
+    code = "server_trouble"
 
 
 def _entry(r: LogRecord) -> LogEntry:
@@ -90,47 +97,6 @@ RETIRED_COLUMNS = {"event_round": frozenset({"finished"})}
 #: Tables an older version had: the EO's results, now commands in their table's log only.
 RETIRED_TABLES = ("eo_result",)
 
-#: How often the SQLite write-ahead log is copied back into the database file.
-CHECKPOINT_EVERY_S = 1.0
-
-
-class _Checkpointer:
-    """Copies the write-ahead log back into the SQLite file from a thread of its own.
-
-    SQLite would otherwise do it inside whichever commit fills the log past 1000 pages:
-    a tap's commit on the server's loop, stalled for the copy and two fsyncs. sqlite3
-    lets go of the GIL while it works, so the loop carries on meanwhile; a PASSIVE
-    checkpoint never blocks a writer.
-    """
-
-    def __init__(self, path: str, every_s: float = CHECKPOINT_EVERY_S) -> None:
-        self.path = path
-        self.every_s = every_s
-        self.stopping = threading.Event()
-        self.connection: sqlite3.Connection | None = None
-        self.thread = threading.Thread(target=self._run, name="sqlite-checkpoint", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        while not self.stopping.wait(self.every_s):
-            with contextlib.suppress(sqlite3.Error):
-                self.run_once()
-
-    def run_once(self) -> tuple[int, int, int]:
-        """One pass: (busy, frames in the log, frames copied), as SQLite reports them."""
-        if self.connection is None:
-            self.connection = sqlite3.connect(self.path, check_same_thread=False)
-            self.connection.execute("PRAGMA busy_timeout=5000")
-        busy, frames, copied = self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        return int(busy), int(frames), int(copied)
-
-    def stop(self) -> None:
-        self.stopping.set()
-        self.thread.join(timeout=10)
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
-
 
 class Store:
     def __init__(
@@ -152,11 +118,10 @@ class Store:
         self._flusher: asyncio.Task[None] | None = None
         self._sync_thread: ThreadPoolExecutor | None = None
         self._wal_fd: int | None = None
-        SQLModel.metadata.create_all(self.engine)
-        self._add_missing_columns()
+        self._create_schema()
         self._raw: Any = None
         self._cursor: Any = None
-        self._checkpoints: _Checkpointer | None = None
+        self._checkpoints: Checkpointer | None = None
         sqlite = url.startswith("sqlite")
 
         mark = "?" if sqlite else "%s"
@@ -178,8 +143,32 @@ class Store:
             f"UPDATE {TableRecord.__tablename__} SET version = {mark}, "
             f"status = {mark}, result_json = {mark} WHERE id = {mark}"
         )
+        #: With several workers: the insert happens only while the writer's fencing token
+        #: is the table's (see app.store.lease), holding the owner row until the commit.
+        self._insert_fenced = (
+            f"INSERT INTO {LogRecord.__tablename__} ({', '.join(columns)}) "
+            f"SELECT {', '.join(mark for _ in columns)} WHERE EXISTS (SELECT 1 FROM table_owner "
+            f"WHERE table_id = {mark} AND token = {mark} FOR SHARE)"
+        )
         #: SQLite's writer runs in autocommit mode: a lone insert is its own transaction.
         self._autocommit = sqlite
+
+    def _create_schema(self) -> None:
+        if self.url.startswith("sqlite"):
+            SQLModel.metadata.create_all(self.engine)
+            self._add_missing_columns()
+            return
+        # Several workers start at once: one of them creates the tables, the others wait.
+        with self.engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(7319000)"))
+            conn.commit()
+            try:
+                SQLModel.metadata.create_all(conn)
+                conn.commit()
+                self._add_missing_columns()
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(7319000)"))
+                conn.commit()
 
     def _add_missing_columns(self) -> None:
         """New nullable or defaulted columns reach a database made by an older version."""
@@ -341,16 +330,23 @@ class Store:
                 if self._sync_later:
                     self._cursor.execute("PRAGMA synchronous=NORMAL")  # synced by `sync()`
                 if self._checkpoints is None:
-                    self._checkpoints = _Checkpointer(path, self.checkpoint_every_s)
+                    self._checkpoints = Checkpointer(path, self.checkpoint_every_s)
         return self._raw.driver_connection
 
     def append(
-        self, table_id: str, entry: LogEntry, status: str | None, result_json: str | None
+        self,
+        table_id: str,
+        entry: LogEntry,
+        status: str | None,
+        result_json: str | None,
+        fence: int | None = None,
     ) -> None:
         """Write one accepted command, and the table's new status and result with it.
 
         `status` None: the table's status and result are as they were, and its row is
-        left alone (most taps), so a tap costs one insert.
+        left alone (most taps), so a tap costs one insert. `fence`: this worker's
+        fencing token for the table (several workers); `Fenced` when it is not the
+        table's any more, and nothing is written.
         """
         row = (
             table_id,
@@ -372,7 +368,12 @@ class Store:
                 return
             if self._autocommit:
                 cursor.execute("BEGIN")
-            cursor.execute(self._insert_log, row)
+            if fence is None:
+                cursor.execute(self._insert_log, row)
+            else:
+                cursor.execute(self._insert_fenced, (*row, table_id, fence))
+                if cursor.rowcount != 1:
+                    raise Fenced("server trouble: this table moved to another worker; try again")
             if status is not None:
                 cursor.execute(self._update_table, (entry.version, status, result_json, table_id))
             conn.commit()

@@ -20,6 +20,9 @@ def flag_bound(game: Game) -> int | None:
     return clock.since_ms + min(clock.remaining_ms)
 
 
+RETRY_MS = 1_000  # a check that could not be made is made again this much later
+
+
 class FlagTimer:
     """Armed at the earliest moment a clock could run out.
 
@@ -55,8 +58,13 @@ class FlagTimer:
         self._checking = asyncio.get_running_loop().create_task(self._fire())
 
     async def _fire(self) -> None:
-        with contextlib.suppress(RuleError):  # a read-only table: the EO decides
+        try:
             await self.check()
+        except RuleError:  # a read-only table (the EO decides), or server trouble
+            if self._timer is None:
+                self._at = self.time.now_ms() + RETRY_MS
+                self._timer = self.time.call_at(self._at, self._due)  # look again later
+            return
         if self._timer is None:
             self.schedule(self.game())  # it fired before any flag: look at the next bound
 

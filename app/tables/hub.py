@@ -7,6 +7,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
@@ -16,6 +17,9 @@ from app.store.repository import LogEntry, Store
 from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
+
+if TYPE_CHECKING:
+    from app.tables.cluster import Cluster
 
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
 IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
@@ -95,10 +99,14 @@ class TableHub:
         self.broadcast = broadcast or MemoryBroadcast()
         self.rooms: dict[str, TableRoom] = {}
         self.listeners: list[Callable[[TableRoom], None]] = []
+        #: Several workers: who owns which table, and the way to the others.
+        self.cluster: Cluster | None = None
 
     def _register(self, room: TableRoom) -> TableRoom:
         room.listeners = self.listeners
         self.rooms[room.table_id] = room
+        if self.cluster is not None:
+            self.cluster.attach(room)
         return room
 
     def _room_from(
@@ -145,13 +153,16 @@ class TableHub:
             record.id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
         )
 
-    def load(self) -> int:
+    def load(self, events_only: bool = False) -> int:
         """Rebuild every live table from the store; running clocks have kept running.
 
-        Quick games that are over stay in the store until someone opens them (`get`).
+        Quick games that are over stay in the store until someone opens them (`get`);
+        `events_only` (one of several workers): quick games too, until a phone opens
+        one or this worker takes one over.
         """
         for record, log in self.store.tables(live_only=True):
-            self._room_from(record, log)
+            if record.event_id is not None or not events_only:
+                self._room_from(record, log)
         return len(self.rooms)
 
     def unload_idle(self, idle_ms: int = IDLE_MS) -> int:
@@ -205,6 +216,7 @@ class TableHub:
         while table_id in self.rooms or self.store.has_table(table_id):
             table_id = new_id()
         tokens = Tokens(new_token(), new_token(), new_token(), new_token())
+        fence = None if self.cluster is None else self.cluster.claim_new(table_id)
         self.store.add_table(
             TableRecord(
                 id=table_id,
@@ -226,10 +238,14 @@ class TableHub:
                 p2_player=meta.p2_player if meta else None,
             )
         )
-        room = TableRoom(
-            table_id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+        room = self._register(
+            TableRoom(
+                table_id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+            )
         )
-        return self._register(room)
+        if self.cluster is not None:
+            self.cluster.opened(room, fence)
+        return room
 
     def discard(self, table_id: str) -> None:
         room = self.rooms.get(table_id)
@@ -238,6 +254,8 @@ class TableHub:
         self.rooms.pop(table_id, None)
         self.broadcast.forget(f"table:{table_id}")
         self.store.delete_table(table_id)
+        if self.cluster is not None:
+            self.cluster.discarded(table_id)
 
     def event_tables(self, event_id: str) -> list[TableRoom]:
         return [r for r in self.rooms.values() if r.meta and r.meta.event_id == event_id]

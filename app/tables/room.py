@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import hmac
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
@@ -35,51 +34,19 @@ from app.tables.offline import (
     public_wire,
 )
 from app.tables.replay import decides, eo_results, fold
+from app.tables.screens import Screens
+from app.tables.seats import ROLES, Ack, TableMeta, Tokens
 from app.tables.snapshot import read as read_snapshot
 from app.tables.snapshot import write as write_snapshot
 from app.tables.timesource import TimeSource
 from app.tables.view import game_view, table_info
 
+if TYPE_CHECKING:
+    from app.tables.cluster import Cluster
+
 __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
-
-ROLES = ("p1", "p2", "watch", "eo")
-
-
-@dataclass(frozen=True, slots=True)
-class Ack:
-    version: int
-    duplicate: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeta:
-    """Where an event's table stands: its round, number and players."""
-
-    event_id: str
-    round_number: int
-    table_no: int
-    p1_player: str
-    p2_player: str
-
-
-@dataclass(frozen=True, slots=True)
-class Tokens:
-    p1: str
-    p2: str
-    watch: str
-    eo: str
-
-    def role_for(self, token: object) -> str | None:
-        if not isinstance(token, str) or not token:
-            return None
-        found = None
-        for role in ROLES:
-            if hmac.compare_digest(token.encode(), getattr(self, role).encode()):
-                found = role
-        return found
-
 
 class TableRoom:
     def __init__(
@@ -107,10 +74,7 @@ class TableRoom:
         self.history = History()
         self.dedupe = Dedupe()
         self.presences = Presences()
-        #: The device of each open screen of this process (a seat's phones, for presence).
-        self.devices: dict[Subscriber, str] = {}
-        #: The screens that asked to hear who is at the table (hello's `presence`).
-        self.presence_screens: set[Subscriber] = set()
+        self.screens = Screens(self.channel)
         self.flags = FlagTimer(time, self._flag_check, lambda: self.game)
         #: The table as loaded (a phone the log knows, not heard since, was gone since).
         self.loaded = Presence(time.now_ms(), version, game)
@@ -123,6 +87,10 @@ class TableRoom:
         self.last_change_ms = time.now_ms()
         #: The server's dice for scenario rules (Incursion's removed flag).
         self.dice: random.Random = random.SystemRandom()
+        #: Several workers: the cluster forwards the commands of a table another worker
+        #: owns; `fence` is this worker's fencing token while it owns the table.
+        self.cluster: Cluster | None = None
+        self.fence: int | None = None
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -174,6 +142,48 @@ class TableRoom:
 
     # -- commands ---------------------------------------------------------------
 
+    # -- following the table's owner (several workers) ------------------------
+
+    def follow(self, entries: list[LogEntry], text: str | None = None) -> bool:
+        """Apply what the owner applied (its log entries, in order) and tell this
+        worker's history (`text`, the event). False: they do not follow on from here."""
+        if not entries or entries[0].version != self.version + 1:
+            return entries[-1].version <= self.version if entries else True
+        loaded = self.loaded
+        try:
+            self._replay_from(self.game, self.version, entries)
+        except (RuleError, ValueError, KeyError):
+            return False  # a merge from before this version: read the whole log again
+        self.loaded, self.last_change_ms = loaded, self.time.now_ms()
+        if text is None:
+            self.history.clear()
+        else:
+            self.history.add(self.version, text)
+        for listener in self.listeners:
+            listener(self)
+        return True
+
+    def catch_up(self) -> bool:
+        """Read what this worker has not seen from the store; its screens get the table
+        afresh if anything changed (they resync by version)."""
+        version = self.version
+        if not self.follow(self.store.log(self.table_id, after=version)):
+            self.dedupe, self.game, self.version = Dedupe(), self.initial, 0
+            self.decided = Decision(0, self.time.now_ms(), self.initial)
+            self.replay(self.store.log(self.table_id))
+        if self.version == version:
+            return False
+        self._stored = None  # the owner wrote the status: write it again when it changes
+        for subscriber in tuple(self.channel.subscribers):
+            self.channel.send(subscriber, self.snapshot(subscriber.role))
+        return True
+
+    def own(self, fence: int | None) -> None:
+        """This worker applies the table's commands from now on (None: no more)."""
+        self.fence = fence
+        if fence is not None:
+            self.flags.schedule(self.game)
+
     def _read_only(self, command: c.Command | None = None) -> None:
         """A table whose log does not replay takes nothing but the EO's result."""
         if self.broken is not None and not isinstance(command, c.RecordResult):
@@ -193,6 +203,8 @@ class TableRoom:
         it once it is durable, just before its ack, so that what a phone shows as done
         is acked.
         """
+        if self.cluster is not None and not self.cluster.applies(self):
+            return await self.cluster.forward(self, actor, device, seq, command)
         async with self.lock:
             self._read_only(command)
             applied = self.dedupe.applied(
@@ -231,6 +243,8 @@ class TableRoom:
         Only for a phone that was gone (`gap`), only within the span it was gone, on top
         of what it last had; never before a decision the server made meanwhile.
         """
+        if self.cluster is not None and not self.cluster.applies(self):
+            return await self.cluster.forward_merge(self, actor, device, gap, base, queued)
         async with self.lock:
             self._read_only()
             if not isinstance(actor, Side):
@@ -311,7 +325,7 @@ class TableRoom:
         status = table_status(game)
         stored = (status.value, result_json)
         changed = status.value if stored != self._stored else None
-        self.store.append(self.table_id, entry, changed, result_json)
+        self.store.append(self.table_id, entry, changed, result_json, self.fence)
         self._stored = stored
         self.last_change_ms = now
         self.game = game
@@ -324,7 +338,10 @@ class TableRoom:
         self.history.add(version, text)
         if status is TableStatus.CONFIRMED:
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        self.channel.publish(text, skip=origin)
+        if self.cluster is None:
+            self.channel.publish(text, skip=origin)
+        else:
+            self.cluster.replicate(self, entry, text, origin)
         self.flags.schedule(game)
         if version - self._snapshot_version >= SNAPSHOT_EVERY:
             self._take_snapshot(version, at_ms, game)
@@ -357,6 +374,8 @@ class TableRoom:
             subscriber.offer(self.snapshot(subscriber.role))
         for listener in self.listeners:
             listener(self)
+        if self.cluster is not None:
+            self.cluster.meta_changed(self)
 
     def replace_token(self, role: str, token: str) -> None:
         """A lost phone: the old link stops working and its open sockets close."""
@@ -367,11 +386,14 @@ class TableRoom:
         for subscriber in tuple(self.channel.subscribers):
             if subscriber.role == role:
                 subscriber.drop(REPLACED, "link replaced")
+        if self.cluster is not None:
+            self.cluster.meta_changed(self)
 
     # -- the flag timer ---------------------------------------------------------
 
     def schedule_flag(self) -> None:
-        self.flags.schedule(self.game)
+        if self.cluster is None or self.fence is not None:
+            self.flags.schedule(self.game)
 
     async def _flag_check(self) -> Ack:
         return await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
@@ -409,30 +431,11 @@ class TableRoom:
             for text in missed:
                 subscriber.offer(text)
         self.channel.join(subscriber)
-        self.devices[subscriber] = device
-        if presence:
-            self.presence_screens.add(subscriber)
-        self._publish_presence()
+        self.screens.arrive(subscriber, device, presence)
 
     def leave(self, subscriber: Subscriber) -> None:
         self.channel.leave(subscriber)
-        self.presence_screens.discard(subscriber)
-        if self.devices.pop(subscriber, None) is not None:
-            self._publish_presence()
+        self.screens.leave(subscriber)
 
     def presence(self) -> dict[str, dict[str, Any]]:
-        """Each seat's phones with a socket open now: online, and on how many devices."""
-        seats: dict[str, set[str]] = {"p1": set(), "p2": set()}
-        for subscriber, device in self.devices.items():
-            if subscriber.role in seats and subscriber in self.channel.subscribers:
-                seats[subscriber.role].add(device or str(id(subscriber)))
-        return {
-            seat: {"online": bool(found), "devices": len(found)} for seat, found in seats.items()
-        }
-
-    def _publish_presence(self) -> None:
-        if not self.presence_screens:
-            return
-        text = protocol.presence(self.presence())
-        for subscriber in tuple(self.presence_screens):
-            self.channel.send(subscriber, text)
+        return self.screens.presence()

@@ -1,0 +1,141 @@
+"""Who applies a table's commands when several workers share one PostgreSQL.
+
+Each worker holds a lease (`worker_lease`: renewed every few hundred milliseconds,
+expiring `ttl_ms` after the last renewal, by the database's clock so that the workers'
+clocks never matter). Each table has one owner (`table_owner`) and a fencing token
+that goes up by one at every change of owner. The owner writes the table's log with
+its token (`Store.append(..., fence=token)`): the insert holds a share lock on the
+owner row and happens only while the token is still the table's, so a worker that
+lost a table (it stalled past its lease and another took over) cannot write to it any
+more, and the new owner reads the log only after every write of the old one is in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+
+from app.domain.status import LIVE
+
+TTL_MS = 2_000
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS worker_lease ("
+    " worker_id TEXT PRIMARY KEY, expires_at TIMESTAMPTZ NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS table_owner ("
+    " table_id TEXT PRIMARY KEY, owner TEXT, token BIGINT NOT NULL DEFAULT 0)",
+)
+
+_LIVE_WORKER = (
+    "EXISTS (SELECT 1 FROM worker_lease w WHERE w.worker_id = table_owner.owner"
+    " AND w.expires_at > clock_timestamp())"
+)
+
+
+def rank(table_id: str, worker_id: str) -> bytes:
+    """Rendezvous hashing: among the live workers, the one ranked highest for a table
+    takes it over when its owner dies (every worker computes the same choice)."""
+    return hashlib.blake2b(f"{table_id}/{worker_id}".encode(), digest_size=8).digest()
+
+
+def heir(table_id: str, workers: Iterable[str]) -> str | None:
+    return max(workers, key=lambda w: rank(table_id, w), default=None)
+
+
+class Leases:
+    def __init__(self, engine: Engine, worker_id: str, ttl_ms: int = TTL_MS) -> None:
+        self.engine = engine
+        self.worker_id = worker_id
+        self.ttl_ms = ttl_ms
+        with engine.begin() as conn:
+            conn.execute(text("SELECT pg_advisory_xact_lock(7319001)"))  # one creator at a time
+            for statement in SCHEMA:
+                conn.execute(text(statement))
+
+    def renew(self) -> list[str]:
+        """Extend this worker's lease; the workers alive now (this one included)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                text(
+                    "INSERT INTO worker_lease (worker_id, expires_at) VALUES "
+                    "(:me, clock_timestamp() + make_interval(secs => :ttl)) "
+                    "ON CONFLICT (worker_id) DO UPDATE SET expires_at = EXCLUDED.expires_at"
+                ),
+                {"me": self.worker_id, "ttl": self.ttl_ms / 1000},
+            )
+            rows = conn.execute(
+                text("SELECT worker_id FROM worker_lease WHERE expires_at > clock_timestamp()")
+            )
+            return sorted(r[0] for r in rows)
+
+    def resign(self) -> None:
+        """Leave at once (a clean stop): this worker's tables go to the others."""
+        with self.engine.begin() as conn:
+            me = {"me": self.worker_id}
+            conn.execute(text("DELETE FROM worker_lease WHERE worker_id = :me"), me)
+            conn.execute(text("UPDATE table_owner SET owner = NULL WHERE owner = :me"), me)
+
+    def claim(self, table_id: str) -> int | None:
+        """Take the table if nobody alive holds it, or this worker does (a new token
+        then: any write with the old one is refused): the new fencing token, or None
+        (another live worker owns it)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                text(
+                    "INSERT INTO table_owner (table_id, owner, token) VALUES (:t, :me, 1) "
+                    "ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
+                    "token = table_owner.token + 1 "
+                    "WHERE table_owner.owner IS NULL OR table_owner.owner = :me "
+                    f"OR NOT {_LIVE_WORKER} "
+                    "RETURNING token"
+                ),
+                {"t": table_id, "me": self.worker_id},
+            ).first()
+        return None if row is None else int(row[0])
+
+    def owner(self, table_id: str) -> str | None:
+        """The live worker that owns the table, or None."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                text(f"SELECT owner FROM table_owner WHERE table_id = :t AND {_LIVE_WORKER}"),
+                {"t": table_id},
+            ).first()
+        return None if row is None else str(row[0])
+
+    def orphans(self) -> list[str]:
+        """Tables still in play whose owner is gone (or that never had one)."""
+        live = [status.value for status in LIVE]
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                text(
+                    "SELECT g.id FROM game_table g "
+                    "LEFT JOIN table_owner ON table_owner.table_id = g.id "
+                    "WHERE g.status = ANY(:live) "
+                    f"AND (table_owner.owner IS NULL OR NOT {_LIVE_WORKER})"
+                ),
+                {"live": live},
+            )
+            return [r[0] for r in rows]
+
+    def holders(self, table_ids: list[str]) -> dict[str, tuple[str | None, int]]:
+        """Who holds each of these tables, with which token."""
+        if not table_ids:
+            return {}
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                text("SELECT table_id, owner, token FROM table_owner WHERE table_id = ANY(:ids)"),
+                {"ids": table_ids},
+            )
+            return {r[0]: (r[1], int(r[2])) for r in rows}
+
+    def mine(self) -> dict[str, int]:
+        """The tables this worker owns, with their tokens."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                text("SELECT table_id, token FROM table_owner WHERE owner = :me"),
+                {"me": self.worker_id},
+            )
+            return {r[0]: int(r[1]) for r in rows}

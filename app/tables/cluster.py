@@ -1,0 +1,453 @@
+"""Several workers on one PostgreSQL and one Redis: one owner per table.
+
+Any worker accepts any socket. Every worker keeps the tables it has open as followers of
+their owners: the owner applies a table's commands (one writer, in order, with its
+fencing token: app.store.lease), writes them to the log, and sends each event with its
+log entry through Redis; the other workers apply the entry to their copy and hand the
+event to their own screens, so dashboards on any worker see every table. A command that
+reaches a worker which does not own its table goes to the owner through Redis, and its
+ack or error comes back the same way.
+
+A worker that dies stops renewing its lease; within the lease's time another worker
+takes each of its tables over (rendezvous hashing picks which), reads from the store
+what it had not seen, and goes on: every acked command is in the log, and the fencing
+token keeps the old owner from writing any more. Without Redis a worker cannot tell the
+others what it applies, so it refuses commands ("server trouble") until Redis returns,
+then reads back from the store what it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import itertools
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from app.domain import commands as c
+from app.domain.errors import RuleError
+from app.store.lease import Leases, heir
+from app.store.models import TableRecord
+from app.store.repository import Fenced, LogEntry
+from app.tables.backplane import Backplane, RelayChannel
+from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
+from app.tables.fanout import REPLACED, Subscriber
+from app.tables.offline import Gap
+from app.tables.room import Ack, TableRoom, Tokens
+from app.tables.snapshot import read as read_game
+from app.tables.snapshot import write as write_game
+
+if TYPE_CHECKING:
+    from app.tables.hub import TableHub
+
+log = logging.getLogger(__name__)
+
+ASK_S = 1.0  # the first try at the owner
+ASK_AGAIN_S = 0.5  # each try after it: the owner may be dead, its lease about to lapse
+FORWARD_S = 6.0  # every try: past this the phone hears "server trouble"
+
+
+class ServerTrouble(RuleError):
+    code = "server_trouble"
+
+
+def new_worker_id() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class Cluster:
+    def __init__(self, hub: TableHub, backplane: Backplane, leases: Leases) -> None:
+        self.hub = hub
+        self.backplane = backplane
+        self.leases = leases
+        self.worker_id = leases.worker_id
+        self.owned: dict[str, int] = {}
+        self.alive: list[str] = []
+        self.lease_ok = False
+        self._owners: dict[str, str] = {}
+        self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = itertools.count(1)
+        self._beat: asyncio.Task[None] | None = None
+        self._sweep: asyncio.Task[None] | None = None
+        self._renewer = ThreadPoolExecutor(1, thread_name_prefix="lease")
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: Told an event's id when another worker changed the event.
+        self.event_listeners: list[Callable[[str], None]] = []
+        self._relaying = False
+        handlers = backplane.handlers
+        handlers["cmd"] = self._on_command
+        handlers["rep"] = self._on_reply
+        handlers["open"] = self._on_open
+        handlers["meta"] = self._on_meta
+        handlers["ev"] = self._on_event
+        backplane.on_recover.append(self._recover)
+
+    # -- life -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        hub = self.hub
+        hub.cluster = self
+        for room in hub.rooms.values():
+            self.attach(room)
+        await self.backplane.start()
+        await self.beat()
+        self._beat = asyncio.create_task(self._renew_forever())
+        self._sweep = asyncio.create_task(self._sweep_forever())
+
+    async def close(self) -> None:
+        """A clean stop: the tables go to the other workers at once."""
+        for task in (self._beat, self._sweep):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.leases.resign)
+        for room in self.hub.rooms.values():
+            room.own(None)
+        self.owned.clear()
+        await self.backplane.close()
+        self._renewer.shutdown(wait=False)
+
+    async def _renew_forever(self) -> None:
+        """The lease, renewed on its own: however long a sweep takes, it never lapses
+        while this worker's loop runs."""
+        every = self.leases.ttl_ms / 4000
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.renew()
+            except Exception as exc:
+                self.lease_ok = False
+                log.error("the worker's lease could not be renewed: %s", exc)
+
+    async def _sweep_forever(self) -> None:
+        every = self.leases.ttl_ms / 4000
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("looking for tables to take over failed")
+
+    async def beat(self) -> None:
+        await self.renew()
+        await self.sweep()
+
+    async def renew(self) -> None:
+        """On a thread of its own: never queued behind the lookups of a busy moment."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        self.alive = await loop.run_in_executor(self._renewer, self.leases.renew)
+        took = loop.time() - started
+        if took > self.leases.ttl_ms / 2000:
+            log.warning(
+                "renewing the lease took %.2f s (it lasts %.1f s)", took, self.leases.ttl_ms / 1000
+            )
+        self.lease_ok = True
+
+    async def sweep(self) -> None:
+        """Let go of tables another worker took; take over orphaned ones."""
+        before = dict(self.owned)
+        held = await asyncio.to_thread(self.leases.holders, list(before))
+        for table_id, fence in before.items():
+            owner, token = held.get(table_id, (None, 0))
+            if self.owned.get(table_id) == fence and (owner != self.worker_id or token > fence):
+                self._lost(table_id)
+        for table_id in await asyncio.to_thread(self.leases.orphans):
+            if heir(table_id, self.alive) == self.worker_id:
+                await self._claim(table_id)
+
+    # -- ownership ----------------------------------------------------------------------
+
+    def attach(self, room: TableRoom) -> None:
+        room.cluster = self
+        room.fence = self.owned.get(room.table_id)
+        channel = room.channel
+        if isinstance(channel, RelayChannel):
+            channel.on_remote = lambda envelope: self._followed(room, envelope)
+
+    def applies(self, room: TableRoom) -> bool:
+        """Whether this worker applies the room's commands itself (else it forwards)."""
+        if not self.backplane.healthy:
+            raise ServerTrouble(
+                "server trouble: the server cannot share this table's moves right now "
+                f"({self.backplane.trouble}); it recovers by itself, try again in a moment"
+            )
+        return room.fence is not None
+
+    async def _claim(self, table_id: str) -> bool:
+        token = await asyncio.to_thread(self.leases.claim, table_id)
+        if token is None:
+            return False
+        room = self.hub.get(table_id)
+        if room is None:
+            return False
+        room.catch_up()
+        self.owned[table_id] = token
+        self._owners[table_id] = self.worker_id
+        room.own(token)
+        log.info("worker %s took table %s over (token %s)", self.worker_id, table_id, token)
+        return True
+
+    def _lost(self, table_id: str) -> None:
+        self.owned.pop(table_id, None)
+        self._owners.pop(table_id, None)
+        room = self.hub.rooms.get(table_id)
+        if room is not None:
+            room.own(None)
+
+    def claim_new(self, table_id: str) -> int | None:
+        """A table about to be stored: this worker owns it before anyone can see it."""
+        return self.leases.claim(table_id)
+
+    def opened(self, room: TableRoom, token: int | None) -> None:
+        """A new table: this worker owns it; the others load it if an event has it."""
+        if token is not None:
+            self.owned[room.table_id] = token
+            room.own(token)
+        self.backplane.send("all", {"k": "open", "t": room.table_id, "ev": room.meta is not None})
+
+    async def _owner(self, room: TableRoom) -> str | None:
+        """The worker that applies the room's commands: this one once it holds the table."""
+        table_id = room.table_id
+        owner = self._owners.get(table_id)
+        if owner is None or (owner == self.worker_id and room.fence is None):
+            owner = await asyncio.to_thread(self.leases.owner, table_id)
+            if room.fence is not None:  # taken meanwhile (another command, the sweep)
+                return self.worker_id
+            if owner in (None, self.worker_id):
+                owner = self.worker_id if await self._claim(table_id) else None
+            if owner is not None:
+                self._owners[table_id] = owner
+        return owner
+
+    # -- forwarding ---------------------------------------------------------------------
+
+    async def forward(
+        self, room: TableRoom, actor: c.Actor, device: str, seq: int, command: c.Command
+    ) -> Ack:
+        body = {"m": "cmd", "a": actor_to_wire(actor), "d": device, "s": seq}
+        body["c"] = command_to_wire(command)
+        return await self._forward(room, body, lambda: room.execute(actor, device, seq, command))
+
+    async def forward_merge(
+        self,
+        room: TableRoom,
+        actor: c.Actor,
+        device: str,
+        gap: Gap | None,
+        base: int,
+        queued: list[tuple[int, int, c.Command]],
+    ) -> Ack:
+        body: dict[str, Any] = {"m": "merge", "a": actor_to_wire(actor), "d": device, "b": base}
+        body["q"] = [[s, at, command_to_wire(cmd)] for s, at, cmd in queued]
+        if gap is not None:
+            body["g"] = [gap.since_ms, gap.back_ms, gap.version, gap.back_version]
+            body["gg"] = write_game(gap.game)
+        return await self._forward(
+            room, body, lambda: room.merge_offline(actor, device, gap, base, queued)
+        )
+
+    async def _forward(self, room: TableRoom, body: dict[str, Any], here: Callable[[], Any]) -> Ack:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FORWARD_S
+        table_id = room.table_id
+        asked = 0
+        while True:
+            owner = await self._owner(room)
+            if owner == self.worker_id and room.fence is not None:
+                try:
+                    ack: Ack = await here()
+                    return ack
+                except Fenced:
+                    self._lost(table_id)  # taken over meanwhile: ask the new owner
+            if owner == self.worker_id:
+                owner = None  # it was let go meanwhile: look again
+            reply = None
+            if owner is not None:
+                reply = await self._ask(
+                    owner, {**body, "t": table_id}, ASK_AGAIN_S if asked else ASK_S
+                )
+                asked += 1
+            if reply is not None and "ok" in reply:
+                # A second try found the first one applied: for the phone it is not a repeat.
+                return Ack(reply["ok"][0], duplicate=reply["ok"][1] and asked == 1)
+            if reply is not None and "err" in reply:
+                raise RuleError(reply["err"][1], reply["err"][0])
+            self._owners.pop(table_id, None)  # gone or moved: look again
+            if loop.time() >= deadline:
+                raise ServerTrouble(
+                    "server trouble: the worker holding this table does not answer; "
+                    "try again in a moment"
+                )
+            if owner is None or (reply is not None and reply.get("moved")):
+                await asyncio.sleep(0.1)
+
+    async def _ask(
+        self, owner: str, envelope: dict[str, Any], wait_s: float
+    ) -> dict[str, Any] | None:
+        request = next(self._ids)
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._replies[request] = done
+        envelope.update(k="cmd", id=request, to=owner)
+        try:
+            if not self.backplane.send(f"w:{owner}", envelope):
+                self.applies_or_raise()
+            return await asyncio.wait_for(done, wait_s)
+        except TimeoutError:
+            return None
+        finally:
+            self._replies.pop(request, None)
+
+    def applies_or_raise(self) -> None:
+        if not self.backplane.healthy:
+            raise ServerTrouble(f"server trouble: {self.backplane.trouble}; try again in a moment")
+
+    def _on_reply(self, envelope: dict[str, Any]) -> None:
+        done = self._replies.get(envelope.get("id", 0))
+        if done is not None and not done.done():
+            done.set_result(envelope)
+
+    def _on_command(self, envelope: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._serve(envelope))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _serve(self, envelope: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"k": "rep", "id": envelope["id"]}
+        room = self.hub.get(envelope["t"])
+        if room is None or room.fence is None:
+            reply["moved"] = True
+        else:
+            try:
+                ack = await self._apply(room, envelope)
+                reply["ok"] = [ack.version, ack.duplicate]
+            except RuleError as exc:
+                reply["err"] = [exc.code, exc.message]
+            except Exception:
+                log.exception("a forwarded command failed on table %s", room.table_id)
+                reply["err"] = ["internal", "the command could not be saved; not applied"]
+        self.backplane.send(f"w:{envelope['w']}", reply)
+
+    async def _apply(self, room: TableRoom, envelope: dict[str, Any]) -> Ack:
+        actor = actor_from_wire(envelope["a"])
+        if envelope["m"] == "cmd":
+            command = command_from_wire(envelope["c"])
+            return await room.execute(actor, envelope["d"], envelope["s"], command)
+        gap = None
+        if "g" in envelope:
+            since, back, version, back_version = envelope["g"]
+            gap = Gap(since, back, version, read_game(envelope["gg"]), back_version)
+        queued = [(s, at, command_from_wire(w)) for s, at, w in envelope["q"]]
+        return await room.merge_offline(actor, envelope["d"], gap, envelope["b"], queued)
+
+    # -- following the owners -----------------------------------------------------------
+
+    def replicate(
+        self, room: TableRoom, entry: LogEntry, text: str, origin: Subscriber | None
+    ) -> None:
+        """The owner applied `entry`: its screens here at once, the other workers' next."""
+        channel = room.channel
+        if isinstance(channel, RelayChannel):
+            channel.local(text, skip=origin)
+            e = entry
+            row = [e.version, e.at_ms, e.actor, e.device, e.seq, e.command_json, e.turn]
+            channel.relay({"e": row, "text": text})
+        else:
+            channel.publish(text, skip=origin)
+
+    def _followed(self, room: TableRoom, envelope: dict[str, Any]) -> None:
+        if "e" not in envelope or envelope["e"][0] <= room.version:
+            return  # seen already (read from the store at a takeover, say)
+        if room.fence is not None:  # another worker took it over: it writes now
+            self._lost(room.table_id)
+        self._owners[room.table_id] = envelope["w"]
+        before = room.version
+        text = envelope["text"]
+        if room.follow([LogEntry(*envelope["e"])], text):
+            if room.version > before:
+                channel = room.channel
+                assert isinstance(channel, RelayChannel)
+                channel.local(text)
+        else:
+            room.catch_up()
+
+    async def _recover(self) -> None:
+        """Redis is back: read from the store what went by meanwhile."""
+        for room in tuple(self.hub.rooms.values()):
+            if room.fence is None:
+                room.catch_up()
+
+    # -- tables and events changed on another worker ------------------------------------
+
+    def _on_open(self, envelope: dict[str, Any]) -> None:
+        if envelope.get("dropped"):
+            self.hub.rooms.pop(envelope["t"], None)
+            self.hub.broadcast.forget(f"table:{envelope['t']}")
+            self.owned.pop(envelope["t"], None)
+        elif envelope.get("ev"):
+            self.hub.get(envelope["t"])
+
+    def discarded(self, table_id: str) -> None:
+        """A table removed before its game began: the other workers forget it too."""
+        self.owned.pop(table_id, None)
+        self.backplane.send("all", {"k": "open", "t": table_id, "dropped": True})
+
+    def meta_changed(self, room: TableRoom) -> None:
+        self.backplane.send("all", {"k": "meta", "t": room.table_id})
+
+    def _on_meta(self, envelope: dict[str, Any]) -> None:
+        room = self.hub.rooms.get(envelope["t"])
+        if room is None:
+            return
+        with self.hub.store.session() as session:
+            record = session.get(TableRecord, room.table_id)
+        if record is None:
+            self.hub.rooms.pop(room.table_id, None)
+            return
+        tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
+        for subscriber in tuple(room.channel.subscribers):
+            now, before = getattr(tokens, subscriber.role), getattr(room.tokens, subscriber.role)
+            if not hmac.compare_digest(now.encode(), before.encode()):
+                subscriber.drop(REPLACED, "link replaced")
+        room.tokens = tokens
+        names = (record.p1_name, record.p2_name)
+        if names != room.game.setup.names:
+            room.game = replace(room.game, setup=replace(room.game.setup, names=names))
+            room.initial = replace(room.initial, setup=replace(room.initial.setup, names=names))
+            for subscriber in tuple(room.channel.subscribers):
+                subscriber.offer(room.snapshot(subscriber.role))
+            for listener in room.listeners:
+                listener(room)
+
+    def event_changed(self, event_id: str) -> None:
+        """An event changed here: the other workers' dashboards and read models hear it."""
+        if not self._relaying:
+            self.backplane.send("all", {"k": "ev", "e": event_id})
+
+    def _on_event(self, envelope: dict[str, Any]) -> None:
+        self._relaying = True
+        try:
+            for listener in tuple(self.event_listeners):
+                listener(envelope["e"])
+        finally:
+            self._relaying = False
+
+    # -- what the health endpoint says -------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        return {
+            "worker": self.worker_id,
+            "redis": "ok" if self.backplane.healthy else self.backplane.trouble,
+            "lease": "ok" if self.lease_ok else "not renewed",
+            "workers_alive": len(self.alive),
+            "tables_owned": len(self.owned),
+        }

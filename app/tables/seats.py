@@ -1,0 +1,43 @@
+"""A table's seats and links: the roles a link opens, the tokens behind them, where an
+event's table stands, and the ack a command gets."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+ROLES = ("p1", "p2", "watch", "eo")
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeta:
+    """Where an event's table stands: its round, number and players."""
+
+    event_id: str
+    round_number: int
+    table_no: int
+    p1_player: str
+    p2_player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tokens:
+    p1: str
+    p2: str
+    watch: str
+    eo: str
+
+    def role_for(self, token: object) -> str | None:
+        if not isinstance(token, str) or not token:
+            return None
+        found = None
+        for role in ROLES:
+            if hmac.compare_digest(token.encode(), getattr(self, role).encode()):
+                found = role
+        return found

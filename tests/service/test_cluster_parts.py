@@ -1,0 +1,156 @@
+"""The parts of several workers, one at a time: the Redis fan-out backend, table leases
+with fencing on the real PostgreSQL, the heir of a table, and `serve --workers`."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from app import cli
+from app.domain import commands as c
+from app.domain.clock import Side
+from app.domain.errors import RuleError
+from app.domain.game import apply, new_game
+from app.store.lease import Leases, heir
+from app.store.repository import Fenced, LogEntry, Store
+from app.tables.backplane import Backplane, RedisBroadcast
+from app.tables.fanout import Subscriber
+from app.tables.flag_timer import RETRY_MS, FlagTimer
+from app.tables.hub import QuickGame, TableHub
+from app.tables.timesource import FakeTime
+from tests.integration.workers_support import REDIS_URL, need_services, pg_schema
+
+
+@pytest.fixture
+def store() -> Iterator[Store]:
+    need_services()
+    with pg_schema() as url:
+        store = Store(url)
+        yield store
+        store.close()
+
+
+async def test_redis_broadcast_reaches_subscribers_on_every_worker() -> None:
+    need_services()
+    prefix = f"dctest-{secrets.token_hex(4)}"
+    one, two = Backplane(REDIS_URL, prefix, "one"), Backplane(REDIS_URL, prefix, "two")
+    await one.start()
+    await two.start()
+    try:
+        assert one.healthy and two.healthy and one.trouble is None
+        here, there = RedisBroadcast(one), RedisBroadcast(two)
+        mine, theirs, skipped = Subscriber("p1"), Subscriber("p2"), Subscriber("watch")
+        here.channel("table:x").join(mine)
+        here.channel("table:x").join(skipped)
+        there.channel("table:x").join(theirs)
+        there.channel("table:y").join(Subscriber("eo"))
+        here.channel("table:x").publish("tap 1", skip=skipped)
+        here.channel("table:x").publish("tap 2")
+        got = [await asyncio.wait_for(theirs.queue.get(), 2) for _ in range(2)]
+        assert got == ["tap 1", "tap 2"]  # in order, on the other worker
+        assert [mine.queue.get_nowait() for _ in range(2)] == ["tap 1", "tap 2"]
+        assert skipped.queue.get_nowait() == "tap 2"
+        await asyncio.sleep(0.1)
+        assert mine.queue.empty()  # its own message is not delivered twice here
+        assert there.channel("table:y").subscribers.pop().queue.empty()
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None:
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    room = hub.create(QuickGame(clock_minutes=30))
+    first, second = Leases(store.engine, "first", ttl_ms=2_000), Leases(store.engine, "second")
+    assert first.renew() == ["first"]
+    second.renew()
+    token = first.claim(room.table_id)
+    assert token == 1
+    assert second.claim(room.table_id) is None  # its owner is alive
+    assert second.owner(room.table_id) == "first"
+    room.own(token)
+    await room.execute(Side.P1, "d1", 1, c.StartClock())
+
+    with store.engine.begin() as conn:  # the first worker stalls past its lease
+        conn.execute(text("UPDATE worker_lease SET expires_at = now() - interval '1 second'"))
+    second.renew()
+    assert second.orphans() == [room.table_id]
+    assert second.claim(room.table_id) == 2
+    with pytest.raises(Fenced) as refused:
+        await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))  # still token 1
+    assert refused.value.code == "server_trouble"
+    assert room.version == 1 and [e.version for e in store.log(room.table_id)] == [1]
+    entry = LogEntry(2, 0, "p1", "d1", 2, '{"c":"pass_turn","expect":"p1"}')
+    store.append(room.table_id, entry, None, None, fence=2)  # the new owner writes
+    assert [e.version for e in store.log(room.table_id)] == [1, 2]
+    assert second.mine() == {room.table_id: 2} and first.mine() == {}
+    second.resign()
+    assert second.owner(room.table_id) is None
+    await hub.close()
+
+
+def test_each_orphaned_table_has_one_heir_and_the_tables_spread() -> None:
+    workers = ["a", "b", "c"]
+    tables = [f"t{i}" for i in range(300)]
+    heirs = [heir(t, workers) for t in tables]
+    assert heirs == [heir(t, list(reversed(workers))) for t in tables]  # order does not matter
+    assert all(80 <= heirs.count(w) <= 120 for w in workers)
+    # a worker leaving moves only its own tables
+    left = [heir(t, ["a", "b"]) if h == "c" else h for t, h in zip(tables, heirs, strict=True)]
+    assert left == [heir(t, ["a", "b"]) for t in tables]
+    assert heir("t", []) is None
+
+
+def test_serve_refuses_several_workers_on_sqlite(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEATHCLOCK_REDIS_URL", "redis://127.0.0.1:6379/0")
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["serve", "--workers", "2", "--database-url", "sqlite:///./data/x.db"])
+    assert exited.value.code == 2
+    assert "cannot run 2 workers: several workers need PostgreSQL" in capsys.readouterr().err
+    monkeypatch.delenv("DEATHCLOCK_REDIS_URL")
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--workers", "3", "--database-url", "postgresql+psycopg://x@h/db"])
+    assert "DEATHCLOCK_REDIS_URL" in capsys.readouterr().err
+
+
+
+async def _turns_of_the_loop() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_a_flag_check_that_cannot_be_made_is_made_again_a_second_later__DC7() -> None:
+    """Without Redis the owner cannot apply the flag (server trouble): its timer looks
+    again a second later instead of spinning, and decides the flag once it can."""
+    time = FakeTime()
+    setup = QuickGame(clock_seconds=10).setup(random.Random(1))
+    stopped = new_game(setup, time.now_ms())
+    running = apply(stopped, Side.P1, c.StartClock(), time.now_ms())
+    games = [running]
+    calls = []
+
+    async def check() -> None:
+        calls.append(time.now_ms())
+        if len(calls) == 1:
+            raise RuleError("server trouble: Redis is unavailable", "server_trouble")
+        games.append(stopped)  # decided: nothing runs any more
+
+    timer = FlagTimer(time, check, lambda: games[-1])
+    timer.schedule(running)
+    time.advance(10_000)  # the flag's moment: the check fails
+    await _turns_of_the_loop()
+    assert len(calls) == 1
+    time.advance(RETRY_MS - 1)
+    await _turns_of_the_loop()
+    assert len(calls) == 1  # not spinning
+    time.advance(1)
+    await _turns_of_the_loop()
+    assert len(calls) == 2
+    await timer.close()
