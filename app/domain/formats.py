@@ -19,6 +19,7 @@ from app.domain.rulesets.base import (
     split_lists,
 )
 from app.domain.rulesets.ig2014 import IG2014
+from app.domain.rulesets.legacy import LEGACY
 from app.domain.rulesets.masters import CHAMPIONS2019, MASTERS2019
 from app.domain.rulesets.sr2019 import PLAYER_CLOCK as SR2019_PLAYER_CLOCK
 from app.domain.rulesets.sr2019 import SR2019
@@ -27,7 +28,7 @@ from app.domain.rulesets.sr2019 import SR2019
 Format = Ruleset
 
 FORMATS: Mapping[str, Ruleset] = MappingProxyType(
-    {f.id: f for f in (SR2019, MASTERS2019, CHAMPIONS2019, IG2014)}
+    {f.id: f for f in (SR2019, MASTERS2019, CHAMPIONS2019, IG2014, LEGACY)}
 )
 
 
@@ -42,6 +43,7 @@ __all__ = [
     "CHAMPIONS2019",
     "FORMATS",
     "IG2014",
+    "LEGACY",
     "LIST_SEPARATORS",
     "MASTERS2019",
     "MINUTE_MS",

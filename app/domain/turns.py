@@ -15,6 +15,7 @@ from app.domain.state import (
     Method,
     Phase,
     Undo,
+    earned,
     end_game,
     in_play,
     score,
@@ -78,13 +79,15 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     if not scoring_due and turn_end.scoring is not None:
         start = game.scoring_from
         raise BadInput(f"scoring starts at the end of {start.side.label}'s turn {start.turn}")
-    cp, destroyed = game.control_points, game.objectives_destroyed
+    cp, destroyed, tally = game.control_points, game.objectives_destroyed, game.earned
     if turn_end.scoring is not None:
         cp, destroyed = score(game, turn_end.scoring)
+        tally = earned(game, turn_end.scoring)
     if turn_end.kill_box:
         cp = update(cp, who.other, lambda points: points + kill_box.cp)
-    winner = game.scenario_winner(cp)
+    winner = game.scenario_winner(cp, turn_end.scoring)
     cp = game.format.cap_cp(game.format, cp)
+    game = replace(game, earned=tally)
     if winner is not None or game.last_turn:
         scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
         if winner is not None:
