@@ -213,7 +213,10 @@ SCENARIOS: tuple[Scenario, ...] = (
         7,
         "frontline-foray",
         "Frontline Foray",
-        tuple(zone(f"line-{n}", f'Line Section {n} (12" of the centerline)') for n in range(1, 5)),
+        tuple(
+            zone(f"line-{n}", f'Line Section {n} (12" of the centerline)', most_cp=2)
+            for n in range(1, 5)
+        ),
         start=SECOND_ROUND,
         wins_at=5,
         own_turn=True,

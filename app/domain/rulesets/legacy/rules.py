@@ -25,8 +25,10 @@ if TYPE_CHECKING:
     from app.domain.state import Game
 
 
-def zone(eid: str, name: str, *, cp: int = 1, owner: Side | None = None) -> Element:
-    return Element(eid, ElementKind.ZONE, name, control_cp=cp, owner=owner)
+def zone(
+    eid: str, name: str, *, cp: int = 1, owner: Side | None = None, most_cp: int | None = None
+) -> Element:
+    return Element(eid, ElementKind.ZONE, name, control_cp=cp, owner=owner, most_cp=most_cp)
 
 
 def flag(eid: str, name: str, *, owner: Side | None = None) -> Element:
