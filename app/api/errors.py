@@ -27,6 +27,4 @@ def http_status(error: RuleError) -> int:
 def install(app: FastAPI) -> None:
     @app.exception_handler(RuleError)
     async def rule_error(_request: Request, exc: RuleError) -> JSONResponse:
-        return JSONResponse(
-            {"detail": exc.message, "code": exc.code}, status_code=http_status(exc)
-        )
+        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=http_status(exc))

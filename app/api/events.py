@@ -60,7 +60,12 @@ EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
-    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
+    format: str = Field(
+        "sr2019",
+        max_length=32,
+        description="sr2019, masters2019, champions2019, ig2014 or legacy (the legacy "
+        "scenario pack)",
+    )
     points: int = Field(
         75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
     )
@@ -72,6 +77,9 @@ class EventIn(BaseModel):
         "or 3 (Trinity), required; champions2019 2 (1 list, a 2nd optional)",
     )
     fixed_rounds: int | None = Field(None, ge=1, le=12)
+    clock_minutes: int | None = Field(
+        None, ge=1, le=360, description="player clock in minutes; omitted = the format's (DC1)"
+    )
     cut_to_top: int | None = Field(
         None,
         ge=2,
@@ -138,6 +146,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             lists=body.lists,
             fixed_rounds=body.fixed_rounds,
             cut_to_top=body.cut_to_top,
+            clock_minutes=body.clock_minutes,
         )
     )
     return EventCreated(

@@ -129,6 +129,7 @@ async def create_event_form(
     lists: Annotated[str, Form()] = "",
     fixed_rounds: Annotated[str | None, Form()] = None,
     cut_to_top: Annotated[str | None, Form()] = None,
+    clock_minutes: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     form = {
         "name": name,
@@ -137,6 +138,7 @@ async def create_event_form(
         "lists": lists,
         "fixed_rounds": fixed_rounds,
         "cut_to_top": cut_to_top,
+        "clock_minutes": clock_minutes,
     }
     try:
         event = service.create_event(
@@ -147,6 +149,9 @@ async def create_event_form(
                 lists=None if not lists else _whole(lists, "lists"),
                 fixed_rounds=None if not fixed_rounds else _whole(fixed_rounds, "fixed rounds"),
                 cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
+                clock_minutes=None
+                if not clock_minutes
+                else _whole(clock_minutes, "player clock minutes"),
             )
         )
     except RuleError as exc:

@@ -23,7 +23,12 @@ router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
 
 class QuickGameIn(BaseModel):
-    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
+    format: str = Field(
+        "sr2019",
+        max_length=32,
+        description="a format id (GET /api/formats): sr2019, masters2019, champions2019, "
+        "ig2014 or legacy",
+    )
     points: int | None = Field(
         None, ge=0, le=1000, description="event point size; sets the clock (DC1)"
     )

@@ -33,6 +33,7 @@ from app.tables.room import TableRoom
 log = logging.getLogger(__name__)
 router = APIRouter()
 
+
 def _actor(role: str) -> c.Actor:
     return c.Role.EO if role == "eo" else Side.parse(role)
 
@@ -61,7 +62,6 @@ class Screen:
     def refuse(self, seqs: list[int], code: str, message: str) -> None:
         for seq in seqs:
             self.sub.offer(error_message(code, message, seq))
-
 
     def may_send(self, seqs: list[int]) -> bool:
         """A seat's commands (not a watcher's), within the seat's budget."""

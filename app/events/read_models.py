@@ -207,6 +207,7 @@ def _event_view(
             "format": event.format_id,
             "format_name": get_format(event.format_id).name,
             "points": event.points,
+            "clock_minutes": event.clock_minutes,
             "lists": event.lists,
             "fixed_rounds": event.fixed_rounds,
             "cut_to_top": event.cut_to_top,

@@ -48,7 +48,10 @@ class Registration(EventBase):
 
     def create_event(self, spec: EventSpec) -> EventRecord:
         fmt = get_format(spec.format_id)
-        fmt.player_clock_ms(spec.points)
+        if spec.clock_minutes is None:
+            fmt.player_clock_ms(spec.points)
+        elif not 1 <= spec.clock_minutes <= 360:
+            raise BadInput("the player clock is between 1 and 360 minutes")
         name = spec.name.strip()
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
@@ -69,6 +72,7 @@ class Registration(EventBase):
             lists=lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
+            clock_minutes=spec.clock_minutes,
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )

@@ -26,7 +26,7 @@ from app.domain.tournament import (
     expected_end_ms,
     round_end_call,
 )
-from app.events.base import PairingRow, dump_pairings, pairings_of
+from app.events.base import PairingRow, dump_pairings, event_clock_ms, pairings_of
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableMeta, TableRoom
@@ -87,7 +87,7 @@ class Rounds(Results):
         setup = Setup(
             format_id=fmt.id,
             scenario_id=scenario_id,
-            player_clock_ms=fmt.player_clock_ms(event.points),
+            player_clock_ms=event_clock_ms(event),
             army_points=event.points,
             names=(p1.name, p2.name),
         )
@@ -248,7 +248,7 @@ class Rounds(Results):
             if room is not None and room.game.phase is Phase.READY:
                 await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
-        clock_ms = get_format(event.format_id).player_clock_ms(event.points)
+        clock_ms = event_clock_ms(event)
         with self.db.unit() as repo:
             entry.started_ms = now
             entry.expected_end_ms = expected_end_ms(now, clock_ms)

@@ -130,8 +130,6 @@ class _Checkpointer:
             self.connection = None
 
 
-
-
 class Store:
     def __init__(
         self,

@@ -280,11 +280,26 @@ export function renderScenario(g) {
     }
   }
   const notes = [
-    "A lead of " + S.table.victory_lead + " CP wins at once.",
+    sc.victory_words || S.table.victory_words || "A lead of " + S.table.victory_lead + " CP wins at once.",
     sc.kill_box ? "Kill box: a caster within 12\" of its own table edge at the end of its turn gives the opponent " + S.table.kill_box_cp + " CP." : "No kill box.",
-    "The game ends after P2's turn " + S.table.last_turn + ".",
+    S.table.last_turn ? "The game ends after P2's turn " + S.table.last_turn + "." : "No turn limit.",
   ];
   setText("scenario-notes", notes.join(" "));
+  renderRound(g);
+}
+
+// The scenario's own rules, and what this round brings (line of sight, CP per element)
+// where every player sees it.
+function renderRound(g) {
+  const rules = $("scenario-rules");
+  if (rules && !rules.childElementCount) {
+    for (const line of S.table.scenario.rules || []) rules.append(el("li", { text: line }));
+  }
+  const notes = g.round_notes || [];
+  const box = $("round-notes");
+  if (!box) return;
+  show("round-notes", notes.length > 0);
+  setText("round-notes", notes.join(" · "));
 }
 
 // Clocks and the undo countdown, every frame.

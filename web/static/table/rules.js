@@ -40,6 +40,8 @@ export function cpAfter(scoring, killBoxFor) {
 }
 
 export function leader(cp) {
+  // A scenario with its own condition (the legacy pack) is judged by the server only.
+  if (S.table.victory === "scenario") return null;
   const lead = S.table.victory_lead;
   if (cp[0] - cp[1] >= lead) return "p1";
   if (cp[1] - cp[0] >= lead) return "p2";

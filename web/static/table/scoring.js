@@ -133,8 +133,9 @@ export function updatePreview() {
   } else if (S.game.last_turn) {
     text += " Last turn: the game ends with this tap.";
   }
+  if (S.table.victory === "scenario") text = "The server scores this sheet against the scenario.";
   setText("sheet-preview", text);
-  setText("sheet-note", "A lead of " + S.table.victory_lead + " CP wins at once (scenario victory).");
+  setText("sheet-note", S.table.scenario.victory_words || "A lead of " + S.table.victory_lead + " CP wins at once (scenario victory).");
 }
 
 export function renderSheet() {
