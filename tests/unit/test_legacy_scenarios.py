@@ -3,6 +3,8 @@ played through the domain to its victory condition (TS10)."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
-from app.domain.formats import get_format
+from app.domain.formats import FORMATS, get_format
 from app.domain.game import Game, Method, Phase
 
 from .helpers import MINUTE, P1, P2, SYSTEM, Table
@@ -40,6 +42,24 @@ def test_the_pack_has_sixteen_scenarios_without_kill_box_or_turn_limit__TS10() -
     assert not any(s.kill_box for s in LEGACY.scenarios)
     assert all(s.victory_words for s in LEGACY.scenarios)
     assert all("warcasters/warlocks in play" in s.victory_words for s in LEGACY.scenarios)
+
+
+def test_no_module_outside_the_rulesets_compares_a_scenario_id__TS10() -> None:
+    """The engine asks the scenario's hooks; it never branches on which scenario it is."""
+    app = Path(__file__).resolve().parents[2] / "app"
+    rulesets = app / "domain" / "rulesets"
+    ids = {s.id for f in FORMATS.values() for s in f.scenarios}
+    found = []
+    for path in app.rglob("*.py"):
+        if rulesets in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Compare | ast.Match):
+                named = [
+                    n for n in ast.walk(node) if isinstance(n, ast.Constant) and n.value in ids
+                ]
+                found += [f"{path.name}:{node.lineno}" for _ in named[:1]]
+    assert found == []
 
 
 # -- won by assassination only ----------------------------------------------------------
@@ -186,6 +206,7 @@ def test_frontline_foray_five_cp_at_most_two_per_line_section__TS10_frontline_fo
 )
 def test_ending_a_turn_in_control_wins_from_round_3__TS10(scenario: str, element: str) -> None:
     table = legacy(scenario)
+    assert [e.control_cp for e in table.game.scenario.elements] == [0]  # worth no CP
     table.play_to(2, P2)
     assert not table.game.scoring_due
     table.play_to(3, P1)

@@ -6,6 +6,8 @@ has a kill box or a turn limit.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.domain.clock import Side
 from app.domain.rulesets.base import RoundNotes, ScenarioVictory, TurnMark
 from app.domain.rulesets.legacy.rules import (
@@ -91,12 +93,13 @@ def won_by_control(
     words: str,
     rules: tuple[str, ...],
 ) -> Scenario:
-    """No Control Points: a condition of control read at the end of a turn wins."""
+    """No Control Points: a condition of control read at the end of a turn wins (its
+    elements are worth no CP)."""
     return Scenario(
         sid,
         name,
         number,
-        elements,
+        tuple(replace(e, control_cp=0) for e in elements),
         kill_box=False,
         scoring_from=start,
         victory=victory,
