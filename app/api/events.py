@@ -108,7 +108,10 @@ class DropIn(BaseModel):
 
 class RoundIn(BaseModel):
     scenario: str | None = Field(
-        None, max_length=64, description="scenario id; omitted = rolled (RP4)"
+        None,
+        max_length=64,
+        description="scenario id, of the event's format or of a scenario pack it allows "
+        "(legacy scenarios in a Steamroller event); omitted = rolled (RP4)",
     )
 
 

@@ -124,6 +124,8 @@ async def formats() -> list[dict[str, Any]]:
                 for r in f.list_rules
             ],
             "default_lists": f.default_lists,
+            # Packs whose scenarios the EO may choose for a round of this format.
+            "scenario_packs": list(f.scenario_packs),
         }
         for f in FORMATS.values()
     ]

@@ -39,6 +39,18 @@ def get_format(format_id: str) -> Ruleset:
         raise BadInput(f"unknown format {format_id!r} (choose {', '.join(FORMATS)})") from None
 
 
+def rules_for_scenario(rules: Ruleset, scenario_id: str | None) -> Ruleset:
+    """The rules a round on `scenario_id` is played with: the event's own, or those of the
+    scenario pack the EO chose it from (None: the event's own, rolled)."""
+    if scenario_id is None or any(s.id == scenario_id for s in rules.scenarios):
+        return rules
+    for pack_id in rules.scenario_packs:
+        pack = get_format(pack_id)
+        if any(s.id == scenario_id for s in pack.scenarios):
+            return pack
+    return rules  # its own scenario() names the choices
+
+
 __all__ = [
     "CHAMPIONS2019",
     "FORMATS",
@@ -54,5 +66,6 @@ __all__ = [
     "Ruleset",
     "TurnMark",
     "get_format",
+    "rules_for_scenario",
     "split_lists",
 ]

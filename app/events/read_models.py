@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from app.domain.errors import NotFound
-from app.domain.formats import get_format
+from app.domain.formats import get_format, rules_for_scenario
 from app.domain.standings import PlayerRecord, standings
 from app.events.base import ChangeListener, EventBase, pairings_of
 from app.events.dashboard import Dashboards, summary
@@ -179,7 +179,8 @@ def _round_view(
     ]
     fmt_scenario = None
     with contextlib.suppress(Exception):
-        fmt_scenario = get_format(data.event.format_id).scenario(entry.scenario_id)
+        rules = rules_for_scenario(get_format(data.event.format_id), entry.scenario_id)
+        fmt_scenario = rules.scenario(entry.scenario_id)
     return {
         "number": entry.number,
         "scenario": {

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
-from app.domain.formats import get_format
+from app.domain.formats import get_format, rules_for_scenario
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.standings import PlayerRecord
@@ -83,7 +83,7 @@ class Rounds(Results):
             return PairingRow(pairing.table, pairing.p1, None, pairing.paired_down, None)
         p1 = self.player(event.id, pairing.p1)
         p2 = self.player(event.id, pairing.p2)
-        fmt = get_format(event.format_id)
+        fmt = rules_for_scenario(get_format(event.format_id), scenario_id)
         setup = Setup(
             format_id=fmt.id,
             scenario_id=scenario_id,
@@ -137,7 +137,7 @@ class Rounds(Results):
             player.cut = True
         records = self._records(event_id, players)
         pairings = pair_round(self._active(records, players, number), number, self.rng)
-        fmt = get_format(event.format_id)
+        fmt = rules_for_scenario(get_format(event.format_id), scenario)
         scenario_id = fmt.pick_scenario(
             [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario
         )

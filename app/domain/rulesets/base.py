@@ -209,6 +209,9 @@ class Ruleset:
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (ONE_LIST,)
     default_lists: int | None = 1
+    #: Scenario packs (other rulesets' ids) the EO may choose a round's scenario from: the
+    #: round's games are played with the pack's scenario rules, the event stays this one.
+    scenario_packs: tuple[str, ...] = ()
 
     # -- what the engine asks -------------------------------------------------
 

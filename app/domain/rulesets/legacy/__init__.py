@@ -32,6 +32,7 @@ LEGACY = steamroller(
     victory_cp=0,
     victory_kind="scenario",
     victory_words="Each scenario names its own victory condition; every one ends by assassination.",
+    scenario_packs=(),
 )
 
 __all__ = ["LEGACY", "SCENARIOS"]
