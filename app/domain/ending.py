@@ -50,7 +50,11 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
     if game.claim is not None:
         raise RuleError("a claim is already waiting for the opponent")
     if not game.scoring_due_at_mark:
-        raise RuleError("scenario scoring starts at the end of P2's turn 2: the clock loss stands")
+        start = game.scoring_from
+        since = f"starts at the end of {start.side.label}'s turn {start.turn}"
+        if not game.scenario.scored:
+            since = "is none: the scenario is won by assassination only"
+        raise RuleError(f"scenario scoring {since}: the clock loss stands")
     cp, _ = score(game, cmd.scoring)
     if game.scenario_winner(cp, cmd.scoring) is not seat:
         if game.scenario.victory is not None:

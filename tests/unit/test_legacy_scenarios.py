@@ -71,7 +71,7 @@ def test_assassination_only_scenarios_are_never_scored__TS10(scenario: str) -> N
     for turn in range(1, 10):
         table.play_to(turn, P2)
         assert not table.game.scoring_due and not table.game.kill_box_due
-    with pytest.raises(BadInput, match="scoring starts"):
+    with pytest.raises(BadInput, match="won by assassination only: nothing is scored"):
         table.tap(score=held())
     game = table.do(P2, c.CasterDestroyed())
     won(game, P1, Method.ASSASSINATION)
@@ -316,3 +316,13 @@ def test_an_assassination_ends_any_scenario_and_scores_its_final_state__TS10_TS6
         table.do(P2, c.FinalScoring(held(line_1=P1)))
     game = table.do(P2, c.FinalScoring(held(line_1=P2, line_2=P2)))
     assert game.control_points == (1, 2) and game.earned["line-1"] == (1, 1)
+
+
+def test_a_clock_out_in_an_assassination_only_scenario_is_a_loss_at_once__TS10_DC7() -> None:
+    table = legacy("nightfall", clock=20 * MINUTE)
+    table.play_to(4, P2)
+    left = table.game.remaining(P2, table.now)
+    game = table.do(SYSTEM, c.FlagCheck(), after=left + 1)  # no claim to wait for
+    won(game, P1, Method.CLOCK)
+    with pytest.raises(RuleError):
+        table.do(P2, c.ClaimScenario(held()))
