@@ -31,6 +31,7 @@ from app.api.guard import (
 from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.domain.errors import BadInput, NotFound
+from app.domain.formats import get_format
 from app.domain.standings import record_sheet
 from app.events.dashboard import Dashboards, summary
 from app.events.service import EventService, EventSpec
@@ -60,12 +61,7 @@ EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
 
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
-    format: str = Field(
-        "sr2019",
-        max_length=32,
-        description="sr2019, masters2019, champions2019, ig2014 or legacy (the legacy "
-        "scenario pack)",
-    )
+    format: str = Field("sr2019", max_length=32, description="a format id (GET /api/formats)")
     points: int = Field(
         75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
     )
@@ -108,10 +104,7 @@ class DropIn(BaseModel):
 
 class RoundIn(BaseModel):
     scenario: str | None = Field(
-        None,
-        max_length=64,
-        description="scenario id, of the event's format or of a scenario pack it allows "
-        "(legacy scenarios in a Steamroller event); omitted = rolled (RP4)",
+        None, max_length=64, description="scenario id, or of a pack it allows; omitted: rolled"
     )
 
 
@@ -342,8 +335,12 @@ async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dic
         raise NotFound(f"no player {player_id!r} in this event")
     return {
         "player": {"id": player.id, "name": player.name, "faction": player.faction},
-        "rounds": record_sheet(player, records),
+        "rounds": record_sheet(player, records, _tie_word(service, event_id)),
     }
+
+
+def _tie_word(service: EventService, event_id: str) -> str:
+    return get_format(service.event(event_id).format_id).tie_word
 
 
 #: A spreadsheet reads a cell that starts with one of these as a formula (or, for tab
@@ -403,7 +400,7 @@ async def results_csv(event_id: str, service: EventsDep) -> Response:
     rows = [
         {"player": p.name, "faction": p.faction, **row}
         for p in records
-        for row in record_sheet(p, records)
+        for row in record_sheet(p, records, _tie_word(service, event_id))
     ]
     return _csv(rows, f"results-{event_id}.csv")
 

@@ -155,6 +155,15 @@ class AdjustClock:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferLists:
+    """The army lists each player may play this game (IG2014: each list is played at
+    least once over the event); none named: any list."""
+
+    p1: tuple[str, ...] = ()
+    p2: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ReportPause:
     """DC5 (IG2014): a player tells the EO the opponent paused the clock."""
 
@@ -198,6 +207,7 @@ Command = (
     | PauseClock
     | ResumeClock
     | AdjustClock
+    | OfferLists
     | ReportPause
     | WarnForPausing
     | ScenarioRoll

@@ -81,6 +81,7 @@ _RULES: dict[type, Rule] = {
         judge.adjust(game, actor, cmd, now), now
     ),
     c.ReportPause: lambda game, actor, _cmd, _now: judge.report_pause(game, actor),
+    c.OfferLists: lambda game, actor, cmd, _now: judge.offer_lists(game, actor, cmd),
     c.WarnForPausing: judge.warn_for_pausing,
     c.ScenarioRoll: lambda game, actor, cmd, _now: judge.scenario_roll(game, actor, cmd),
 }

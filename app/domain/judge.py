@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.domain import commands as c
-from app.domain.clock import put
+from app.domain.clock import Side, put
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.state import (
     Game,
@@ -120,6 +120,17 @@ def warn_for_pausing(game: Game, actor: c.Actor, cmd: c.WarnForPausing, now_ms: 
     if warnings[cmd.side] < lose:
         return warned
     return end_game(replace(warned, flagged=None), Method.PAUSING, cmd.side.other, now_ms)
+
+
+def offer_lists(game: Game, actor: c.Actor, cmd: c.OfferLists) -> Game:
+    """The event names the lists each player may play this game, before it ends."""
+    if isinstance(actor, Side):
+        raise NotYourSeat("the event names the lists a player may play")
+    if game.phase is Phase.OVER:
+        raise RuleError("the game is over")
+    if any(len(choices) > 8 or any(len(n) > 200 for n in choices) for choices in (cmd.p1, cmd.p2)):
+        raise BadInput("at most 8 lists a player, 200 characters each")
+    return replace(game, list_choices=(cmd.p1, cmd.p2))
 
 
 def scenario_roll(game: Game, actor: c.Actor, cmd: c.ScenarioRoll) -> Game:

@@ -8,6 +8,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from app.domain.errors import BadInput
+from app.domain.rulesets.base import Ruleset
 
 
 class Outcome(StrEnum):
@@ -95,6 +96,8 @@ class Standing:
     control_points: int
     army_points_destroyed: int
     dropped: bool
+    #: ST4: a qualifier's points for this standing (None: the event is not a qualifier).
+    qualifier_points: int | None = None
 
 
 def by_id(players: Sequence[PlayerRecord]) -> dict[str, PlayerRecord]:
@@ -148,19 +151,29 @@ def standings(
     return ranked
 
 
+def ruleset_standings(players: Sequence[PlayerRecord], rules: Ruleset) -> list[Standing]:
+    """The standings as the ruleset ranks them, with its qualifier points (ST4)."""
+    rows = standings(players, rules.tp, rules.standings_order)
+    return [replace(r, qualifier_points=rules.qualifier_points_for(r.rank)) for r in rows]
+
+
 def _order(s: Standing, order: Sequence[str]) -> tuple[int, ...]:
     return tuple(-int(getattr(s, key)) for key in order)
 
 
-def record_sheet(player: PlayerRecord, players: Sequence[PlayerRecord]) -> list[dict[str, object]]:
-    """ST6: the player record sheet, one row per round played (or missed)."""
+def record_sheet(
+    player: PlayerRecord, players: Sequence[PlayerRecord], tie_word: str = "Tie"
+) -> list[dict[str, object]]:
+    """ST6: the player record sheet, one row per round played (or missed); a game nobody
+    won is a "Tie" or, as the ruleset says, a "Draw"."""
     names = {p.id: p.name for p in players}
+    words = {**RESULT_WORDS, Outcome.TIE: tie_word}
     return [
         {
             "round": r.round,
             "opponent": _opponent_name(r, names),
             "list_played": r.list_played,
-            "result": RESULT_WORDS[r.outcome],
+            "result": words[r.outcome],
             "control_points": r.control_points,
             "army_points_destroyed": r.army_points_destroyed,
         }

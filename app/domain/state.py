@@ -128,6 +128,8 @@ class Game:
     #: DC5 (IG2014): warnings each player had for pausing, and a pause a player reported.
     pause_warnings: tuple[int, int] = (0, 0)
     pause_reported: Side | None = None  # the player said to have paused
+    #: The army lists each player may play this game (empty: any).
+    list_choices: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     #: Scenario elements a special rule took off the table, and a roll the server owes.
     removed: frozenset[str] = frozenset()
     roll_due: int = 0  # the faces of the die the server rolls next (0: none)

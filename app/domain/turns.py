@@ -71,7 +71,9 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     kill_box_due, scoring_due = game.kill_box_due, game.scoring_due
     kill_box = game.format.kill_box
     if kill_box_due and turn_end.kill_box is None:
-        raise BadInput("kill box: " + kill_box.question.format(who=who.label))
+        raise BadInput(
+            "kill box: " + kill_box.question.format(whose=f"{who.label}'s", their="their")
+        )
     if not kill_box_due and turn_end.kill_box:
         raise BadInput(_kill_box_not_due(game))
     if scoring_due and turn_end.scoring is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from app.domain.errors import NotFound
 from app.domain.formats import get_format, rules_for_scenario
-from app.domain.standings import PlayerRecord, standings
+from app.domain.standings import PlayerRecord, ruleset_standings
 from app.events.base import ChangeListener, EventBase, pairings_of
 from app.events.dashboard import Dashboards, summary
 from app.events.results import complete, over, plan_of, recorded_results, records_of
@@ -95,7 +95,8 @@ class ReadModels:
             for row in pairings_of(entry):
                 room = self.service.hub.get(row.table_id or "")
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
-        ranked = [asdict(s) for s in standings(data.records)]
+        rules = get_format(data.event.format_id)
+        ranked = [asdict(s) for s in ruleset_standings(data.records, rules)]
         return {admin: _event_view(data, statuses, ranked, admin) for admin in (False, True)}
 
     def _statuses(self, event_id: str) -> Statuses:

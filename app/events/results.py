@@ -10,7 +10,13 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.formats import get_format
-from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, standings
+from app.domain.standings import (
+    Outcome,
+    PlayerRecord,
+    RoundRecord,
+    Standing,
+    ruleset_standings,
+)
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
 from app.events.table_result import Correction, TableResult, players_result
@@ -130,7 +136,8 @@ class Results(EventBase):
         return records_of(event, entries, self.rounds(event_id), self._results(event_id))
 
     def standings(self, event_id: str) -> list[Standing]:
-        return standings(self.player_records(event_id))
+        rules = get_format(self.event(event_id).format_id)
+        return ruleset_standings(self.player_records(event_id), rules)
 
     def round_complete(self, entry: RoundEntry) -> bool:
         return complete(entry, self._results(entry.event_id))

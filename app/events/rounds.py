@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
-from app.domain.formats import get_format, rules_for_scenario
+from app.domain.formats import get_format, rules_for_scenario, split_lists
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.standings import PlayerRecord
@@ -243,9 +243,13 @@ class Rounds(Results):
             raise RuleError("pair a round first")
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
+        offers = self._list_offers(event, entry.number)
         for row in pairings_of(entry):
             room = self.hub.get(row.table_id or "")
             if room is not None and room.game.phase is Phase.READY:
+                p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
+                if p1 or p2:
+                    await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
                 await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
         clock_ms = event_clock_ms(event)
@@ -256,6 +260,22 @@ class Rounds(Results):
         self._schedule_round_end(entry)
         self.changed(event_id)
         return entry
+
+    def _list_offers(self, event: EventRecord, number: int) -> dict[str, tuple[str, ...]]:
+        """The lists each player may play this round, where the ruleset has each list
+        played at least once (none: any list)."""
+        rule = get_format(event.format_id).list_rule(event.lists)
+        if not rule.each_played:
+            return {}
+        left = self.planned_rounds(event.id) - number + 1
+        offers: dict[str, tuple[str, ...]] = {}
+        records = {r.id: r for r in self.player_records(event.id)}
+        for player in self.players(event.id):
+            lists = split_lists(player.lists)
+            record = records.get(player.id)
+            played = [r.list_played for r in record.rounds] if record else []
+            offers[player.id] = tuple(rule.choices(lists, played, left))
+        return offers
 
     async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
         """DC8 for one table still in play (None: its game is over)."""

@@ -78,6 +78,13 @@ def _ids(raw: Mapping[str, Any], key: str) -> frozenset[str]:
     return frozenset(ids)
 
 
+def _names(raw: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = raw.get(key, [])
+    if not isinstance(value, list) or len(value) > 8:
+        raise BadInput(f"{key} must be a list of at most 8 list names")
+    return tuple(_str({"name": v}, "name") for v in value)
+
+
 def scoring_from_wire(raw: object) -> c.Scoring:
     if not isinstance(raw, Mapping):
         raise BadInput("scoring must be an object with 'control' and 'destroyed'")
@@ -267,6 +274,12 @@ _KINDS = (
         c.AdjustClock,
         _read_adjust,
         lambda cmd: {"side": _side_name(cmd.side), "remaining_ms": cmd.remaining_ms},
+    ),
+    _Kind(
+        "offer_lists",
+        c.OfferLists,
+        lambda raw: c.OfferLists(p1=_names(raw, "p1"), p2=_names(raw, "p2")),
+        lambda cmd: {"p1": list(cmd.p1), "p2": list(cmd.p2)},
     ),
     _plain("report_pause", c.ReportPause),
     _Kind(

@@ -262,7 +262,12 @@ class TableRoom:
         if self.game.roll_due and self.game.phase is not Phase.OVER:
             roll = c.ScenarioRoll(self.dice.randint(1, self.game.roll_due))
             game = apply(self.game, c.Role.SYSTEM, roll, now_ms)
-            self._commit(game, c.Role.SYSTEM, "", 0, command_to_wire(roll), now_ms)
+            wire = command_to_wire(roll)
+            gone = sorted(game.removed - self.game.removed)
+            names = [e.name for e in game.scenario.elements if e.id in gone]
+            if names:  # the log says what the roll did, in words
+                wire["removed"] = ", ".join(names)
+            self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
 
     def _decide_flag(self, now_ms: int) -> None:
         flag_at = self.game.clock.flag_at()

@@ -77,7 +77,9 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "victory": rules.victory_kind,
         "victory_words": scenario.victory_words or rules.victory_words,
         "last_turn": None if last is None else last.turn,
+        "deployment": list(rules.deployment),
         "collected": rules.collected,
+        "apd_words": rules.apd_words,
         "tie_word": rules.tie_word,
         "pause_warnings": rules.pause_warnings_lose is not None,
         "undo_window_ms": UNDO_WINDOW_MS,
@@ -195,6 +197,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "round_notes": list(game.round_notes),
         "pause_warnings": list(game.pause_warnings),
         "pause_reported": side_name(game.pause_reported),
+        "list_choices": [list(game.list_choices[0]), list(game.list_choices[1])],
         "casters": list(game.casters),
         "flagged": side_name(game.flagged),
         "claim": None

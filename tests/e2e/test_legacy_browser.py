@@ -67,7 +67,7 @@ def test_transverse_assault_on_two_phones__TS10_transverse_assault(
         expect(page.locator("#scenario-notes")).to_contain_text("P1 wins by holding")
         expect(page.locator("#scenario-notes")).to_contain_text("No turn limit.")
         expect(page.locator("#scenario-notes")).to_contain_text("No kill box.")
-        expect(page.locator("#scenario-rules")).to_contain_text("holds a Control Point")
+        expect(page.locator("#scenario-notes")).to_contain_text("holds a Control Point")
     _shot(p2, "transverse-p2-scenario")
     _tap_to_round(p1, p2, 8)  # deployment, advance deployment, rounds 1 and 2
     expect(p1.locator("#phase")).to_contain_text("Turn 3")

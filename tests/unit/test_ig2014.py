@@ -397,3 +397,33 @@ def test_two_lists_each_played_at_least_once() -> None:
 def test_qualifier_points_for_the_final_standings__ST4(rank: int, points: int) -> None:
     assert IG.qualifier_points_for(rank) == points
     assert get_format("sr2019").qualifier_points_for(rank) is None
+
+
+def test_the_lists_offered_for_a_game_are_the_only_ones_reported() -> None:
+    table = ig("outflank")
+    with pytest.raises(NotYourSeat):
+        table.do(P1, c.OfferLists(p1=("Vyros",)))
+    table.do(SYSTEM, c.OfferLists(p1=("Vyros",), p2=("Caine", "Stryker")))
+    table.play_to(2, P1)
+    table.do(P2, c.Concede())
+    with pytest.raises(BadInput, match="Vyros"):
+        table.do(P1, c.ReportGame(army_points_destroyed=10, list_played="Kaelyssa"))
+    game = table.do(P1, c.ReportGame(army_points_destroyed=10, list_played="Vyros"))
+    result = game.result()
+    assert result is not None and result.lists == ("Vyros", "")
+
+
+def test_an_ig_table_reads_back_from_its_snapshot() -> None:
+    from app.tables.jsontext import dumps, loads
+    from app.tables.snapshot import read, write
+
+    table = ig("incursion")
+    table.do(SYSTEM, c.OfferLists(p1=("Vyros", "Kaelyssa"), p2=("Caine",)))
+    table.play_to(1, P2)
+    table.tap()
+    table.do(SYSTEM, c.ScenarioRoll(value=1))
+    table.do(P2, c.ReportPause())
+    table.do(EO, c.WarnForPausing(side=P1))
+    game = table.game
+    assert game.phase is Phase.TURN and game.removed == {"flag-left"}
+    assert read(loads(dumps(write(game)))) == game

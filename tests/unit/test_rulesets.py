@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.domain import commands as c
+from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS, get_format
 from app.domain.game import Method, Phase
@@ -163,3 +164,72 @@ def test_the_server_alone_rolls_a_scenario_die() -> None:
     with pytest.raises(RuleError, match="no roll is due"):
         table.do(c.Role.SYSTEM, c.ScenarioRoll(value=1))
     assert table.game.ending is None or table.game.ending.method is not Method.PAUSING
+
+
+# -- a scenario's own rules override its ruleset's (the legacy pack's seam) -----------
+
+
+def test_a_scenario_brings_its_own_scoring_start_victory_sheet_and_turn_end() -> None:
+    from dataclasses import replace as changed
+
+    from app.domain.game import Game, new_game
+    from app.domain.rulesets.base import TurnMark
+    from app.domain.state import Setup
+
+    def first_to_three(_rules: Ruleset, cp: tuple[int, int]) -> Side | None:
+        return P1 if cp[0] >= 3 else P2 if cp[1] >= 3 else None
+
+    def three_per_flag(game: Game, sheet: c.Scoring) -> tuple[tuple[int, int], frozenset[str]]:
+        cp = list(game.control_points)
+        for side in sheet.control.values():
+            cp[side] += 3
+        return (cp[0], cp[1]), game.objectives_destroyed
+
+    def note_the_turn(game: Game) -> Game:
+        return changed(game, removed=game.removed | {f"turn-{game.turn}"})
+
+    base = get_format("sr2019")
+    own = changed(
+        base.scenarios[0],
+        scoring_from=TurnMark(1, P1),
+        victory=first_to_three,
+        score=three_per_flag,
+        turn_end=note_the_turn,
+    )
+    rules = changed(base, scenarios=(own,))
+    table = Table(new_game(Setup("sr2019", own.id, 60 * MINUTE, 75), 0))
+    object.__setattr__(table.game.setup, "_format", rules)  # a ruleset the registry lacks
+    table.play_to(1, P1)
+    assert table.game.scoring_due  # from P1's turn 1, not P2's turn 2
+    assert table.tap(score=scoring()).removed == {"turn-1"}  # the scenario's turn end
+    game = table.tap(score=scoring({"flag-1": P2}))
+    assert game.ending is not None
+    # 3 CP: the scenario's own sheet and victory, not a lead of 5
+    assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P2)
+
+
+def test_the_wire_carries_dominate_removed_and_the_new_commands() -> None:
+    from app.tables.codec import command_from_wire, command_to_wire
+
+    raw = {
+        "c": "pass_turn",
+        "expect": "p2",
+        "kill_box": None,
+        "scoring": {
+            "control": {"flag-1": "p1"},
+            "destroyed": ["objective-p1"],
+            "dominate": {"zone": "p2"},
+            "removed": ["objective-p2"],
+        },
+    }
+    command = command_from_wire(raw)
+    assert command_to_wire(command) == raw
+    for wire in (
+        {"c": "report_pause"},
+        {"c": "warn_for_pausing", "side": "p1"},
+        {"c": "scenario_roll", "value": 2},
+    ):
+        assert command_to_wire(command_from_wire(wire)) == wire
+    both = {"c": "final_scoring", "scoring": {"control": {"z": "p1"}, "dominate": {"z": "p2"}}}
+    with pytest.raises(BadInput, match="not also controlled"):
+        command_from_wire(both)

@@ -326,7 +326,7 @@ IG2014 = Ruleset(
     scoring_from=TurnMark(2, Side.P2),
     last_turn=None,
     kill_box=KillBox(
-        TurnMark(2, Side.P1), 2, "was {who}'s caster completely within 14\" of any table edge?"
+        TurnMark(2, Side.P1), 2, 'is {whose} caster completely within 14" of any table edge?'
     ),
     victory=at_least_five_and_more,
     victory_cp=SCENARIO_CP,

@@ -133,7 +133,9 @@ def steamroller(**changes: object) -> Ruleset:
         scoring_from=TurnMark(2, Side.P2),
         last_turn=TurnMark(7, Side.P2),
         kill_box=KillBox(
-            TurnMark(2, Side.P1), 2, "was {who}'s caster within 12\" of their table edge?"
+            TurnMark(2, Side.P1),
+            2,
+            'is {whose} caster completely within 12" of {their} own table edge?',
         ),
         victory=lead_of,
         victory_cp=5,

@@ -236,9 +236,19 @@ export function fillRoundTabs(tabs, rounds, shown, tab, pick) {
   }
 }
 
+// ST4: a qualifier's points column, after APD, once a standing carries them.
+function qualifierHeader() {
+  const head = document.querySelector("#standings thead tr");
+  if (!head || head.querySelector("th.qp")) return;
+  const th = el("th", { class: "num qp", title: "Qualifier points (final standings)", text: "QP" });
+  head.insertBefore(th, head.children[7] || null);
+}
+
 // One standings row (ST1): rank, player (linked to their record sheet), faction, TP,
-// SoS, CP, APD, and any further cells the page adds.
+// SoS, CP, APD, a qualifier's points (ST4), and any further cells the page adds.
 export function standingsRow(s, sheetUrl, ...extra) {
+  const qp = typeof s.qualifier_points === "number";
+  if (qp) qualifierHeader();
   return el(
     "tr",
     { class: s.dropped ? "out" : null, "data-player-id": s.player_id },
@@ -249,6 +259,7 @@ export function standingsRow(s, sheetUrl, ...extra) {
     el("td", { class: "num", text: String(s.sos) }),
     el("td", { class: "num", text: String(s.control_points) }),
     el("td", { class: "num", text: String(s.army_points_destroyed) }),
+    qp ? el("td", { class: "num qp", text: String(s.qualifier_points) }) : null,
     ...extra
   );
 }

@@ -4,7 +4,7 @@ import { $, toast } from "../lib/dom.js";
 import { command, pendingCommand } from "./net.js";
 import { presumable, presume, unpresume } from "./offline.js";
 import { canTap, render } from "./render.js";
-import { cancelSheet, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
+import { cancelSheet, chooseElement, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
 import { S, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
 import { answerConfirm, ask, keepAwake } from "./ui.js";
 
@@ -108,6 +108,19 @@ export async function onAction(action) {
     case "pause":
       command("pause");
       break;
+    case "report-pause":
+      if (await ask("Tell the EO that " + nameOf(opp) + " paused the clock? Players never pause: the EO gives a warning, a second one loses the game.", "Tell the EO")) {
+        command("report_pause");
+      }
+      break;
+    case "warn-p1":
+    case "warn-p2": {
+      const side = action.slice(5);
+      if (await ask("Warn " + nameOf(side) + " for pausing the clock? A second warning loses the game.", "Warn")) {
+        command("warn_for_pausing", { side: side });
+      }
+      break;
+    }
     case "resume":
       command("resume");
       break;
@@ -197,13 +210,7 @@ export function bind() {
   $("sheet-scoring").addEventListener("click", (ev) => {
     const button = ev.target.closest("[data-val]");
     if (!button || !S.sheet) return;
-    const id = button.getAttribute("data-el");
-    const value = button.getAttribute("data-val");
-    if (value === "none") delete S.sheet.control[id];
-    else S.sheet.control[id] = value;
-    for (const b of button.parentNode.querySelectorAll("[data-val]")) {
-      b.setAttribute("aria-pressed", b === button ? "true" : "false");
-    }
+    chooseElement(button.getAttribute("data-el"), button.getAttribute("data-val"));
     updatePreview();
   });
   $("sheet-scoring").addEventListener("change", (ev) => {

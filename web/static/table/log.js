@@ -55,6 +55,7 @@ const NAMES = {
   report: "report",
   confirm: "confirmation",
   dispute: "dispute",
+  report_pause: "pause reported",
 };
 
 function duration(ms) {
@@ -192,6 +193,17 @@ function describe(entries) {
       case "adjust_clock":
         row.what = "Clock adjusted";
         row.details = side(e.side) + " set to " + clock(e.remaining_ms);
+        break;
+      case "report_pause":
+        row.what = "Reported that the opponent paused the clock";
+        break;
+      case "warn_for_pausing":
+        row.what = "Warning for pausing the clock";
+        row.details = side(e.side) + " warned (a second warning loses the game)";
+        break;
+      case "scenario_roll":
+        row.what = "Scenario roll by the server";
+        row.details = "rolled " + e.value + (e.removed ? ": " + e.removed + " removed" : "");
         break;
       case "flag":
         row.what = "Clock ran out";

@@ -226,12 +226,15 @@ export function endTurnLocal(n, q) {
   return n;
 }
 
+// DC3: the deployment steps on the clock, each P1 then P2.
+const deploymentSteps = () => (S.table && S.table.deployment) || ["deployment", "advance_deployment"];
+
 export function applyLocal(g, q) {
   const playing = PLAYING.includes(g.phase) && !g.paused && !g.flagged;
   if (q.c === "start") {
     if (g.phase !== "ready") return null;
     const n = settleAt(g, q.at_ms);
-    n.phase = "deployment";
+    n.phase = deploymentSteps()[0];
     n.active = "p1";
     n.running = "p1";
     return withFlags(n);
@@ -241,12 +244,13 @@ export function applyLocal(g, q) {
     const n = settleAt(g, q.at_ms);
     if (!n) return null;
     if (g.phase === "turn") return withFlags(endTurnLocal(withFlags(n), q));
-    if (g.phase === "deployment" && g.active === "p1") n.active = "p2";
-    else if (g.phase === "deployment") {
-      n.phase = "advance_deployment";
+    const steps = deploymentSteps();
+    const step = steps.indexOf(g.phase);
+    if (g.active === "p1") n.active = "p2";
+    else if (step + 1 < steps.length) {
+      n.phase = steps[step + 1];
       n.active = "p1";
-    } else if (g.active === "p1") n.active = "p2";
-    else {
+    } else {
       n.phase = "turn";
       n.active = "p1";
       n.turn = 1;

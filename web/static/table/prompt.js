@@ -3,6 +3,7 @@ import { $, el } from "../lib/dom.js";
 import { whoSays } from "./render.js";
 import { cpAfter, scoringStarted } from "./rules.js";
 import { S, dueList, isSeat, me, nameOf, other, whose } from "./state.js";
+import { collectedLabel } from "./ruleset.js";
 import { scoringSummary } from "./ui.js";
 
 export function banner(kind, tone, ...children) {
@@ -131,7 +132,7 @@ export function renderPrompt(g) {
         );
         break;
       case "scenario_presence":
-        node = banner("scenario_presence", "warn", "Still tied after casters, CP and army points: both players enter scenario presence.");
+        node = banner("scenario_presence", "warn", "Still tied: both players enter " + collectedLabel() + ".");
         break;
       case "confirm":
         node = banner(

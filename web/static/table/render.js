@@ -7,6 +7,7 @@ import { renderPrompt } from "./prompt.js";
 import { undoWindowMs } from "./rules.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
+import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
 import { elementName, endingText, methodText, phaseText, resultText } from "./ui.js";
 
 // ---------------------------------------------------------------- render
@@ -29,6 +30,7 @@ export function render() {
   renderResult(g);
   renderEo(g);
   renderScenario(g);
+  renderRuleset(g);
   renderSheet();
   tick();
 }
@@ -190,7 +192,7 @@ export function renderReport(g) {
   form.hidden = !visible;
   form.classList.toggle("need-presence", presence);
   setText("report-presence-hint", presence ? "(needed: the game is still tied)" : "(only needed if still tied)");
-  setText("report-title", presence ? "Scenario presence needed" : reportDue ? "Report the game" : "Change my report");
+  setText("report-title", presence ? collectedLabel().replace(/^./, (c) => c.toUpperCase()).replace(/ \(.*$/, "") + " needed" : reportDue ? "Report the game" : "Change my report");
   $("report-submit").disabled = awaiting("report");
 }
 
@@ -205,7 +207,7 @@ export function renderResult(g) {
   const r = g.result;
   if (r) {
     setText("result", resultText(r));
-    setText("result-by", (r.winner ? nameOf(r.winner) + " wins" : "Tie") + " by " + methodText(r.method));
+    setText("result-by", (r.winner ? nameOf(r.winner) + " wins" : tieWord()) + " by " + methodText(r.method));
     renderResultTable(r, g);
     const conf = SIDES.map((s) => nameOf(s) + (g.confirmed[idx(s)] ? " ✓ confirmed" : " — not yet confirmed"));
     setText("confirmations", conf.join("\n"));
@@ -214,7 +216,7 @@ export function renderResult(g) {
     const waiting = [];
     if (g.final_scoring_due) waiting.push("the final scoring");
     for (const d of dueList()) if (d.kind === "report") waiting.push(nameOf(d.by) + "'s report");
-    if (due("scenario_presence")) waiting.push("scenario presence");
+    if (due("scenario_presence")) waiting.push(collectedLabel().replace(/ \(.*$/, ""));
     setText("result-by", waiting.length ? "Waiting for " + waiting.join(", ") + "." : "");
     renderResultTable(null, g);
     setText("confirmations", "");
@@ -268,36 +270,27 @@ export function renderScenario(g) {
   const sc = S.table.scenario;
   setText("scenario-name", "Scenario: " + sc.name);
   const list = $("scenario-elements");
-  const key = JSON.stringify(g.objectives_destroyed);
+  const removed = g.removed || [];
+  const key = JSON.stringify([g.objectives_destroyed, removed]);
   if (list.getAttribute("data-key") !== key) {
     list.setAttribute("data-key", key);
     list.textContent = "";
     for (const e of sc.elements) {
       const gone = g.objectives_destroyed.includes(e.id);
+      const off = removed.includes(e.id);
+      const note = gone ? " — destroyed" : off ? " — removed (the server's roll)" : "";
       list.append(
-        el("li", { class: "element " + e.kind + (gone ? " destroyed" : "") }, el("span", { class: "kind", text: e.kind }), " ", elementName(e.id), gone ? " — destroyed" : "")
+        el("li", { id: "element-" + e.id, class: "element " + e.kind + (gone || off ? " destroyed" : "") }, el("span", { class: "kind", text: e.kind }), " ", elementName(e.id), note)
       );
     }
   }
-  const notes = [
-    sc.victory_words || S.table.victory_words || "A lead of " + S.table.victory_lead + " CP wins at once.",
-    sc.kill_box ? "Kill box: a caster within 12\" of its own table edge at the end of its turn gives the opponent " + S.table.kill_box_cp + " CP." : "No kill box.",
-    S.table.last_turn ? "The game ends after P2's turn " + S.table.last_turn + "." : "No turn limit.",
-  ];
-  setText("scenario-notes", notes.join(" "));
+  setText("scenario-notes", scenarioNotes().join(" "));
   renderRound(g);
 }
 
-// The scenario's own rules, and what this round brings (line of sight, CP per element)
-// where every player sees it.
+// What this round brings (line of sight, CP per element), where every player sees it.
 function renderRound(g) {
-  const rules = $("scenario-rules");
-  if (rules && !rules.childElementCount) {
-    for (const line of S.table.scenario.rules || []) rules.append(el("li", { text: line }));
-  }
   const notes = g.round_notes || [];
-  const box = $("round-notes");
-  if (!box) return;
   show("round-notes", notes.length > 0);
   setText("round-notes", notes.join(" · "));
 }

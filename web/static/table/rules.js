@@ -1,6 +1,7 @@
 // The game's rule values, taken only from what the server sends in the table info
 // (kill box CP and from when, scoring from when, each element's CP, the victory lead,
 // the undo window): the phone replays offline taps with the server's numbers.
+import { capped, elementPoints, winnerOf } from "./ruleset.js";
 import { S, idx, other } from "./state.js";
 
 // Has play reached this turn mark ({turn, side})?
@@ -16,14 +17,33 @@ export function elementCp(id) {
   return e && typeof e.cp === "number" ? e.cp : 0;
 }
 
+const element = (id) => S.table.scenario.elements.find((x) => x.id === id);
+
 // The side that owns an objective ("…p1" / "…p2").
-const ownerOf = (id) => (id.endsWith("p1") ? "p1" : "p2");
+const ownerOf = (id) => {
+  const e = element(id);
+  return e && e.owner ? e.owner : id.endsWith("p1") ? "p1" : "p2";
+};
 
 // CP after a scoring sheet (and the kill box scored against `killBoxFor`) on top of `cp`;
-// objectives in `destroyedBefore` were scored already and count nothing.
+// objectives in `destroyedBefore` were scored already and count nothing. A dominated
+// friendly element may cost the opponent CP before scoring (never below 0).
 export function addScoring(cp, scoring, killBoxFor, destroyedBefore) {
   const out = cp.slice();
-  for (const [id, side] of Object.entries(scoring.control || {})) out[idx(side)] += elementCp(id);
+  for (const [id, side] of Object.entries(scoring.dominate || {})) {
+    const e = element(id);
+    if (e && e.owner === side && e.friendly_dominate_penalty) {
+      out[idx(other(side))] = Math.max(0, out[idx(other(side))] - e.friendly_dominate_penalty);
+    }
+  }
+  for (const [id, side] of Object.entries(scoring.dominate || {})) {
+    const e = element(id);
+    if (e) out[idx(side)] += elementPoints(e, side, true);
+  }
+  for (const [id, side] of Object.entries(scoring.control || {})) {
+    const e = element(id);
+    out[idx(side)] += e ? elementPoints(e, side, false) : 0;
+  }
   const seen = new Set(destroyedBefore || []);
   for (const id of scoring.destroyed || []) {
     if (seen.has(id)) continue;
@@ -31,7 +51,7 @@ export function addScoring(cp, scoring, killBoxFor, destroyedBefore) {
     out[idx(other(ownerOf(id)))] += elementCp(id);
   }
   if (killBoxFor) out[idx(other(killBoxFor))] += S.table.kill_box_cp;
-  return out;
+  return capped(out);
 }
 
 // CP after a scoring sheet (and kill box) on top of the current CP.
@@ -39,13 +59,9 @@ export function cpAfter(scoring, killBoxFor) {
   return addScoring(S.game.control_points, scoring, killBoxFor);
 }
 
+// The scenario winner with these CP, by the ruleset's victory ("lead" or "reach").
 export function leader(cp) {
-  // A scenario with its own condition (the legacy pack) is judged by the server only.
-  if (S.table.victory === "scenario") return null;
-  const lead = S.table.victory_lead;
-  if (cp[0] - cp[1] >= lead) return "p1";
-  if (cp[1] - cp[0] >= lead) return "p2";
-  return null;
+  return winnerOf(cp);
 }
 
 // How long after a tap it can be undone (ms); 0 for a table saved without it.

@@ -3,6 +3,7 @@ import { $, el } from "../lib/dom.js";
 import { command } from "./net.js";
 import { unpresume } from "./offline.js";
 import { canTap, render } from "./render.js";
+import { elementChoices, killBoxQuestion, onTable, victoryWords } from "./ruleset.js";
 import { cpAfter, leader } from "./rules.js";
 import { S, due, me, nameOf, other, setText } from "./state.js";
 import { elementName } from "./ui.js";
@@ -27,7 +28,8 @@ export function openSheet(mode) {
   } else {
     title = "Final scoring";
   }
-  S.sheet = { mode: mode, killBox: killBox, scoring: scoring, kb: false, control: {}, destroyed: new Set() };
+  S.sheet = { mode: mode, killBox: killBox, scoring: scoring, kb: false, control: {}, dominate: {}, destroyed: new Set() };
+  setText("kill-box-question", killBoxQuestion());
   setText("sheet-title", title);
   $("sheet-killbox").hidden = !killBox;
   setKillBox(false);
@@ -74,23 +76,21 @@ export function buildScoring() {
   const mine = me();
   const opp = other(mine);
   const g = S.game;
-  const controllable = S.table.scenario.elements.filter((e) => e.kind !== "objective");
+  const controllable = S.table.scenario.elements.filter((e) => e.kind !== "objective" && onTable(e));
   const objectives = S.table.scenario.elements.filter((e) => e.kind === "objective" && !g.objectives_destroyed.includes(e.id));
-  box.append(el("p", { class: "question" }, el("strong", { text: "Scoring:" }), " who controls each zone and flag?"));
+  const dominating = controllable.some((e) => elementChoices(e, mine, opp).some(([v]) => v.startsWith("dom:")));
+  const ask = dominating ? " who controls or dominates each zone and flag? (a caster dominates one)" : " who controls each zone and flag?";
+  box.append(el("p", { class: "question" }, el("strong", { text: "Scoring:" }), ask));
   for (const e of controllable) {
-    const choices = [
-      ["none", "None"],
-      [mine, "Me"],
-      [opp, nameOf(opp)],
-    ];
+    const choices = elementChoices(e, mine, opp);
     const row = el("div", { class: "score-row", "data-el": e.id }, el("div", { class: "score-name", text: e.name }));
-    const group = el("div", { class: "choice three", role: "group", "aria-label": e.name });
+    const group = el("div", { class: "choice " + (choices.length > 3 ? "many" : "three"), role: "group", "aria-label": e.name });
     for (const [value, text] of choices) {
       group.append(
         el("button", {
           type: "button",
           id: "score-" + e.id + "-" + value,
-          class: "choice-btn" + (value === mine ? " me" : value === opp ? " opp" : ""),
+          class: "choice-btn" + (value.endsWith(mine) ? " me" : value.endsWith(opp) ? " opp" : ""),
           "data-el": e.id,
           "data-val": value,
           "aria-pressed": value === "none" ? "true" : "false",
@@ -112,7 +112,36 @@ export function buildScoring() {
 
 export function sheetScoring() {
   const sheet = S.sheet;
-  return { control: Object.assign({}, sheet.control), destroyed: Array.from(sheet.destroyed).sort() };
+  const out = { control: Object.assign({}, sheet.control), destroyed: Array.from(sheet.destroyed).sort() };
+  if (Object.keys(sheet.dominate).length) out.dominate = Object.assign({}, sheet.dominate);
+  return out;
+}
+
+// One element's choice on the sheet; a caster dominates one element, so a side's
+// domination elsewhere goes back to none.
+export function chooseElement(id, value) {
+  const sheet = S.sheet;
+  delete sheet.control[id];
+  delete sheet.dominate[id];
+  if (value.startsWith("dom:")) {
+    const side = value.slice(4);
+    for (const [other, by] of Object.entries(sheet.dominate)) {
+      if (by === side) {
+        delete sheet.dominate[other];
+        pressed(other, "none");
+      }
+    }
+    sheet.dominate[id] = side;
+  } else if (value !== "none") {
+    sheet.control[id] = value;
+  }
+  pressed(id, value);
+}
+
+function pressed(id, value) {
+  for (const b of $("sheet-scoring").querySelectorAll('[data-el="' + id + '"][data-val]')) {
+    b.setAttribute("aria-pressed", b.getAttribute("data-val") === value ? "true" : "false");
+  }
 }
 
 export function updatePreview() {
@@ -127,15 +156,15 @@ export function updatePreview() {
   if (sheet.mode === "final") {
     text = "Final CP: " + names[0] + " " + cp[0] + " – " + names[1] + " " + cp[1] + ".";
   } else if (lead) {
-    text += " " + nameOf(lead) + " leads by " + S.table.victory_lead + " or more: scenario victory, the game ends.";
+    text += " " + nameOf(lead) + (S.table.victory === "reach" ? " reaches " + S.table.victory_lead + " CP with more than the opponent" : " leads by " + S.table.victory_lead + " or more") + ": scenario victory, the game ends.";
   } else if (sheet.mode === "claim") {
-    text += " Not a " + S.table.victory_lead + " CP lead for you: the claim would be refused.";
+    text += " Not a scenario victory for you: the claim would be refused.";
   } else if (S.game.last_turn) {
     text += " Last turn: the game ends with this tap.";
   }
   if (S.table.victory === "scenario") text = "The server scores this sheet against the scenario.";
   setText("sheet-preview", text);
-  setText("sheet-note", S.table.scenario.victory_words || "A lead of " + S.table.victory_lead + " CP wins at once (scenario victory).");
+  setText("sheet-note", victoryWords());
 }
 
 export function renderSheet() {

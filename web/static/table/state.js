@@ -5,7 +5,7 @@ import { $ } from "../lib/dom.js";
 // ---------------------------------------------------------------- constants
 
 export const SIDES = ["p1", "p2"];
-export const PLAYING = ["deployment", "advance_deployment", "turn"];
+export const PLAYING = ["pre_deployment", "deployment", "advance_deployment", "turn"];
 export const PING_BURST = 6; // pings in a clock burst (the heartbeat and backoff: lib/socket.js)
 export const FATAL_CLOSE = [4400, 4403, 4404];
 export const STORE_DEVICE = "deathclock.device";
@@ -24,6 +24,7 @@ export const METHODS = {
   tiebreaker: "tiebreaker",
   time: "time",
   eo: "the EO's decision",
+  pausing: "a second warning for pausing the clock",
 };
 
 

@@ -1,4 +1,5 @@
 // Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
+import { tieWord } from "./ruleset.js";
 import { $, show } from "../lib/dom.js";
 import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableId } from "./state.js";
 
@@ -86,6 +87,8 @@ export function phaseText(g) {
   switch (g.phase) {
     case "ready":
       return "Ready — P1 deploys first";
+    case "pre_deployment":
+      return "Pre-deployment — " + label(g.active);
     case "deployment":
       return "Deployment — " + label(g.active);
     case "advance_deployment":
@@ -106,7 +109,7 @@ export function methodText(method) {
 }
 
 export function resultText(result) {
-  if (!result.winner) return "Tie — " + methodText(result.method);
+  if (!result.winner) return tieWord() + " — " + methodText(result.method);
   return label(result.winner) + " wins — " + methodText(result.method);
 }
 
@@ -119,7 +122,7 @@ export function elementName(id) {
   const e = S.table.scenario.elements.find((x) => x.id === id);
   if (!e) return id;
   if (e.kind === "objective") {
-    const owner = id.endsWith("p1") ? "p1" : "p2";
+    const owner = e.owner || (id.endsWith("p1") ? "p1" : "p2");
     return nameOf(owner) + "'s objective (" + label(owner) + ")";
   }
   return e.name;
@@ -129,6 +132,9 @@ export function scoringSummary(scoring) {
   const parts = [];
   for (const [id, side] of Object.entries(scoring.control || {})) {
     parts.push(elementName(id) + " → " + nameOf(side));
+  }
+  for (const [id, side] of Object.entries(scoring.dominate || {})) {
+    parts.push(elementName(id) + " dominated by " + nameOf(side));
   }
   for (const id of scoring.destroyed || []) parts.push(elementName(id) + " destroyed");
   return parts.length ? parts.join("; ") : "nothing scored";
