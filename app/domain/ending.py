@@ -57,7 +57,7 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
         raise RuleError(f"scenario scoring {since}: the clock loss stands")
     cp, _ = score(game, cmd.scoring)
     if game.scenario_winner(cp, cmd.scoring) is not seat:
-        if game.scenario.victory is not None:
+        if game.scenario.condition is not None:
             raise RuleError(
                 f"that scoring does not win {game.scenario.name} for {seat.label} "
                 f"({game.scenario.victory_words}): the clock loss stands"

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         ScoreSheet,
         TurnEndRule,
         TurnMark,
+        VictoryCheck,
     )
 
 
@@ -64,7 +65,10 @@ class Scenario:
     kill_box: bool = True
     #: Overrides of the ruleset's hooks for this scenario (None: the ruleset's).
     scoring_from: TurnMark | None = None
-    victory: ScenarioVictory | None = None
+    victory: VictoryCheck | None = None
+    #: A victory read from the table at a turn's end (a legacy scenario's condition of
+    #: control, or its own CP to reach); it stands over the victory check.
+    condition: ScenarioVictory | None = None
     score: ScoreSheet | None = None
     turn_end: TurnEndRule | None = None
     #: What the server's roll does, once a turn-end rule asked for one.

@@ -172,10 +172,12 @@ class Game:
         )
 
     def scenario_winner(self, cp: tuple[int, int], scoring: c.Scoring | None = None) -> Side | None:
-        """The scenario's victory check (reading the sheet scored), or its ruleset's."""
-        if self.scenario.victory is not None:
-            return self.scenario.victory(self, scoring, cp)
-        return self.format.victory(self.format, cp)
+        """The scenario's condition (reading the sheet scored), or its victory check, or
+        its ruleset's."""
+        if self.scenario.condition is not None:
+            return self.scenario.condition(self, scoring, cp)
+        victory = self.scenario.victory or self.format.victory
+        return victory(self.format, cp)
 
     @property
     def round_notes(self) -> tuple[str, ...]:

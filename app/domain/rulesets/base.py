@@ -9,8 +9,9 @@ and which army lists a player brings.
 The game engine asks the ruleset and its scenario; it never names a format. A hook is a
 plain function a ruleset module passes in, so each module reads like its document's
 page. A scenario may override its ruleset's scoring start, scoring sheet, victory check
-and turn-end rule (the legacy scenarios each have their own), cap the CP earned from
-an element, and say what changes round by round. Another game (a round
+and turn-end rule, read its own victory condition off the table at a turn's end (the
+legacy scenarios each have one), cap the CP earned from an element, and say what changes
+round by round. Another game (a round
 timer instead of a chess clock) brings its own table engine and reuses the tournament
 half of this data: awards, byes, pairing, standings and list rules.
 """
