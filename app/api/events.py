@@ -64,9 +64,7 @@ STANDINGS_HELP = "ST2: baseline, assassin, control, destruction or finals"
 
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
-    format: str = Field(
-        "sr2019", max_length=32, description="sr2019, masters2019, champions2019, ig2014"
-    )
+    format: str = Field("sr2019", max_length=32, description="a format id (GET /api/formats)")
     points: int = Field(
         75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
     )
@@ -78,6 +76,9 @@ class EventIn(BaseModel):
         "or 3 (Trinity), required; champions2019 2 (1 list, a 2nd optional)",
     )
     fixed_rounds: int | None = Field(None, ge=1, le=12)
+    clock_minutes: int | None = Field(
+        None, ge=1, le=360, description="player clock in minutes; omitted = the format's (DC1)"
+    )
     cut_to_top: int | None = Field(
         None,
         ge=2,
@@ -108,7 +109,7 @@ class DropIn(BaseModel):
 
 class RoundIn(BaseModel):
     scenario: str | None = Field(
-        None, max_length=64, description="scenario id; omitted = rolled (RP4)"
+        None, max_length=64, description="scenario id, or of a pack it allows; omitted: rolled"
     )
 
 
@@ -148,6 +149,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             cut_to_top=body.cut_to_top,
             standings=body.standings,
             painting_category=body.painting_category,
+            clock_minutes=body.clock_minutes,
         )
     )
     return EventCreated(

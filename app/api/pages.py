@@ -224,6 +224,7 @@ async def create_event_form(
     cut_to_top: Annotated[str | None, Form()] = None,
     standings: Annotated[str, Form()] = "baseline",
     painting_category: Annotated[str, Form()] = "",
+    clock_minutes: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     form = {
         "name": name,
@@ -234,6 +235,7 @@ async def create_event_form(
         "cut_to_top": cut_to_top,
         "standings": standings,
         "painting_category": painting_category,
+        "clock_minutes": clock_minutes,
     }
     try:
         event = service.create_event(
@@ -246,6 +248,9 @@ async def create_event_form(
                 cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
                 standings=standings,
                 painting_category=painting_category,
+                clock_minutes=None
+                if not clock_minutes
+                else _whole(clock_minutes, "player clock minutes"),
             )
         )
     except RuleError as exc:

@@ -24,7 +24,10 @@ router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
 class QuickGameIn(BaseModel):
     format: str = Field(
-        "sr2019", max_length=32, description="sr2019, masters2019, champions2019, ig2014"
+        "sr2019",
+        max_length=32,
+        description="a format id (GET /api/formats): sr2019, masters2019, champions2019, "
+        "ig2014 or legacy",
     )
     points: int | None = Field(
         None, ge=0, le=1000, description="event point size; sets the clock (DC1)"
@@ -121,6 +124,8 @@ async def formats() -> list[dict[str, Any]]:
                 for r in f.list_rules
             ],
             "default_lists": f.default_lists,
+            # Packs whose scenarios the EO may choose for a round of this format.
+            "scenario_packs": list(f.scenario_packs),
         }
         for f in FORMATS.values()
     ]

@@ -15,6 +15,7 @@ from app.domain.state import (
     Method,
     Phase,
     Report,
+    earned,
     end_game,
     in_play,
     score,
@@ -49,9 +50,18 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
     if game.claim is not None:
         raise RuleError("a claim is already waiting for the opponent")
     if not game.scoring_due_at_mark:
-        raise RuleError("scenario scoring starts at the end of P2's turn 2: the clock loss stands")
+        start = game.scoring_from
+        since = f"starts at the end of {start.side.label}'s turn {start.turn}"
+        if not game.scenario.scored:
+            since = "is none: the scenario is won by assassination only"
+        raise RuleError(f"scenario scoring {since}: the clock loss stands")
     cp, _ = score(game, cmd.scoring)
-    if game.scenario_winner(cp) is not seat:
+    if game.scenario_winner(cp, cmd.scoring) is not seat:
+        if game.scenario.condition is not None:
+            raise RuleError(
+                f"that scoring does not win {game.scenario.name} for {seat.label} "
+                f"({game.scenario.victory_words}): the clock loss stands"
+            )
         lead = cp[seat] - cp[seat.other]
         raise RuleError(
             f"that scoring gives {seat.label} a lead of {lead} CP, not "
@@ -71,7 +81,8 @@ def answer_claim(game: Game, actor: c.Actor, cmd: c.AnswerClaim, now_ms: int) ->
         return lose_on_time(game, flagged, game.clock.since_ms)
     cp, destroyed = score(game, game.claim)
     cp = game.format.cap_cp(game.format, cp)
-    scored = replace(game, control_points=cp, objectives_destroyed=destroyed)
+    tally = earned(game, game.claim)
+    scored = replace(game, control_points=cp, objectives_destroyed=destroyed, earned=tally)
     return end_game(scored, Method.SCENARIO, flagged, now_ms)
 
 
@@ -88,7 +99,14 @@ def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
         raise RuleError("no final scoring is due")
     cp, destroyed = score(game, cmd.scoring)
     cp = game.format.cap_cp(game.format, cp)
-    return replace(game, control_points=cp, objectives_destroyed=destroyed, final_scoring_due=False)
+    tally = earned(game, cmd.scoring)
+    return replace(
+        game,
+        control_points=cp,
+        objectives_destroyed=destroyed,
+        earned=tally,
+        final_scoring_due=False,
+    )
 
 
 def _unsettled(game: Game) -> None:

@@ -3,8 +3,10 @@ helpers every rule uses."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from types import MappingProxyType
 
 from app.domain import commands as c
 from app.domain.clock import Clock, Side
@@ -133,6 +135,8 @@ class Game:
     #: Scenario elements a special rule took off the table, and a roll the server owes.
     removed: frozenset[str] = frozenset()
     roll_due: int = 0  # the faces of the die the server rolls next (0: none)
+    #: CP each player earned from each element, where a scenario caps them.
+    earned: Mapping[str, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def format(self) -> Format:
@@ -163,12 +167,25 @@ class Game:
     @property
     def scoring_due_at_mark(self) -> bool:
         """Whether the end of the current turn is one that is scored."""
-        return self.turn > 0 and self.scoring_from.reached_by(self.turn, self.active)
+        return (
+            self.scenario.scored
+            and self.turn > 0
+            and self.scoring_from.reached_by(self.turn, self.active)
+        )
 
-    def scenario_winner(self, cp: tuple[int, int]) -> Side | None:
-        """The scenario's victory check, or its ruleset's."""
+    def scenario_winner(self, cp: tuple[int, int], scoring: c.Scoring | None = None) -> Side | None:
+        """The scenario's condition (reading the sheet scored), or its victory check, or
+        its ruleset's."""
+        if self.scenario.condition is not None:
+            return self.scenario.condition(self, scoring, cp)
         victory = self.scenario.victory or self.format.victory
         return victory(self.format, cp)
+
+    @property
+    def round_notes(self) -> tuple[str, ...]:
+        """What the scenario's special rules make of the current round."""
+        notes = self.scenario.round_notes
+        return () if notes is None else notes(self)
 
     @property
     def scoring_due(self) -> bool:
@@ -256,3 +273,9 @@ def score(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[st
     own scoring, or its ruleset's."""
     sheet = game.scenario.score or game.format.score
     return sheet(game, scoring)
+
+
+def earned(game: Game, scoring: c.Scoring) -> Mapping[str, tuple[int, int]]:
+    """The CP earned from each element after a sheet, where the scenario keeps them."""
+    rule = game.scenario.earned
+    return game.earned if rule is None else rule(game, scoring)

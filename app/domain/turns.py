@@ -15,6 +15,7 @@ from app.domain.state import (
     Method,
     Phase,
     Undo,
+    earned,
     end_game,
     in_play,
     score,
@@ -78,15 +79,16 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     if scoring_due and turn_end.scoring is None:
         raise BadInput(f"score the end of {who.label}'s turn {game.turn} first")
     if not scoring_due and turn_end.scoring is not None:
-        start = game.scoring_from
-        raise BadInput(f"scoring starts at the end of {start.side.label}'s turn {start.turn}")
-    cp, destroyed = game.control_points, game.objectives_destroyed
+        raise BadInput(_scoring_not_due(game))
+    cp, destroyed, tally = game.control_points, game.objectives_destroyed, game.earned
     if turn_end.scoring is not None:
         cp, destroyed = score(game, turn_end.scoring)
+        tally = earned(game, turn_end.scoring)
     if turn_end.kill_box:
         cp = update(cp, who.other, lambda points: points + kill_box.cp)
-    winner = game.scenario_winner(cp)
+    winner = game.scenario_winner(cp, turn_end.scoring)
     cp = game.format.cap_cp(game.format, cp)
+    game = replace(game, earned=tally)
     if winner is not None or game.last_turn:
         scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
         if winner is not None:
@@ -105,6 +107,13 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
         turn=game.turn + 1 if nxt is Side.P1 else game.turn,
         clock=game.clock.run(nxt, now_ms),
     )
+
+
+def _scoring_not_due(game: Game) -> str:
+    if not game.scenario.scored:
+        return f"{game.scenario.name} is won by assassination only: nothing is scored"
+    start = game.scoring_from
+    return f"scoring starts at the end of {start.side.label}'s turn {start.turn}"
 
 
 def _kill_box_not_due(game: Game) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.errors import NotFound
+from app.domain.formats import MINUTE_MS, get_format
 from app.store.events import EventStore
 from app.store.models import EoAction, EventRecord, PlayerEntry, RoundEntry
 from app.store.repository import Store
@@ -29,6 +30,16 @@ class EventSpec:
     cut_to_top: int | None = None
     standings: str = "baseline"  # ST2: the standings variant
     painting_category: str = ""  # ST3: Best-Painted's category ("": no Best-Painted)
+    #: The player clock the EO sets, in minutes (None: the format's for the points).
+    clock_minutes: int | None = None
+
+
+def event_clock_ms(event: EventRecord) -> int:
+    """Each player's clock at the event's tables: the EO's minutes, or the format's
+    clock for the event's point size."""
+    if event.clock_minutes is not None:
+        return event.clock_minutes * MINUTE_MS
+    return get_format(event.format_id).player_clock_ms(event.points)
 
 
 @dataclass(frozen=True, slots=True)

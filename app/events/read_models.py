@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from app.domain.errors import NotFound
-from app.domain.formats import get_format
+from app.domain.formats import get_format, rules_for_scenario
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
 from app.events.base import ChangeListener, EventBase, pairings_of
@@ -186,7 +186,8 @@ def _round_view(
     ]
     fmt_scenario = None
     with contextlib.suppress(Exception):
-        fmt_scenario = get_format(data.event.format_id).scenario(entry.scenario_id)
+        rules = rules_for_scenario(get_format(data.event.format_id), entry.scenario_id)
+        fmt_scenario = rules.scenario(entry.scenario_id)
     return {
         "number": entry.number,
         "scenario": {
@@ -214,6 +215,7 @@ def _event_view(
             "format": event.format_id,
             "format_name": get_format(event.format_id).name,
             "points": event.points,
+            "clock_minutes": event.clock_minutes,
             "lists": event.lists,
             "fixed_rounds": event.fixed_rounds,
             "cut_to_top": event.cut_to_top,

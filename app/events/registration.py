@@ -50,7 +50,10 @@ class Registration(EventBase):
 
     def create_event(self, spec: EventSpec) -> EventRecord:
         fmt = get_format(spec.format_id)
-        fmt.player_clock_ms(spec.points)
+        if spec.clock_minutes is None:
+            fmt.player_clock_ms(spec.points)
+        elif not 1 <= spec.clock_minutes <= 360:
+            raise BadInput("the player clock is between 1 and 360 minutes")
         name = spec.name.strip()
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
@@ -75,6 +78,7 @@ class Registration(EventBase):
             cut_to_top=spec.cut_to_top,
             standings=ranking.id,
             painting_category=category,
+            clock_minutes=spec.clock_minutes,
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )

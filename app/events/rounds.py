@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
-from app.domain.formats import get_format, split_lists
+from app.domain.formats import get_format, rules_for_scenario, split_lists
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.rankings import get_ranking, pair_finals
@@ -27,7 +27,7 @@ from app.domain.tournament import (
     expected_end_ms,
     round_end_call,
 )
-from app.events.base import PairingRow, dump_pairings, pairings_of
+from app.events.base import PairingRow, dump_pairings, event_clock_ms, pairings_of
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableMeta, TableRoom
@@ -84,11 +84,11 @@ class Rounds(Results):
             return PairingRow(pairing.table, pairing.p1, None, pairing.paired_down, None)
         p1 = self.player(event.id, pairing.p1)
         p2 = self.player(event.id, pairing.p2)
-        fmt = get_format(event.format_id)
+        fmt = rules_for_scenario(get_format(event.format_id), scenario_id)
         setup = Setup(
             format_id=fmt.id,
             scenario_id=scenario_id,
-            player_clock_ms=fmt.player_clock_ms(event.points),
+            player_clock_ms=event_clock_ms(event),
             army_points=event.points,
             names=(p1.name, p2.name),
         )
@@ -143,7 +143,7 @@ class Rounds(Results):
             pairings = pair_finals(active, number, self.rng, ranking)  # ST2 Finals Tables
         else:
             pairings = pair_round(active, number, self.rng)
-        fmt = get_format(event.format_id)
+        fmt = rules_for_scenario(get_format(event.format_id), scenario)
         scenario_id = fmt.pick_scenario(
             [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario
         )
@@ -268,7 +268,7 @@ class Rounds(Results):
                     await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
                 await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
-        clock_ms = get_format(event.format_id).player_clock_ms(event.points)
+        clock_ms = event_clock_ms(event)
         with self.db.unit() as repo:
             entry.started_ms = now
             entry.expected_end_ms = expected_end_ms(now, clock_ms)

@@ -76,6 +76,8 @@ class EventRecord(SQLModel, table=True):
     lists: int = 1
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
+    #: The player clock the EO set, in minutes (None: the format's clock for the points).
+    clock_minutes: int | None = None
     admin_token: str = Field(index=True, unique=True)
     created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     cut_done: bool = False

@@ -36,6 +36,7 @@ def _element(e: Element) -> dict[str, Any]:
         "owner": side_name(e.owner),
         "friendly_dominate_cp": e.friendly_dominate_cp,
         "friendly_dominate_penalty": e.friendly_dominate_penalty,
+        "most_cp": e.most_cp,
     }
 
 
@@ -53,6 +54,9 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
             "kill_box": scenario.kill_box,
             "elements": [_element(e) for e in scenario.elements],
             "rules": list(scenario.rules),
+            # False: nothing on the table is scored (won by assassination only).
+            "scored": scenario.scored,
+            "victory_words": scenario.victory_words or rules.victory_words,
         },
         "kill_box_cp": rules.kill_box_cp,
         "kill_box_from": {
@@ -63,14 +67,17 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "scoring_from": {
             "turn": game.scoring_from.turn,
             "side": side_name(game.scoring_from.side),
-        },
+        }
+        if scenario.scored
+        else None,
         "names": list(setup.names),
         "player_clock_ms": setup.player_clock_ms,
         "army_points": setup.army_points,
         "victory_lead": rules.victory_lead,
-        # "lead": a lead of victory_lead CP wins; "reach": at least that many and more.
+        # "lead": a lead of victory_lead CP wins; "reach": at least that many and more;
+        # "scenario": each scenario its own condition, checked by the server only.
         "victory": rules.victory_kind,
-        "victory_words": rules.victory_words,
+        "victory_words": scenario.victory_words or rules.victory_words,
         "last_turn": None if last is None else last.turn,
         "deployment": list(rules.deployment),
         "collected": rules.collected,
@@ -206,6 +213,9 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "control_points": list(game.control_points),
         "objectives_destroyed": sorted(game.objectives_destroyed),
         "removed": sorted(game.removed),
+        # CP earned from each element so far, and what this round's special rules bring.
+        "earned": {k: list(v) for k, v in sorted(game.earned.items())},
+        "round_notes": list(game.round_notes),
         "pause_warnings": list(game.pause_warnings),
         "pause_reported": side_name(game.pause_reported),
         "list_choices": [list(game.list_choices[0]), list(game.list_choices[1])],

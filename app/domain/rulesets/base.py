@@ -9,7 +9,9 @@ and which army lists a player brings.
 The game engine asks the ruleset and its scenario; it never names a format. A hook is a
 plain function a ruleset module passes in, so each module reads like its document's
 page. A scenario may override its ruleset's scoring start, scoring sheet, victory check
-and turn-end rule (the legacy scenarios each have their own). Another game (a round
+and turn-end rule, read its own victory condition off the table at a turn's end (the
+legacy scenarios each have one), cap the CP earned from an element, and say what changes
+round by round. Another game (a round
 timer instead of a chess clock) brings its own table engine and reuses the tournament
 half of this data: awards, byes, pairing, standings and list rules.
 """
@@ -139,6 +141,15 @@ class Award:
 
 #: Hook types, each called by the engine with the game or the numbers it needs.
 VictoryCheck = Callable[["Ruleset", tuple[int, int]], Side | None]
+#: A scenario's own victory, read at the end of a scored turn: the game as the turn ends
+#: (its active player is the one ending it), the sheet scored (None: none was) and the
+#: CP it gives.
+ScenarioVictory = Callable[["Game", "c.Scoring | None", tuple[int, int]], Side | None]
+#: The CP each player has earned from each element after a sheet (a scenario that caps
+#: what one element may give).
+EarnedRule = Callable[["Game", "c.Scoring"], Mapping[str, tuple[int, int]]]
+#: What a scenario's special rules make of the current round, in the players' words.
+RoundNotes = Callable[["Game"], tuple[str, ...]]
 CpCap = Callable[["Ruleset", tuple[int, int]], tuple[int, int]]
 ScoreSheet = Callable[["Game", "c.Scoring"], tuple[tuple[int, int], frozenset[str]]]
 TurnEndRule = Callable[["Game"], "Game"]
@@ -202,6 +213,9 @@ class Ruleset:
     default_lists: int | None = 1
     #: ST3: the prizes an event of this format gives.
     prizes: tuple[Prize, ...] = SR2019_PRIZES
+    #: Scenario packs (other rulesets' ids) the EO may choose a round's scenario from: the
+    #: round's games are played with the pack's scenario rules, the event stays this one.
+    scenario_packs: tuple[str, ...] = ()
 
     # -- what the engine asks -------------------------------------------------
 

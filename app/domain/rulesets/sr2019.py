@@ -156,6 +156,8 @@ def steamroller(**changes: object) -> Ruleset:
         pick_scenario=pick_scenario,
         # As many lists as the EO sets for the event.
         list_rules=(ONE_LIST, ListRule(2, 2, 2, "2 lists"), ListRule(3, 3, 3, "3 lists")),
+        # A round may be played on a legacy scenario the EO picks (legacy-scenarios.txt).
+        scenario_packs=("legacy",),
     )
     rules.update(changes)
     return Ruleset(**rules)  # type: ignore[arg-type]

@@ -347,6 +347,14 @@ export function renderScenario(g) {
     }
   }
   setText("scenario-notes", scenarioNotes().join(" "));
+  renderRound(g);
+}
+
+// What this round brings (line of sight, CP per element), where every player sees it.
+function renderRound(g) {
+  const notes = g.round_notes || [];
+  show("round-notes", notes.length > 0);
+  setText("round-notes", notes.join(" · "));
 }
 
 // Clocks and the undo countdown, every frame.

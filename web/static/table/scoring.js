@@ -162,6 +162,7 @@ export function updatePreview() {
   } else if (S.game.last_turn) {
     text += " Last turn: the game ends with this tap.";
   }
+  if (S.table.victory === "scenario") text = "The server scores this sheet against the scenario.";
   setText("sheet-preview", text);
   setText("sheet-note", victoryWords());
 }
