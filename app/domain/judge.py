@@ -43,6 +43,9 @@ def record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> 
     if game.phase is not Phase.OVER:
         ended = end_game(game, Method.EO, command.winner, now_ms)
     lists = tuple(r.list_played if r else "" for r in game.reports)
+    if game.pregame is not None:  # the lists chosen at the table
+        chosen = game.pregame.in_play_order(game.pregame.lists)
+        lists = (lists[0] or chosen[0] or "", lists[1] or chosen[1] or "")
     return replace(
         ended,
         recorded=Result(

@@ -9,6 +9,7 @@ from enum import StrEnum
 from app.domain import commands as c
 from app.domain.clock import Clock, Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.pregame import STEP_WORDS, Pregame
 from app.domain.rulesets.base import Ruleset as Format
 from app.domain.rulesets.base import TurnMark
 from app.domain.scenarios import Scenario
@@ -129,6 +130,8 @@ class Game:
     #: Scenario elements a special rule took off the table, and a roll the server owes.
     removed: frozenset[str] = frozenset()
     roll_due: int = 0  # the faces of the die the server rolls next (0: none)
+    #: The pre-game at the table (lists, starting roll, sides), when the table has one.
+    pregame: Pregame | None = None
 
     @property
     def format(self) -> Format:
@@ -137,6 +140,18 @@ class Game:
     @property
     def scenario(self) -> Scenario:
         return self.setup.scenario
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names as (P1's, P2's): the pre-game may have swapped the seats."""
+        names = self.setup.names
+        if self.pregame is not None and self.pregame.swapped:
+            return (names[1], names[0])
+        return names
+
+    @property
+    def in_pregame(self) -> bool:
+        return self.pregame is not None and not self.pregame.done
 
     @property
     def mark(self) -> TurnMark:
@@ -194,7 +209,7 @@ def slot(game: Game) -> str:
     who = game.active.label
     match game.phase:
         case Phase.READY:
-            return "before the clock started"
+            return "the pre-game" if game.in_pregame else "before the clock started"
         case Phase.PRE_DEPLOYMENT:
             return f"{who}'s pre-deployment"
         case Phase.DEPLOYMENT:
@@ -240,6 +255,8 @@ def in_play(game: Game) -> None:
         if game.paused:
             raise RuleError("the EO has paused this table; wait for the EO to resume")
         return
+    if game.pregame is not None and not game.pregame.done:
+        raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
     if game.phase is Phase.READY:
         raise RuleError("the clock has not started yet: P1 starts it to begin deployment")
     if game.phase is Phase.CLOCK_OUT:

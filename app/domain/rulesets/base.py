@@ -199,6 +199,10 @@ class Ruleset:
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (ONE_LIST,)
     default_lists: int | None = 1
+    #: "Starting the Game": the pre-game's steps at the table, in order (lists,
+    #: objectives, roll, order, edge), and the objectives a player may choose from.
+    pregame: tuple[str, ...] = ("lists", "roll", "order", "edge")
+    objectives: tuple[str, ...] = ()
 
     # -- what the engine asks -------------------------------------------------
 

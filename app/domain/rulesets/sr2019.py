@@ -117,6 +117,10 @@ def bye(_rules: Ruleset, points: int) -> Award:
     return Award(tp=1, cp=3, apd=math.ceil(points / 2))
 
 
+#: The six SR2019 objectives a player chooses from each game.
+OBJECTIVES = ("Armory", "Dugout", "Fuel Cache", "Observatory", "Stockpile", "Treasure Chest")
+
+
 def steamroller(**changes: object) -> Ruleset:
     """Steamroller 2019's rules; Masters and Champions play them with their own clock
     and lists."""
@@ -156,6 +160,10 @@ def steamroller(**changes: object) -> Ruleset:
         pick_scenario=pick_scenario,
         # As many lists as the EO sets for the event.
         list_rules=(ONE_LIST, ListRule(2, 2, 2, "2 lists"), ListRule(3, 3, 3, "3 lists")),
+        # Objectives are chosen after list selection and revealed together after the
+        # starting roll and the choice of sides.
+        pregame=("lists", "objectives", "roll", "order", "edge"),
+        objectives=OBJECTIVES,
     )
     rules.update(changes)
     return Ruleset(**rules)  # type: ignore[arg-type]
