@@ -81,6 +81,7 @@ class EventIn(BaseModel):
         le=1024,
         description="Cut to Top X: any X from 2 to the number of players (RP1)",
     )
+    pregame: bool = Field(False, description="lists, starting roll and sides on the phones")
 
 
 class EventCreated(BaseModel):
@@ -141,6 +142,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             lists=body.lists,
             fixed_rounds=body.fixed_rounds,
             cut_to_top=body.cut_to_top,
+            pregame=body.pregame,
         )
     )
     return EventCreated(

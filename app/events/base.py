@@ -27,6 +27,7 @@ class EventSpec:
     lists: int | None = None  # None: the format's own choice (Masters must name one)
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
+    pregame: bool = False  # lists, the starting roll and sides on the phones
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,6 +69,7 @@ class Registration(EventBase):
             lists=lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
+            pregame=spec.pregame,
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )

@@ -19,7 +19,13 @@ from app.domain.standings import (
 )
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
-from app.events.table_result import Correction, TableResult, players_result
+from app.events.table_result import (
+    Correction,
+    TableResult,
+    by_seat,
+    players_result,
+    seats_swapped,
+)
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
 
@@ -176,11 +182,12 @@ class Results(EventBase):
             repo.put_result(event_id, table_id, entered, self.time.now_ms())
             detail = entered.stored_json()
             repo.add(self._action(event_id, action, table=table_id, result=detail))
-        if room.broken is None:
+        if room.broken is None:  # the table's sides: P1 is whoever went first
+            played = by_seat(entered, seats_swapped(room.game))
             command = c.RecordResult(
-                winner=entered.winner,
-                control_points=entered.control_points,
-                army_points_destroyed=entered.army_points_destroyed,
+                winner=played.winner,
+                control_points=played.control_points,
+                army_points_destroyed=played.army_points_destroyed,
             )
             await room.execute(c.Role.EO, "", 0, command)
         self.changed(event_id)

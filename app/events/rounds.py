@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from app.domain import commands as c
@@ -27,6 +27,7 @@ from app.domain.tournament import (
     round_end_call,
 )
 from app.events.base import PairingRow, dump_pairings, pairings_of
+from app.events.pregame import open_command
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableMeta, TableRoom
@@ -243,10 +244,11 @@ class Rounds(Results):
             raise RuleError("pair a round first")
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
+        opening = self._pregames(event, entry)
         for row in pairings_of(entry):
             room = self.hub.get(row.table_id or "")
-            if room is not None and room.game.phase is Phase.READY:
-                await room.execute(c.Role.EO, "", 0, c.StartClock())
+            if room is not None and room.game.phase is Phase.READY and room.game.pregame is None:
+                await room.execute(c.Role.EO, "", 0, opening(row) if opening else c.StartClock())
         now = self.time.now_ms()
         clock_ms = get_format(event.format_id).player_clock_ms(event.points)
         with self.db.unit() as repo:
@@ -256,6 +258,17 @@ class Rounds(Results):
         self._schedule_round_end(entry)
         self.changed(event_id)
         return entry
+
+    def _pregames(
+        self, event: EventRecord, entry: RoundEntry
+    ) -> Callable[[PairingRow], c.Command] | None:
+        """With the pre-game on the phones, each table's opening command (its lists)."""
+        if not event.pregame:
+            return None
+        players = {p.id: p for p in self.players(event.id)}
+        records = self.player_records(event.id)
+        left = max(1, self.planned_rounds(event.id) - entry.number + 1)
+        return lambda row: open_command(event, row, players, records, left)
 
     async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
         """DC8 for one table still in play (None: its game is over)."""

@@ -123,12 +123,32 @@ class TableResult:
         )
 
 
+def seats_swapped(game: Game) -> bool:
+    """The pre-game made the second seat's player P1 (they go first)."""
+    return game.pregame is not None and game.pregame.swapped
+
+
+def by_seat(result: TableResult, swapped: bool) -> TableResult:
+    """A result between a table's sides (P1 goes first) and its seats (the pairing's
+    first and second player): the same when the seats were not swapped."""
+    if not swapped:
+        return result
+    return replace(
+        result,
+        winner=None if result.winner is None else result.winner.other,
+        control_points=result.control_points[::-1],
+        army_points_destroyed=result.army_points_destroyed[::-1],
+        lists=result.lists[::-1],
+    )
+
+
 def players_result(game: Game) -> TableResult | None:
-    """The table's own result, once both players confirmed it and nobody disputes it."""
+    """The table's own result, once both players confirmed it and nobody disputes it,
+    by seat (the pairing's first player first, whoever went first)."""
     result = game.result()
     if result is None or not all(game.confirmed) or game.disputed is not None:
         return None
-    return TableResult(
+    played = TableResult(
         winner=result.winner,
         control_points=result.control_points,
         army_points_destroyed=result.army_points_destroyed,
@@ -136,3 +156,4 @@ def players_result(game: Game) -> TableResult | None:
         method=result.method.value,
         by="players",
     )
+    return by_seat(played, seats_swapped(game))

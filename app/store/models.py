@@ -79,6 +79,8 @@ class EventRecord(SQLModel, table=True):
     admin_token: str = Field(index=True, unique=True)
     created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     cut_done: bool = False
+    #: The players settle lists, the starting roll and sides on their phones.
+    pregame: bool = False
 
 
 class PlayerEntry(SQLModel, table=True):
@@ -94,6 +96,8 @@ class PlayerEntry(SQLModel, table=True):
     dropped: bool = False
     joined_round: int = 1
     cut: bool = False
+    #: The player's own page (their link from the EO); never in the public API.
+    token: str | None = Field(default=None, index=True)
 
 
 class RoundEntry(SQLModel, table=True):

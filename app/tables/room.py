@@ -34,6 +34,7 @@ from app.tables.offline import (
     merged_items,
     public_wire,
 )
+from app.tables.pregame_view import own_choices
 from app.tables.replay import decides, fold
 from app.tables.snapshot import read as read_snapshot
 from app.tables.snapshot import write as write_snapshot
@@ -41,6 +42,16 @@ from app.tables.timesource import TimeSource
 from app.tables.view import game_view, table_info
 
 __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
+
+def side_for(game: Game, seat: Side) -> Side:
+    """A seat's side: the second seat is P1 once its player chose (or was given) to go
+    first in the pre-game."""
+    return seat.other if game.pregame is not None and game.pregame.swapped else seat
+
+
+def seats_changed(before: Game, after: Game) -> bool:
+    return side_for(before, Side.P1) is not side_for(after, Side.P1)
+
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
 
@@ -119,6 +130,7 @@ class TableRoom:
         self.last_change_ms = time.now_ms()
         #: The server's dice for scenario rules (Incursion's removed flag).
         self.dice: random.Random = random.SystemRandom()
+        self._refresh_origin: Subscriber | None = None
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -173,6 +185,13 @@ class TableRoom:
         if self.broken is not None:
             raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
 
+    def actor_for(self, role: str) -> c.Actor:
+        """Who a link's commands come from: a seat's side follows the pre-game's choice
+        of who goes first (P1); the EO is the EO."""
+        if role == "eo":
+            return c.Role.EO
+        return side_for(self.game, Side.parse(role))
+
     async def execute(
         self,
         actor: c.Actor,
@@ -197,7 +216,10 @@ class TableRoom:
             now = self.time.now_ms()
             self._decide_flag(now)
             event = None
+            if isinstance(command, c.StartingRoll):  # the server rolls every die
+                command = c.StartingRoll(self.dice.randint(1, 6))
             if not isinstance(command, c.FlagCheck):
+                before = self.game
                 game = apply(self.game, actor, command, now)
                 event = self._commit(
                     game, actor, device, seq, command_to_wire(command), now, origin
@@ -205,9 +227,14 @@ class TableRoom:
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
                 self._roll_if_due(now)
+                if seats_changed(before, game):
+                    self._refresh_screens(skip=origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             if origin is not None and event is not None:
                 self.channel.send(origin, event)
+                if self._refresh_origin is origin:
+                    self._refresh_origin = None
+                    origin.offer(self.snapshot(origin.role))
             return Ack(self.version)
 
     async def merge_offline(
@@ -373,11 +400,26 @@ class TableRoom:
 
     # -- what subscribers see ---------------------------------------------------
 
+    def _refresh_screens(self, skip: Subscriber | None = None) -> None:
+        """The seats' sides changed (who goes first): every screen gets the table afresh,
+        its side and the players' names. The sender's own comes after its event."""
+        for subscriber in tuple(self.channel.subscribers):
+            if subscriber is not skip:
+                subscriber.offer(self.snapshot(subscriber.role))
+        self._refresh_origin = skip
+
     def snapshot(self, role: str) -> str:
-        """The whole table as `role` sees it (a `state` message)."""
+        """The whole table as `role` (a link) sees it (a `state` message): a seat sees its
+        side, as the pre-game settled it, and its own secret choices."""
         now = self.time.now_ms()
         table = table_info(self.table_id, self.game)
-        return protocol.state(self.version, role, table, game_view(self.game, now), now)
+        game = game_view(self.game, now)
+        if role in ("p1", "p2"):
+            side = side_for(self.game, Side.parse(role))
+            if game["pregame"] is not None:
+                game["pregame"]["mine"] = own_choices(self.game, side)
+            role = side.name.lower()
+        return protocol.state(self.version, role, table, game, now)
 
     def join(self, subscriber: Subscriber, last_version: int | None) -> None:
         """Subscribe; send the missed events if we still have them, else a snapshot."""

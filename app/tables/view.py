@@ -16,6 +16,7 @@ from app.domain.game import (
     settled,
 )
 from app.domain.scenarios import Element
+from app.tables.pregame_view import pregame_prompt, pregame_view
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -62,7 +63,7 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
             "turn": game.scoring_from.turn,
             "side": side_name(game.scoring_from.side),
         },
-        "names": list(setup.names),
+        "names": list(game.names),
         "player_clock_ms": setup.player_clock_ms,
         "army_points": setup.army_points,
         "victory_lead": rules.victory_lead,
@@ -146,7 +147,7 @@ def due_prompts(game: Game, kill_box_due: bool, scoring_due: bool, last_turn: bo
     game's three turn-end questions come in, asked once by the view)."""
     due: list[Prompt] = [{"kind": "paused"}] if game.paused else []
     if game.phase is Phase.READY:
-        due.append({"kind": "start", "by": "p1"})
+        due.append(pregame_prompt(game) or {"kind": "start", "by": "p1"})
     elif game.phase is Phase.TURN:
         due.extend(_turn_prompts(game, kill_box_due, scoring_due, last_turn))
     elif game.phase is Phase.CLOCK_OUT:
@@ -222,6 +223,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "scoring_due": scoring_due,
         "last_turn": last_turn,
         "due": due_prompts(game, kill_box_due, scoring_due, last_turn),
+        "pregame": pregame_view(game),
     }
 
 
@@ -232,8 +234,9 @@ def table_summary(
     return {
         "id": table_id,
         "table_no": table_no,
-        "names": list(game.setup.names),
+        "names": list(game.names),
         "scenario": game.scenario.name,
+        "pregame": None if game.pregame is None else game.pregame.step.value,
         "phase": game.phase.value,
         "turn": game.turn,
         "active": side_name(game.active),
