@@ -37,6 +37,9 @@ def create_app(
         store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
         rng = random.Random(settings.seed)
         hub = TableHub(store, clock, rng)
+        if settings.seed is not None:  # a seeded server rolls the same dice each run
+            dice = random.Random(f"dice:{settings.seed}")
+            hub.dice = lambda: random.Random(dice.random())
         hub.load()
         gc.collect()
         gc.freeze()  # what was loaded lives as long as the server: keep it out of the collector

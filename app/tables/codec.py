@@ -302,14 +302,14 @@ _KINDS = (
     _Kind(
         "choose_list",
         c.ChooseList,
-        lambda raw: c.ChooseList(name=_str(raw, "name")),
-        lambda cmd: {"name": cmd.name},
+        lambda raw: c.ChooseList(name=_str(raw, "list")),
+        lambda cmd: {"list": cmd.name},
     ),
     _Kind(
         "choose_objective",
         c.ChooseObjective,
-        lambda raw: c.ChooseObjective(name=_str(raw, "name")),
-        lambda cmd: {"name": cmd.name},
+        lambda raw: c.ChooseObjective(name=_str(raw, "objective")),
+        lambda cmd: {"objective": cmd.name},
     ),
     # A phone asks for its roll; the server rolls the die (the log keeps its value).
     _Kind(
@@ -334,7 +334,7 @@ _KINDS = (
 )
 
 #: What a command must not show the other screens (a secret choice): its fields.
-SECRET = {"choose_list": ("name",), "choose_objective": ("name",)}
+SECRET = {"choose_list": ("list",), "choose_objective": ("objective",)}
 _BY_NAME = {kind.name: kind for kind in _KINDS}
 _BY_TYPE = {kind.type: kind for kind in _KINDS}
 

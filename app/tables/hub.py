@@ -95,9 +95,12 @@ class TableHub:
         self.broadcast = broadcast or MemoryBroadcast()
         self.rooms: dict[str, TableRoom] = {}
         self.listeners: list[Callable[[TableRoom], None]] = []
+        #: Each table's dice (starting rolls, scenario rolls): the server's own.
+        self.dice: Callable[[], random.Random] = random.SystemRandom
 
     def _register(self, room: TableRoom) -> TableRoom:
         room.listeners = self.listeners
+        room.dice = self.dice()
         self.rooms[room.table_id] = room
         return room
 

@@ -53,7 +53,6 @@ def pregame_view(game: Game) -> dict[str, Any] | None:
         "words": STEP_WORDS[step],
         "steps": [s.value for s in pregame.steps],
         "by": _by(pregame),
-        "choices": [list(c) for c in pregame.in_play_order(pregame.choices)],  # type: ignore[arg-type]
         "objective_choices": list(pregame.objectives),
         "lists_chosen": [x is not None for x in lists],
         "lists": list(lists) if pregame.lists_revealed else [None, None],
@@ -68,13 +67,17 @@ def pregame_view(game: Game) -> dict[str, Any] | None:
     }
 
 
-def own_choices(game: Game, side: Side) -> dict[str, str | None]:
-    """A seat's own secret choices, for that seat's screens only."""
+def own_choices(game: Game, side: Side) -> dict[str, Any]:
+    """A seat's own lists to choose from and its secret choices, for its screens only."""
     pregame = game.pregame
     if pregame is None:
-        return {"list": None, "objective": None}
+        return {"choices": [], "list": None, "objective": None}
     seat = pregame.seat(side)
-    return {"list": pregame.lists[seat], "objective": pregame.chosen_objectives[seat]}
+    return {
+        "choices": list(pregame.choices[seat]),
+        "list": pregame.lists[seat],
+        "objective": pregame.chosen_objectives[seat],
+    }
 
 
 def pregame_prompt(game: Game) -> dict[str, Any] | None:

@@ -49,8 +49,14 @@ def side_for(game: Game, seat: Side) -> Side:
     return seat.other if game.pregame is not None and game.pregame.swapped else seat
 
 
-def seats_changed(before: Game, after: Game) -> bool:
-    return side_for(before, Side.P1) is not side_for(after, Side.P1)
+def _to_refresh(before: Game, after: Game, actor: c.Actor) -> tuple[str, ...]:
+    """The links whose screens need the whole table again after a command: all of them
+    when the seats' sides changed (who goes first); a seat's own after its secret choice."""
+    if side_for(before, Side.P1) is not side_for(after, Side.P1):
+        return ROLES
+    if isinstance(actor, Side) and after.pregame is not None and after.pregame != before.pregame:
+        return (side_for(after, actor).name.lower(),)
+    return ()
 
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
@@ -227,8 +233,7 @@ class TableRoom:
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
                 self._roll_if_due(now)
-                if seats_changed(before, game):
-                    self._refresh_screens(skip=origin)
+                self._refresh_screens(_to_refresh(before, game, actor), origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             if origin is not None and event is not None:
                 self.channel.send(origin, event)
@@ -400,13 +405,14 @@ class TableRoom:
 
     # -- what subscribers see ---------------------------------------------------
 
-    def _refresh_screens(self, skip: Subscriber | None = None) -> None:
-        """The seats' sides changed (who goes first): every screen gets the table afresh,
-        its side and the players' names. The sender's own comes after its event."""
+    def _refresh_screens(self, roles: tuple[str, ...], origin: Subscriber | None) -> None:
+        """These links' screens get the table afresh (a seat's side or own choice changed);
+        the sender's own screen gets it after its event."""
         for subscriber in tuple(self.channel.subscribers):
-            if subscriber is not skip:
+            if subscriber.role in roles and subscriber is not origin:
                 subscriber.offer(self.snapshot(subscriber.role))
-        self._refresh_origin = skip
+        if origin is not None and origin.role in roles:
+            self._refresh_origin = origin
 
     def snapshot(self, role: str) -> str:
         """The whole table as `role` (a link) sees it (a `state` message): a seat sees its
