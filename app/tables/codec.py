@@ -334,7 +334,11 @@ _KINDS = (
 )
 
 #: What a command must not show the other screens (a secret choice): its fields.
-SECRET = {"choose_list": ("list",), "choose_objective": ("objective",)}
+SECRET = {
+    "choose_list": ("list",),
+    "choose_objective": ("objective",),
+    "open_pregame": ("choices",),  # each seat's lists go to that seat only
+}
 _BY_NAME = {kind.name: kind for kind in _KINDS}
 _BY_TYPE = {kind.type: kind for kind in _KINDS}
 

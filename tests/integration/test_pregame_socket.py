@@ -5,8 +5,8 @@ the seats follow who goes first, into the result and the player record sheet."""
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 from typing import Any
 
 import httpx
