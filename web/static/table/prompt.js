@@ -162,6 +162,8 @@ export function renderPrompt(g) {
         }
         break;
       }
+      case "pregame":
+        break; // the pre-game has its own card (pregame.js)
       default:
         node = banner(d.kind, "info", d.kind.replace(/_/g, " "));
     }

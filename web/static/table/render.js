@@ -1,4 +1,5 @@
 // Drawing the table: clocks, sides, connection, tap area, result, the 100 ms frame.
+import { renderPregame } from "./pregame.js";
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, pendingCommand } from "./net.js";
@@ -32,6 +33,7 @@ export function render() {
   renderScenario(g);
   renderRuleset(g);
   renderSheet();
+  renderPregame(g);
   tick();
 }
 
@@ -271,7 +273,7 @@ export function renderScenario(g) {
   setText("scenario-name", "Scenario: " + sc.name);
   const list = $("scenario-elements");
   const removed = g.removed || [];
-  const key = JSON.stringify([g.objectives_destroyed, removed]);
+  const key = JSON.stringify([g.objectives_destroyed, removed, S.table.names, g.pregame && g.pregame.objectives]);
   if (list.getAttribute("data-key") !== key) {
     list.setAttribute("data-key", key);
     list.textContent = "";
