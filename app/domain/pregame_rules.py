@@ -9,6 +9,7 @@ from typing import TypeVar
 from app.domain import commands as c
 from app.domain import pregame as p
 from app.domain.errors import NotYourSeat, RuleError
+from app.domain.scenarios import ElementKind
 from app.domain.state import Game, Phase, seat_of
 
 C = TypeVar("C")
@@ -23,7 +24,10 @@ def open_pregame(game: Game, actor: c.Actor, cmd: c.OpenPregame, _now_ms: int) -
     if game.phase is not Phase.READY:
         raise RuleError("the clock has started: the pre-game is over")
     rules = game.format
-    return replace(game, pregame=p.open_pregame(rules.pregame, rules.objectives, cmd))
+    # Only scenarios with objectives have the players choose one.
+    needed = any(e.kind is ElementKind.OBJECTIVE for e in game.scenario.elements)
+    objectives = rules.objectives if needed else ()
+    return replace(game, pregame=p.open_pregame(rules.pregame, objectives, cmd))
 
 
 def _step(rule: Callable[[p.Pregame, object, C], p.Pregame]) -> Callable[..., Game]:

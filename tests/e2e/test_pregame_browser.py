@@ -30,12 +30,13 @@ def event_with_pregame(live_server: str) -> tuple[dict[str, Any], dict[str, str]
             f"/api/events/{eid}/players", json={"name": name, "lists": lists}, headers=eo
         )
         assert added.status_code == 201, added.text
-    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).status_code == 201
+    paired = http.post(f"/api/events/{eid}/rounds", json={"scenario": "anarchy"}, headers=eo)
+    assert paired.status_code == 201, paired.text
     assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).status_code == 200
     (table,) = http.get(f"/api/events/{eid}/tables", headers=eo).json()
     seat = {table["names"][0]: "p1", table["names"][1]: "p2"}
     links = {name: table["links"][seat[name]]["url"] for name in ("Ann", "Bob")}
-    return {**table, "event_id": eid}, links, eo
+    return {**table, "event_id": eid, "dashboard": created["dashboard_url"]}, links, eo
 
 
 def _phone(browser: Any, url: str) -> tuple[Any, list[str]]:
@@ -74,9 +75,15 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     expect(bob.locator(".pg-choice")).to_have_text(["Kreoss", "Severius"])
     _shot(ann, "1-lists")
 
-    # The EO's dashboard data says the table is in its pre-game.
+    # The EO's dashboard shows the table still in its pre-game.
     rows = httpx.get(f"{live_server}/api/events/{table['event_id']}/tables", headers=eo).json()
     assert rows[0]["status"] == "pregame"
+    dashboard = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    dashboard.goto(table["dashboard"])
+    card = dashboard.locator(f'[data-table-id="{table["id"]}"]')
+    expect(card.locator(".status")).to_have_text("pregame")
+    expect(dashboard.locator("#summary")).to_contain_text("1 in their pre-game")
+    dashboard.screenshot(path=str(ARTIFACTS / "pregame-dashboard.png"))
 
     ann.get_by_role("button", name="Stryker 3").click()
     expect(ann.get_by_test_id("my-list")).to_contain_text("Stryker 3")
@@ -136,5 +143,6 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
         expect(elements).to_contain_text("Bob's Stockpile objective", use_inner_text=False)
     loser.locator("#start").click()
     expect(loser.locator("#phase")).to_contain_text("Deployment")
+    expect(card.locator(".status")).to_have_text("deploying")
     expect(winner.locator("#pregame")).to_be_hidden()
     _shot(winner, "7-deployment")

@@ -40,7 +40,8 @@ async def _event_table(
         )
         assert added.status_code == 201, added.text
         ids[name] = added.json()["id"]
-    assert (await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)).status_code == 201
+    paired = await http.post(f"/api/events/{eid}/rounds", json={"scenario": "anarchy"}, headers=eo)
+    assert paired.status_code == 201, paired.text
     started = await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)
     assert started.status_code == 200, started.text
     (table,) = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()

@@ -41,6 +41,14 @@ def test_steps_are_the_rulesets_data() -> None:
     assert ig.steps == (Step.LISTS, Step.ROLL, Step.ORDER, Step.EDGE)
 
 
+def test_a_scenario_without_objectives_has_no_objective_step() -> None:
+    """SR2019: "Some scenarios require each player to use one SR2019 objective"."""
+    table = Table.new("spread-the-net")
+    table.do(EO, c.OpenPregame(choices=LISTS))
+    assert table.game.pregame is not None
+    assert table.game.pregame.steps == (Step.LISTS, Step.ROLL, Step.ORDER, Step.EDGE)
+
+
 def test_a_list_is_one_of_the_players_own_and_cannot_change() -> None:
     table = opened()
     with pytest.raises(BadInput, match="choose one of your lists: Haley; Stryker"):

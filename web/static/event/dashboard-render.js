@@ -225,6 +225,7 @@ export function renderSummary() {
   const done = (counts.finished || 0) + (counts.awaiting_confirmation || 0) + (counts.confirmed || 0);
   const parts = [total + (total === 1 ? " table" : " tables")];
   if (counts.waiting) parts.push(counts.waiting + " waiting");
+  if (counts.pregame) parts.push(counts.pregame + " in their pre-game");
   if (counts.deploying) parts.push(counts.deploying + " deploying");
   if (counts.playing) parts.push(counts.playing + " playing");
   if (counts.paused) parts.push(counts.paused + " paused");
