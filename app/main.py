@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, events, pages, rest, ws
+from app.api import errors, events, pages, player, rest, ws
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
@@ -78,6 +78,8 @@ def create_app(
     app.include_router(ws.router)
     app.include_router(events.router)
     app.include_router(events.socket_router)
+    app.include_router(player.router)
+    app.include_router(player.pages)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
