@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from app.tables.timesource import FakeTime
-from tests.conftest import Phone, PhoneFactory, RunningServer, token_of
+from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, token_of
 
 
 class LoadedDice(random.Random):
@@ -152,3 +152,24 @@ async def test_secret_choices_reach_no_other_screen_before_both_have_chosen(
     standings = (await http.get(f"/api/events/{eid}")).json()["standings"]
     assert standings[0]["name"] == winner
     await http.aclose()
+
+
+async def test_a_quick_game_has_no_pregame_unless_asked(
+    server: RunningServer, phone: PhoneFactory
+) -> None:
+    """Quick games start as they always did; asked for, the pre-game takes free lists."""
+    plain = await create_table(server.base, clock_minutes=60, scenario="bunkers")
+    p1 = await phone(plain["id"], token_of(plain["p1"]["url"]), "plain-1")
+    assert p1.game["pregame"] is None
+    assert p1.game["due"] == [{"kind": "start", "by": "p1"}]
+
+    links = await create_table(server.base, clock_minutes=60, scenario="bunkers", pregame=True)
+    p1 = await phone(links["id"], token_of(links["p1"]["url"]), "quick-1")
+    p2 = await phone(links["id"], token_of(links["p2"]["url"]), "quick-2")
+    assert p1.game["pregame"]["step"] == "lists"
+    assert p1.received[0]["game"]["pregame"]["mine"]["choices"] == []
+    assert (await p1.command("start"))["t"] == "error"
+    assert (await p1.command("choose_list", list="Butcher 3"))["t"] == "ack"
+    assert (await p2.command("choose_list", list="Haley 2"))["t"] == "ack"
+    await p1.wait_version(p2.version)
+    assert p1.game["pregame"]["lists"] == ["Butcher 3", "Haley 2"]

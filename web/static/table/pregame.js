@@ -3,7 +3,7 @@
 // roll (the server rolls the dice), first or second, and the table edge. A seat's own
 // lists and choices come only in its own state messages (S.mine); the shared view
 // says who has chosen, never what, until both have.
-import { $, el, show } from "../lib/dom.js";
+import { $, el, show, toast } from "../lib/dom.js";
 import { command, pendingCommand } from "./net.js";
 import { S, isSeat, me, nameOf, other, setText } from "./state.js";
 
@@ -178,6 +178,10 @@ export function bindPregame() {
     if (!button || button.disabled) return;
     const name = button.getAttribute("data-pg");
     if (pendingCommand(name)) return;
+    if (!S.open) {
+      toast("Offline: the pre-game needs the connection. Wait until the phone is back online.");
+      return;
+    }
     if (name === "roll") command("roll");
     else if (name === "choose_order") command("choose_order", { first: button.getAttribute("data-first") === "1" });
     else if (name === "choose_edge") command("choose_edge", { swap: button.getAttribute("data-swap") === "1" });
