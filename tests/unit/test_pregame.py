@@ -193,3 +193,23 @@ def test_only_the_choices_left_under_each_list_played_once() -> None:
     rule = get_format("ig2014").list_rule(2)
     assert rule.choices(["A", "B"], played={"A"}, rounds_left=1) == ["B"]
     assert rule.choices(["A", "B"], played={"A"}, rounds_left=2) == ["A", "B"]
+
+
+def test_every_state_of_a_pregame_reads_back_from_a_snapshot() -> None:
+    from app.tables import snapshot
+    from app.tables.jsontext import dumps, loads
+
+    table = opened()
+    states = [table.game]
+    states.append(table.do(P1, c.ChooseList("Stryker")))
+    states.append(table.do(P2, c.ChooseList("Kreoss")))
+    states.append(table.do(P1, c.ChooseObjective("Armory")))
+    states.append(table.do(P2, c.ChooseObjective("Dugout")))
+    states.append(table.do(P1, c.StartingRoll(2)))
+    states.append(table.do(P2, c.StartingRoll(2)))
+    states.append(table.do(P2, c.StartingRoll(4)))
+    states.append(table.do(P1, c.StartingRoll(1)))
+    states.append(table.do(P2, c.ChooseOrder(first=True)))
+    states.append(table.do(P2, c.ChooseEdge(swap=True)))
+    for game in states:
+        assert snapshot.read(loads(dumps(snapshot.write(game)))) == game
