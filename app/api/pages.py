@@ -129,8 +129,10 @@ async def create_event_form(
     lists: Annotated[str, Form()] = "",
     fixed_rounds: Annotated[str | None, Form()] = None,
     cut_to_top: Annotated[str | None, Form()] = None,
+    pregame: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     form = {
+        "pregame": pregame,
         "name": name,
         "format": format,
         "points": points,
@@ -147,6 +149,7 @@ async def create_event_form(
                 lists=None if not lists else _whole(lists, "lists"),
                 fixed_rounds=None if not fixed_rounds else _whole(fixed_rounds, "fixed rounds"),
                 cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
+                pregame=bool(pregame),
             )
         )
     except RuleError as exc:

@@ -173,3 +173,15 @@ async def test_a_quick_game_has_no_pregame_unless_asked(
     assert (await p2.command("choose_list", list="Haley 2"))["t"] == "ack"
     await p1.wait_version(p2.version)
     assert p1.game["pregame"]["lists"] == ["Butcher 3", "Haley 2"]
+
+
+async def test_the_new_event_form_asks_for_the_pregame(server: RunningServer) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        form = await http.get("/events/new")
+        assert 'name="pregame"' in form.text and "checked" in form.text
+        for sent, wanted in (({"pregame": "1"}, True), ({}, False)):
+            created = await http.post("/events", data={"name": "Form night", **sent})
+            assert created.status_code == 303
+            eid = created.headers["location"].split("/")[2]
+            events = server.server.config.app.state.events  # type: ignore[attr-defined]
+            assert events.event(eid).pregame is wanted
