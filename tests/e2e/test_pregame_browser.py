@@ -83,6 +83,7 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     card = dashboard.locator(f'[data-table-id="{table["id"]}"]')
     expect(card.locator(".status")).to_have_text("pregame")
     expect(dashboard.locator("#summary")).to_contain_text("1 in their pre-game")
+    expect(card).to_contain_text("Pre-game — lists")
     dashboard.screenshot(path=str(ARTIFACTS / "pregame-dashboard.png"))
 
     ann.get_by_role("button", name="Stryker 3").click()
@@ -129,6 +130,7 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     expect(loser.locator("#role")).to_contain_text("P1")
     expect(winner.locator("#role")).to_contain_text("P2")
     expect(winner.get_by_role("button", name="Keep my side")).to_be_visible()
+    expect(winner.locator("#concede")).to_be_hidden()  # nothing to concede before the game
     _shot(winner, "5-edge")
     winner.get_by_role("button", name="Take the other side").click()
     for page in (ann, bob):
@@ -146,3 +148,9 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     expect(card.locator(".status")).to_have_text("deploying")
     expect(winner.locator("#pregame")).to_be_hidden()
     _shot(winner, "7-deployment")
+    # The game over, the report form already holds the list chosen at the table.
+    winner.locator("#concede").click()
+    winner.locator("#confirm-yes").click()
+    own = "Stryker 3" if loser is ann else "Kreoss"
+    expect(loser.locator("#report-list")).to_have_value(own)
+    _shot(loser, "8-report")

@@ -236,10 +236,12 @@ export function renderSummary() {
 
 export const sideLabel = (side) => (side ? side.toUpperCase() : "");
 
+const PREGAME_STEPS = { lists: "lists", objectives: "objectives", roll: "starting roll", order: "first or second", edge: "table edge" };
+
 export function phaseText(row) {
   switch (row.phase) {
     case "ready":
-      return "Waiting to start";
+      return row.pregame && row.pregame !== "done" ? "Pre-game — " + PREGAME_STEPS[row.pregame] : "Waiting to start";
     case "deployment":
       return "Deploying — " + sideLabel(row.active);
     case "advance_deployment":

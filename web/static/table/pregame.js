@@ -17,6 +17,7 @@ const STEP_TITLE = {
 };
 
 let shownKey = "";
+let hidActions = false;
 
 // Called once a state message arrives: the seat's own lists and choices.
 export function keepMine(msg) {
@@ -29,11 +30,14 @@ export function renderPregame(g) {
   const box = $("pregame");
   const active = !!pg && g.phase === "ready";
   show("pregame", active);
+  const before = active && pg.step !== "done";
+  if (before) show("actions", false); // nothing to concede or undo before the game
+  else if (hidActions) show("actions", isSeat());
+  hidActions = before;
   if (!active) return;
-  if (pg.step !== "done") {
+  if (before) {
     setText("phase", "Pre-game — " + pg.words);
     setText("tap-hint", "The clock starts after the pre-game.");
-    show("actions", false); // nothing to concede or undo before the game
   }
   const key = JSON.stringify([S.role, pg, S.mine, [...S.pending.values()].map((m) => m.c)]);
   if (key === shownKey) return;

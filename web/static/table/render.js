@@ -188,7 +188,8 @@ export function renderReport(g) {
     const own = g.reports[idx(mine)];
     $("report-apd").value = own ? String(own.army_points_destroyed) : "";
     $("report-presence").value = own && own.scenario_presence !== null ? String(own.scenario_presence) : "";
-    $("report-list").value = own ? own.list_played : "";
+    const chosen = g.pregame ? g.pregame.lists[idx(mine)] : null; // the list chosen at the table
+    $("report-list").value = own && own.list_played ? own.list_played : chosen || "";
   }
   S.reportShown = visible;
   form.hidden = !visible;
