@@ -16,7 +16,9 @@ PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-def test_a_player_follows_the_event_on_their_own_page(browser: Any, live_server: str) -> None:
+def test_a_player_follows_the_event_on_their_own_page__ST1_ST6(
+    browser: Any, live_server: str
+) -> None:
     from playwright.sync_api import expect
 
     http = httpx.Client(base_url=live_server)

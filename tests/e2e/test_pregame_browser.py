@@ -109,8 +109,11 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
 
     # The starting roll: the server rolls both dice; a tie is rolled again.
     for attempt in range(10):
-        for page in (ann, bob):
-            page.get_by_role("button", name="Roll a d6").click()
+        ann.get_by_role("button", name="Roll a d6").click()
+        if attempt == 0:  # Ann's die shows on Bob's phone before he rolls
+            expect(bob.locator("#pregame")).to_contain_text("Ann rolled")
+            _shot(bob, "3a-rolling")
+        bob.get_by_role("button", name="Roll a d6").click()
         ann.wait_for_function(
             "n => document.querySelector('#pregame h2').textContent === 'First or second'"
             " || [...document.querySelectorAll('#pregame .pg-roll')]"

@@ -55,7 +55,7 @@ def _texts(phone: Phone) -> str:
     return re.sub(r'"objective_choices": \[[^\]]*\]', "", text)
 
 
-async def test_secret_choices_reach_no_other_screen_before_both_have_chosen(
+async def test_secret_choices_reach_no_other_screen_before_both_have_chosen__TS9_ST6(
     server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
 ) -> None:
     http, eid, ids, table = await _event_table(server)

@@ -74,7 +74,9 @@ async def test_an_event_table_opens_its_pregame_with_each_players_lists(
     assert pregame.choices[1 - ann_seat] == ("Kreoss", "Severius")
 
 
-async def test_the_result_and_standings_follow_who_went_first(service: EventService) -> None:
+async def test_the_result_and_standings_follow_who_went_first__TS9_ST1(
+    service: EventService,
+) -> None:
     """The second seat's player wins the roll and goes first: the game's P1 is the
     pairing's second player; the record and the EO's result still go to the right player."""
     eid, ids = _event(service, lists=2, pregame=True)

@@ -163,7 +163,7 @@ def test_the_clock_starts_after_the_pregame_with_the_first_player() -> None:
     assert game.phase is Phase.PRE_DEPLOYMENT and game.clock.running is P1
 
 
-def test_the_list_played_goes_into_the_result() -> None:
+def test_the_list_played_goes_into_the_result__TS9() -> None:
     table = through_lists(opened("ig2014"))
     table.do(P1, c.StartingRoll(1))
     table.do(P2, c.StartingRoll(6))
