@@ -35,6 +35,8 @@ def _step(rule: Callable[[p.Pregame, object, C], p.Pregame]) -> Callable[..., Ga
         side = seat_of(actor)
         if game.pregame is None:
             raise RuleError("this table has no pre-game: P1 starts the clock")
+        if game.phase is not Phase.READY:
+            raise RuleError("the clock has started: the pre-game is over")
         if game.paused:
             raise RuleError("the EO has paused this table; wait for the EO to resume")
         return replace(game, pregame=rule(game.pregame, side, cmd))

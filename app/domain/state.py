@@ -151,7 +151,8 @@ class Game:
 
     @property
     def in_pregame(self) -> bool:
-        return self.pregame is not None and not self.pregame.done
+        """The pre-game is under way (the EO may start the clock over it: then it is not)."""
+        return self.phase is Phase.READY and self.pregame is not None and not self.pregame.done
 
     @property
     def mark(self) -> TurnMark:
@@ -255,7 +256,7 @@ def in_play(game: Game) -> None:
         if game.paused:
             raise RuleError("the EO has paused this table; wait for the EO to resume")
         return
-    if game.pregame is not None and not game.pregame.done:
+    if game.in_pregame and game.pregame is not None:
         raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
     if game.phase is Phase.READY:
         raise RuleError("the clock has not started yet: P1 starts it to begin deployment")

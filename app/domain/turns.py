@@ -28,7 +28,8 @@ def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
         raise RuleError("the clock is already started")
     if actor is not Side.P1 and actor is not c.Role.EO:
         raise NotYourSeat("P1 starts the clock and deploys first (DC3)")
-    if game.pregame is not None and not game.pregame.done:
+    if game.in_pregame and actor is not c.Role.EO:  # the EO may start a stuck table
+        assert game.pregame is not None
         raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
     first = Phase(game.format.deployment[0])
     return replace(game, phase=first, active=Side.P1, clock=game.clock.run(Side.P1, now_ms))

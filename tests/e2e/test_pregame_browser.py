@@ -157,3 +157,11 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     own = "Stryker 3" if loser is ann else "Kreoss"
     expect(loser.locator("#report-list")).to_have_value(own)
     _shot(loser, "8-report")
+    # The table log names each pre-game step, never what was chosen in secret.
+    log = loser.context.new_page()
+    log.set_viewport_size(PHONE)
+    log.goto(loser.url.replace("/t/", "/t/").split("#")[0] + "/log#" + loser.url.split("#")[1])
+    expect(log.locator("body")).to_contain_text("chose their list")
+    expect(log.locator("body")).to_contain_text("Starting roll: ")
+    expect(log.locator("body")).to_contain_text("won the roll and goes second")
+    _shot(log, "9-log")

@@ -151,6 +151,17 @@ def test_no_clock_and_no_taps_before_the_pregame_is_done() -> None:
         table.try_do(SYSTEM, c.OpenPregame())
 
 
+def test_the_eo_may_start_a_table_stuck_in_its_pregame() -> None:
+    """A phone that is gone never holds the table: the EO starts the clock over the
+    pre-game, the seats as they are; the pre-game is over then."""
+    table = opened()
+    table.do(P1, c.ChooseList("Haley"))
+    game = table.do(EO, c.StartClock())
+    assert game.phase is Phase.DEPLOYMENT and not game.in_pregame
+    with pytest.raises(RuleError, match="the pre-game is over"):
+        table.try_do(P2, c.ChooseList("Kreoss"))
+
+
 def test_the_clock_starts_after_the_pregame_with_the_first_player() -> None:
     table = through_lists(opened("ig2014"))
     table.do(P1, c.StartingRoll(1))
