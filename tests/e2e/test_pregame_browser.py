@@ -86,12 +86,19 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     expect(card).to_contain_text("Pre-game — lists")
     dashboard.screenshot(path=str(ARTIFACTS / "pregame-dashboard.png"))
 
+    # The EO's page of the table follows the pre-game and may start the clock over it.
+    eo_table, eo_frames = _phone(browser, table["links"]["eo"])
+    expect(eo_table.locator("#pregame")).to_contain_text("Ann is choosing")
+    expect(eo_table.get_by_text("Start the clock now")).to_be_visible()
+
     ann.get_by_role("button", name="Stryker 3").click()
     expect(ann.get_by_test_id("my-list")).to_contain_text("Stryker 3")
     expect(bob.get_by_test_id("opp-list")).to_contain_text("Ann has chosen")
     _shot(bob, "2-opponent-has-chosen")
     assert not any("Stryker" in f for f in bob_frames), "Bob's phone received Ann's list"
     assert not any("Haley" in f for f in bob_frames)
+    expect(eo_table.locator("#pregame")).to_contain_text("Ann has chosen")
+    assert not any("Stryker" in f for f in eo_frames), "the EO's screen received Ann's list"
 
     assert not any("Kreoss" in f or "Severius" in f for f in ann_frames)
     bob.get_by_role("button", name="Kreoss").click()

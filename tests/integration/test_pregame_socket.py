@@ -173,6 +173,12 @@ async def test_a_quick_game_has_no_pregame_unless_asked(
     assert (await p2.command("choose_list", list="Haley 2"))["t"] == "ack"
     await p1.wait_version(p2.version)
     assert p1.game["pregame"]["lists"] == ["Butcher 3", "Haley 2"]
+    # Stuck at the roll (a phone gone): the EO starts the clock over the pre-game.
+    eo = await phone(links["id"], token_of(links["eo"]), "eo")
+    assert (await eo.command("start"))["t"] == "ack"
+    assert eo.game["phase"] == "deployment" and eo.game["running"] == "p1"
+    refused = await p2.command("roll")
+    assert refused["t"] == "error" and "pre-game is over" in refused["message"]
 
 
 async def test_the_new_event_form_asks_for_the_pregame(server: RunningServer) -> None:

@@ -44,7 +44,11 @@ export function renderPregame(g) {
   shownKey = key;
   box.textContent = "";
   const settled = pg.ordered ? null : el("p", { class: "pg-note small", text: "P1 and P2 are settled by the starting roll." });
-  box.append(...[el("h2", { text: STEP_TITLE[pg.step] || "Pre-game" }), ...body(pg), ...revealed(pg), settled].filter(Boolean));
+  const skip =
+    S.role === "eo" && pg.step !== "done"
+      ? el("button", { type: "button", class: "btn danger", "data-pg": "start", text: "Start the clock now (skip the rest of the pre-game)" })
+      : null;
+  box.append(...[el("h2", { text: STEP_TITLE[pg.step] || "Pre-game" }), ...body(pg), ...revealed(pg), settled, skip].filter(Boolean));
 }
 
 function body(pg) {
@@ -187,6 +191,7 @@ export function bindPregame() {
       return;
     }
     if (name === "roll") command("roll");
+    else if (name === "start") command("start");
     else if (name === "choose_order") command("choose_order", { first: button.getAttribute("data-first") === "1" });
     else if (name === "choose_edge") command("choose_edge", { swap: button.getAttribute("data-swap") === "1" });
     else {
