@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, event_control, events, pages, prizes, rest, ws
+from app.api import errors, event_control, events, pages, player, prizes, rest, ws
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
@@ -55,6 +55,9 @@ def create_app(
         else:
             hub = TableHub(store, clock, rng)
             hub.load()
+        if settings.seed is not None:  # a seeded server rolls the same dice each run
+            dice = random.Random(f"dice:{settings.seed}")
+            hub.dice = lambda: random.Random(dice.random())
         app.state.cluster = cluster
         gc.collect()
         gc.freeze()  # what was loaded lives as long as the server: keep it out of the collector
@@ -111,6 +114,8 @@ def create_app(
     app.include_router(event_control.router)
     app.include_router(events.socket_router)
     app.include_router(prizes.router)
+    app.include_router(player.router)
+    app.include_router(player.pages)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)

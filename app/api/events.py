@@ -87,6 +87,7 @@ class EventIn(BaseModel):
     )
     standings: str = Field("baseline", max_length=32, description=STANDINGS_HELP)
     painting_category: str = Field("", max_length=60, description="Best-Painted category (ST3)")
+    pregame: bool = Field(False, description="lists, starting roll and sides on the phones")
 
 
 class EventCreated(BaseModel):
@@ -150,6 +151,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             standings=body.standings,
             painting_category=body.painting_category,
             clock_minutes=body.clock_minutes,
+            pregame=body.pregame,
         )
     )
     return EventCreated(

@@ -225,8 +225,10 @@ async def create_event_form(
     standings: Annotated[str, Form()] = "baseline",
     painting_category: Annotated[str, Form()] = "",
     clock_minutes: Annotated[str | None, Form()] = None,
+    pregame: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     form = {
+        "pregame": pregame,
         "name": name,
         "format": format,
         "points": points,
@@ -251,6 +253,7 @@ async def create_event_form(
                 clock_minutes=None
                 if not clock_minutes
                 else _whole(clock_minutes, "player clock minutes"),
+                pregame=bool(pregame),
             )
         )
     except RuleError as exc:

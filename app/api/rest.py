@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.api.deps import BaseUrlDep, HubDep
 from app.api.hardening import StrictJsonRoute
+from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
 from app.tables.hub import QuickGame, new_token
@@ -38,6 +39,9 @@ class QuickGameIn(BaseModel):
     p1_name: str = Field("Player 1", max_length=60)
     p2_name: str = Field("Player 2", max_length=60)
     army_points: int | None = Field(None, ge=0, le=1000)
+    pregame: bool = Field(
+        False, description="the starting roll, sides and lists on the phones before the clock"
+    )
 
 
 class SeatLink(BaseModel):
@@ -106,8 +110,13 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
 
 @router.post("/tables", status_code=201, response_model=TableLinks)
 async def create_table(body: QuickGameIn, hub: HubDep, base: BaseUrlDep) -> TableLinks:
-    """Start a quick game; returns both seat links (with QR codes), watch and EO links."""
-    return await links_of(create_quick_game(hub, body), base)
+    """Start a quick game; returns both seat links (with QR codes), watch and EO links.
+    With `pregame`, the phones settle lists (written freely), the starting roll and
+    sides first."""
+    room = create_quick_game(hub, body)
+    if body.pregame:
+        await room.execute(c.Role.SYSTEM, "", 0, c.OpenPregame())
+    return await links_of(room, base)
 
 
 @router.get("/formats")

@@ -21,8 +21,6 @@ from app.api.guard import (
     refuse,
     serve,
 )
-from app.domain import commands as c
-from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.tables import protocol as p
 from app.tables.fanout import Subscriber
@@ -32,11 +30,6 @@ from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)
 router = APIRouter()
-
-
-def _actor(role: str) -> c.Actor:
-    return c.Role.EO if role == "eo" else Side.parse(role)
-
 
 #: Each seat's command budget, shared by all of that seat's sockets.
 _seat_rates: weakref.WeakKeyDictionary[TableRoom, dict[str, RateLimit]] = (
@@ -80,7 +73,7 @@ async def _offline(screen: Screen, msg: p.Offline) -> None:
         return
     room = screen.room
     try:
-        actor = _actor(screen.role)
+        actor = room.actor_for(screen.role)
         ack = await room.merge_offline(actor, screen.device, screen.gap, msg.base, msg.commands)
     except RuleError as exc:
         screen.refuse(seqs, exc.code, exc.message)
@@ -95,7 +88,7 @@ async def _command(screen: Screen, msg: p.Cmd) -> None:
         return
     room = screen.room
     try:
-        actor = _actor(screen.role)
+        actor = room.actor_for(screen.role)
         ack = await room.execute(actor, screen.device, msg.seq, msg.command, origin=screen.sub)
     except RuleError as exc:
         screen.refuse([msg.seq], exc.code, exc.message)

@@ -192,6 +192,48 @@ class ScenarioRoll:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenPregame:
+    """The pre-game begins: the lists each seat may choose (empty: any it writes)."""
+
+    choices: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseList:
+    """A player's secret choice of list for this game."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseObjective:
+    """A player's secret choice of objective for this game."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartingRoll:
+    """A player's d6 for the starting roll; the server rolls it."""
+
+    value: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOrder:
+    """The winner of the starting roll goes first (or second)."""
+
+    first: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseEdge:
+    """The second player keeps their side of the table or takes the other."""
+
+    swap: bool
+
+
+@dataclass(frozen=True, slots=True)
 class FlagCheck:
     """The server's timer: decide a clock out that is due."""
 
@@ -220,5 +262,11 @@ Command = (
     | ReportPause
     | WarnForPausing
     | ScenarioRoll
+    | OpenPregame
+    | ChooseList
+    | ChooseObjective
+    | StartingRoll
+    | ChooseOrder
+    | ChooseEdge
     | FlagCheck
 )

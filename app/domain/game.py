@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.domain import commands as c
-from app.domain import ending, judge, turns
+from app.domain import ending, judge, pregame_rules, turns
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
 from app.domain.result import compute_result, presence_needed, reports_needed, settled
@@ -84,6 +84,12 @@ _RULES: dict[type, Rule] = {
     c.OfferLists: lambda game, actor, cmd, _now: judge.offer_lists(game, actor, cmd),
     c.WarnForPausing: judge.warn_for_pausing,
     c.ScenarioRoll: lambda game, actor, cmd, _now: judge.scenario_roll(game, actor, cmd),
+    c.OpenPregame: pregame_rules.open_pregame,
+    c.ChooseList: pregame_rules.choose_list,
+    c.ChooseObjective: pregame_rules.choose_objective,
+    c.StartingRoll: pregame_rules.roll,
+    c.ChooseOrder: pregame_rules.choose_order,
+    c.ChooseEdge: pregame_rules.choose_edge,
 }
 
 #: After these, an undo on offer is gone.

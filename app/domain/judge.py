@@ -54,7 +54,11 @@ def record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> 
     ended = game
     if game.phase is not Phase.OVER:
         ended = end_game(game, Method.EO, command.winner, now_ms)
-    lists = command.lists or tuple(r.list_played if r else "" for r in game.reports)
+    reported = tuple(r.list_played if r else "" for r in game.reports)
+    if game.pregame is not None:  # the lists chosen at the table
+        chosen = game.pregame.in_play_order(game.pregame.lists)
+        reported = (reported[0] or chosen[0] or "", reported[1] or chosen[1] or "")
+    lists = command.lists or reported
     correction = game.correction
     if before is not None:
         correction = Correction(

@@ -85,6 +85,9 @@ def compute_result(game: Game) -> Result | None:
         return None
     apd = each(game.reports, lambda r: r.army_points_destroyed if r else 0)
     lists = each(game.reports, lambda r: r.list_played if r else "")
+    if game.pregame is not None:  # the list chosen at the table, unless reported otherwise
+        chosen = game.pregame.in_play_order(game.pregame.lists)
+        lists = (lists[0] or chosen[0] or "", lists[1] or chosen[1] or "")
     cp = game.control_points
     winner = ending.winner
     if ending.method is Method.TIEBREAKER:

@@ -12,6 +12,7 @@ from app.domain import commands as c
 from app.domain.clock import Clock, Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.method import Method as Method
+from app.domain.pregame import STEP_WORDS, Pregame
 from app.domain.rulesets.base import Ruleset as Format
 from app.domain.rulesets.base import TurnMark
 from app.domain.scenarios import Scenario
@@ -137,6 +138,8 @@ class Game:
     roll_due: int = 0  # the faces of the die the server rolls next (0: none)
     #: CP each player earned from each element, where a scenario caps them.
     earned: Mapping[str, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
+    #: The pre-game at the table (lists, starting roll, sides), when the table has one.
+    pregame: Pregame | None = None
 
     @property
     def format(self) -> Format:
@@ -145,6 +148,19 @@ class Game:
     @property
     def scenario(self) -> Scenario:
         return self.setup.scenario
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players' names as (P1's, P2's): the pre-game may have swapped the seats."""
+        names = self.setup.names
+        if self.pregame is not None and self.pregame.swapped:
+            return (names[1], names[0])
+        return names
+
+    @property
+    def in_pregame(self) -> bool:
+        """The pre-game is under way (the EO may start the clock over it: then it is not)."""
+        return self.phase is Phase.READY and self.pregame is not None and not self.pregame.done
 
     @property
     def mark(self) -> TurnMark:
@@ -215,7 +231,7 @@ def slot(game: Game) -> str:
     who = game.active.label
     match game.phase:
         case Phase.READY:
-            return "before the clock started"
+            return "the pre-game" if game.in_pregame else "before the clock started"
         case Phase.PRE_DEPLOYMENT:
             return f"{who}'s pre-deployment"
         case Phase.DEPLOYMENT:
@@ -261,6 +277,8 @@ def in_play(game: Game) -> None:
         if game.paused:
             raise RuleError("the EO has paused this table; wait for the EO to resume")
         return
+    if game.in_pregame and game.pregame is not None:
+        raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
     if game.phase is Phase.READY:
         raise RuleError("the clock has not started yet: P1 starts it to begin deployment")
     if game.phase is Phase.CLOCK_OUT:

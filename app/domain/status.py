@@ -9,6 +9,7 @@ from app.domain.game import Game, Phase
 
 class TableStatus(StrEnum):
     WAITING = "waiting"
+    PREGAME = "pregame"  # the players settle lists, the starting roll and sides
     DEPLOYING = "deploying"
     PLAYING = "playing"
     PAUSED = "paused"
@@ -19,7 +20,13 @@ class TableStatus(StrEnum):
 
 
 #: A table whose game is not over yet.
-LIVE = (TableStatus.WAITING, TableStatus.DEPLOYING, TableStatus.PLAYING, TableStatus.PAUSED)
+LIVE = (
+    TableStatus.WAITING,
+    TableStatus.PREGAME,
+    TableStatus.DEPLOYING,
+    TableStatus.PLAYING,
+    TableStatus.PAUSED,
+)
 
 _BY_PHASE = {
     Phase.READY: TableStatus.WAITING,
@@ -33,6 +40,8 @@ _BY_PHASE = {
 def table_status(game: Game) -> TableStatus:
     if game.paused:
         return TableStatus.PAUSED
+    if game.in_pregame:
+        return TableStatus.PREGAME
     playing = _BY_PHASE.get(game.phase)
     if playing is not None:
         return playing

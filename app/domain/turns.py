@@ -9,6 +9,7 @@ from app.domain import commands as c
 from app.domain.clock import Side, update
 from app.domain.clock_out import decide_flag
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
+from app.domain.pregame import STEP_WORDS
 from app.domain.state import (
     UNDO_WINDOW_MS,
     Game,
@@ -28,6 +29,9 @@ def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
         raise RuleError("the clock is already started")
     if actor is not Side.P1 and actor is not c.Role.EO:
         raise NotYourSeat("P1 starts the clock and deploys first (DC3)")
+    if game.in_pregame and actor is not c.Role.EO:  # the EO may start a stuck table
+        assert game.pregame is not None
+        raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
     first = Phase(game.format.deployment[0])
     return replace(game, phase=first, active=Side.P1, clock=game.clock.run(Side.P1, now_ms))
 

@@ -32,6 +32,7 @@ class EventSpec:
     painting_category: str = ""  # ST3: Best-Painted's category ("": no Best-Painted)
     #: The player clock the EO sets, in minutes (None: the format's for the points).
     clock_minutes: int | None = None
+    pregame: bool = False  # lists, the starting roll and sides on the phones
 
 
 def event_clock_ms(event: EventRecord) -> int:

@@ -79,6 +79,7 @@ class Registration(EventBase):
             standings=ranking.id,
             painting_category=category,
             clock_minutes=spec.clock_minutes,
+            pregame=spec.pregame,
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )

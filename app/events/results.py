@@ -14,7 +14,7 @@ from app.domain.rankings import Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
-from app.events.table_result import TableResult, recorded_result
+from app.events.table_result import TableResult, by_seat, recorded_result, seats_swapped
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
 
@@ -207,12 +207,13 @@ class Results(EventBase):
         """
         room = self.event_table(event_id, table_id)
         number = room.meta.round_number if room.meta is not None else 0
+        played = by_seat(result, seats_swapped(room.game))  # P1 is whoever went first
         command = c.RecordResult(
-            winner=result.winner,
-            control_points=result.control_points,
-            army_points_destroyed=result.army_points_destroyed,
-            method=Method(result.method),
-            lists=result.lists,
+            winner=played.winner,
+            control_points=played.control_points,
+            army_points_destroyed=played.army_points_destroyed,
+            method=Method(played.method),
+            lists=played.lists,
             reason=reason,
             round_closed=number < len(self.rounds(event_id)) or self.event_over(event_id),
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from app.domain import commands as c
@@ -28,6 +28,7 @@ from app.domain.tournament import (
     round_end_call,
 )
 from app.events.base import PairingRow, dump_pairings, event_clock_ms, pairings_of
+from app.events.pregame import open_command
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableMeta, TableRoom
@@ -259,14 +260,19 @@ class Rounds(Results):
             raise RuleError("pair a round first")
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
-        offers = self._list_offers(event, entry.number)
+        opening = self._pregames(event, entry)
+        offers = {} if opening else self._list_offers(event, entry.number)
         for row in pairings_of(entry):
             room = self.hub.get(row.table_id or "")
-            if room is not None and room.game.phase is Phase.READY:
-                p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
-                if p1 or p2:
-                    await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
-                await room.execute(c.Role.EO, "", 0, c.StartClock())
+            if room is None or room.game.phase is not Phase.READY or room.game.pregame:
+                continue
+            if opening:
+                await room.execute(c.Role.EO, "", 0, opening(row))
+                continue
+            p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
+            if p1 or p2:
+                await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
+            await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
         clock_ms = event_clock_ms(event)
         with self.db.unit() as repo:
@@ -292,6 +298,16 @@ class Rounds(Results):
             played = [r.list_played for r in record.rounds] if record else []
             offers[player.id] = tuple(rule.choices(lists, played, left))
         return offers
+    def _pregames(
+        self, event: EventRecord, entry: RoundEntry
+    ) -> Callable[[PairingRow], c.Command] | None:
+        """With the pre-game on the phones, each table's opening command (its lists)."""
+        if not event.pregame:
+            return None
+        players = {p.id: p for p in self.players(event.id)}
+        records = self.player_records(event.id)
+        left = max(1, self.planned_rounds(event.id) - entry.number + 1)
+        return lambda row: open_command(event, row, players, records, left)
 
     async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
         """DC8 for one table still in play (None: its game is over)."""

@@ -93,6 +93,25 @@ class TableResult:
         )
 
 
+def seats_swapped(game: Game) -> bool:
+    """The pre-game made the second seat's player P1 (they go first)."""
+    return game.pregame is not None and game.pregame.swapped
+
+
+def by_seat(result: TableResult, swapped: bool) -> TableResult:
+    """A result between a table's sides (P1 goes first) and its seats (the pairing's
+    first and second player): the same when the seats were not swapped."""
+    if not swapped:
+        return result
+    return replace(
+        result,
+        winner=None if result.winner is None else result.winner.other,
+        control_points=result.control_points[::-1],
+        army_points_destroyed=result.army_points_destroyed[::-1],
+        lists=result.lists[::-1],
+    )
+
+
 def _from_domain(result: Result, by: By, correction: Correction | None = None) -> TableResult:
     return TableResult(
         winner=result.winner,
@@ -105,18 +124,22 @@ def _from_domain(result: Result, by: By, correction: Correction | None = None) -
     )
 
 
+
 def recorded_result(game: Game) -> TableResult | None:
     """The table's result as the event counts it, from the table's own log (its one
     source): the EO's entry, else the players' once both confirmed it and nobody
-    disputes it."""
+    disputes it; by seat (the pairing's first player first, whoever went first)."""
     result = settled_result(game)
     if result is None:
         return None
+    swapped = seats_swapped(game)
     if game.recorded is None:
-        return _from_domain(result, "players")
+        return by_seat(_from_domain(result, "players"), swapped)
     correction = None
     moved = game.correction
     if moved is not None:
         before = _from_domain(moved.before, "eo" if moved.before_by_eo else "players")
-        correction = Correction(moved.reason, moved.at_ms, before, moved.round_closed)
-    return _from_domain(result, "eo", correction)
+        correction = Correction(
+            moved.reason, moved.at_ms, by_seat(before, swapped), moved.round_closed
+        )
+    return by_seat(_from_domain(result, "eo", correction), swapped)

@@ -83,6 +83,8 @@ class EventRecord(SQLModel, table=True):
     cut_done: bool = False
     standings: str = "baseline"  # ST2: the standings variant chosen at creation
     painting_category: str = ""  # ST3: Best-Painted's announced category ("": none)
+    #: The players settle lists, the starting roll and sides on their phones.
+    pregame: bool = False
 
 
 class PlayerEntry(SQLModel, table=True):
@@ -99,6 +101,8 @@ class PlayerEntry(SQLModel, table=True):
     joined_round: int = 1
     cut: bool = False
     disqualified: bool = False  # not eligible for any prize, never paired again
+    #: The player's own page (their link from the EO); never in the public API.
+    token: str | None = Field(default=None, index=True)
 
 
 class RoundEntry(SQLModel, table=True):

@@ -39,6 +39,7 @@ from app.store.repository import Fenced, LogEntry
 from app.tables.backplane import Backplane, RelayChannel
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
 from app.tables.fanout import REPLACED, Subscriber
+from app.tables.following import catch_up, follow
 from app.tables.offline import Gap
 from app.tables.room import Ack, TableRoom, Tokens
 from app.tables.snapshot import read as read_game
@@ -190,7 +191,7 @@ class Cluster:
         room = self.hub.get(table_id)
         if room is None:
             return False
-        room.catch_up()
+        catch_up(room)
         self.owned[table_id] = token
         self._owners[table_id] = self.worker_id
         room.own(token)
@@ -372,19 +373,19 @@ class Cluster:
         self._owners[room.table_id] = envelope["w"]
         before = room.version
         text = envelope["text"]
-        if room.follow([LogEntry(*envelope["e"])], text):
+        if follow(room, [LogEntry(*envelope["e"])], text):
             if room.version > before:
                 channel = room.channel
                 assert isinstance(channel, RelayChannel)
                 channel.local(text)
         else:
-            room.catch_up()
+            catch_up(room)
 
     async def _recover(self) -> None:
         """Redis is back: read from the store what went by meanwhile."""
         for room in tuple(self.hub.rooms.values()):
             if room.fence is None:
-                room.catch_up()
+                catch_up(room)
 
     # -- tables and events changed on another worker ------------------------------------
 

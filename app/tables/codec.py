@@ -221,6 +221,18 @@ def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
     return c.AdjustClock(side=_side(raw.get("side"), "side"), remaining_ms=remaining)
 
 
+def _read_choices(raw: Mapping[str, Any]) -> c.Command:
+    value = raw.get("choices", [[], []])
+    if not isinstance(value, list) or len(value) != 2:
+        raise BadInput("choices must be two lists of list names, [P1's, P2's]")
+    seats: list[tuple[str, ...]] = []
+    for names in value:
+        if not isinstance(names, list) or len(names) > 8:
+            raise BadInput("each seat's choices are a list of at most 8 list names")
+        seats.append(tuple(_str({"name": n}, "name") for n in names))
+    return c.OpenPregame(choices=(seats[0], seats[1]))
+
+
 def _nothing(_command: Any) -> dict[str, Any]:
     return {}
 
@@ -332,8 +344,52 @@ _KINDS = (
         lambda raw: c.ScenarioRoll(value=_int(raw, "value") or 0),
         lambda cmd: {"value": cmd.value},
     ),
+    _Kind(
+        "open_pregame",
+        c.OpenPregame,
+        _read_choices,
+        lambda cmd: {"choices": [list(names) for names in cmd.choices]},
+    ),
+    _Kind(
+        "choose_list",
+        c.ChooseList,
+        lambda raw: c.ChooseList(name=_str(raw, "list")),
+        lambda cmd: {"list": cmd.name},
+    ),
+    _Kind(
+        "choose_objective",
+        c.ChooseObjective,
+        lambda raw: c.ChooseObjective(name=_str(raw, "objective")),
+        lambda cmd: {"objective": cmd.name},
+    ),
+    # A phone asks for its roll; the server rolls the die (the log keeps its value).
+    _Kind(
+        "roll",
+        c.StartingRoll,
+        lambda raw: c.StartingRoll(value=_int(raw, "value", optional=True) or 0),
+        lambda cmd: {"value": cmd.value},
+    ),
+    _Kind(
+        "choose_order",
+        c.ChooseOrder,
+        lambda raw: c.ChooseOrder(first=_bool(raw, "first")),
+        lambda cmd: {"first": cmd.first},
+    ),
+    _Kind(
+        "choose_edge",
+        c.ChooseEdge,
+        lambda raw: c.ChooseEdge(swap=_bool(raw, "swap")),
+        lambda cmd: {"swap": cmd.swap},
+    ),
     _plain("flag", c.FlagCheck),
 )
+
+#: What a command must not show the other screens (a secret choice): its fields.
+SECRET = {
+    "choose_list": ("list",),
+    "choose_objective": ("objective",),
+    "open_pregame": ("choices",),  # each seat's lists go to that seat only
+}
 _BY_NAME = {kind.name: kind for kind in _KINDS}
 _BY_TYPE = {kind.type: kind for kind in _KINDS}
 

@@ -101,9 +101,12 @@ class TableHub:
         self.listeners: list[Callable[[TableRoom], None]] = []
         #: Several workers: who owns which table, and the way to the others.
         self.cluster: Cluster | None = None
+        #: Each table's dice (starting rolls, scenario rolls): the server's own.
+        self.dice: Callable[[], random.Random] = random.SystemRandom
 
     def _register(self, room: TableRoom) -> TableRoom:
         room.listeners = self.listeners
+        room.dice = self.dice()
         self.rooms[room.table_id] = room
         if self.cluster is not None:
             self.cluster.attach(room)

@@ -18,7 +18,13 @@ from app.domain.errors import BadInput
 from app.domain.game import Game
 from app.domain.merge import Timed, merge
 from app.store.repository import LogEntry
-from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
+from app.tables.codec import (
+    SECRET,
+    actor_from_wire,
+    actor_to_wire,
+    command_from_wire,
+    command_to_wire,
+)
 from app.tables.jsontext import loads
 
 PRESENCES_KEPT = 16  # phones remembered a table; the longest silent is forgotten first
@@ -152,7 +158,11 @@ def timed_to_wire(timed: Timed) -> dict[str, Any]:
 
 
 def public_wire(wire: dict[str, Any]) -> dict[str, Any]:
-    """What screens and the log show of a command: no device ids (they are the phones')."""
+    """What screens and the log show of a command: no device ids (they are the phones'),
+    and no secret choice (a list or objective shows once revealed, in the game)."""
+    secret = SECRET.get(wire.get("c", ""))
+    if secret:
+        return {k: v for k, v in wire.items() if k not in secret}
     if wire.get("c") != "merge":
         return wire
     return {

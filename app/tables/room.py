@@ -33,6 +33,7 @@ from app.tables.offline import (
     merged_items,
     public_wire,
 )
+from app.tables.pregame_view import own_choices, screens_to_refresh, side_for
 from app.tables.replay import decides, eo_results, fold
 from app.tables.screens import Screens
 from app.tables.seats import ROLES, Ack, TableMeta, Tokens
@@ -91,6 +92,7 @@ class TableRoom:
         #: owns; `fence` is this worker's fencing token while it owns the table.
         self.cluster: Cluster | None = None
         self.fence: int | None = None
+        self._refresh_origin: Subscriber | None = None
 
     # -- rebuilding from the log ------------------------------------------------
 
@@ -142,41 +144,7 @@ class TableRoom:
 
     # -- commands ---------------------------------------------------------------
 
-    # -- following the table's owner (several workers) ------------------------
-
-    def follow(self, entries: list[LogEntry], text: str | None = None) -> bool:
-        """Apply what the owner applied (its log entries, in order) and tell this
-        worker's history (`text`, the event). False: they do not follow on from here."""
-        if not entries or entries[0].version != self.version + 1:
-            return entries[-1].version <= self.version if entries else True
-        loaded = self.loaded
-        try:
-            self._replay_from(self.game, self.version, entries)
-        except (RuleError, ValueError, KeyError):
-            return False  # a merge from before this version: read the whole log again
-        self.loaded, self.last_change_ms = loaded, self.time.now_ms()
-        if text is None:
-            self.history.clear()
-        else:
-            self.history.add(self.version, text)
-        for listener in self.listeners:
-            listener(self)
-        return True
-
-    def catch_up(self) -> bool:
-        """Read what this worker has not seen from the store; its screens get the table
-        afresh if anything changed (they resync by version)."""
-        version = self.version
-        if not self.follow(self.store.log(self.table_id, after=version)):
-            self.dedupe, self.game, self.version = Dedupe(), self.initial, 0
-            self.decided = Decision(0, self.time.now_ms(), self.initial)
-            self.replay(self.store.log(self.table_id))
-        if self.version == version:
-            return False
-        self._stored = None  # the owner wrote the status: write it again when it changes
-        for subscriber in tuple(self.channel.subscribers):
-            self.channel.send(subscriber, self.snapshot(subscriber.role))
-        return True
+    # -- following the table's owner (several workers: see `following`) --------
 
     def own(self, fence: int | None) -> None:
         """This worker applies the table's commands from now on (None: no more)."""
@@ -188,6 +156,13 @@ class TableRoom:
         """A table whose log does not replay takes nothing but the EO's result."""
         if self.broken is not None and not isinstance(command, c.RecordResult):
             raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
+
+    def actor_for(self, role: str) -> c.Actor:
+        """Who a link's commands come from: a seat's side follows the pre-game's choice
+        of who goes first (P1); the EO is the EO."""
+        if role == "eo":
+            return c.Role.EO
+        return side_for(self.game, Side.parse(role))
 
     async def execute(
         self,
@@ -217,7 +192,10 @@ class TableRoom:
             event = None
             if isinstance(command, c.CallTie) and self.meta is None:
                 raise RuleError("a quick game has no round, so no round time to call a tie on")
+            if isinstance(command, c.StartingRoll):  # the server rolls every die
+                command = c.StartingRoll(self.dice.randint(1, 6))
             if not isinstance(command, c.FlagCheck):
+                before = self.game
                 game = apply(self.game, actor, command, now)
                 event = self._commit(
                     game, actor, device, seq, command_to_wire(command), now, origin
@@ -225,9 +203,13 @@ class TableRoom:
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
                 self._roll_if_due(now)
+                self._refresh_screens(screens_to_refresh(before, game, actor), origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             if origin is not None and event is not None:
                 self.channel.send(origin, event)
+                if self._refresh_origin is origin:
+                    self._refresh_origin = None
+                    origin.offer(self.snapshot(origin.role))
             return Ack(self.version)
 
     async def merge_offline(
@@ -403,15 +385,31 @@ class TableRoom:
 
     # -- what subscribers see ---------------------------------------------------
 
+    def _refresh_screens(self, roles: tuple[str, ...], origin: Subscriber | None) -> None:
+        """These links' screens get the table afresh (a seat's side or own choice changed);
+        the sender's own screen gets it after its event."""
+        for subscriber in tuple(self.channel.subscribers):
+            if subscriber.role in roles and subscriber is not origin:
+                subscriber.offer(self.snapshot(subscriber.role))
+        if origin is not None and origin.role in roles:
+            self._refresh_origin = origin
+
     def snapshot(self, role: str) -> str:
-        """The whole table as `role` sees it (a `state` message)."""
+        """The whole table as `role` (a link) sees it (a `state` message): a seat sees its
+        side, as the pre-game settled it, and its own secret choices."""
         now = self.time.now_ms()
         table = table_info(self.table_id, self.game)
         meta = self.meta
         table["round"] = (
             None if meta is None else {"number": meta.round_number, "table_no": meta.table_no}
         )
-        return protocol.state(self.version, role, table, game_view(self.game, now), now)
+        game = game_view(self.game, now)
+        if role in ("p1", "p2"):
+            side = side_for(self.game, Side.parse(role))
+            if game["pregame"] is not None:
+                game["pregame"]["mine"] = own_choices(self.game, side)
+            role = side.name.lower()
+        return protocol.state(self.version, role, table, game, now)
 
     def join(
         self,

@@ -18,6 +18,7 @@ from app.domain.game import (
     settled,
 )
 from app.domain.scenarios import Element
+from app.tables.pregame_view import pregame_prompt, pregame_view
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -70,7 +71,7 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         }
         if scenario.scored
         else None,
-        "names": list(setup.names),
+        "names": list(game.names),
         "player_clock_ms": setup.player_clock_ms,
         "army_points": setup.army_points,
         "victory_lead": rules.victory_lead,
@@ -157,7 +158,7 @@ def due_prompts(
     game's three turn-end questions come in, asked once by the view)."""
     due: list[Prompt] = [{"kind": "paused"}] if game.paused else []
     if game.phase is Phase.READY:
-        due.append({"kind": "start", "by": "p1"})
+        due.append(pregame_prompt(game) or {"kind": "start", "by": "p1"})
     elif game.phase is Phase.TURN:
         due.extend(_turn_prompts(game, kill_box_due, scoring_due, last_turn))
     elif game.phase is Phase.CLOCK_OUT:
@@ -256,6 +257,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "scoring_due": scoring_due,
         "last_turn": last_turn,
         "due": due_prompts(game, kill_box_due, scoring_due, last_turn, now_ms),
+        "pregame": pregame_view(game),
     }
 
 
@@ -291,8 +293,9 @@ def table_summary(
     return {
         "id": table_id,
         "table_no": table_no,
-        "names": list(game.setup.names),
+        "names": list(game.names),
         "scenario": game.scenario.name,
+        "pregame": None if game.pregame is None else game.pregame.step.value,
         "phase": game.phase.value,
         "turn": game.turn,
         "active": side_name(game.active),

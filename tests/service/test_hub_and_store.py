@@ -259,3 +259,45 @@ def test_a_new_yes_no_column_reaches_an_older_database(store: Store) -> None:
             assert player is not None and player.disqualified is False
     finally:
         again.close()
+
+
+async def test_a_pregame_replays_with_the_servers_rolls_and_the_seats_it_settled(
+    store: Store,
+) -> None:
+    """The starting roll is logged with the server's dice, so a restart rolls nothing
+    again; the seat whose player goes first is still P1."""
+    time = FakeTime()
+    hub = TableHub(store, time)
+    room = hub.create(QuickGame(clock_minutes=30, scenario="bunkers", p1_name="Ann", p2_name="Bo"))
+    await room.execute(c.Role.SYSTEM, "", 0, c.OpenPregame())
+    await room.execute(Side.P1, "a", 1, c.ChooseList("Haley"))
+    await room.execute(Side.P2, "b", 1, c.ChooseList("Kreoss"))
+    await room.execute(Side.P1, "a", 2, c.ChooseObjective("Armory"))
+    await room.execute(Side.P2, "b", 2, c.ChooseObjective("Dugout"))
+    room.dice = random.Random(11)
+    seq = 3
+    while room.game.pregame is not None and room.game.pregame.winner is None:
+        for side in (Side.P1, Side.P2):
+            await room.execute(side, "ab"[side], seq, c.StartingRoll())
+        seq += 1
+    pregame = room.game.pregame
+    assert pregame is not None and pregame.winner is not None
+    winner = room.actor_for(("p1", "p2")[pregame.winner])
+    await room.execute(winner, "w", 1, c.ChooseOrder(first=False))
+    await room.execute(
+        room.actor_for(("p1", "p2")[pregame.winner]), "w", 2, c.ChooseEdge(swap=True)
+    )
+    assert room.game.pregame is not None and room.game.pregame.done
+    first_seat = "p2" if room.game.pregame.swapped else "p1"
+    assert room.actor_for(first_seat) is Side.P1
+    await hub.close()
+
+    again = TableHub(store, time)
+    again.load()
+    rebuilt = again.rooms[room.table_id]
+    assert rebuilt.game == room.game
+    assert rebuilt.actor_for(first_seat) is Side.P1
+    rolls = [loads(e.command_json) for e in store.log(room.table_id)]
+    rolls = [r["value"] for r in rolls if r["c"] == "roll"]
+    assert len(rolls) >= 2 and all(1 <= v <= 6 for v in rolls)  # the server's dice, logged
+    await again.close()

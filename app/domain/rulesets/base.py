@@ -216,6 +216,10 @@ class Ruleset:
     #: Scenario packs (other rulesets' ids) the EO may choose a round's scenario from: the
     #: round's games are played with the pack's scenario rules, the event stays this one.
     scenario_packs: tuple[str, ...] = ()
+    #: "Starting the Game": the pre-game's steps at the table, in order (lists,
+    #: objectives, roll, order, edge), and the objectives a player may choose from.
+    pregame: tuple[str, ...] = ("lists", "roll", "order", "edge")
+    objectives: tuple[str, ...] = ()
 
     # -- what the engine asks -------------------------------------------------
 

@@ -117,6 +117,10 @@ def bye(_rules: Ruleset, points: int) -> Award:
     return Award(tp=1, cp=3, apd=math.ceil(points / 2))
 
 
+#: The six SR2019 objectives a player chooses from each game.
+OBJECTIVES = ("Armory", "Dugout", "Fuel Cache", "Observatory", "Stockpile", "Treasure Chest")
+
+
 def steamroller(**changes: object) -> Ruleset:
     """Steamroller 2019's rules; Masters and Champions play them with their own clock
     and lists."""
@@ -158,6 +162,10 @@ def steamroller(**changes: object) -> Ruleset:
         list_rules=(ONE_LIST, ListRule(2, 2, 2, "2 lists"), ListRule(3, 3, 3, "3 lists")),
         # A round may be played on a legacy scenario the EO picks (legacy-scenarios.txt).
         scenario_packs=("legacy",),
+        # Objectives are chosen after list selection and revealed together after the
+        # starting roll and the choice of sides.
+        pregame=("lists", "objectives", "roll", "order", "edge"),
+        objectives=OBJECTIVES,
     )
     rules.update(changes)
     return Ruleset(**rules)  # type: ignore[arg-type]

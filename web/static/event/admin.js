@@ -14,6 +14,7 @@ export function wireLinks() {
   const set = () => {
     $("link-dashboard").href = DC.eoHref("/e/" + eventId + "/dashboard");
     $("link-cards").href = DC.eoHref("/e/" + eventId + "/cards");
+    $("link-slips").href = DC.eoHref("/e/" + eventId + "/slips");
     const t = DC.token();
     $("admin-link").value = location.origin + "/e/" + eventId + "/admin" + (t ? "#k=" + encodeURIComponent(t) : "");
     $("keep-link").hidden = !t;

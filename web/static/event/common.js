@@ -96,6 +96,7 @@ configureApi(token, time);
 
 const STATUS_LABELS = {
   waiting: "Waiting",
+  pregame: "Pre-game",
   deploying: "Deploying",
   playing: "Playing",
   paused: "Paused",

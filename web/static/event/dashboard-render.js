@@ -174,6 +174,7 @@ export function renderSummary() {
   const done = (counts.finished || 0) + (counts.awaiting_confirmation || 0) + (counts.confirmed || 0);
   const parts = [total + (total === 1 ? " table" : " tables")];
   if (counts.waiting) parts.push(counts.waiting + " waiting");
+  if (counts.pregame) parts.push(counts.pregame + " in their pre-game");
   if (counts.deploying) parts.push(counts.deploying + " deploying");
   if (counts.playing) parts.push(counts.playing + " playing");
   if (counts.paused) parts.push(counts.paused + " paused");
@@ -184,10 +185,12 @@ export function renderSummary() {
 
 export const sideLabel = (side) => (side ? side.toUpperCase() : "");
 
+const PREGAME_STEPS = { lists: "lists", objectives: "objectives", roll: "starting roll", order: "first or second", edge: "table edge" };
+
 export function phaseText(row) {
   switch (row.phase) {
     case "ready":
-      return "Waiting to start";
+      return row.pregame && row.pregame !== "done" ? "Pre-game — " + PREGAME_STEPS[row.pregame] : "Waiting to start";
     case "deployment":
       return "Deploying — " + sideLabel(row.active);
     case "advance_deployment":

@@ -1,4 +1,5 @@
 // Table log: what the server recorded, readable for an EO settling a dispute.
+import { pregameEntry } from "./pregame-log.js";
 import { $ } from "../lib/dom.js";
 
 const tableId = document.body.getAttribute("data-table-id");
@@ -216,7 +217,7 @@ function describe(entries) {
         k = walk.k;
         break;
       default:
-        row.what = "Recorded: " + String(e.c);
+        row.what = pregameEntry(e) || "Recorded: " + String(e.c);
     }
     walk.k = k;
     walk.running = running;

@@ -13,6 +13,7 @@ import { $ } from "../lib/dom.js";
 import { bind } from "./input.js";
 import { connect, fatal, watchdog } from "./net.js";
 import { loadQueue } from "./offline.js";
+import { bindPregame } from "./pregame.js";
 import { frame, render } from "./render.js";
 import { tableId, token } from "./state.js";
 import { keepAwake } from "./ui.js";
@@ -23,6 +24,7 @@ export function start() {
   const hash = location.hash || "";
   for (const link of [$("log-link"), $("log-link-foot")]) link.setAttribute("href", "/t/" + tableId + "/log" + hash);
   bind();
+  bindPregame();
   if (!token) {
     fatal("This link has no table key. Open the full seat link (it ends with #k=…) or scan the QR code again.");
     return;

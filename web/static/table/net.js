@@ -1,4 +1,5 @@
 // The table's socket and its messages: state, events, acks and errors; commands out.
+import { keepMine } from "./pregame.js";
 import { showFatal, toast } from "../lib/dom.js";
 import { reconnectingSocket } from "../lib/socket.js";
 import { inFlight, pruneMerged, queueCommand, reproject, saveQueue, sendQueue, settleFlight } from "./offline.js";
@@ -131,6 +132,7 @@ export function onState(msg) {
   S.table = msg.table;
   S.v = msg.v;
   S.base = msg.game;
+  keepMine(msg);
   S.syncing = false;
   S.everJoined = true;
   if (!S.clock.samples.length) S.clock.offset = msg.server_ms - performance.now();

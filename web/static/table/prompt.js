@@ -172,6 +172,8 @@ export function renderPrompt(g) {
         }
         break;
       }
+      case "pregame":
+        break; // the pre-game has its own card (pregame.js)
       default:
         node = null; // a prompt this page does not know yet: nothing in code words
     }

@@ -1,4 +1,5 @@
 // Drawing the table: clocks, sides, connection, tap area, result, the 100 ms frame.
+import { renderPregame } from "./pregame.js";
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, pendingCommand } from "./net.js";
@@ -34,6 +35,7 @@ export function render() {
   renderPresence();
   renderRuleset(g);
   renderSheet();
+  renderPregame(g);
   tick();
 }
 
@@ -219,7 +221,8 @@ export function renderReport(g) {
     const own = g.reports[idx(mine)];
     $("report-apd").value = own ? String(own.army_points_destroyed) : "";
     $("report-presence").value = own && own.scenario_presence !== null ? String(own.scenario_presence) : "";
-    $("report-list").value = own ? own.list_played : "";
+    const chosen = g.pregame ? g.pregame.lists[idx(mine)] : null; // the list chosen at the table
+    $("report-list").value = own && own.list_played ? own.list_played : chosen || "";
   }
   S.reportShown = visible;
   form.hidden = !visible;
@@ -333,7 +336,7 @@ export function renderScenario(g) {
   setText("scenario-name", "Scenario: " + sc.name);
   const list = $("scenario-elements");
   const removed = g.removed || [];
-  const key = JSON.stringify([g.objectives_destroyed, removed]);
+  const key = JSON.stringify([g.objectives_destroyed, removed, S.table.names, g.pregame && g.pregame.objectives]);
   if (list.getAttribute("data-key") !== key) {
     list.setAttribute("data-key", key);
     list.textContent = "";

@@ -142,7 +142,8 @@ export function elementName(id) {
   if (!e) return id;
   if (e.kind === "objective") {
     const owner = e.owner || (id.endsWith("p1") ? "p1" : "p2");
-    return nameOf(owner) + "'s objective (" + label(owner) + ")";
+    const chosen = S.game && S.game.pregame ? S.game.pregame.objectives[owner === "p2" ? 1 : 0] : null;
+    return nameOf(owner) + "'s " + (chosen ? chosen + " objective" : "objective") + " (" + label(owner) + ")";
   }
   return e.name;
 }

@@ -1,0 +1,90 @@
+"""A player's own page and the EO's player links (QR codes on the registration slips).
+
+The player's token travels in the link's #k= part and the X-Player-Token header, never in
+a URL the server sees, and never in the public API."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, Field
+
+from app.api.deps import BaseUrlDep
+from app.api.events import EoToken, EventsDep
+from app.api.hardening import StrictJsonRoute
+from app.api.pages import templates
+from app.api.rest import qr_svg
+from app.events.player_page import my_page, player_by_token, player_link, set_my_lists
+
+router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
+pages = APIRouter()
+
+PlayerToken = Annotated[str | None, Header(alias="X-Player-Token")]
+
+
+class ListsIn(BaseModel):
+    lists: str = Field("", max_length=500, description="one list per line or separated by ';'")
+
+
+def _link(base: str, event_id: str, token: str) -> str:
+    return f"{base}p/{event_id}#k={token}"
+
+
+@router.get("/{event_id}/player-links")
+async def player_links(
+    event_id: str, service: EventsDep, base: BaseUrlDep, token: EoToken = None
+) -> list[dict[str, Any]]:
+    """EO: each player's own link and its QR code, for the registration slips."""
+    service.authorize(event_id, token)
+    rows = [
+        (p, _link(base, event_id, player_link(service, event_id, p.id)))
+        for p in service.players(event_id)
+    ]
+    codes = await run_in_threadpool(lambda: [qr_svg(url) for _, url in rows])
+    return [
+        {"id": p.id, "name": p.name, "faction": p.faction, "url": url, "qr_svg": code}
+        for (p, url), code in zip(rows, codes, strict=True)
+    ]
+
+
+@router.get("/{event_id}/me")
+async def me(
+    event_id: str, service: EventsDep, base: BaseUrlDep, token: PlayerToken = None
+) -> dict[str, Any]:
+    """The player's own page: my table and opponent, my seat link, my lists."""
+    player = player_by_token(service, event_id, token)
+    return my_page(service, event_id, player, base)
+
+
+@router.put("/{event_id}/me/lists")
+async def my_lists(
+    event_id: str,
+    body: ListsIn,
+    service: EventsDep,
+    base: BaseUrlDep,
+    token: PlayerToken = None,
+) -> dict[str, Any]:
+    """The player writes their lists before the event starts (locked once it starts)."""
+    player = player_by_token(service, event_id, token)
+    set_my_lists(service, event_id, player, body.lists)
+    return my_page(service, event_id, player, base)
+
+
+@pages.get("/p/{event_id}", response_class=HTMLResponse)
+async def player_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    event = service.event(event_id)
+    return templates.TemplateResponse(
+        request, "player.html", {"event_id": event.id, "event_name": event.name}
+    )
+
+
+@pages.get("/e/{event_id}/slips", response_class=HTMLResponse)
+async def slips_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
+    """EO: printable registration slips, each with the player's own link as a QR code."""
+    event = service.event(event_id)
+    return templates.TemplateResponse(
+        request, "slips.html", {"event_id": event.id, "event_name": event.name}
+    )

@@ -1,0 +1,51 @@
+"""The pre-game's commands on a game: before the clock starts, with the ruleset's steps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TypeVar
+
+from app.domain import commands as c
+from app.domain import pregame as p
+from app.domain.errors import NotYourSeat, RuleError
+from app.domain.scenarios import ElementKind
+from app.domain.state import Game, Phase, seat_of
+
+C = TypeVar("C")
+
+
+def open_pregame(game: Game, actor: c.Actor, cmd: c.OpenPregame, _now_ms: int) -> Game:
+    """The EO (at the round's start) or the table's creator opens the pre-game."""
+    if not isinstance(actor, c.Role):
+        raise NotYourSeat("the pre-game is opened for the table, not by a player")
+    if game.pregame is not None:
+        raise RuleError("the pre-game has already begun")
+    if game.phase is not Phase.READY:
+        raise RuleError("the clock has started: the pre-game is over")
+    rules = game.format
+    # Only scenarios with objectives have the players choose one.
+    needed = any(e.kind is ElementKind.OBJECTIVE for e in game.scenario.elements)
+    objectives = rules.objectives if needed else ()
+    return replace(game, pregame=p.open_pregame(rules.pregame, objectives, cmd))
+
+
+def _step(rule: Callable[[p.Pregame, object, C], p.Pregame]) -> Callable[..., Game]:
+    def apply(game: Game, actor: c.Actor, cmd: C, _now_ms: int) -> Game:
+        side = seat_of(actor)
+        if game.pregame is None:
+            raise RuleError("this table has no pre-game: P1 starts the clock")
+        if game.phase is not Phase.READY:
+            raise RuleError("the clock has started: the pre-game is over")
+        if game.paused:
+            raise RuleError("the EO has paused this table; wait for the EO to resume")
+        return replace(game, pregame=rule(game.pregame, side, cmd))
+
+    return apply
+
+
+choose_list = _step(p.choose_list)  # type: ignore[arg-type]
+choose_objective = _step(p.choose_objective)  # type: ignore[arg-type]
+roll = _step(p.roll)  # type: ignore[arg-type]
+choose_order = _step(p.choose_order)  # type: ignore[arg-type]
+choose_edge = _step(p.choose_edge)  # type: ignore[arg-type]

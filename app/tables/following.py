@@ -1,0 +1,50 @@
+"""Several workers: a table another worker owns, followed from its log entries, so that
+this worker's screens and dashboards see it as the owner applies it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.domain.errors import RuleError
+from app.store.repository import LogEntry
+from app.tables.dedupe import Dedupe
+from app.tables.offline import Decision
+
+if TYPE_CHECKING:
+    from app.tables.room import TableRoom
+
+
+def follow(room: TableRoom, entries: list[LogEntry], text: str | None = None) -> bool:
+    """Apply what the owner applied (its log entries, in order) and tell this
+    worker's history (`text`, the event). False: they do not follow on from here."""
+    if not entries or entries[0].version != room.version + 1:
+        return entries[-1].version <= room.version if entries else True
+    loaded = room.loaded
+    try:
+        room._replay_from(room.game, room.version, entries)
+    except (RuleError, ValueError, KeyError):
+        return False  # a merge from before this version: read the whole log again
+    room.loaded, room.last_change_ms = loaded, room.time.now_ms()
+    if text is None:
+        room.history.clear()
+    else:
+        room.history.add(room.version, text)
+    for listener in room.listeners:
+        listener(room)
+    return True
+
+
+def catch_up(room: TableRoom) -> bool:
+    """Read what this worker has not seen from the store; its screens get the table
+    afresh if anything changed (they resync by version)."""
+    version = room.version
+    if not follow(room, room.store.log(room.table_id, after=version)):
+        room.dedupe, room.game, room.version = Dedupe(), room.initial, 0
+        room.decided = Decision(0, room.time.now_ms(), room.initial)
+        room.replay(room.store.log(room.table_id))
+    if room.version == version:
+        return False
+    room._stored = None  # the owner wrote the status: write it again when it changes
+    for subscriber in tuple(room.channel.subscribers):
+        room.channel.send(subscriber, room.snapshot(subscriber.role))
+    return True

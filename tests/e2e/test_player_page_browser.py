@@ -1,0 +1,84 @@
+"""A player's own page in Chromium: the EO's slips with each player's QR link; the
+player writes their lists before the event, then sees their table, opponent, seat link,
+record and standings; the lists lock when the event starts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def test_a_player_follows_the_event_on_their_own_page__ST1_ST6(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Spring Steamroller", "lists": 2}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    long_name = "Bartholomew" * 5 + "X" * 5  # 60 characters, unbroken
+    for name in ("Ann", long_name):
+        assert (
+            http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).status_code
+            == 201
+        )
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    # The EO prints the slips: each player's own link as a QR code.
+    eo_page = browser.new_context(viewport={"width": 1200, "height": 800}).new_page()
+    eo_page.goto(created["admin_url"].replace("/admin#", "/slips#"))
+    slips = eo_page.locator(".slip")
+    expect(slips).to_have_count(2)
+    expect(slips.first.locator("img")).to_have_attribute(
+        "src", __import__("re").compile("^data:image/svg")
+    )
+    eo_page.screenshot(path=str(ARTIFACTS / "player-slips.png"), full_page=True)
+    ann_url = slips.filter(has_text="Ann").locator("a").get_attribute("href")
+    assert ann_url and "/p/" in ann_url and "#k=" in ann_url
+    token = ann_url.split("#k=", 1)[1]
+    public = (
+        http.get(f"/api/events/{eid}").text + http.get(f"/api/events/{eid}/tables", headers=eo).text
+    )
+    assert token not in public  # the player token is never in the event's API
+
+    phone = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    phone.goto(ann_url)
+    expect(phone.locator("#player-name")).to_have_text("Ann")
+    expect(phone.locator("#my-table-text")).to_contain_text("not paired yet")
+    phone.locator("#lists-text").fill("Haley Prime")
+    phone.locator("#lists-save").click()
+    expect(phone.locator("#lists-error")).to_contain_text("asks each player for 2")
+    phone.locator("#lists-text").fill("Haley Prime\nStryker 3")
+    phone.locator("#lists-save").click()
+    expect(phone.locator("#lists-shown li")).to_have_text(["Haley Prime", "Stryker 3"])
+    phone.screenshot(path=str(ARTIFACTS / "player-before-event.png"), full_page=True)
+
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).status_code == 201
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).status_code == 200
+    phone.reload()
+    expect(phone.locator("#my-table-text")).to_contain_text(
+        "Round 1 · Table 1 · against " + long_name
+    )
+    expect(phone.locator("#lists-note")).to_contain_text("Locked")
+    expect(phone.locator("#lists-form")).to_be_hidden()
+    expect(phone.locator("#standings-body tr")).to_have_count(2)
+    expect(phone.locator("#standings-body")).to_contain_text("Ann (me)")
+    seat = phone.locator("#my-seat")
+    expect(seat).to_be_visible()
+    phone.screenshot(path=str(ARTIFACTS / "player-round-1.png"), full_page=True)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "the long name pushes the page wider than the phone"
+    for table in phone.locator("table.data").all():  # no column pushed out of its card
+        assert table.evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
+
+    # The seat link opens Ann's seat at the table.
+    seat.click()
+    expect(phone.locator("#role")).to_contain_text("Ann")

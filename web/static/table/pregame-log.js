@@ -1,0 +1,21 @@
+// The pre-game's entries in the table log, in words (a secret choice shows as made,
+// never what was chosen: the game view reveals it).
+export function pregameEntry(e) {
+  const who = e.by ? e.by.toUpperCase() : "";
+  switch (e.c) {
+    case "open_pregame":
+      return "Pre-game opened";
+    case "choose_list":
+      return who + " chose their list";
+    case "choose_objective":
+      return who + " chose their objective";
+    case "roll":
+      return "Starting roll: " + who + " rolled " + e.value;
+    case "choose_order":
+      return who + " won the roll and goes " + (e.first ? "first" : "second");
+    case "choose_edge":
+      return "P2 " + (e.swap ? "took the other side of the table" : "kept their side of the table");
+    default:
+      return null;
+  }
+}

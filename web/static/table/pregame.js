@@ -1,0 +1,202 @@
+// The pre-game on the phones ("Starting the Game"): each player secretly chooses a
+// list (both revealed at once), objectives where the format has them, the starting
+// roll (the server rolls the dice), first or second, and the table edge. A seat's own
+// lists and choices come only in its own state messages (S.mine); the shared view
+// says who has chosen, never what, until both have.
+import { $, el, show, toast } from "../lib/dom.js";
+import { command, pendingCommand } from "./net.js";
+import { S, isSeat, me, nameOf, other, setText } from "./state.js";
+
+const STEP_TITLE = {
+  lists: "Choose your list",
+  objectives: "Choose your objective",
+  roll: "Starting roll",
+  order: "First or second",
+  edge: "Table edge",
+  done: "Pre-game done",
+};
+
+let shownKey = "";
+let hidActions = false;
+
+// Called once a state message arrives: the seat's own lists and choices.
+export function keepMine(msg) {
+  const pregame = msg.game && msg.game.pregame;
+  S.mine = pregame && pregame.mine ? pregame.mine : null;
+}
+
+export function renderPregame(g) {
+  const pg = g.pregame;
+  const box = $("pregame");
+  const active = !!pg && g.phase === "ready";
+  show("pregame", active);
+  const before = active && pg.step !== "done";
+  if (before) show("actions", false); // nothing to concede or undo before the game
+  else if (hidActions) show("actions", isSeat());
+  hidActions = before;
+  if (!active) return;
+  if (before) {
+    setText("phase", "Pre-game — " + pg.words);
+    setText("tap-hint", "The clock starts after the pre-game.");
+  }
+  const key = JSON.stringify([S.role, pg, S.mine, [...S.pending.values()].map((m) => m.c)]);
+  if (key === shownKey) return;
+  shownKey = key;
+  box.textContent = "";
+  const settled = pg.ordered ? null : el("p", { class: "pg-note small", text: "P1 and P2 are settled by the starting roll." });
+  const skip =
+    S.role === "eo" && pg.step !== "done"
+      ? el("button", { type: "button", class: "btn danger", "data-pg": "start", text: "Start the clock now (skip the rest of the pre-game)" })
+      : null;
+  box.append(...[el("h2", { text: STEP_TITLE[pg.step] || "Pre-game" }), ...body(pg), ...revealed(pg), settled, skip].filter(Boolean));
+}
+
+function body(pg) {
+  const mine = me();
+  switch (pg.step) {
+    case "lists":
+      return secretStep(pg, "lists_chosen", S.mine && S.mine.list, listChoices(), "choose_list", "list", "list");
+    case "objectives":
+      return secretStep(pg, "objectives_chosen", S.mine && S.mine.objective, pg.objective_choices, "choose_objective", "objective", "objective");
+    case "roll":
+      return rollStep(pg, mine);
+    case "order":
+      return orderStep(pg, mine);
+    case "edge":
+      return edgeStep(mine);
+    default:
+      return [el("p", { class: "pg-note", text: doneText(pg, mine) })];
+  }
+}
+
+function listChoices() {
+  return S.mine ? S.mine.choices : [];
+}
+
+function waitingFor(side) {
+  return isSeat() && side === me() ? "you" : nameOf(side);
+}
+
+// A secret choice: my buttons (or what I chose), and whether the opponent has chosen.
+function secretStep(pg, chosenKey, myChoice, choices, name, field, what) {
+  const mine = me();
+  const out = [];
+  if (!isSeat()) {
+    out.push(el("p", { class: "pg-note", text: ["p1", "p2"].map((s, i) => nameOf(s) + (pg[chosenKey][i] ? " has chosen" : " is choosing")).join(" · ") }));
+    return out;
+  }
+  const opp = other(mine);
+  const oppChosen = pg[chosenKey][opp === "p1" ? 0 : 1];
+  if (myChoice || pendingCommand(name)) {
+    out.push(el("p", { class: "pg-mine", "data-testid": "my-" + what }, "Your " + what + ": ", el("strong", { text: myChoice || "sending…" })));
+  } else if (choices.length) {
+    out.push(el("p", { class: "pg-note", text: "Secret: " + nameOf(opp) + " sees your " + what + " only when both have chosen." }));
+    out.push(
+      el(
+        "div",
+        { class: "pg-choices" },
+        choices.map((choice) => el("button", { type: "button", class: "btn big pg-choice", "data-pg": name, "data-field": field, "data-value": choice, text: choice }))
+      )
+    );
+  } else {
+    const input = el("input", { id: "pg-free", type: "text", maxlength: "200", class: "big", placeholder: "The " + what + " you play", autocomplete: "off" });
+    out.push(el("label", { class: "field", for: "pg-free" }, "Your " + what, input));
+    out.push(el("button", { type: "button", class: "btn primary big", "data-pg": name, "data-field": field, "data-free": "1", text: "Choose" }));
+  }
+  out.push(el("p", { class: "pg-opp", "data-testid": "opp-" + what, text: nameOf(opp) + (oppChosen ? " has chosen." : " is choosing…") }));
+  return out;
+}
+
+function rollLine(roll) {
+  const [a, b] = roll;
+  return nameOf("p1") + " " + a + " – " + b + " " + nameOf("p2") + (a === b ? ": a tie, roll again" : "");
+}
+
+function rollStep(pg, mine) {
+  const out = pg.rolls.map((r) => el("p", { class: "pg-roll", text: rollLine(r) }));
+  ["p1", "p2"].forEach((side, i) => {
+    if (pg.rolling[i] !== null) out.push(el("p", { class: "pg-roll", text: waitingFor(side) + (side === mine ? " rolled " : " rolled ") + pg.rolling[i] }));
+  });
+  const myIndex = mine === "p2" ? 1 : 0;
+  if (isSeat() && pg.rolling[myIndex] === null) {
+    out.push(el("button", { type: "button", class: "btn primary huge", "data-pg": "roll", disabled: pendingCommand("roll") ? "disabled" : null, text: "Roll a d6" }));
+  } else if (isSeat()) {
+    out.push(el("p", { class: "pg-note", text: "Waiting for " + nameOf(other(mine)) + " to roll…" }));
+  }
+  return out;
+}
+
+function orderStep(pg, mine) {
+  const last = pg.rolls[pg.rolls.length - 1];
+  const out = [el("p", { class: "pg-roll", text: rollLine(last) + " — " + waitingFor(pg.winner) + (pg.winner === mine ? " win the roll." : " wins the roll.") })];
+  if (pg.winner === mine) {
+    out.push(
+      el(
+        "div",
+        { class: "button-row" },
+        el("button", { type: "button", class: "btn primary big", "data-pg": "choose_order", "data-first": "1", text: "Go first" }),
+        el("button", { type: "button", class: "btn big", "data-pg": "choose_order", "data-first": "0", text: "Go second" })
+      )
+    );
+  } else {
+    out.push(el("p", { class: "pg-note", text: nameOf(pg.winner) + " chooses to go first or second…" }));
+  }
+  return out;
+}
+
+function edgeStep(mine) {
+  const out = [el("p", { class: "pg-note", text: nameOf("p1") + " goes first (P1). " + nameOf("p2") + " (P2) chooses the table edge." })];
+  if (mine === "p2") {
+    out.push(
+      el(
+        "div",
+        { class: "button-row" },
+        el("button", { type: "button", class: "btn primary big", "data-pg": "choose_edge", "data-swap": "0", text: "Keep my side" }),
+        el("button", { type: "button", class: "btn big", "data-pg": "choose_edge", "data-swap": "1", text: "Take the other side" })
+      )
+    );
+  } else {
+    out.push(el("p", { class: "pg-note", text: "Waiting for " + nameOf("p2") + " to choose the table edge…" }));
+  }
+  return out;
+}
+
+function doneText(pg, mine) {
+  const edge = pg.edge_swap ? " took the other side of the table." : " kept their side of the table.";
+  const you = mine ? "You are " + mine.toUpperCase() + (mine === "p1" ? ": you go first. " : ": you go second. ") : "";
+  return you + nameOf("p2") + edge;
+}
+
+// What both players see once revealed: the lists (both chosen) and objectives (done).
+function revealed(pg) {
+  const rows = [];
+  if (pg.lists[0] !== null) {
+    rows.push(el("li", { "data-testid": "lists-revealed" }, "Lists: ", el("strong", { text: nameOf("p1") + " — " + pg.lists[0] }), " · ", el("strong", { text: nameOf("p2") + " — " + pg.lists[1] })));
+  }
+  if (pg.objectives[0] !== null) {
+    rows.push(el("li", { "data-testid": "objectives-revealed" }, "Objectives: ", el("strong", { text: nameOf("p1") + " — " + pg.objectives[0] }), " · ", el("strong", { text: nameOf("p2") + " — " + pg.objectives[1] })));
+  }
+  return rows.length ? [el("ul", { class: "pg-revealed" }, rows)] : [];
+}
+
+// The section's own buttons.
+export function bindPregame() {
+  $("pregame").addEventListener("click", (ev) => {
+    const button = ev.target.closest("[data-pg]");
+    if (!button || button.disabled) return;
+    const name = button.getAttribute("data-pg");
+    if (pendingCommand(name)) return;
+    if (!S.open) {
+      toast("Offline: the pre-game needs the connection. Wait until the phone is back online.");
+      return;
+    }
+    if (name === "roll") command("roll");
+    else if (name === "start") command("start");
+    else if (name === "choose_order") command("choose_order", { first: button.getAttribute("data-first") === "1" });
+    else if (name === "choose_edge") command("choose_edge", { swap: button.getAttribute("data-swap") === "1" });
+    else {
+      const value = button.hasAttribute("data-free") ? $("pg-free").value.trim() : button.getAttribute("data-value");
+      if (value) command(name, { [button.getAttribute("data-field")]: value });
+    }
+  });
+}
