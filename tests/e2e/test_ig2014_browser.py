@@ -92,20 +92,43 @@ def test_dominate_and_the_incursion_roll_on_two_phones__TS5_DC3(
     _shot(p1, tmp_path, "after-dominate-p1")
 
 
+def _event_pages(browser: Any, live_server: str, scenario: str) -> list[Any]:
+    """An Iron Gauntlet event's table (a round has an end time): P1, P2 and the EO's
+    table page; the round's start started the clock."""
+    http = httpx.Client(base_url=live_server)
+    body = {"name": "Gauntlet Qualifier", "format": "ig2014", "points": 50}
+    created = http.post("/api/events", json=body).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds", json={"scenario": scenario}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
+    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    pages = []
+    for url in (table["links"]["p1"]["url"], table["links"]["p2"]["url"], table["links"]["eo"]):
+        page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+        page.goto(url)
+        pages.append(page)
+    return pages
+
+
 def test_a_draw_at_the_round_end_and_pause_warnings_on_two_phones__DC8_DC5(
     browser: Any, live_server: str, tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect
 
-    p1, p2, eo = _pages(browser, live_server, "outflank", "p1", "p2", "eo")
-    p1.locator("#start").click()
+    p1, p2, eo = _event_pages(browser, live_server, "outflank")
+    expect(p1.locator("#name-p2")).not_to_be_empty()
+    first, second = (p1.locator(f"#name-{side}").inner_text() for side in ("p1", "p2"))
     _tap(p1, "p2")
     expect(p1.locator("#pause")).to_have_count(1)
     expect(p1.locator("#pause")).to_be_hidden()  # players never pause
     # Bob says Ann paused the clock: the EO sees it and warns her.
     p2.locator("#report-pause").click()
     p2.locator("#confirm-yes").click()
-    expect(eo.locator("#pause-note")).to_contain_text("Bob reported that Ann paused", timeout=2000)
+    expect(eo.locator("#pause-note")).to_contain_text(
+        f"{second} reported that {first} paused", timeout=2000
+    )
     _shot(eo, tmp_path, "pause-reported-eo")
     eo.locator("#warn-p1").click()
     eo.locator("#confirm-yes").click()

@@ -118,7 +118,7 @@ export function resultText(result) {
 
 // How the game ended while its result waits for the reports.
 export function endingText(ending) {
-  if (ending.method === "time") return "Round time is up — the game is a tie";
+  if (ending.method === "time") return "Round time is up — the game is a " + tieWord().toLowerCase();
   if (!ending.winner) return "Game over — tiebreakers decide";
   return nameOf(ending.winner) + " (" + label(ending.winner) + ") wins by " + methodText(ending.method);
 }
