@@ -101,7 +101,8 @@ def _event_pages(browser: Any, live_server: str, scenario: str) -> list[Any]:
     eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
     for name in ("Ann", "Bob"):
         assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds", json={"scenario": scenario}, headers=eo).is_success
+    drafted = http.post(f"/api/events/{eid}/rounds", json={"scenario": scenario}, headers=eo)
+    assert drafted.is_success
     assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
     table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
     pages = []
