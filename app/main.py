@@ -12,7 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, event_control, events, pages, player, prizes, rest, ws
+from app.api import errors, event_control, events, exports, pages, player, prizes, rest, ws
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
@@ -114,6 +114,7 @@ def create_app(
     app.include_router(event_control.router)
     app.include_router(events.socket_router)
     app.include_router(prizes.router)
+    app.include_router(exports.router)
     app.include_router(player.router)
     app.include_router(player.pages)
     app.include_router(pages.router)

@@ -168,6 +168,10 @@ class Results(EventBase):
         event = self.event(event_id)
         return event_standings(event, self.rounds(event_id), self.player_records(event_id))
 
+    def tie_word(self, event_id: str) -> str:
+        """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""
+        return get_format(self.event(event_id).format_id).tie_word
+
     def standings_words(self, event_id: str) -> str:
         """ST2: the variant the event's standings are ranked by, in words."""
         ranking = event_ranking(self.event(event_id))

@@ -38,7 +38,7 @@ from app.store.models import TableRecord
 from app.store.repository import Fenced, LogEntry
 from app.tables.backplane import Backplane, RelayChannel
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
-from app.tables.fanout import REPLACED, Subscriber
+from app.tables.fanout import REPLACED
 from app.tables.following import catch_up, follow
 from app.tables.offline import Gap
 from app.tables.room import Ack, TableRoom, Tokens
@@ -351,19 +351,6 @@ class Cluster:
         return await room.merge_offline(actor, envelope["d"], gap, envelope["b"], queued)
 
     # -- following the owners -----------------------------------------------------------
-
-    def replicate(
-        self, room: TableRoom, entry: LogEntry, text: str, origin: Subscriber | None
-    ) -> None:
-        """The owner applied `entry`: its screens here at once, the other workers' next."""
-        channel = room.channel
-        if isinstance(channel, RelayChannel):
-            channel.local(text, skip=origin)
-            e = entry
-            row = [e.version, e.at_ms, e.actor, e.device, e.seq, e.command_json, e.turn]
-            channel.relay({"e": row, "text": text})
-        else:
-            channel.publish(text, skip=origin)
 
     def _followed(self, room: TableRoom, envelope: dict[str, Any]) -> None:
         if "e" not in envelope or envelope["e"][0] <= room.version:

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from app.domain.errors import RuleError
 from app.store.repository import LogEntry
+from app.tables.backplane import RelayChannel
 from app.tables.dedupe import Dedupe
+from app.tables.fanout import Subscriber
 from app.tables.offline import Decision
 
 if TYPE_CHECKING:
@@ -48,3 +50,15 @@ def catch_up(room: TableRoom) -> bool:
     for subscriber in tuple(room.channel.subscribers):
         room.channel.send(subscriber, room.snapshot(subscriber.role))
     return True
+
+
+def replicate(room: TableRoom, entry: LogEntry, text: str, origin: Subscriber | None) -> None:
+    """The owner applied `entry`: its screens here at once, the other workers' next."""
+    channel = room.channel
+    if isinstance(channel, RelayChannel):
+        channel.local(text, skip=origin)
+        e = entry
+        row = [e.version, e.at_ms, e.actor, e.device, e.seq, e.command_json, e.turn]
+        channel.relay({"e": row, "text": text})
+    else:
+        channel.publish(text, skip=origin)

@@ -21,6 +21,7 @@ from app.tables.codec import actor_to_wire, command_to_wire
 from app.tables.dedupe import Dedupe
 from app.tables.fanout import REPLACED, Broadcast, MemoryBroadcast, Subscriber
 from app.tables.flag_timer import FlagTimer
+from app.tables.following import replicate
 from app.tables.history import History
 from app.tables.jsontext import dumps, loads
 from app.tables.offline import (
@@ -323,7 +324,7 @@ class TableRoom:
         if self.cluster is None:
             self.channel.publish(text, skip=origin)
         else:
-            self.cluster.replicate(self, entry, text, origin)
+            replicate(self, entry, text, origin)
         self.flags.schedule(game)
         if version - self._snapshot_version >= SNAPSHOT_EVERY:
             self._take_snapshot(version, at_ms, game)

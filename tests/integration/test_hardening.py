@@ -18,7 +18,7 @@ import websockets
 from sqlalchemy import text
 
 from app.api import guard
-from app.api.events import csv_cell
+from app.api.exports import csv_cell
 from app.api.guard import ClientLimits
 from app.main import create_app
 from app.settings import Settings

