@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from app.domain.errors import BadInput, NotFound, RuleError
@@ -44,7 +44,7 @@ class RoundPlay:
     objective: str
     minutes: int
     matches: tuple[Match, ...]
-    results: Mapping[int, Result] = MappingProxyType({})
+    results: Mapping[int, Result] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def complete(self) -> bool:
