@@ -23,7 +23,11 @@ router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
 
 class QuickGameIn(BaseModel):
-    format: str = Field("sr2019", max_length=32, description="sr2019, masters2019 or champions2019")
+    format: str = Field(
+        "sr2019",
+        max_length=32,
+        description="sr2019, masters2019, champions2019, ig2014 or runewars2017",
+    )
     points: int | None = Field(
         None, ge=0, le=1000, description="event point size; sets the clock (DC1)"
     )
@@ -33,6 +37,8 @@ class QuickGameIn(BaseModel):
     p1_name: str = Field("Player 1", max_length=60)
     p2_name: str = Field("Player 2", max_length=60)
     army_points: int | None = Field(None, ge=0, le=1000)
+    p1_army: int | None = Field(None, ge=0, le=1000, description="P1's army value (Runewars)")
+    p2_army: int | None = Field(None, ge=0, le=1000, description="P2's army value (Runewars)")
 
 
 class SeatLink(BaseModel):
@@ -70,13 +76,13 @@ def table_links(room: TableRoom, base: str) -> TableLinks:
         url = link(token)
         return SeatLink(url=url, qr_svg=qr_svg(url))
 
-    setup = room.game.setup
+    summary = room.engine.summary(room.game)
     return TableLinks(
         id=room.table_id,
-        format=setup.format_id,
-        format_name=room.game.format.name,
-        scenario=room.game.scenario.name,
-        player_clock_ms=setup.player_clock_ms,
+        format=summary["format"],
+        format_name=summary["format_name"],
+        scenario=summary["scenario"],
+        player_clock_ms=summary["player_clock_ms"],
         p1=seat(room.tokens.p1),
         p2=seat(room.tokens.p2),
         watch=link(room.tokens.watch),
@@ -95,6 +101,8 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
             p1_name=body.p1_name,
             p2_name=body.p2_name,
             army_points=body.army_points,
+            p1_army=body.p1_army,
+            p2_army=body.p2_army,
         )
     )
 

@@ -32,6 +32,8 @@ class TableRecord(TableBase, table=True):
     table_no: int | None = None
     p1_player: str | None = None
     p2_player: str | None = None
+    #: What a table of another game is set up with beyond the columns above (JSON).
+    setup_json: str | None = None
 
 
 class LogRecord(SQLModel, table=True):

@@ -200,6 +200,8 @@ class Ruleset:
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (ONE_LIST,)
     default_lists: int | None = 1
+    #: The table engine this format's tables run on (a chess clock and turns).
+    engine: str = "warmachine"
 
     # -- what the engine asks -------------------------------------------------
 

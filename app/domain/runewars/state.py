@@ -4,7 +4,7 @@ way the game ended, the scores and the result. Immutable; time is passed in."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from app.domain.clock import Side
@@ -45,6 +45,13 @@ class TableSetup:
     deployment: str = ""
     objective: str = ""
     round_minutes: int = ROUND_MINUTES
+    #: Equal armies: whom the server's coin named to choose the first player (rolled
+    #: when the table opens, then kept with the table so it replays the same).
+    coin: Side | None = None
+
+    @property
+    def format_id(self) -> str:
+        return "runewars2017"
 
     def __post_init__(self) -> None:
         for value in self.army_values:
@@ -117,9 +124,12 @@ def new_game(setup: TableSetup, rng: random.Random) -> RwGame:
     """Setup step 2: the lower army total chooses the first player; equal totals, a coin
     (the server's dice, `rng`) names who chooses."""
     a, b = setup.army_values
-    if a == b:
-        chooser, by_chance = (Side.P1 if rng.random() < 0.5 else Side.P2), True
-    else:
-        chooser, by_chance = (Side.P1 if a < b else Side.P2), False
-    return RwGame(setup=setup, phase=Phase.FIRST_PLAYER, chooser=chooser,
-                  chooser_by_chance=by_chance)
+    if a != b:
+        chooser = Side.P1 if a < b else Side.P2
+        return RwGame(setup=setup, phase=Phase.FIRST_PLAYER, chooser=chooser,
+                      chooser_by_chance=False)
+    if setup.coin is None:
+        setup = replace(setup, coin=Side.P1 if rng.random() < 0.5 else Side.P2)
+    assert setup.coin is not None
+    return RwGame(setup=setup, phase=Phase.FIRST_PLAYER, chooser=setup.coin,
+                  chooser_by_chance=True)
