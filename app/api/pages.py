@@ -97,9 +97,10 @@ def _first_error(exc: ValidationError) -> str:
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
 async def table_page(request: Request, table_id: str, hub: HubDep) -> HTMLResponse:
-    if hub.get(table_id) is None:
+    room = hub.get(table_id)
+    if room is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    return templates.TemplateResponse(request, "table.html", {"table_id": table_id})
+    return templates.TemplateResponse(request, room.engine.page, {"table_id": table_id})
 
 
 @router.get("/t/{table_id}/log", response_class=HTMLResponse)

@@ -62,6 +62,8 @@ class Engine:
     quick_setup: Callable[[Any, random.Random], Any]
     #: What a table's links say of it: format, format_name, scenario, player_clock_ms.
     summary: Callable[[Any], dict[str, Any]]
+    #: The page a phone opens the table with.
+    page: str = "table.html"
     #: Whether a phone may queue this engine's commands offline and merge them later.
     offline: bool = True
 
@@ -158,6 +160,7 @@ RUNEWARS = Engine(
     over=runewars_table.over,
     quick_setup=runewars_table.quick_setup,
     summary=runewars_table.summary,
+    page="runewars_table.html",
     offline=False,
 )
 
