@@ -8,9 +8,9 @@ const SIDES = ["p1", "p2"];
 const ENDED_BY = {
   eight_rounds: "after game round 8",
   defeated: "one side defeated",
-  mutual_destruction: "mutual destruction",
-  time: "time",
-  concession: "concession",
+  mutual_destruction: "by mutual destruction",
+  time: "on time",
+  concession: "by concession",
 };
 
 function name(game, side) {
@@ -104,7 +104,7 @@ function drawResult(game) {
     "Scores " + r.scores[0] + " – " + r.scores[1],
     "MoV " + r.mov[0] + " / " + r.mov[1],
     "TP " + r.tp[0] + " – " + r.tp[1],
-    "by " + ENDED_BY[r.ended_by],
+    "ended " + ENDED_BY[r.ended_by],
   ];
   if (r.final_flurry) parts.push("Final Flurry " + r.final_flurry[0] + " – " + r.final_flurry[1] + " hits");
   setText($("rw-result-detail"), parts.join(" · "));
