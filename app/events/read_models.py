@@ -61,7 +61,7 @@ class ReadModels:
         """A hub listener, under the table's lock: it only marks, nothing is built here."""
         if room.meta is None:
             return
-        status = table_status(room.game)
+        status = room.engine.status(room.game)
         if self._status.get(room.table_id) == status:
             return
         self._status[room.table_id] = status

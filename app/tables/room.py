@@ -179,7 +179,7 @@ class TableRoom:
         actor: c.Actor,
         device: str,
         seq: int,
-        command: c.Command,
+        command: c.Command | Any,  # a command of the table's engine
         origin: Subscriber | None = None,
     ) -> Ack:
         """Apply a command once; it is durable before this returns its ack.
