@@ -5,6 +5,7 @@ other (no Warmachine concept at a Runewars table, no Runewars branch on the WM/H
 from __future__ import annotations
 
 import ast
+import random
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,11 @@ from app.domain.errors import BadInput
 from app.domain.formats import FORMATS
 from app.domain.games import ENGINE_OF, engine_name
 from app.domain.runewars import commands as rc
+from app.domain.runewars.engine import apply, new_game
+from app.domain.runewars.state import TableSetup
 from app.tables.engines import engine_for
 from app.tables.runewars_codec import command_from_wire, command_to_wire
+from app.tables.runewars_table import read, record, setup_of, write
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -88,3 +92,18 @@ def test_bad_commands_are_refused_in_the_players_words__TS11(
 ) -> None:
     with pytest.raises(BadInput, match=words.replace("(", r"\(").replace(")", r"\)")):
         command_from_wire(wire)
+
+
+def test_a_runewars_game_snapshot_reads_back_whole__TS11() -> None:
+    setup = TableSetup(("Ann", "Bob"), (200, 200), "Battle Lines", "Bounty", 90)
+    game = new_game(setup, random.Random(4))
+    game = apply(game, game.chooser, rc.ChooseFirstPlayer(Side.P1), 0)
+    game = apply(game, Side.P2, rc.ChooseArea("red"), 0)
+    game = apply(game, Side.P1, rc.StartRound(), 0)
+    game = apply(game, Side.P1, rc.Concede(), 10)
+    game = apply(game, Side.P1, rc.EnterScore(0, 0), 20)
+    game = apply(game, Side.P2, rc.EnterScore(40, 0), 20)
+    assert read(write(game)) == game
+    assert setup_of(record(game.setup)) == game.setup
+    with pytest.raises(ValueError):
+        read({"format": 1, "game": {}})
