@@ -25,3 +25,13 @@ def engine_name(format_id: str) -> str:
         raise BadInput(
             f"unknown format {format_id!r} (choose {', '.join(ENGINE_OF)})"
         ) from None
+
+
+#: Format id → the name of its tournament policy (how its events pair, rank and award).
+TOURNAMENT_OF: Mapping[str, str] = MappingProxyType(
+    {**{f.id: f.tournament for f in FORMATS.values()}, RW2017.id: RW2017.tournament}
+)
+
+
+def tournament_name(format_id: str) -> str:
+    return TOURNAMENT_OF.get(format_id, "warmachine")

@@ -15,7 +15,14 @@ from contextlib import contextmanager
 from sqlmodel import Session, col, select
 
 from app.events.table_result import TableResult
-from app.store.models import EoAction, EventRecord, PlayerEntry, ResultEntry, RoundEntry
+from app.store.models import (
+    EoAction,
+    EventRecord,
+    PlayerEntry,
+    ResultEntry,
+    RoundEntry,
+    TournamentState,
+)
 from app.store.repository import Store
 
 
@@ -76,7 +83,15 @@ class EventRepo:
             )
         )
 
+    def tournament_state(self, event_id: str) -> TournamentState | None:
+        return self.session.get(TournamentState, event_id)
+
     # -- writes ------------------------------------------------------------------
+
+    def put_tournament_state(self, event_id: str, state_json: str, tables_json: str) -> None:
+        """An event's own tournament state, replacing the one before."""
+        self.session.merge(TournamentState(event_id=event_id, state_json=state_json,
+                                           tables_json=tables_json))
 
     def add(self, *rows: EventRecord | PlayerEntry | RoundEntry | EoAction) -> None:
         """New rows, or changed ones the session did not load itself."""

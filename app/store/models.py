@@ -135,3 +135,14 @@ class EoAction(SQLModel, table=True):
     at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     action: str
     detail_json: str
+
+
+class TournamentState(SQLModel, table=True):
+    """An event run by a tournament policy of its own (Runewars): its whole state as
+    JSON, with the live table of each game, rewritten by every use case."""
+
+    __tablename__ = "tournament_state"
+
+    event_id: str = Field(primary_key=True, foreign_key="event.id")
+    state_json: str
+    tables_json: str = "{}"

@@ -202,6 +202,8 @@ class Ruleset:
     default_lists: int | None = 1
     #: The table engine this format's tables run on (a chess clock and turns).
     engine: str = "warmachine"
+    #: The tournament policy its events are run by (pairing, standings, awards).
+    tournament: str = "warmachine"
 
     # -- what the engine asks -------------------------------------------------
 

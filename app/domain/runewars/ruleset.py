@@ -28,6 +28,8 @@ class RunewarsRules:
     name: str
     #: The table engine the format's tables run on (see app.tables.engines).
     engine: str
+    #: The tournament policy its events are run by (RP6 pairing, ST5 standings, byes).
+    tournament: str
     round_minutes: int
     final_minutes: int
     last_game_round: int
@@ -47,6 +49,7 @@ RW2017 = RunewarsRules(
     id="runewars2017",
     name="Runewars 2017",
     engine="runewars",
+    tournament="runewars",
     round_minutes=ROUND_MINUTES,
     final_minutes=FINAL_MINUTES,
     last_game_round=LAST_GAME_ROUND,
