@@ -67,6 +67,9 @@ async def test_runewars_event_stored_through_a_restart__RP6_ST5_DC11(tmp_path: P
     with pytest.raises(BadInput, match="200"):
         policy.register(eid, "Too Big", 201)
     ids = [policy.register(eid, f"Player {n:02}", 176 + 2 * n) for n in range(12)]
+    assert len(set(ids)) == 12 and {p.army_value for p in policy.live(eid).state.players} == {
+        176 + 2 * n for n in range(12)
+    }
     with pytest.raises(BadInput, match="already registered"):
         policy.register(eid, "player 03", 180)
     draws = {p.id: p.draw for p in policy.live(eid).state.players}
