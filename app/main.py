@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, events, pages, rest, ws
+from app.api import errors, events, pages, rest, tournament, ws
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
@@ -73,6 +73,7 @@ def create_app(
 
     app.include_router(rest.router)
     app.include_router(ws.router)
+    app.include_router(tournament.router)
     app.include_router(events.router)
     app.include_router(events.socket_router)
     app.include_router(pages.router)

@@ -18,10 +18,14 @@ from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
+from app.domain.games import OTHER_GAMES
 from app.events.service import EventSpec
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 templates = Jinja2Templates(directory=WEB / "templates")
+#: Formats of another game (their own table engine and tournament): offered beside the
+#: Warmachine formats on the quick-game and new-event forms.
+templates.env.globals["other_games"] = list(OTHER_GAMES)
 router = APIRouter()
 
 

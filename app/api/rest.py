@@ -15,6 +15,7 @@ from app.api.deps import BaseUrlDep, HubDep
 from app.api.hardening import StrictJsonRoute
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
+from app.domain.games import OTHER_GAMES
 from app.tables.hub import QuickGame, new_token
 from app.tables.log_page import LOG_PAGE, log_page
 from app.tables.room import TableRoom
@@ -127,9 +128,27 @@ async def formats() -> list[dict[str, Any]]:
                 for r in f.list_rules
             ],
             "default_lists": f.default_lists,
+            "engine": f.engine,
         }
         for f in FORMATS.values()
-    ]
+    ] + [other_game(g) for g in OTHER_GAMES]
+
+
+def other_game(g: Any) -> dict[str, Any]:
+    """A format of another game: a round timer and a game-round counter, scored by army
+    value destroyed plus objectives (DC11, TS11)."""
+    return {
+        "id": g.id,
+        "name": g.name,
+        "engine": g.engine,
+        "round_minutes": g.round_minutes,
+        "final_minutes": g.final_minutes,
+        "last_game_round": g.last_game_round,
+        "most_army_points": g.most_army_points,
+        "deployments": list(g.deployments),
+        "objectives": list(g.objectives),
+        "scenarios": [],
+    }
 
 
 @router.get("/tables/{table_id}/log")

@@ -35,3 +35,8 @@ TOURNAMENT_OF: Mapping[str, str] = MappingProxyType(
 
 def tournament_name(format_id: str) -> str:
     return TOURNAMENT_OF.get(format_id, "warmachine")
+
+
+#: The formats of other games (their own table engine and tournament), offered beside
+#: the Warmachine formats.
+OTHER_GAMES = (RW2017,)

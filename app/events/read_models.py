@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -49,6 +50,8 @@ class ReadModels:
         self.builds = 0  # query sets read so far (one per change of an event that is read)
         self._views: dict[str, tuple[Statuses, dict[bool, View]]] = {}
         self._status: dict[str, str] = {}
+        #: The view of an event run by its format's own tournament policy (else None).
+        self.own_view: Callable[[str], View | None] = lambda _event_id: None
         service.listeners.insert(0, self.invalidate)
         service.hub.listeners.append(self.table_changed)
 
@@ -105,6 +108,9 @@ class ReadModels:
     def event_view(self, event_id: str, admin: bool = False) -> View:
         """The event as its EO (`admin`) or the public sees it: the public sees neither
         the players' lists nor a round's scenario and pairings before it starts (RP4)."""
+        own = self.own_view(event_id)
+        if own is not None:
+            return {**own, "server_ms": self.service.time.now_ms()}
         statuses = self._statuses(event_id)
         cached = self._views.get(event_id)
         if cached is None or cached[0] != statuses:

@@ -16,7 +16,7 @@ from app.events.base import EventSpec, PairingRow, dump_pairings, pairings_of
 from app.events.read_models import ReadModels
 from app.events.registration import Registration
 from app.events.rounds import Rounds
-from app.events.runewars_tournament import RunewarsTournament
+from app.events.tournaments import POLICIES, Policy
 from app.store.models import EventRecord
 from app.store.repository import Store
 from app.tables.hub import TableHub
@@ -48,12 +48,17 @@ class EventService(Registration, Rounds):
         self.read_models = ReadModels(self)
         #: The tournament policies of formats whose events run by rules of their own
         #: (named by the format's ruleset); the others run on the rounds above.
-        self.tournaments = {t.name: t for t in (RunewarsTournament(self),)}
+        self.tournaments = {t.name: t for t in (policy(self) for policy in POLICIES.values())}
+        self.read_models.own_view = self._own_view
 
-    def tournament_of(self, format_id: str) -> RunewarsTournament | None:
+    def _own_view(self, event_id: str) -> dict[str, object] | None:
+        policy = self.tournament(event_id)
+        return None if policy is None else policy.view(event_id)
+
+    def tournament_of(self, format_id: str) -> Policy | None:
         return self.tournaments.get(tournament_name(format_id))
 
-    def tournament(self, event_id: str) -> RunewarsTournament | None:
+    def tournament(self, event_id: str) -> Policy | None:
         """The event's own tournament policy, if its format names one."""
         return self.tournament_of(self.event(event_id).format_id)
 

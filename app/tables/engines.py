@@ -19,7 +19,7 @@ from app.domain.status import TableStatus, table_status
 from app.tables import codec, runewars_codec, runewars_table, snapshot
 from app.tables.flag_timer import flag_bound
 from app.tables.replay import decides
-from app.tables.view import game_view, table_info
+from app.tables.view import game_view, table_info, table_summary
 
 #: What the server decided by itself at a due moment: (the game after, the command as
 #: logged, the moment it is logged at).
@@ -62,6 +62,8 @@ class Engine:
     quick_setup: Callable[[Any, random.Random], Any]
     #: What a table's links say of it: format, format_name, scenario, player_clock_ms.
     summary: Callable[[Any], dict[str, Any]]
+    #: One dashboard row (table id, table number, game, status, now_ms): the table live.
+    board: Callable[[str, int, Any, str, int], dict[str, Any]] = table_summary
     #: The page a phone opens the table with.
     page: str = "table.html"
     #: Whether a phone may queue this engine's commands offline and merge them later.
@@ -160,6 +162,7 @@ RUNEWARS = Engine(
     over=runewars_table.over,
     quick_setup=runewars_table.quick_setup,
     summary=runewars_table.summary,
+    board=runewars_table.board,
     page="runewars_table.html",
     offline=False,
 )

@@ -175,3 +175,28 @@ def summary(game: RwGame) -> dict[str, Any]:
         "scenario": f"{setup.deployment} / {setup.objective}",
         "player_clock_ms": setup.round_minutes * 60_000,
     }
+
+
+def board(table_id: str, table_no: int, game: RwGame, status: str, now_ms: int) -> dict[str, Any]:
+    """One dashboard row: the round timer and the game round (DC11), not a chess clock."""
+    shown = engine.view(game, now_ms)
+    return {
+        "id": table_id,
+        "table_no": table_no,
+        "game": "runewars",
+        "names": shown["names"],
+        "army_values": shown["army_values"],
+        "scenario": f"{game.setup.deployment} / {game.setup.objective}",
+        "phase": shown["phase"],
+        "game_round": shown["game_round"],
+        "last_game_round": shown["last_game_round"],
+        "round_minutes": shown["round_minutes"],
+        "time_left_ms": shown["time_left_ms"],
+        "time_called": shown["time_called"],
+        "running": shown["ends_ms"] is not None and not shown["time_called"]
+        and shown["phase"] in ("first_player", "area", "ready", "playing"),
+        "ended_by": shown["ended_by"],
+        "result": shown["result"],
+        "as_of_ms": now_ms,
+        "status": status,
+    }

@@ -14,8 +14,8 @@ from app.domain.errors import BadInput, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars.rules import DEPLOYMENTS, OBJECTIVES
 from app.domain.runewars.state import Phase, RwGame
-from app.events.runewars_tournament import RunewarsTournament
 from app.events.service import EventService, EventSpec
+from app.events.tournaments import Policy as RunewarsTournament
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.timesource import FakeTime

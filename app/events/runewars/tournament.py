@@ -15,8 +15,8 @@ from app.domain.runewars.event import RwEvent, make_cut
 from app.domain.runewars.rules import MOST_ARMY_POINTS, Structure, plan_for
 from app.domain.runewars.standings import Standing
 from app.events.base import EventBase, EventSpec
-from app.events.runewars import RunewarsEvent
-from app.events.runewars_codec import dump_event, dump_tables, load_event, load_tables
+from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
+from app.events.runewars.live import RunewarsEvent
 from app.store.models import EventRecord
 from app.tables.hub import new_id, new_token
 
