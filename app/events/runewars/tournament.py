@@ -17,6 +17,7 @@ from app.domain.runewars.standings import Standing
 from app.events.base import EventBase, EventSpec
 from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
 from app.events.runewars.live import RunewarsEvent
+from app.events.runewars.view import event_view
 from app.store.models import EventRecord
 from app.tables.hub import new_id, new_token
 
@@ -163,39 +164,8 @@ class RunewarsTournament:
         return live.standings_csv()
 
     def view(self, event_id: str) -> dict[str, Any]:
-        """The event as the EO and the public see it: players with army values, rounds
-        with their cards, time and pairings, standings, the winner once known."""
+        """The event as the EO and the public see it (and the dashboard draws)."""
         event = self.service.event(event_id)
         live = self.live(event_id)
         live.collect()  # results from the live tables, shown before they are stored
-        state = live.state
-        names = {p.id: p.name for p in state.players}
-        rounds = []
-        for play in state.rounds:
-            rounds.append({
-                "number": play.number, "stage": play.stage.value,
-                "deployment": play.deployment, "objective": play.objective,
-                "minutes": play.minutes,
-                "pairings": [
-                    {"game": m.game, "p1": names.get(m.a, m.a),
-                     "p2": None if m.b is None else names.get(m.b, m.b),
-                     "table_id": live.tables.get((play.number, m.game)),
-                     "winner": (names.get(play.results[m.game].winner)
-                                if m.game in play.results else None),
-                     "tp": list(play.results[m.game].tp) if m.game in play.results else None,
-                     "mov": list(play.results[m.game].mov) if m.game in play.results else None}
-                    for m in play.matches
-                ],
-            })
-        return {
-            "id": event.id, "name": event.name, "format": event.format_id,
-            "tournament": self.name,
-            "plan": {"swiss_rounds": state.plan.swiss_rounds, "cut": state.plan.cut},
-            "players": [{"id": p.id, "name": p.name, "army_value": p.army_value,
-                         "dropped": p.dropped} for p in state.players],
-            "rounds": rounds,
-            "cut_to": [names.get(i, i) for i in state.cut_to],
-            "standings": [s.row() for s in live.standings()],
-            "over": state.over,
-            "winner": names.get(state.winner) if state.winner else None,
-        }
+        return event_view(event, live, self.name)
