@@ -43,7 +43,7 @@ export function drawTimerCard(entry, row) {
     refs.timer = DC.el("div", { class: "round-timer-clock" });
     refs.gameRound = DC.el("span", { class: "game-round" });
     refs.cp.replaceChildren(DC.el("span", { class: "cp-label", text: "Round " }), refs.gameRound);
-    refs.phase.after(refs.timer);
+    refs.phase.parentNode.after(refs.timer);
   }
   setText(refs.timer, left === null ? "not started" : DC.longClock(left));
   setText(refs.gameRound, row.phase === "playing" ? String(row.game_round) : "—");
