@@ -171,10 +171,17 @@ def _whole(value: str, name: str) -> int:
         raise BadInput(f"{name} must be a whole number") from None
 
 
+#: The EO's and the public's pages of an event run by its format's own tournament policy.
+OWN_POLICY_PAGES = {"event.html": "tournament.html", "event_admin.html": "tournament.html"}
+
+
 def _event_page(request: Request, service: EventsDep, event_id: str, template: str) -> HTMLResponse:
     event = service.event(event_id)
+    admin = template == "event_admin.html"
+    if service.tournament(event_id) is not None:
+        template = OWN_POLICY_PAGES.get(template, template)
     return templates.TemplateResponse(
-        request, template, {"event_id": event.id, "event_name": event.name}
+        request, template, {"event_id": event.id, "event_name": event.name, "admin": admin}
     )
 
 

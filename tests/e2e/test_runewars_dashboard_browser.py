@@ -90,3 +90,44 @@ def test_dashboard_shows_runewars_round_timer_and_game_round__DC11(
     expect(page.locator("#round-label")).to_contain_text("Round 1 of 2")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "runewars-dashboard.png"), full_page=True)
+
+
+def test_eo_page_runs_a_runewars_event_and_the_public_page_follows__RP6_ST5(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post(
+        "/api/events",
+        json={"name": "Runewars Cup", "format": "runewars2017", "fixed_rounds": 3,
+              "cut_to_top": 2},
+    ).json()
+    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    page.goto(created["admin_url"])
+    expect(page.locator("#event-meta")).to_contain_text("3 Swiss rounds, then a cut to the top 2")
+    for n, name in enumerate(("Ann", "Bob", "Cal", "Dee")):
+        page.fill("#add-name", name)
+        page.fill("#add-army", str(200 - n))
+        page.click("#add-form button[type=submit]")
+        expect(page.locator("#players tbody tr")).to_have_count(n + 1)
+    page.fill("#add-name", "Eve")
+    page.fill("#add-army", "250")
+    page.click("#add-form button[type=submit]")
+    expect(page.locator("#page-error")).to_contain_text("200")  # the players' words
+    expect(page.locator("#players")).to_contain_text("197")
+    page.click("#do-pair")
+    expect(page.locator("#rounds")).to_contain_text("Round 1 · Swiss")
+    expect(page.locator("#rounds tbody tr")).to_have_count(2)
+    page.click("#do-start")
+    expect(page.locator("#rounds tbody")).to_contain_text("Waiting")
+    expect(page.locator("#standings tbody tr")).to_have_count(4)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "runewars-event-admin.png"), full_page=True)
+
+    public = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    public.goto(created["public_url"])
+    expect(public.locator("#rounds")).to_contain_text("Round 1 · Swiss")
+    assert public.locator("#add-form").count() == 0  # nothing to change for the public
+    standings = http.get(f"/api/events/{created['id']}/tournament/standings.csv").text
+    assert standings.splitlines()[0] == "rank,player_id,name,tp,mov,sos,dropped"
