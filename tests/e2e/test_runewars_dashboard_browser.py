@@ -115,6 +115,7 @@ def test_eo_page_runs_a_runewars_event_and_the_public_page_follows__RP6_ST5(
     page.fill("#add-army", "250")
     page.click("#add-form button[type=submit]")
     expect(page.locator("#page-error")).to_contain_text("200")  # the players' words
+    expect(page.locator("#add-name")).to_have_value("Eve")  # nothing typed is lost
     expect(page.locator("#players")).to_contain_text("197")
     page.click("#do-pair")
     expect(page.locator("#rounds")).to_contain_text("Round 1 · Swiss")

@@ -99,8 +99,10 @@ async function act(method, path, json) {
     await DC.api(method, path, { eo: true, json: json });
     showError("");
     render(await DC.api("GET", base));
+    return true;
   } catch (e) {
     showError(e.message);
+    return false;
   }
 }
 
@@ -111,8 +113,10 @@ function wire() {
   $("add-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const name = $("add-name").value;
-    act("POST", base + "/players", { name: name, army_value: Number($("add-army").value) })
-      .then(() => ($("add-name").value = ""));
+    $("add-name").value = "";
+    act("POST", base + "/players", { name: name, army_value: Number($("add-army").value) }).then((ok) => {
+      if (!ok && !$("add-name").value) $("add-name").value = name; // nothing typed is lost
+    });
   });
   $("do-pair").addEventListener("click", () => act("POST", base + "/rounds"));
   $("do-start").addEventListener("click", () => act("POST", base + "/rounds/current/start"));
