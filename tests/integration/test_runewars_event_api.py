@@ -16,6 +16,14 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
         assert runewars["engine"] == "runewars" and runewars["round_minutes"] == 90
         assert 'value="runewars2017"' in (await http.get("/")).text
         assert 'value="runewars2017"' in (await http.get("/events/new")).text
+        quick = await http.post("/quick", data={"format": "runewars2017", "scenario": "random",
+                                                "p1_name": "Ann", "p2_name": "Bob"})
+        assert quick.status_code == 200 and "Runewars 2017" in quick.text, quick.text[:500]
+        form = await http.post("/events", data={"name": "RW by form", "format": "runewars2017",
+                                                "fixed_rounds": "3", "cut_to_top": "4"})
+        assert form.status_code == 303 and "/admin#k=" in form.headers["location"]
+        page = await http.get(form.headers["location"].split("#", 1)[0])
+        assert "tournament.js" in page.text
 
         unnamed = await http.post("/api/events", json={"name": "RW", "format": "runewars2017"})
         assert unnamed.status_code == 400 and "Swiss rounds" in unnamed.json()["detail"]
