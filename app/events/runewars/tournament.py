@@ -12,6 +12,7 @@ from typing import Any
 
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars.event import RwEvent, make_cut
+from app.domain.runewars.event import drop as drop_player
 from app.domain.runewars.rules import MOST_ARMY_POINTS, Structure, plan_for
 from app.domain.runewars.standings import Standing
 from app.events.base import EventBase, EventSpec
@@ -96,8 +97,12 @@ class RunewarsTournament:
 
     async def drop(self, event_id: str, player_id: str) -> None:
         live = self.live(event_id)
-        await live.drop(player_id)
-        self._save(live, "drop", player=player_id)
+        await live.drop(player_id)  # checked, and the open table conceded for them
+        # What changed while the table was conceding stays: the drop goes on the stored event.
+        fresh = self.live(event_id)
+        if not fresh.state.player(player_id).dropped:
+            fresh.state = drop_player(fresh.state, player_id)
+        self._save(fresh, "drop", player=player_id)
 
     # -- rounds -------------------------------------------------------------------
 
@@ -133,7 +138,7 @@ class RunewarsTournament:
         if live.state.current is None:
             raise RuleError("pair a round first")
         await live.start_round()
-        self._save(live, "start_round", round=live.state.current.number)
+        self._save(self.live(event_id), "start_round", round=live.state.current.number)
 
     async def call_time(self, event_id: str) -> None:
         """DC11: time is called on every table still playing."""
@@ -141,7 +146,7 @@ class RunewarsTournament:
         if live.state.current is None:
             raise RuleError("no round is running")
         await live.call_time()
-        self._save(live, "call_time", round=live.state.current.number)
+        self._save(self.live(event_id), "call_time", round=live.state.current.number)
 
     def collect(self, event_id: str) -> int:
         """Every finished table's result into the stored event."""
