@@ -12,7 +12,18 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import errors, event_control, events, exports, pages, player, prizes, rest, ws
+from app.api import (
+    errors,
+    event_control,
+    events,
+    exports,
+    pages,
+    player,
+    prizes,
+    rest,
+    tournament,
+    ws,
+)
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import pace_collector
@@ -110,6 +121,7 @@ def create_app(
 
     app.include_router(rest.router)
     app.include_router(ws.router)
+    app.include_router(tournament.router)
     app.include_router(events.router)
     app.include_router(event_control.router)
     app.include_router(events.socket_router)

@@ -30,7 +30,7 @@ def csv_cell(value: Any) -> Any:
     return value
 
 
-def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
+def csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
     """Every CSV export goes through here: each text cell through `csv_cell`."""
     out = io.StringIO()
     if rows:
@@ -48,7 +48,7 @@ def _csv(rows: list[dict[str, Any]], filename: str) -> Response:
 async def standings_csv(event_id: str, service: EventsDep) -> Response:
     order = service.standings_words(event_id)  # ST2: the variant the event is ranked by
     rows = [asdict(s) | {"standings": order} for s in service.standings(event_id)]
-    return _csv(rows, f"standings-{event_id}.csv")
+    return csv_response(rows, f"standings-{event_id}.csv")
 
 
 @router.get("/{event_id}/pairings.csv")
@@ -66,7 +66,7 @@ async def pairings_csv(event_id: str, service: EventsDep) -> Response:
         if r["announced"]  # RP4: a round's pairings are public once it starts
         for p in r["pairings"]
     ]
-    return _csv(rows, f"pairings-{event_id}.csv")
+    return csv_response(rows, f"pairings-{event_id}.csv")
 
 
 @router.get("/{event_id}/results.csv")
@@ -77,4 +77,4 @@ async def results_csv(event_id: str, service: EventsDep) -> Response:
         for p in records
         for row in record_sheet(p, records, service.tie_word(event_id))
     ]
-    return _csv(rows, f"results-{event_id}.csv")
+    return csv_response(rows, f"results-{event_id}.csv")

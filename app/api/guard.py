@@ -237,6 +237,7 @@ async def serve(
     heartbeats: Heartbeats,
     rate: RateLimit,
     handle: Callable[[protocol.ClientMessage], Awaitable[None]],
+    read_command: protocol.CommandReader | None = None,
 ) -> None:
     """Run a socket until the client leaves or `subscriber` is dropped.
 
@@ -264,7 +265,7 @@ async def serve(
                     )
                     continue
                 try:
-                    msg = protocol.parse(text)
+                    msg = protocol.parse(text, read_command)
                 except RuleError as exc:
                     subscriber.offer(error_message(exc.code, exc.message, exc.seq))
                     continue

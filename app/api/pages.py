@@ -19,6 +19,7 @@ from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
+from app.domain.games import OTHER_GAMES
 from app.domain.prizes import PAINTING_CATEGORIES
 from app.domain.rankings import RANKINGS, get_ranking
 from app.events.service import EventService, EventSpec
@@ -26,6 +27,9 @@ from app.tables.room import TableRoom
 
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
 templates = Jinja2Templates(directory=WEB / "templates")
+#: Formats of another game (their own table engine and tournament): offered beside the
+#: Warmachine formats on the quick-game and new-event forms.
+templates.env.globals["other_games"] = list(OTHER_GAMES)
 router = APIRouter()
 
 
@@ -184,7 +188,9 @@ async def table_page(
     if room is None:
         return _no_table(request, table_id, service)
     return templates.TemplateResponse(
-        request, "table.html", {"table_id": table_id, "table_label": _table_label(room, service)}
+        request,
+        room.engine.page,
+        {"table_id": table_id, "table_label": _table_label(room, service)},
     )
 
 
@@ -281,15 +287,23 @@ def _whole(value: str, name: str) -> int:
         raise BadInput(f"{name} must be a whole number") from None
 
 
+#: The EO's and the public's pages of an event run by its format's own tournament policy.
+OWN_POLICY_PAGES = {"event.html": "tournament.html", "event_admin.html": "tournament.html"}
+
+
 def _event_page(request: Request, service: EventsDep, event_id: str, template: str) -> HTMLResponse:
     event = service.event(event_id)
     ranking = get_ranking(event.standings)
+    admin = template == "event_admin.html"
+    if service.tournament(event_id) is not None:
+        template = OWN_POLICY_PAGES.get(template, template)
     return templates.TemplateResponse(
         request,
         template,
         {
             "event_id": event.id,
             "event_name": event.name,
+            "admin": admin,
             "standings_words": ranking.order_words,
             "assassin_column": "assassinations" in ranking.keys,
         },

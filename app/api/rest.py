@@ -16,6 +16,7 @@ from app.api.hardening import StrictJsonRoute
 from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
+from app.domain.games import OTHER_GAMES
 from app.tables.hub import QuickGame, new_token
 from app.tables.log_page import LOG_PAGE, log_page
 from app.tables.room import TableRoom
@@ -28,7 +29,7 @@ class QuickGameIn(BaseModel):
         "sr2019",
         max_length=32,
         description="a format id (GET /api/formats): sr2019, masters2019, champions2019, "
-        "ig2014 or legacy",
+        "ig2014, legacy or runewars2017",
     )
     points: int | None = Field(
         None, ge=0, le=1000, description="event point size; sets the clock (DC1)"
@@ -42,6 +43,8 @@ class QuickGameIn(BaseModel):
     pregame: bool = Field(
         False, description="the starting roll, sides and lists on the phones before the clock"
     )
+    p1_army: int | None = Field(None, ge=0, le=1000, description="P1's army value (Runewars)")
+    p2_army: int | None = Field(None, ge=0, le=1000, description="P2's army value (Runewars)")
 
 
 class SeatLink(BaseModel):
@@ -79,13 +82,13 @@ def table_links(room: TableRoom, base: str) -> TableLinks:
         url = link(token)
         return SeatLink(url=url, qr_svg=qr_svg(url))
 
-    setup = room.game.setup
+    summary = room.engine.summary(room.game)
     return TableLinks(
         id=room.table_id,
-        format=setup.format_id,
-        format_name=room.game.format.name,
-        scenario=room.game.scenario.name,
-        player_clock_ms=setup.player_clock_ms,
+        format=summary["format"],
+        format_name=summary["format_name"],
+        scenario=summary["scenario"],
+        player_clock_ms=summary["player_clock_ms"],
         p1=seat(room.tokens.p1),
         p2=seat(room.tokens.p2),
         watch=link(room.tokens.watch),
@@ -104,6 +107,8 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
             p1_name=body.p1_name,
             p2_name=body.p2_name,
             army_points=body.army_points,
+            p1_army=body.p1_army,
+            p2_army=body.p2_army,
         )
     )
 
@@ -135,9 +140,27 @@ async def formats() -> list[dict[str, Any]]:
             "default_lists": f.default_lists,
             # Packs whose scenarios the EO may choose for a round of this format.
             "scenario_packs": list(f.scenario_packs),
+            "engine": f.engine,
         }
         for f in FORMATS.values()
-    ]
+    ] + [other_game(g) for g in OTHER_GAMES]
+
+
+def other_game(g: Any) -> dict[str, Any]:
+    """A format of another game: a round timer and a game-round counter, scored by army
+    value destroyed plus objectives (DC11, TS11)."""
+    return {
+        "id": g.id,
+        "name": g.name,
+        "engine": g.engine,
+        "round_minutes": g.round_minutes,
+        "final_minutes": g.final_minutes,
+        "last_game_round": g.last_game_round,
+        "most_army_points": g.most_army_points,
+        "deployments": list(g.deployments),
+        "objectives": list(g.objectives),
+        "scenarios": [],
+    }
 
 
 @router.get("/tables/{table_id}/log")

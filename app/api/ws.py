@@ -170,7 +170,7 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None
     # The phone left, stopped reading (its queue overflowed), had its link replaced,
     # or went silent (no heartbeat): whichever comes first ends the socket.
     try:
-        await serve(websocket, sub, heartbeats, rate, handle)
+        await serve(websocket, sub, heartbeats, rate, handle, room.engine.command_from_wire)
     finally:
         room.leave(sub)
         hub.left(room)

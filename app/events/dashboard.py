@@ -12,17 +12,16 @@ from typing import Any
 
 from app.tables.fanout import Channel, Subscriber
 from app.tables.jsontext import dumps
-from app.tables.room import TableRoom, table_status
+from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource
-from app.tables.view import table_summary
 
 INTERVAL_S = 0.25
 
 
 def summary(room: TableRoom, now_ms: int) -> dict[str, Any]:
     table_no = room.meta.table_no if room.meta else 0
-    status = "disputed" if room.merge_refused else table_status(room.game)
-    row = table_summary(room.table_id, table_no, room.game, status, now_ms)
+    status = "disputed" if room.merge_refused else room.engine.status(room.game)
+    row = room.engine.board(room.table_id, table_no, room.game, status, now_ms)
     if room.merge_refused:
         row["disputed"] = "the phones' offline taps could not be merged"
     return row

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -57,6 +58,8 @@ class ReadModels:
         self.builds = 0  # query sets read so far (one per change of an event that is read)
         self._views: dict[str, tuple[Statuses, dict[bool, View]]] = {}
         self._status: dict[str, str] = {}
+        #: The view of an event run by its format's own tournament policy (else None).
+        self.own_view: Callable[[str], View | None] = lambda _event_id: None
         service.listeners.insert(0, self.invalidate)
         service.hub.listeners.append(self.table_changed)
 
@@ -69,7 +72,7 @@ class ReadModels:
         """A hub listener, under the table's lock: it only marks, nothing is built here."""
         if room.meta is None:
             return
-        status = table_status(room.game)
+        status = room.engine.status(room.game)
         if self._status.get(room.table_id) == status:
             return
         self._status[room.table_id] = status
@@ -112,6 +115,9 @@ class ReadModels:
     def event_view(self, event_id: str, admin: bool = False) -> View:
         """The event as its EO (`admin`) or the public sees it: the public sees neither
         the players' lists nor a round's scenario and pairings before it starts (RP4)."""
+        own = self.own_view(event_id)
+        if own is not None:
+            return {**own, "server_ms": self.service.time.now_ms()}
         statuses = self._statuses(event_id)
         cached = self._views.get(event_id)
         if cached is None or cached[0] != statuses:

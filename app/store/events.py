@@ -20,6 +20,7 @@ from app.store.models import (
     PrizeBallot,
     PrizeDecision,
     RoundEntry,
+    TournamentState,
 )
 from app.store.repository import Store
 
@@ -119,7 +120,15 @@ class EventRepo:
             )
         ).first()
 
+    def tournament_state(self, event_id: str) -> TournamentState | None:
+        return self.session.get(TournamentState, event_id)
+
     # -- writes ------------------------------------------------------------------
+
+    def put_tournament_state(self, event_id: str, state_json: str, tables_json: str) -> None:
+        """An event's own tournament state, replacing the one before."""
+        self.session.merge(TournamentState(event_id=event_id, state_json=state_json,
+                                           tables_json=tables_json))
 
     def add(
         self,

@@ -32,6 +32,8 @@ class TableRecord(TableBase, table=True):
     table_no: int | None = None
     p1_player: str | None = None
     p2_player: str | None = None
+    #: What a table of another game is set up with beyond the columns above (JSON).
+    setup_json: str | None = None
 
 
 class LogRecord(SQLModel, table=True):
@@ -164,3 +166,14 @@ class PrizeBallot(SQLModel, table=True):
     voter: str
     choice: str
     at_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class TournamentState(SQLModel, table=True):
+    """An event run by a tournament policy of its own (Runewars): its whole state as
+    JSON, with the live table of each game, rewritten by every use case."""
+
+    __tablename__ = "tournament_state"
+
+    event_id: str = Field(primary_key=True, foreign_key="event.id")
+    state_json: str
+    tables_json: str = "{}"

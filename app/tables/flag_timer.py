@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from app.domain.errors import RuleError
 from app.domain.game import Game
@@ -33,8 +34,13 @@ class FlagTimer:
     """
 
     def __init__(
-        self, time: TimeSource, check: Callable[[], Awaitable[object]], game: Callable[[], Game]
+        self,
+        time: TimeSource,
+        check: Callable[[], Awaitable[object]],
+        game: Callable[[], Any],
+        due: Callable[[Any], int | None] = flag_bound,
     ) -> None:
+        self.due = due
         self.time = time
         self.check = check
         self.game = game
@@ -42,8 +48,8 @@ class FlagTimer:
         self._at = 0
         self._checking: asyncio.Task[None] | None = None
 
-    def schedule(self, game: Game) -> None:
-        bound = flag_bound(game)
+    def schedule(self, game: Any) -> None:
+        bound = self.due(game)
         if self._timer is not None:
             if bound is not None and self._at <= bound:
                 return

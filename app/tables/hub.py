@@ -7,13 +7,14 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import MINUTE_MS, get_format
-from app.domain.game import Phase, Setup, new_game
+from app.domain.game import Setup
 from app.store.models import TableRecord, TableSnapshot
 from app.store.repository import LogEntry, Store
+from app.tables.engines import engine_for
 from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
@@ -52,6 +53,9 @@ class QuickGame:
     p1_name: str = "Player 1"
     p2_name: str = "Player 2"
     army_points: int | None = None
+    #: Games whose players bring armies of their own value (Runewars: at most 200 each).
+    p1_army: int | None = None
+    p2_army: int | None = None
 
     def setup(self, rng: random.Random) -> Setup:
         fmt = get_format(self.format_id)
@@ -134,13 +138,8 @@ class TableHub:
         return self._register(room)
 
     def _blank(self, record: TableRecord) -> TableRoom:
-        setup = Setup(
-            format_id=record.format_id,
-            scenario_id=record.scenario_id,
-            player_clock_ms=record.player_clock_ms,
-            army_points=record.army_points,
-            names=(record.p1_name, record.p2_name),
-        )
+        engine = engine_for(record.format_id)
+        setup = engine.setup_of(record.model_dump())
         tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
         meta = None
         if record.event_id is not None:
@@ -151,9 +150,16 @@ class TableHub:
                 p1_player=record.p1_player or "",
                 p2_player=record.p2_player or "",
             )
-        game = new_game(setup, record.created_ms)
+        game = engine.new_game(setup, record.created_ms, self.rng)
         return TableRoom(
-            record.id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+            record.id,
+            tokens,
+            game,
+            self.store,
+            self.time,
+            meta=meta,
+            broadcast=self.broadcast,
+            engine=engine,
         )
 
     def load(self, events_only: bool = False) -> int:
@@ -196,8 +202,8 @@ class TableHub:
             room.meta is None
             and not room.channel.subscribers
             and not room.lock.locked()
-            and room.game.clock.flag_at() is None
-            and (room.game.phase is Phase.OVER or now_ms - room.last_change_ms >= idle_ms)
+            and not room.engine.pending(room.game)
+            and (room.engine.over(room.game) or now_ms - room.last_change_ms >= idle_ms)
         )
 
     async def unload_forever(self, every_ms: int = SWEEP_MS) -> None:
@@ -210,11 +216,13 @@ class TableHub:
             room.schedule_flag()
 
     def create(self, quick: QuickGame) -> TableRoom:
-        return self.open_table(quick.setup(self.rng))
+        return self.open_table(engine_for(quick.format_id).quick_setup(quick, self.rng))
 
-    def open_table(self, setup: Setup, meta: TableMeta | None = None) -> TableRoom:
+    def open_table(self, setup: Setup | Any, meta: TableMeta | None = None) -> TableRoom:
+        """A new table for `setup`, on the engine its format names."""
         now = self.time.now_ms()
-        game = new_game(setup, now)
+        engine = engine_for(setup.format_id)
+        game = engine.new_game(setup, now, self.rng)
         table_id = new_id()
         while table_id in self.rooms or self.store.has_table(table_id):
             table_id = new_id()
@@ -224,12 +232,7 @@ class TableHub:
             TableRecord(
                 id=table_id,
                 created_ms=now,
-                format_id=setup.format_id,
-                scenario_id=setup.scenario_id,
-                player_clock_ms=setup.player_clock_ms,
-                army_points=setup.army_points,
-                p1_name=setup.names[0],
-                p2_name=setup.names[1],
+                **engine.record(game.setup),
                 p1_token=tokens.p1,
                 p2_token=tokens.p2,
                 watch_token=tokens.watch,
@@ -243,7 +246,14 @@ class TableHub:
         )
         room = self._register(
             TableRoom(
-                table_id, tokens, game, self.store, self.time, meta=meta, broadcast=self.broadcast
+                table_id,
+                tokens,
+                game,
+                self.store,
+                self.time,
+                meta=meta,
+                broadcast=self.broadcast,
+                engine=engine,
             )
         )
         if self.cluster is not None:
@@ -271,7 +281,7 @@ class TableHub:
             if found is not None:
                 record, snapshot, tail = found
                 room = self._room_from(record, tail, snapshot)
-                if room.game.clock.flag_at() is not None:
+                if room.engine.pending(room.game):
                     room.schedule_flag()
         return room
 

@@ -6,7 +6,7 @@ server → client: state, event, ack, error, pong, log, presence — built by th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
@@ -94,31 +94,35 @@ def _hello(raw: dict[str, Any]) -> ClientMessage:
     )
 
 
-def _cmd(raw: dict[str, Any]) -> ClientMessage:
+#: Reads a command of the table's engine from its wire form.
+CommandReader = Callable[[Mapping[str, Any]], Any]
+
+
+def _cmd(raw: dict[str, Any], read: CommandReader = command_from_wire) -> ClientMessage:
     seq = _seq(raw)
     try:
-        return Cmd(seq=seq, command=command_from_wire(raw))
+        return Cmd(seq=seq, command=read(raw))
     except BadInput as exc:
         exc.seq = seq
         raise
 
 
-def _queued(item: object) -> tuple[int, int, c.Command]:
+def _queued(item: object, read: CommandReader = command_from_wire) -> tuple[int, int, c.Command]:
     if not isinstance(item, dict):
         raise BadInput("each queued command is an object")
     at_ms = item.get("at_ms")
     if isinstance(at_ms, bool) or not isinstance(at_ms, int) or at_ms < 0:
         raise BadInput("each queued command needs 'at_ms', the server time it happened")
-    return (_seq(item), at_ms, command_from_wire(item))
+    return (_seq(item), at_ms, read(item))
 
 
-def _offline(raw: dict[str, Any]) -> ClientMessage:
+def _offline(raw: dict[str, Any], read: CommandReader = command_from_wire) -> ClientMessage:
     base, queued = raw.get("base"), raw.get("cmds")
     if isinstance(base, bool) or not isinstance(base, int):
         raise BadInput("offline needs 'base', the last version the phone saw")
     if not isinstance(queued, list) or not 0 < len(queued) <= MAX_OFFLINE:
         raise BadInput(f"offline needs 'cmds', 1 to {MAX_OFFLINE} queued commands")
-    return Offline(base=base, commands=[_queued(item) for item in queued])
+    return Offline(base=base, commands=[_queued(item, read) for item in queued])
 
 
 def _ping(raw: dict[str, Any]) -> ClientMessage:
@@ -149,7 +153,8 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
 }
 
 
-def parse(text: str) -> ClientMessage:
+def parse(text: str, read_command: CommandReader | None = None) -> ClientMessage:
+    """A client message; its commands read by the table engine's `read_command`."""
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise BadInput(f"message too large ({MAX_MESSAGE_BYTES} bytes at most)", "too_large")
     try:
@@ -162,6 +167,10 @@ def parse(text: str) -> ClientMessage:
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
         raise BadInput(f"unknown message type {kind!r} (hello, cmd, offline, ping, sync, log)")
+    if read_command is not None and kind == "cmd":
+        return _cmd(raw, read_command)
+    if read_command is not None and kind == "offline":
+        return _offline(raw, read_command)
     return parser(raw)
 
 

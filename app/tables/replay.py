@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING, Any
 
 from app.domain.errors import RuleError
 from app.domain.game import Game, Phase, apply, decide_flag
 from app.store.repository import LogEntry
 from app.tables.codec import actor_from_wire, command_from_wire
 from app.tables.jsontext import loads
+
+if TYPE_CHECKING:
+    from app.tables.engines import Engine
 
 
 def decides(actor: str, game: Game) -> bool:
@@ -18,7 +22,9 @@ def decides(actor: str, game: Game) -> bool:
     return actor in ("eo", "system") or game.phase in (Phase.OVER, Phase.CLOCK_OUT)
 
 
-def fold(initial: Game, log: list[LogEntry], first: int = 0) -> list[Game]:
+def fold(
+    initial: Any, log: list[LogEntry], first: int = 0, engine: Engine | None = None
+) -> list[Any]:
     """The game after each version of the log from `initial`, the game at version
     `first` (index 0: at `first`, before the log's first entry)."""
     states = [initial]
@@ -34,8 +40,13 @@ def fold(initial: Game, log: list[LogEntry], first: int = 0) -> list[Game]:
                 )
             states.append(decide_flag(game, max(entry.at_ms, game.clock.since_ms)))
         else:
-            command = command_from_wire(wire)
-            states.append(apply(states[-1], actor_from_wire(entry.actor), command, entry.at_ms))
+            read, play = (
+                (command_from_wire, apply)
+                if engine is None
+                else (engine.command_from_wire, engine.apply)
+            )
+            command = read(wire)
+            states.append(play(states[-1], actor_from_wire(entry.actor), command, entry.at_ms))
     return states
 
 

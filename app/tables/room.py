@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Any
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
-from app.domain.game import Game, Phase, apply, decide_flag, slot
+from app.domain.game import Game
 from app.domain.merge import MergeRefused, check_offline
 from app.domain.status import TableStatus, table_status
 from app.store.models import TableSnapshot
 from app.store.repository import LogEntry, Store
 from app.tables import protocol
-from app.tables.codec import actor_to_wire, command_to_wire
+from app.tables.codec import actor_to_wire
 from app.tables.dedupe import Dedupe
+from app.tables.engines import WARMACHINE, Engine
 from app.tables.fanout import REPLACED, Broadcast, MemoryBroadcast, Subscriber
 from app.tables.flag_timer import FlagTimer
 from app.tables.following import replicate
@@ -34,14 +35,10 @@ from app.tables.offline import (
     merged_items,
     public_wire,
 )
-from app.tables.pregame_view import own_choices, screens_to_refresh, side_for
-from app.tables.replay import decides, eo_results, fold
+from app.tables.replay import eo_results, fold
 from app.tables.screens import Screens
 from app.tables.seats import ROLES, Ack, TableMeta, Tokens
-from app.tables.snapshot import read as read_snapshot
-from app.tables.snapshot import write as write_snapshot
 from app.tables.timesource import TimeSource
-from app.tables.view import game_view, table_info
 
 if TYPE_CHECKING:
     from app.tables.cluster import Cluster
@@ -61,7 +58,10 @@ class TableRoom:
         version: int = 0,
         meta: TableMeta | None = None,
         broadcast: Broadcast | None = None,
+        engine: Engine | None = None,
     ) -> None:
+        #: The table engine the game runs on (its format names it).
+        self.engine = engine or WARMACHINE
         self.table_id = table_id
         self.meta = meta
         self.listeners: list[Callable[[TableRoom], None]] = []
@@ -77,7 +77,7 @@ class TableRoom:
         self.dedupe = Dedupe()
         self.presences = Presences()
         self.screens = Screens(self.channel)
-        self.flags = FlagTimer(time, self._flag_check, lambda: self.game)
+        self.flags = FlagTimer(time, self._flag_check, lambda: self.game, self.engine.due)
         #: The table as loaded (a phone the log knows, not heard since, was gone since).
         self.loaded = Presence(time.now_ms(), version, game)
         #: The last decision: a merge starts after it.
@@ -109,7 +109,7 @@ class TableRoom:
     def restore(self, snapshot: TableSnapshot, tail: list[LogEntry]) -> None:
         """Rebuild from a snapshot and the log after it (ValueError, KeyError: it does not
         fit, rebuild from the whole log instead)."""
-        game = read_snapshot(loads(snapshot.game_json))
+        game = self.engine.read(loads(snapshot.game_json))
         game = replace(game, setup=self.game.setup)  # names the EO corrected since
         self.dedupe.restore({k: int(v) for k, v in loads(snapshot.seqs_json).items()})
         self.decided = Decision(snapshot.version, snapshot.at_ms, game)
@@ -117,7 +117,7 @@ class TableRoom:
         self._replay_from(game, snapshot.version, tail)
 
     def _replay_from(self, game: Game, first: int, log: list[LogEntry]) -> None:
-        states = fold(game, log, first)
+        states = fold(game, log, first, self.engine)
         self.game = states[-1]
         self.version = log[-1].version if log else first
         self.loaded = Presence(self.time.now_ms(), self.version, self.game)
@@ -128,7 +128,7 @@ class TableRoom:
                 phone = device_key(sub["by"], sub["device"])
                 self.dedupe.remember(phone, sub["seq"], entry.version)
             after = states[entry.version - first]
-            if decides(entry.actor, after):
+            if self.engine.decides(entry.actor, after):
                 self.decided = Decision(entry.version, entry.at_ms, after)
 
     # -- where each phone stands ------------------------------------------------
@@ -163,14 +163,14 @@ class TableRoom:
         of who goes first (P1); the EO is the EO."""
         if role == "eo":
             return c.Role.EO
-        return side_for(self.game, Side.parse(role))
+        return self.engine.side_of(self.game, Side.parse(role))
 
     async def execute(
         self,
         actor: c.Actor,
         device: str,
         seq: int,
-        command: c.Command,
+        command: c.Command | Any,  # a command of the table's engine
         origin: Subscriber | None = None,
     ) -> Ack:
         """Apply a command once; it is durable before this returns its ack.
@@ -197,14 +197,13 @@ class TableRoom:
                 command = c.StartingRoll(self.dice.randint(1, 6))
             if not isinstance(command, c.FlagCheck):
                 before = self.game
-                game = apply(self.game, actor, command, now)
-                event = self._commit(
-                    game, actor, device, seq, command_to_wire(command), now, origin
-                )
+                game = self.engine.apply(self.game, actor, command, now)
+                wire = self.engine.command_to_wire(command)
+                event = self._commit(game, actor, device, seq, wire, now, origin)
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
                 self._roll_if_due(now)
-                self._refresh_screens(screens_to_refresh(before, game, actor), origin)
+                self._refresh_screens(self.engine.to_refresh(before, game, actor), origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             if origin is not None and event is not None:
                 self.channel.send(origin, event)
@@ -232,6 +231,8 @@ class TableRoom:
             self._read_only()
             if not isinstance(actor, Side):
                 raise NotYourSeat("only a player's phone queues commands offline")
+            if not self.engine.offline:
+                raise RuleError("this table takes commands only while the phone is online")
             phone = device_key(actor_to_wire(actor), device)
             fresh = [q for q in queued if self.dedupe.applied(phone, q[0], self.version) is None]
             if not fresh:
@@ -264,21 +265,18 @@ class TableRoom:
 
     def _roll_if_due(self, now_ms: int) -> None:
         """A scenario rule asked for a die: the server rolls it, logged like any command."""
-        if self.game.roll_due and self.game.phase is not Phase.OVER:
-            roll = c.ScenarioRoll(self.dice.randint(1, self.game.roll_due))
-            game = apply(self.game, c.Role.SYSTEM, roll, now_ms)
-            wire = command_to_wire(roll)
-            gone = sorted(game.removed - self.game.removed)
-            names = [e.name for e in game.scenario.elements if e.id in gone]
-            if names:  # the log says what the roll did, in words
-                wire["removed"] = ", ".join(names)
+        roll = self.engine.roll(self.game, self.dice)
+        if roll is not None:
+            game = self.engine.apply(self.game, c.Role.SYSTEM, roll, now_ms)
+            wire = self.engine.command_to_wire(roll) | self.engine.roll_words(self.game, game)
             self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
 
     def _decide_flag(self, now_ms: int) -> None:
-        flag_at = self.game.clock.flag_at()
-        flagged = decide_flag(self.game, now_ms)
-        if flagged is not self.game and flag_at is not None:
-            self._commit(flagged, c.Role.SYSTEM, "", 0, command_to_wire(c.FlagCheck()), flag_at)
+        """What the server decides at its moment (a flag, the round's time)."""
+        ticked = self.engine.tick(self.game, now_ms)
+        if ticked is not None:
+            game, wire, at_ms = ticked
+            self._commit(game, c.Role.SYSTEM, "", 0, wire, at_ms)
 
     def _commit(
         self,
@@ -300,12 +298,12 @@ class TableRoom:
             device=device,
             seq=seq,
             command_json=dumps(wire),
-            turn=slot(self.game),
+            turn=self.engine.where(self.game),
         )
         now = self.time.now_ms()
-        view = game_view(game, now)  # one view: the event's, and the stored result's
+        view = self.engine.view(game, now)  # one view: the event's, and the stored result's
         result_json = None if view["result"] is None else dumps(view["result"])
-        status = table_status(game)
+        status = self.engine.status(game)
         stored = (status.value, result_json)
         changed = status.value if stored != self._stored else None
         self.store.append(self.table_id, entry, changed, result_json, self.fence)
@@ -314,7 +312,7 @@ class TableRoom:
         self.game = game
         self.version = version
         self.dedupe.remember(device_key(entry.actor, device), seq, version)
-        if decides(entry.actor, game):
+        if self.engine.decides(entry.actor, game):
             self.decided = Decision(version, at_ms, game)
         what = {**public_wire(wire), "by": entry.actor, "at_ms": at_ms, "turn": entry.turn}
         text = protocol.event(version, what, view)
@@ -338,7 +336,7 @@ class TableRoom:
                 table_id=self.table_id,
                 version=version,
                 at_ms=at_ms,
-                game_json=dumps(write_snapshot(game)),
+                game_json=dumps(self.engine.write(game)),
                 seqs_json=dumps(self.dedupe.max_seq),
             )
         )
@@ -351,8 +349,8 @@ class TableRoom:
         if names == self.game.setup.names:
             return
         self.store.rename_players(self.table_id, names)
-        self.game = replace(self.game, setup=replace(self.game.setup, names=names))
-        self.initial = replace(self.initial, setup=replace(self.initial.setup, names=names))
+        self.game = self.engine.renamed(self.game, names)
+        self.initial = self.engine.renamed(self.initial, names)
         for subscriber in tuple(self.channel.subscribers):
             subscriber.offer(self.snapshot(subscriber.role))
         for listener in self.listeners:
@@ -399,16 +397,15 @@ class TableRoom:
         """The whole table as `role` (a link) sees it (a `state` message): a seat sees its
         side, as the pre-game settled it, and its own secret choices."""
         now = self.time.now_ms()
-        table = table_info(self.table_id, self.game)
+        table = self.engine.info(self.table_id, self.game)
         meta = self.meta
         table["round"] = (
             None if meta is None else {"number": meta.round_number, "table_no": meta.table_no}
         )
-        game = game_view(self.game, now)
+        game = self.engine.view(self.game, now)
         if role in ("p1", "p2"):
-            side = side_for(self.game, Side.parse(role))
-            if game["pregame"] is not None:
-                game["pregame"]["mine"] = own_choices(self.game, side)
+            side = self.engine.side_of(self.game, Side.parse(role))
+            game = self.engine.own_view(self.game, side, game)
             role = side.name.lower()
         return protocol.state(self.version, role, table, game, now)
 

@@ -220,6 +220,10 @@ class Ruleset:
     #: objectives, roll, order, edge), and the objectives a player may choose from.
     pregame: tuple[str, ...] = ("lists", "roll", "order", "edge")
     objectives: tuple[str, ...] = ()
+    #: The table engine this format's tables run on (a chess clock and turns).
+    engine: str = "warmachine"
+    #: The tournament policy its events are run by (pairing, standings, awards).
+    tournament: str = "warmachine"
 
     # -- what the engine asks -------------------------------------------------
 

@@ -3,6 +3,7 @@ import * as DC from "./common.js";
 import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, setText, toggleClass } from "./dashboard-state.js";
 import { scheduleFit } from "./dashboard.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
+import { drawTimerCard } from "./dashboard-timer.js";
 
 // ---------------------------------------------------------------- rendering
 
@@ -255,6 +256,7 @@ export function drawCard(entry, row, toEnd, eo, round) {
     setText(refs.phase, "—");
     return;
   }
+  if (row.game === "runewars") return drawTimerCard(entry, row);
   setText(refs.phase, phaseText(row));
   const ms = [liveRemaining(row, 0), liveRemaining(row, 1)];
   const running = row.paused ? null : row.running;

@@ -1,0 +1,104 @@
+"""REST for an event run by its format's own tournament policy (Runewars 2017: army
+values, RP6 pairing and cut, ST5 standings), under `/api/events/{id}/tournament`.
+
+Reading is public; every change needs the EO token in the `X-EO-Token` header.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from app.api.events import EoToken, EventsDep
+from app.api.exports import csv_response
+from app.api.hardening import StrictJsonRoute
+from app.domain.errors import NotFound
+from app.events.service import EventService
+from app.events.tournaments import Policy
+
+router = APIRouter(prefix="/api/events/{event_id}/tournament", route_class=StrictJsonRoute)
+
+
+class EntrantIn(BaseModel):
+    name: str = Field(..., min_length=1, max_length=60)
+    army_value: int = Field(..., ge=0, le=10_000, description="the army's value (200 at most)")
+
+
+def _policy(service: EventService, event_id: str) -> Policy:
+    policy = service.tournament(event_id)
+    if policy is None:
+        raise NotFound("this event runs on the usual rounds: use /api/events/{id}")
+    return policy
+
+
+def _eo(service: EventService, event_id: str, token: str | None) -> Policy:
+    service.authorize(event_id, token)
+    return _policy(service, event_id)
+
+
+@router.get("")
+async def view(event_id: str, service: EventsDep) -> dict[str, Any]:
+    """Public: players with army values, rounds with cards and pairings, standings."""
+    return _policy(service, event_id).view(event_id)
+
+
+@router.post("/players", status_code=201)
+async def register(
+    event_id: str, body: EntrantIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    policy = _eo(service, event_id, token)
+    player_id = policy.register(event_id, body.name, body.army_value)
+    return {"id": player_id, "name": body.name.strip(), "army_value": body.army_value}
+
+
+@router.post("/players/{player_id}/drop")
+async def drop(
+    event_id: str, player_id: str, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """RP6: the player is not paired again (replaced in the cut, or a bye for the
+    opponent during the elimination)."""
+    policy = _eo(service, event_id, token)
+    await policy.drop(event_id, player_id)
+    return policy.view(event_id)
+
+
+@router.post("/cut")
+async def cut(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    """RP6: the top of the standings make the cut, after the last Swiss round."""
+    policy = _eo(service, event_id, token)
+    return {"cut_to": policy.make_cut(event_id)}
+
+
+@router.post("/rounds", status_code=201)
+async def pair(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    """The next round (RP6), each game on a live table with the round's cards."""
+    policy = _eo(service, event_id, token)
+    number = policy.pair_next(event_id)
+    rounds: list[dict[str, Any]] = policy.view(event_id)["rounds"]
+    return rounds[number - 1]
+
+
+@router.post("/rounds/current/start")
+async def start(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    """DC11: the round timer starts on every table of the round."""
+    policy = _eo(service, event_id, token)
+    await policy.start_round(event_id)
+    return policy.view(event_id)
+
+
+@router.post("/rounds/current/time")
+async def call_time(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    """DC11: time: every table finishes its game round, then scores."""
+    policy = _eo(service, event_id, token)
+    await policy.call_time(event_id)
+    return policy.view(event_id)
+
+
+@router.get("/standings.csv")
+async def standingscsv_response(event_id: str, service: EventsDep) -> Response:
+    """ST5: TP, cumulative MoV, SoS, then the fixed draw; for export and printing."""
+    rows = [s.row() for s in _policy(service, event_id).standings(event_id)]
+    return csv_response(rows, f"standings-{event_id}.csv")

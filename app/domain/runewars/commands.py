@@ -1,0 +1,79 @@
+"""What the players, the organiser and the round timer can ask of a Runewars table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.domain.clock import Side
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFirstPlayer:
+    """Setup step 2: the player with the lower army total names the first player."""
+
+    first: Side
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseArea:
+    """Setup step 3: the second player takes the red or blue deployment area."""
+
+    area: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartRound:
+    """DC11: the round timer starts (the organiser, or either player at a lone table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndGameRound:
+    """The first player turns the round counter in the End Phase (TS11)."""
+
+    expect: int  # the game round the tapper sees, so a double tap does not skip one
+
+
+@dataclass(frozen=True, slots=True)
+class CallTime:
+    """DC11: the round time is up (the organiser or the timer): finish this game round."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyDestroyed:
+    """TS11: at the end of a game round all of `side`'s units are destroyed
+    (`side` None: both players' last units fell together)."""
+
+    side: Side | None
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """TS11: the player concedes the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class EnterScore:
+    """TS11: a player's score: the army value they destroyed and their objective points."""
+
+    destroyed: int
+    objectives: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalFlurry:
+    """TS11: the hits each player rolled in the Final Flurry (P1's, P2's)."""
+
+    hits: tuple[int, int]
+
+
+Command = (
+    ChooseFirstPlayer
+    | ChooseArea
+    | StartRound
+    | EndGameRound
+    | CallTime
+    | ArmyDestroyed
+    | Concede
+    | EnterScore
+    | FinalFlurry
+)

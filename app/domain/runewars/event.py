@@ -1,0 +1,257 @@
+"""A Runewars event from registration to its winner: Swiss rounds by the plan, a cut,
+single elimination (RP6), the deployment and objective of each round, byes and drops.
+
+Pure and immutable like the tables: every step returns the next event; the dice are
+the `random.Random` passed in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from app.domain.errors import BadInput, NotFound, RuleError
+from app.domain.runewars import pairing
+from app.domain.runewars.pairing import Match
+from app.domain.runewars.rules import (
+    DEPLOYMENTS,
+    OBJECTIVES,
+    Plan,
+    Stage,
+    check_army_value,
+    draw_card,
+    round_minutes,
+)
+from app.domain.runewars.standings import Entrant, Played, Standing, standings
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a table gives the event: the winner and each side's TP and MoV."""
+
+    winner: str
+    tp: tuple[int, int]
+    mov: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPlay:
+    number: int
+    stage: Stage
+    deployment: str
+    objective: str
+    minutes: int
+    matches: tuple[Match, ...]
+    results: Mapping[int, Result] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def complete(self) -> bool:
+        return all(m.game in self.results for m in self.matches)
+
+    def match_of(self, player_id: str) -> Match | None:
+        return next((m for m in self.matches if player_id in (m.a, m.b)), None)
+
+    def winners(self) -> list[str]:
+        return [self.results[m.game].winner for m in self.matches]
+
+
+@dataclass(frozen=True, slots=True)
+class RwEvent:
+    name: str
+    plan: Plan
+    players: tuple[Entrant, ...] = ()
+    rounds: tuple[RoundPlay, ...] = ()
+    #: The players who made the cut, best first (empty until it is made).
+    cut_to: tuple[str, ...] = ()
+
+    def player(self, player_id: str) -> Entrant:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise NotFound(f"no player {player_id!r} in this event")
+
+    @property
+    def stage(self) -> Stage:
+        return Stage.ELIMINATION if self.cut_to else Stage.SWISS
+
+    @property
+    def swiss_played(self) -> int:
+        return sum(1 for r in self.rounds if r.stage is Stage.SWISS)
+
+    @property
+    def current(self) -> RoundPlay | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def standings(self) -> list[Standing]:
+        return standings(self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None or (
+            not self.plan.cut and self.swiss_played >= self.plan.swiss_rounds
+            and self.current is not None and self.current.complete
+        )
+
+    @property
+    def winner(self) -> str | None:
+        """The last player standing in the elimination, or the Swiss leader at the end."""
+        last = self.current
+        if last is None or not last.complete:
+            return None
+        if last.stage is Stage.ELIMINATION and len(last.matches) == 1:
+            return last.winners()[0]
+        if not self.plan.cut and self.swiss_played >= self.plan.swiss_rounds:
+            return self.standings()[0].player_id
+        return None
+
+
+def register(event: RwEvent, player_id: str, name: str, army_value: int,
+             rng: random.Random) -> RwEvent:
+    """An entrant with their army value (at most 200) and their tiebreak draw."""
+    if event.rounds:
+        raise RuleError("the event has started: registration is closed")
+    if any(p.id == player_id for p in event.players):
+        raise BadInput(f"player {player_id!r} is already registered")
+    if not name.strip():
+        raise BadInput("a player needs a name")
+    entrant = Entrant(player_id, name.strip(), check_army_value(army_value), rng.random())
+    return replace(event, players=(*event.players, entrant))
+
+
+def _update(event: RwEvent, player: Entrant) -> RwEvent:
+    return replace(event, players=tuple(player if p.id == player.id else p
+                                        for p in event.players))
+
+
+def drop(event: RwEvent, player_id: str) -> RwEvent:
+    """RP6: a dropped player is not paired again. After the cut and before its first game,
+    the next-ranked player takes the place; during the elimination, the dropped player's
+    current opponent (or next, between rounds) has a bye."""
+    player = event.player(player_id)
+    if player.dropped:
+        raise RuleError(f"{player.name} has already dropped")
+    event = _update(event, replace(player, dropped=True))
+    current = event.current
+    if player_id in event.cut_to and (current is None or current.stage is Stage.SWISS):
+        kept = [i for i in event.cut_to if i != player_id]
+        rest = [s.player_id for s in event.standings() if not s.dropped]
+        incoming = next(i for i in rest if i not in kept)
+        return replace(event, cut_to=tuple(i for i in rest if i in {*kept, incoming}))
+    if current is not None and current.stage is Stage.ELIMINATION:
+        match = current.match_of(player_id)
+        if match is not None and match.game not in current.results and match.b is not None:
+            other = match.b if match.a == player_id else match.a
+            return _bye_in(event, current, match, other)
+    return event
+
+
+def _bye_in(event: RwEvent, play: RoundPlay, match: Match, player_id: str) -> RwEvent:
+    """The player's match becomes their bye, a win worth 8 TP and MoV 70."""
+    matches = tuple(Match(m.game, player_id, None) if m == match else m for m in play.matches)
+    result = Result(player_id, (8, 0), (70, 0))
+    play = replace(play, matches=matches, results=MappingProxyType(
+        {**play.results, match.game: result}))
+    event = replace(event, rounds=(*event.rounds[:-1], play))
+    player = event.player(player_id)
+    bye = Played.bye(play.number, play.stage)
+    games = (*(g for g in player.games if g.round != play.number), bye)
+    return _update(event, replace(player, games=games))
+
+
+def make_cut(event: RwEvent) -> RwEvent:
+    """RP6: after the last Swiss round, the top of the standings make the cut."""
+    if not event.plan.cut:
+        raise RuleError("this event has no cut")
+    if event.cut_to:
+        raise RuleError("the cut is already made")
+    if event.swiss_played < event.plan.swiss_rounds or not _complete(event):
+        raise RuleError(f"the cut comes after {event.plan.swiss_rounds} Swiss rounds")
+    return replace(event, cut_to=tuple(pairing.cut(event.players, event.plan.cut)))
+
+
+def _complete(event: RwEvent) -> bool:
+    return event.current is None or event.current.complete
+
+
+def _draws(event: RwEvent, stage: Stage, rng: random.Random) -> tuple[str, str]:
+    """Game setup step 1: the round's deployment and objective, not repeated within
+    the stage until each has been drawn."""
+    played = [r for r in event.rounds if r.stage is stage]
+    deployment = draw_card(DEPLOYMENTS, [r.deployment for r in played], rng)
+    objective = draw_card(OBJECTIVES, [r.objective for r in played], rng)
+    return deployment, objective
+
+
+def pair_next(event: RwEvent, rng: random.Random) -> RwEvent:
+    """The next round: Swiss until the plan's count, then (after the cut) elimination."""
+    if not _complete(event):
+        raise RuleError(f"round {len(event.rounds)} still has results to come in")
+    if event.over:
+        raise RuleError("the event is over: see the final standings")
+    number = len(event.rounds) + 1
+    if event.swiss_played < event.plan.swiss_rounds:
+        stage = Stage.SWISS
+        matches = pairing.swiss(event.players, event.swiss_played + 1, rng)
+    else:
+        if not event.cut_to:
+            event = make_cut(event)
+        stage = Stage.ELIMINATION
+        matches = _elimination(event)
+    final = stage is Stage.ELIMINATION and len(matches) == 1
+    deployment, objective = _draws(event, stage, rng)
+    play = RoundPlay(number, stage, deployment, objective, round_minutes(stage, final),
+                     tuple(matches))
+    event = replace(event, rounds=(*event.rounds, play))
+    for match in matches:
+        if match.b is None:
+            event = _bye_in(event, play, match, match.a)
+            play = event.rounds[-1]
+    return event
+
+
+def _elimination(event: RwEvent) -> list[Match]:
+    played = [r for r in event.rounds if r.stage is Stage.ELIMINATION]
+    if not played:
+        return pairing.first_elimination(event.cut_to)
+    matches = pairing.next_elimination(played[-1].winners())
+    dropped = {p.id for p in event.players if p.dropped}
+    return [_bye_if_dropped(m, dropped) for m in matches]
+
+
+def _bye_if_dropped(match: Match, dropped: set[str]) -> Match:
+    """A player who dropped between elimination rounds gives their next opponent a bye."""
+    if match.a in dropped and match.b is not None:
+        return Match(match.game, match.b, None)
+    if match.b in dropped:
+        return Match(match.game, match.a, None)
+    return match
+
+
+def record(event: RwEvent, game: int, result: Result) -> RwEvent:
+    """A table's result into both players' records (`tp`/`mov` are for a, then b)."""
+    play = event.current
+    if play is None:
+        raise RuleError("no round is paired")
+    match = next((m for m in play.matches if m.game == game), None)
+    if match is None or match.b is None:
+        raise NotFound(f"round {play.number} has no game {game} to record")
+    if game in play.results:
+        raise RuleError(f"game {game} of round {play.number} already has its result")
+    if result.winner not in (match.a, match.b):
+        raise BadInput("the winner must be one of the game's two players")
+    play = replace(play, results=MappingProxyType({**play.results, game: result}))
+    event = replace(event, rounds=(*event.rounds[:-1], play))
+    for n, (me, them) in enumerate(((match.a, match.b), (match.b, match.a))):
+        player = event.player(me)
+        entry = Played(play.number, play.stage, them, result.winner == me,
+                       result.tp[n], result.mov[n])
+        event = _update(event, replace(player, games=(*player.games, entry)))
+    return event
+
+
+def results_from_table(winner_side: int, a: str, b: str, tp: Sequence[int],
+                       mov: Sequence[int]) -> Result:
+    """A table's outcome (sides P1 = a, P2 = b) as the event's result."""
+    return Result(a if winner_side == 0 else b, (tp[0], tp[1]), (mov[0], mov[1]))

@@ -1,0 +1,136 @@
+"""Running a Runewars event over live tables: the event's rules are the pure
+`app.domain.runewars.event`; this opens each game's table on the Runewars engine (the
+round's deployment, objective and time limit, both army values), starts and calls the
+round timer on every table, and takes each finished table's result into the event."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from app.domain.clock import Side
+from app.domain.commands import Role
+from app.domain.errors import RuleError
+from app.domain.runewars import commands as rc
+from app.domain.runewars import event as ev
+from app.domain.runewars.rules import Plan
+from app.domain.runewars.standings import Standing, export_csv
+from app.domain.runewars.state import Phase, RwGame, TableSetup
+from app.tables.hub import TableHub, new_id
+from app.tables.room import TableMeta, TableRoom
+
+
+@dataclass
+class RunewarsEvent:
+    """One Runewars event and its live tables (round number, game number → table)."""
+
+    hub: TableHub
+    name: str
+    plan: Plan
+    rng: random.Random = field(default_factory=random.Random)
+    id: str = field(default_factory=new_id)
+    tables: dict[tuple[int, int], str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.state = ev.RwEvent(self.name, self.plan)
+
+    # -- players ------------------------------------------------------------------
+
+    def register(self, player_id: str, name: str, army_value: int) -> None:
+        self.state = ev.register(self.state, player_id, name, army_value, self.rng)
+
+    async def drop(self, player_id: str) -> None:
+        """RP6: the player is not paired again; during the elimination their opponent has
+        a bye, and their open table is conceded for them."""
+        room = self._open_table_of(player_id)
+        self.state = ev.drop(self.state, player_id)
+        if room is not None and room.meta is not None:
+            side = Side.P1 if room.meta.p1_player == player_id else Side.P2
+            await room.execute(side, "event", 0, rc.Concede())
+
+    def _open_table_of(self, player_id: str) -> TableRoom | None:
+        play = self.state.current
+        if play is None:
+            return None
+        match = play.match_of(player_id)
+        if match is None or match.game in play.results:
+            return None
+        return self._room(play.number, match.game)
+
+    # -- rounds -------------------------------------------------------------------
+
+    def pair_next(self) -> ev.RoundPlay:
+        """The next round's pairings, each game on a table of its own."""
+        self.state = ev.pair_next(self.state, self.rng)
+        play = self.state.rounds[-1]
+        for match in play.matches:
+            if match.b is None:
+                continue
+            a, b = self.state.player(match.a), self.state.player(match.b)
+            setup = TableSetup(
+                names=(a.name, b.name),
+                army_values=(a.army_value, b.army_value),
+                deployment=play.deployment,
+                objective=play.objective,
+                round_minutes=play.minutes,
+            )
+            meta = TableMeta(self.id, play.number, match.game, a.id, b.id)
+            self.tables[(play.number, match.game)] = self.hub.open_table(setup, meta).table_id
+        return play
+
+    def _room(self, number: int, game: int) -> TableRoom | None:
+        table_id = self.tables.get((number, game))
+        return None if table_id is None else self.hub.get(table_id)
+
+    def rooms(self) -> list[TableRoom]:
+        play = self.state.current
+        if play is None:
+            return []
+        found = (self._room(play.number, m.game) for m in play.matches)
+        return [room for room in found if room is not None]
+
+    async def start_round(self) -> None:
+        """DC11: the organiser starts the round timer on every table of the round."""
+        for room in self.rooms():
+            if isinstance(room.game, RwGame) and room.game.started_ms is None:
+                await room.execute(Role.EO, "", 0, rc.StartRound())
+                room.schedule_flag()
+
+    async def call_time(self) -> None:
+        """DC11: the organiser calls time: every table finishes its game round."""
+        for room in self.rooms():
+            if isinstance(room.game, RwGame) and room.game.phase is not Phase.OVER:
+                await room.execute(Role.EO, "", 0, rc.CallTime())
+
+    def collect(self) -> int:
+        """Every finished table's result into the event; returns how many came in."""
+        play = self.state.current
+        if play is None:
+            return 0
+        taken = 0
+        for match in play.matches:
+            room = self._room(play.number, match.game)
+            if match.game in play.results or room is None or match.b is None:
+                continue
+            game = room.game
+            if not isinstance(game, RwGame) or game.outcome is None:
+                continue
+            out = game.outcome
+            result = ev.results_from_table(int(out.winner), match.a, match.b, out.tp, out.mov)
+            self.state = ev.record(self.state, match.game, result)
+            taken += 1
+        return taken
+
+    def round_complete(self) -> bool:
+        play = self.state.current
+        if play is None:
+            raise RuleError("no round is paired yet")
+        return play.complete
+
+    # -- standings ----------------------------------------------------------------
+
+    def standings(self) -> list[Standing]:
+        return self.state.standings()
+
+    def standings_csv(self) -> str:
+        return export_csv(self.standings())

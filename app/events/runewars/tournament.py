@@ -1,0 +1,176 @@
+"""The Runewars tournament policy of the event service: a Runewars event whose state is
+stored (the event store's `tournament_state`) and rewritten by every use case, so a
+restart loses nothing. Each use case loads the stored event, runs the live event's step
+(`app.events.runewars`: tables opened, timers started, results taken from the tables),
+and writes the state back with the EO's action in one unit of work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from app.domain.errors import BadInput, NotFound, RuleError
+from app.domain.runewars.event import RwEvent, make_cut
+from app.domain.runewars.event import drop as drop_player
+from app.domain.runewars.rules import MOST_ARMY_POINTS, Structure, plan_for
+from app.domain.runewars.standings import Standing
+from app.events.base import EventBase, EventSpec
+from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
+from app.events.runewars.live import RunewarsEvent
+from app.events.runewars.view import event_view
+from app.store.models import EventRecord
+from app.tables.hub import new_id, new_token
+
+
+class RunewarsTournament:
+    """RP6 pairing and the cut, ST5 standings, byes and drops, for the event service."""
+
+    name = "runewars"
+
+    def __init__(self, service: EventBase) -> None:
+        self.service = service
+
+    # -- the event ----------------------------------------------------------------
+
+    def create(self, spec: EventSpec) -> EventRecord:
+        """A Runewars event: its Swiss rounds (`fixed_rounds`, else by RP6's Advanced table
+        when the field is known) and its cut to the top 2, 4, 8… (`cut_to_top`)."""
+        name = spec.name.strip()
+        if not name or len(name) > 120:
+            raise BadInput("the event needs a name (120 characters at most)")
+        if spec.fixed_rounds is None:
+            raise BadInput("a Runewars event names its Swiss rounds (fixed_rounds, 1 to 12)")
+        if not 1 <= spec.fixed_rounds <= 12:
+            raise BadInput("a fixed round count is between 1 and 12")
+        cut = spec.cut_to_top or 0
+        plan = plan_for(Structure.CUSTOM, max(cut, 2), rounds=spec.fixed_rounds, cut=cut)
+        record = EventRecord(
+            id=new_id(), name=name, format_id=spec.format_id, points=MOST_ARMY_POINTS,
+            lists=1, fixed_rounds=plan.swiss_rounds, cut_to_top=plan.cut or None,
+            admin_token=new_token(), created_ms=self.service.time.now_ms(),
+        )
+        with self.service.db.unit() as repo:
+            repo.add(record)
+            repo.session.flush()
+            repo.put_tournament_state(record.id, dump_event(RwEvent(name, plan)), "{}")
+        return record
+
+    def live(self, event_id: str) -> RunewarsEvent:
+        """The stored event over the hub's live tables."""
+        with self.service.db.read() as repo:
+            row = repo.tournament_state(event_id)
+        if row is None:
+            raise NotFound(f"no Runewars event {event_id!r}")
+        state = load_event(row.state_json)
+        live = RunewarsEvent(self.service.hub, state.name, state.plan, self.service.rng,
+                             id=event_id)
+        live.state = state
+        live.tables = load_tables(row.tables_json) if row.tables_json != "{}" else {}
+        return live
+
+    def _save(self, live: RunewarsEvent, action: str, **detail: Any) -> None:
+        with self.service.db.unit() as repo:
+            repo.put_tournament_state(live.id, dump_event(live.state), dump_tables(live.tables))
+            repo.add(self.service._action(live.id, action, **detail))
+        self.service.changed(live.id)
+
+    @contextmanager
+    def step(self, event_id: str, action: str, **detail: Any) -> Iterator[RunewarsEvent]:
+        """Load, change, store: nothing is stored if the step raises."""
+        live = self.live(event_id)
+        yield live
+        self._save(live, action, **detail)
+
+    # -- players ------------------------------------------------------------------
+
+    def register(self, event_id: str, name: str, army_value: int) -> str:
+        """A player with their army value (at most 200); their id comes back."""
+        player_id = new_id()[:8]
+        with self.step(event_id, "add_player", player=player_id, name=name.strip()) as live:
+            if len(name.strip()) > 60:
+                raise BadInput("a player needs a name (60 characters at most)")
+            if any(p.name.lower() == name.strip().lower() for p in live.state.players):
+                raise BadInput(f"{name.strip()} is already registered")
+            live.register(player_id, name, army_value)
+        return player_id
+
+    async def drop(self, event_id: str, player_id: str) -> None:
+        live = self.live(event_id)
+        await live.drop(player_id)  # checked, and the open table conceded for them
+        # What changed while the table was conceding stays: the drop goes on the stored event.
+        fresh = self.live(event_id)
+        if not fresh.state.player(player_id).dropped:
+            fresh.state = drop_player(fresh.state, player_id)
+        self._save(fresh, "drop", player=player_id)
+
+    # -- rounds -------------------------------------------------------------------
+
+    def pair_next(self, event_id: str) -> int:
+        """The next round (Swiss, the cut, elimination), each game on a live table."""
+        live = self.live(event_id)
+        live.collect()
+        if not live.state.rounds and len(live.state.players) < 2:
+            raise RuleError("an event needs at least 2 players to pair")
+        opened = len(live.tables)
+        try:
+            play = live.pair_next()
+            self._save(live, "pair_round", round=play.number, stage=play.stage.value,
+                       deployment=play.deployment, objective=play.objective)
+        except BaseException:
+            for key in list(live.tables)[opened:]:
+                self.service.hub.discard(live.tables[key])
+            raise
+        return play.number
+
+    def make_cut(self, event_id: str) -> list[str]:
+        """RP6: after the last Swiss round, the top of the standings make the cut (a drop
+        before the first elimination round is then replaced by the next ranked)."""
+        live = self.live(event_id)
+        live.collect()
+        with self.step(event_id, "cut_to_top") as cut:
+            cut.state = make_cut(live.state)
+        return list(cut.state.cut_to)
+
+    async def start_round(self, event_id: str) -> None:
+        """DC11: the round timer starts on every table of the round."""
+        live = self.live(event_id)
+        if live.state.current is None:
+            raise RuleError("pair a round first")
+        await live.start_round()
+        self._save(self.live(event_id), "start_round", round=live.state.current.number)
+
+    async def call_time(self, event_id: str) -> None:
+        """DC11: time is called on every table still playing."""
+        live = self.live(event_id)
+        if live.state.current is None:
+            raise RuleError("no round is running")
+        await live.call_time()
+        self._save(self.live(event_id), "call_time", round=live.state.current.number)
+
+    def collect(self, event_id: str) -> int:
+        """Every finished table's result into the stored event."""
+        live = self.live(event_id)
+        taken = live.collect()
+        if taken:
+            self._save(live, "results_in", count=taken)
+        return taken
+
+    # -- reading ------------------------------------------------------------------
+
+    def standings(self, event_id: str) -> list[Standing]:
+        live = self.live(event_id)
+        live.collect()
+        return live.standings()
+
+    def standings_csv(self, event_id: str) -> str:
+        live = self.live(event_id)
+        live.collect()
+        return live.standings_csv()
+
+    def view(self, event_id: str) -> dict[str, Any]:
+        """The event as the EO and the public see it (and the dashboard draws)."""
+        event = self.service.event(event_id)
+        live = self.live(event_id)
+        live.collect()  # results from the live tables, shown before they are stored
+        return event_view(event, live, self.name)

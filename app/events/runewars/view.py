@@ -1,0 +1,79 @@
+"""A Runewars event as the EO, the public and the dashboard see it: players with army
+values, rounds with their stage, cards, time and pairings (each with its live table and
+result), the cut, the standings (ST5) and the winner once known."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.domain.runewars.event import RoundPlay
+from app.domain.runewars.ruleset import RW2017
+from app.domain.runewars.standings import Entrant
+from app.domain.runewars.state import RwGame
+from app.events.runewars.live import RunewarsEvent
+from app.store.models import EventRecord
+
+MINUTE_MS = 60_000
+
+
+def _player(p: Entrant | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"id": p.id, "name": p.name, "army_value": p.army_value, "dropped": p.dropped}
+
+
+def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
+    state = live.state
+    pairings = []
+    started: list[int] = []
+    for m in play.matches:
+        room = live._room(play.number, m.game)
+        game = None if room is None else room.game
+        if isinstance(game, RwGame) and game.started_ms is not None:
+            started.append(game.started_ms)
+        result = play.results.get(m.game)
+        pairings.append({
+            "table": m.game,
+            "p1": _player(state.player(m.a)),
+            "p2": None if m.b is None else _player(state.player(m.b)),
+            "table_id": None if room is None else room.table_id,
+            "status": "bye" if m.b is None else (
+                "confirmed" if result is not None or room is None
+                else room.engine.status(room.game)),
+            "result": None if result is None else {
+                "winner": result.winner, "tp": list(result.tp), "mov": list(result.mov)},
+        })
+    start = min(started) if started else None
+    return {
+        "number": play.number,
+        "stage": play.stage.value,
+        "deployment": play.deployment,
+        "objective": play.objective,
+        "minutes": play.minutes,
+        "scenario": {"id": None, "name": f"{play.deployment} / {play.objective}"},
+        "started_ms": start,
+        "expected_end_ms": None if start is None else start + play.minutes * MINUTE_MS,
+        "complete": play.complete,
+        "pairings": pairings,
+    }
+
+
+def event_view(event: EventRecord, live: RunewarsEvent, tournament: str) -> dict[str, Any]:
+    state = live.state
+    names = {p.id: p.name for p in state.players}
+    return {
+        "event": {
+            "id": event.id, "name": event.name, "format": event.format_id,
+            "format_name": RW2017.name, "points": event.points,
+            "planned_rounds": state.plan.swiss_rounds + state.plan.elimination_rounds,
+            "tournament": tournament,
+        },
+        "id": event.id, "name": event.name, "format": event.format_id,
+        "plan": {"swiss_rounds": state.plan.swiss_rounds, "cut": state.plan.cut},
+        "players": [_player(p) for p in state.players],
+        "rounds": [_round(live, play) for play in state.rounds],
+        "cut_to": [names.get(i, i) for i in state.cut_to],
+        "standings": [s.row() for s in live.standings()],
+        "over": state.over,
+        "winner": names.get(state.winner) if state.winner else None,
+    }

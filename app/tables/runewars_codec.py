@@ -1,0 +1,89 @@
+"""Runewars table commands to and from their JSON form (the wire and the table log)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.domain.clock import Side
+from app.domain.errors import BadInput
+from app.domain.runewars import commands as rc
+
+MAX_POINTS = 1000
+
+
+def _seat(value: object, field: str) -> Side:
+    if value == "p1":
+        return Side.P1
+    if value == "p2":
+        return Side.P2
+    raise BadInput(f"{field} must be 'p1' or 'p2'")
+
+
+def _count(raw: Mapping[str, Any], field: str) -> int:
+    value = raw.get(field)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(f"{field} must be a whole number")
+    if not 0 <= value <= MAX_POINTS:
+        raise BadInput(f"{field} must be between 0 and {MAX_POINTS}")
+    return value
+
+
+def _destroyed(raw: Mapping[str, Any]) -> rc.ArmyDestroyed:
+    side = raw.get("side")
+    return rc.ArmyDestroyed(None if side == "both" else _seat(side, "side (or 'both')"))
+
+
+def _hits(raw: Mapping[str, Any]) -> rc.FinalFlurry:
+    hits = raw.get("hits")
+    if not isinstance(hits, list) or len(hits) != 2:
+        raise BadInput("hits must be [P1's hits, P2's hits]")
+    return rc.FinalFlurry((_count({"hits": hits[0]}, "hits"), _count({"hits": hits[1]}, "hits")))
+
+
+def _side_name(side: Side | None) -> str:
+    return "both" if side is None else ("p1" if side is Side.P1 else "p2")
+
+
+Reader = Callable[[Mapping[str, Any]], Any]
+Writer = Callable[[Any], dict[str, Any]]
+
+_KINDS: tuple[tuple[str, type, Reader, Writer], ...] = (
+    ("choose_first", rc.ChooseFirstPlayer,
+     lambda raw: rc.ChooseFirstPlayer(_seat(raw.get("first"), "first")),
+     lambda cmd: {"first": _side_name(cmd.first)}),
+    ("choose_area", rc.ChooseArea,
+     lambda raw: rc.ChooseArea(str(raw.get("area", ""))[:16]),
+     lambda cmd: {"area": cmd.area}),
+    ("start_round", rc.StartRound, lambda _raw: rc.StartRound(), lambda _cmd: {}),
+    ("end_game_round", rc.EndGameRound,
+     lambda raw: rc.EndGameRound(_count(raw, "expect")),
+     lambda cmd: {"expect": cmd.expect}),
+    ("call_time", rc.CallTime, lambda _raw: rc.CallTime(), lambda _cmd: {}),
+    ("army_destroyed", rc.ArmyDestroyed, _destroyed, lambda cmd: {"side": _side_name(cmd.side)}),
+    ("concede", rc.Concede, lambda _raw: rc.Concede(), lambda _cmd: {}),
+    ("enter_score", rc.EnterScore,
+     lambda raw: rc.EnterScore(_count(raw, "destroyed"), _count(raw, "objectives")),
+     lambda cmd: {"destroyed": cmd.destroyed, "objectives": cmd.objectives}),
+    ("final_flurry", rc.FinalFlurry, _hits, lambda cmd: {"hits": list(cmd.hits)}),
+)
+_BY_NAME = {name: (kind, read) for name, kind, read, _ in _KINDS}
+_BY_TYPE = {kind: (name, write) for name, kind, _, write in _KINDS}
+
+
+def command_from_wire(raw: Mapping[str, Any]) -> Any:
+    """Parse a Runewars command dict (the `c` field names it) or raise BadInput."""
+    name = raw.get("c")
+    if not isinstance(name, str):
+        raise BadInput("a command needs 'c', its name")
+    found = _BY_NAME.get(name)
+    if found is None:
+        raise BadInput(f"unknown command {name!r} at a Runewars table")
+    return found[1](raw)
+
+
+def command_to_wire(command: Any) -> dict[str, Any]:
+    found = _BY_TYPE.get(type(command))
+    if found is None:
+        raise BadInput(f"unknown command {type(command).__name__}")
+    return {"c": found[0], **found[1](command)}

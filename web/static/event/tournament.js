@@ -1,0 +1,137 @@
+// A Runewars event's page (the EO's and the public's): players with army values, the
+// rounds with their cards and pairings, the standings (ST5), live over the event socket.
+import * as DC from "./common.js";
+
+const { $, el, setText } = DC;
+const id = DC.eventId;
+const admin = document.body.getAttribute("data-admin") === "yes";
+const base = "/api/events/" + encodeURIComponent(id) + "/tournament";
+let view = null;
+let fetching = false;
+let again = false; // a change came while a fetch was under way: fetch once more after it
+
+function showError(message) {
+  const box = $("page-error");
+  box.hidden = !message;
+  setText(box, message || "");
+}
+
+async function load() {
+  if (fetching) {
+    again = true;
+    return;
+  }
+  fetching = true;
+  try {
+    do {
+      again = false;
+      render(await DC.api("GET", base));
+    } while (again);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    fetching = false;
+  }
+}
+
+function cell(text) {
+  return el("td", { text: String(text) });
+}
+
+function result(p) {
+  if (!p.p2) return "bye";
+  if (!p.result) return DC.statusLabel(p.status);
+  const winner = p.result.winner === p.p1.id ? p.p1.name : p.p2.name;
+  return winner + " wins · TP " + p.result.tp.join("–") + " · MoV " + p.result.mov.join("–");
+}
+
+function renderRounds(rounds) {
+  const box = $("rounds");
+  box.textContent = "";
+  if (!rounds.length) box.append(el("p", { class: "muted", text: "No round yet." }));
+  rounds.slice().reverse().forEach((r) => {
+    const stage = r.stage === "swiss" ? "Swiss" : "Elimination";
+    const head = "Round " + r.number + " · " + stage + " · " + r.deployment + " / " + r.objective + " · " + r.minutes + " min";
+    const rows = r.pairings.map((p) =>
+      el("tr", {}, cell(p.table), cell(p.p1.name + " (" + p.p1.army_value + ")"),
+        cell(p.p2 ? p.p2.name + " (" + p.p2.army_value + ")" : "—"), cell(result(p))));
+    box.append(el("div", { class: "tournament-round" }, el("h3", { text: head }),
+      el("table", { class: "table" },
+        el("thead", {}, el("tr", {}, cell("Table"), cell("P1"), cell("P2"), cell("Result"))),
+        el("tbody", {}, ...rows))));
+  });
+}
+
+function renderPlayers(players) {
+  const body = $("players").querySelector("tbody");
+  body.textContent = "";
+  players.forEach((p) => {
+    const tools = el("td", {});
+    if (admin && !p.dropped) {
+      const drop = el("button", { type: "button", class: "btn small subtle", text: "Drop" });
+      drop.addEventListener("click", () => act("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop"));
+      tools.append(drop);
+    } else if (p.dropped) tools.append(el("span", { class: "muted", text: "dropped" }));
+    body.append(el("tr", {}, cell(p.name), cell(p.army_value), tools));
+  });
+}
+
+function renderStandings(rows) {
+  const body = $("standings").querySelector("tbody");
+  body.textContent = "";
+  rows.forEach((s) => body.append(el("tr", { class: s.dropped ? "dropped" : "" },
+    cell(s.rank), cell(s.name + (s.dropped ? " (dropped)" : "")), cell(s.tp), cell(s.mov), cell(s.sos))));
+}
+
+function render(v) {
+  view = v;
+  const plan = v.plan;
+  const cut = plan.cut ? ", then a cut to the top " + plan.cut : "";
+  const winner = v.winner ? " · Winner: " + v.winner : "";
+  setText($("event-meta"), v.event.format_name + " · " + plan.swiss_rounds + " Swiss rounds" + cut + winner);
+  renderRounds(v.rounds);
+  renderPlayers(v.players);
+  renderStandings(v.standings);
+}
+
+async function act(method, path, json) {
+  try {
+    await DC.api(method, path, { eo: true, json: json });
+    showError("");
+    render(await DC.api("GET", base));
+    return true;
+  } catch (e) {
+    showError(e.message);
+    return false;
+  }
+}
+
+function wire() {
+  $("print").addEventListener("click", () => window.print());
+  $("link-dashboard").href = admin ? DC.eoHref("/e/" + id + "/dashboard") : "/e/" + id + "/dashboard";
+  if (!admin) return;
+  $("add-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = $("add-name").value;
+    $("add-name").value = "";
+    act("POST", base + "/players", { name: name, army_value: Number($("add-army").value) }).then((ok) => {
+      if (!ok && !$("add-name").value) $("add-name").value = name; // nothing typed is lost
+    });
+  });
+  $("do-pair").addEventListener("click", () => act("POST", base + "/rounds"));
+  $("do-start").addEventListener("click", () => act("POST", base + "/rounds/current/start"));
+  $("do-time").addEventListener("click", () => act("POST", base + "/rounds/current/time"));
+  $("do-cut").addEventListener("click", () => act("POST", base + "/cut"));
+}
+
+wire();
+load();
+DC.eventSocket(id, {
+  onMessage: (msg) => {
+    setText($("live"), "live");
+    if ((msg.t === "event" || msg.t === "dashboard") && msg.plan) render(msg);
+    else if (msg.t === "tables") load(); // a table moved: its status or result
+  },
+  onClose: () => setText($("live"), "reconnecting"),
+});
+window.tournamentView = () => view;
