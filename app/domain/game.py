@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from app.domain import classic, ending, judge, turns
 from app.domain import commands as c
-from app.domain import ending, judge, turns
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
 from app.domain.result import compute_result, presence_needed, reports_needed, settled
@@ -84,6 +84,12 @@ _RULES: dict[type, Rule] = {
     c.OfferLists: lambda game, actor, cmd, _now: judge.offer_lists(game, actor, cmd),
     c.WarnForPausing: judge.warn_for_pausing,
     c.ScenarioRoll: lambda game, actor, cmd, _now: judge.scenario_roll(game, actor, cmd),
+    c.StartTurnTimer: lambda game, actor, _cmd, now: classic.start_timer(game, actor, now),
+    c.StopTurnTimer: lambda game, actor, _cmd, now: classic.stop_timer(game, actor, now),
+    c.TakeExtension: lambda game, actor, _cmd, now: classic.take_extension(game, actor, now),
+    c.StartExtension: lambda game, actor, _cmd, now: classic.start_extension(game, actor, now),
+    c.DiceDown: lambda game, actor, _cmd, now: classic.dice_down(game, actor, now),
+    c.NoModelsLeft: lambda game, actor, _cmd, now: classic.no_models_left(game, actor, now),
 }
 
 #: After these, an undo on offer is gone.
@@ -98,6 +104,8 @@ _ENDS_UNDO = frozenset(
         c.CallTie,
         c.WarnForPausing,
         c.ScenarioRoll,
+        c.DiceDown,
+        c.NoModelsLeft,
     }
 )
 
@@ -106,9 +114,9 @@ def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
     """Apply one command at server time `now_ms`; a due clock out is decided first."""
     if now_ms < game.clock.since_ms:
         now_ms = game.clock.since_ms
-    game = decide_flag(game, now_ms)
+    game = decide_flag(classic.decide_round_end(game, now_ms), now_ms)
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
-    after = rule(game, actor, command, now_ms)
+    after = classic.follow(game, rule(game, actor, command, now_ms), now_ms)
     return replace(after, undo=None) if type(command) in _ENDS_UNDO else after

@@ -295,6 +295,12 @@ _KINDS = (
         lambda cmd: {"value": cmd.value},
     ),
     _plain("flag", c.FlagCheck),
+    _plain("start_timer", c.StartTurnTimer),
+    _plain("stop_timer", c.StopTurnTimer),
+    _plain("take_extension", c.TakeExtension),
+    _plain("start_extension", c.StartExtension),
+    _plain("dice_down", c.DiceDown),
+    _plain("no_models_left", c.NoModelsLeft),
 )
 _BY_NAME = {kind.name: kind for kind in _KINDS}
 _BY_TYPE = {kind.type: kind for kind in _KINDS}

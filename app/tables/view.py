@@ -16,6 +16,7 @@ from app.domain.game import (
     settled,
 )
 from app.domain.scenarios import Element
+from app.tables.timer_view import timer_view, variants_info
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -76,6 +77,7 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "tie_word": rules.tie_word,
         "pause_warnings": rules.pause_warnings_lose is not None,
         "undo_window_ms": UNDO_WINDOW_MS,
+        "variants": variants_info(game),
     }
 
 
@@ -223,6 +225,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "scoring_due": scoring_due,
         "last_turn": last_turn,
         "due": due_prompts(game, kill_box_due, scoring_due, last_turn),
+        "timer": timer_view(game, now_ms),
     }
 
 
@@ -256,4 +259,5 @@ def table_summary(
         "ending": None
         if game.ending is None
         else {"method": game.ending.method.value, "winner": side_name(game.ending.winner)},
+        "timer": timer_view(game, now_ms),
     }

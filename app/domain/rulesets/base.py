@@ -199,6 +199,8 @@ class Ruleset:
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (ONE_LIST,)
     default_lists: int | None = 1
+    #: The event variants an EO may choose (`app.domain.variants`), none by default.
+    variants: tuple[str, ...] = ()
 
     # -- what the engine asks -------------------------------------------------
 

@@ -18,6 +18,7 @@ MASTERS2019 = steamroller(
         ListRule(3, 3, 3, "Masters Trinity, 3 lists"),
     ),
     default_lists=None,
+    variants=(),  # the Masters document names no event variants
 )
 
 #: Champions: one army list, a second optional.
@@ -27,4 +28,5 @@ CHAMPIONS2019 = steamroller(
     player_clock_minutes=MappingProxyType({75: 60}),
     list_rules=(ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional"),),
     default_lists=2,
+    variants=(),  # the Champions document names no event variants
 )

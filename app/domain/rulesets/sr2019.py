@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from app.domain import commands as c
+from app.domain import variants
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput
 from app.domain.rulesets.base import (
@@ -156,6 +157,8 @@ def steamroller(**changes: object) -> Ruleset:
         pick_scenario=pick_scenario,
         # As many lists as the EO sets for the event.
         list_rules=(ONE_LIST, ListRule(2, 2, 2, "2 lists"), ListRule(3, 3, 3, "3 lists")),
+        # The event variants of the document's "Event Variants" section.
+        variants=variants.ALL,
     )
     rules.update(changes)
     return Ruleset(**rules)  # type: ignore[arg-type]
