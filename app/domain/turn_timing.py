@@ -120,12 +120,12 @@ class TurnTimer:
         )
 
     def start(self, now_ms: int) -> TurnTimer:
-        if self.running:
-            raise RuleError("the turn timer is already running")
         if self.limited and self.started and self.left(now_ms) == 0:
             if self.extension_due:
                 raise RuleError("the turn time is up: the opponent starts the turn extension")
             raise RuleError("the turn time is up: finish the model or roll, then end the turn")
+        if self.running:
+            raise RuleError("the turn timer is already running")
         return replace(self, running=True, since_ms=now_ms, started=True)
 
     def stop(self, now_ms: int) -> TurnTimer:
