@@ -93,7 +93,7 @@ def test_variant_choices_are_checked__DC10() -> None:
     with pytest.raises(BadInput, match="No Tiebreakers needs Classic Turn Timing"):
         variants.parse(["no_tiebreakers", "no_time_limits"], variants.ALL, "SR2019")
     with pytest.raises(BadInput, match="Masters 2019 has no variant classic_turn_timing"):
-        Setup("masters2019", "king-of-the-hill", 60 * MINUTE, 75, variants=(CLASSIC,)).rules
+        new_game(Setup("masters2019", "king-of-the-hill", 60 * MINUTE, 75, variants=(CLASSIC,)), 0)
     assert variants.parse([], variants.ALL, "SR2019") == variants.BASELINE
 
 
@@ -317,4 +317,3 @@ def test_snapshot_reads_a_classic_game_back__DC10() -> None:
     table.do(P1, c.StartTurnTimer())
     table.do(P1, c.TakeExtension())
     assert snapshot.read(snapshot.write(table.game)) == table.game
-
