@@ -33,6 +33,7 @@ from app.api.rest import table_links
 from app.domain.errors import BadInput, NotFound
 from app.domain.formats import get_format
 from app.domain.standings import record_sheet
+from app.domain.variants import HELP as VARIANTS_HELP
 from app.events.dashboard import Dashboards, summary
 from app.events.service import EventService, EventSpec
 from app.events.table_result import TableResult
@@ -80,6 +81,9 @@ class EventIn(BaseModel):
         ge=2,
         le=1024,
         description="Cut to Top X: any X from 2 to the number of players (RP1)",
+    )
+    variants: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=12, description=VARIANTS_HELP
     )
 
 
@@ -141,6 +145,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             lists=body.lists,
             fixed_rounds=body.fixed_rounds,
             cut_to_top=body.cut_to_top,
+            variants=tuple(body.variants),
         )
     )
     return EventCreated(

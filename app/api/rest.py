@@ -35,6 +35,11 @@ class QuickGameIn(BaseModel):
     p1_name: str = Field("Player 1", max_length=60)
     p2_name: str = Field("Player 2", max_length=60)
     army_points: int | None = Field(None, ge=0, le=1000)
+    variants: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list,
+        max_length=12,
+        description="sr2019 event variants, e.g. classic_turn_timing (DC10)",
+    )
 
 
 class SeatLink(BaseModel):
@@ -97,6 +102,7 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
             p1_name=body.p1_name,
             p2_name=body.p2_name,
             army_points=body.army_points,
+            variants=tuple(body.variants),
         )
     )
 

@@ -87,3 +87,7 @@ def names(ids: Iterable[str]) -> list[str]:
     """The variants in the players' words, in the document's order."""
     chosen = set(ids)
     return [NAMES[v] for v in ALL if v in chosen]
+
+
+#: The variants an EO may name, for the API's help.
+HELP = "SR2019 event variants: " + ", ".join(ALL)

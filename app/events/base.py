@@ -27,6 +27,8 @@ class EventSpec:
     lists: int | None = None  # None: the format's own choice (Masters must name one)
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
+    #: SR2019 event variants (app.domain.variants): timing, victory, tiebreakers.
+    variants: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ import csv
 import io
 import secrets
 
+from app.domain import variants
 from app.domain.errors import BadInput, RuleError, Unauthorized
 from app.domain.formats import ListRule, get_format, split_lists
 from app.domain.tournament import RoundPlan
@@ -61,6 +62,9 @@ class Registration(EventBase):
                 f"({self.players_per_event} at most)"
             )
         RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
+        chosen = variants.parse(spec.variants, fmt.variants, fmt.name)
+        if chosen.timing is not None:
+            chosen.timing.timing(spec.points)  # a size the Classic table has
         event = EventRecord(
             id=new_id(),
             name=name,
@@ -69,6 +73,7 @@ class Registration(EventBase):
             lists=lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
+            variants=",".join(v for v in variants.ALL if v in spec.variants),
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )

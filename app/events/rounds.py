@@ -90,6 +90,7 @@ class Rounds(Results):
             player_clock_ms=fmt.player_clock_ms(event.points),
             army_points=event.points,
             names=(p1.name, p2.name),
+            variants=tuple(v for v in event.variants.split(",") if v),
         )
         meta = TableMeta(event.id, number, pairing.table, p1.id, p2.id)
         room = self.hub.open_table(setup, meta)

@@ -13,6 +13,7 @@ class TableBase(SQLModel):
     army_points: int
     p1_name: str
     p2_name: str
+    variants: str = ""  # the event variants, comma separated (app.domain.variants)
 
 
 class TableRecord(TableBase, table=True):
@@ -76,6 +77,7 @@ class EventRecord(SQLModel, table=True):
     lists: int = 1
     fixed_rounds: int | None = None
     cut_to_top: int | None = None
+    variants: str = ""  # the event variants, comma separated (app.domain.variants)
     admin_token: str = Field(index=True, unique=True)
     created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     cut_done: bool = False

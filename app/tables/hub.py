@@ -48,6 +48,8 @@ class QuickGame:
     p1_name: str = "Player 1"
     p2_name: str = "Player 2"
     army_points: int | None = None
+    #: SR2019 event variants (app.domain.variants), e.g. Classic Turn Timing.
+    variants: tuple[str, ...] = ()
 
     def setup(self, rng: random.Random) -> Setup:
         fmt = get_format(self.format_id)
@@ -78,6 +80,7 @@ class QuickGame:
             player_clock_ms=clock_ms,
             army_points=army,
             names=names,
+            variants=self.variants,
         )
 
 
@@ -129,6 +132,7 @@ class TableHub:
             player_clock_ms=record.player_clock_ms,
             army_points=record.army_points,
             names=(record.p1_name, record.p2_name),
+            variants=tuple(v for v in record.variants.split(",") if v),
         )
         tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
         meta = None
@@ -215,6 +219,7 @@ class TableHub:
                 army_points=setup.army_points,
                 p1_name=setup.names[0],
                 p2_name=setup.names[1],
+                variants=",".join(setup.variants),
                 p1_token=tokens.p1,
                 p2_token=tokens.p2,
                 watch_token=tokens.watch,
