@@ -46,12 +46,14 @@ __all__ = [
     "claim_possible",
     "compute_result",
     "decide_flag",
+    "decide_time",
     "new_game",
     "presence_needed",
     "reports_needed",
     "score",
     "settled",
     "slot",
+    "time_due_at",
 ]
 
 Rule = Callable[[Game, c.Actor, Any, int], Game]
@@ -110,11 +112,24 @@ _ENDS_UNDO = frozenset(
 )
 
 
+def decide_time(game: Game, now_ms: int) -> Game:
+    """What time alone decides by `now_ms`: a dice down at the round's end (DC10) or a
+    clock out (DC7), at its exact moment."""
+    return decide_flag(classic.decide_round_end(game, now_ms), now_ms)
+
+
+def time_due_at(game: Game) -> int | None:
+    """The moment time alone would decide the game (see `decide_time`)."""
+    if game.timer is not None:
+        return game.timer.dice_down_at()
+    return game.clock.flag_at()
+
+
 def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
     """Apply one command at server time `now_ms`; a due clock out is decided first."""
     if now_ms < game.clock.since_ms:
         now_ms = game.clock.since_ms
-    game = decide_flag(classic.decide_round_end(game, now_ms), now_ms)
+    game = decide_time(game, now_ms)
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")

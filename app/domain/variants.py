@@ -91,3 +91,13 @@ def names(ids: Iterable[str]) -> list[str]:
 
 #: The variants an EO may name, for the API's help.
 HELP = "SR2019 event variants: " + ", ".join(ALL)
+
+
+def round_end_ms(start_ms: int, points: int, chosen: Variants, player_clock_ms: int) -> int | None:
+    """When a round started at `start_ms` ends: DC4 (both player clocks) on the
+    Deathclock; DC10 the round length under Classic Turn Timing; never without time
+    limits (None)."""
+    if chosen.timing is None:
+        return start_ms + 2 * player_clock_ms
+    round_ms = chosen.timing.timing(points).round_ms
+    return start_ms + round_ms if round_ms else None

@@ -31,6 +31,11 @@ class EventSpec:
     variants: tuple[str, ...] = ()
 
 
+def event_variants(event: EventRecord) -> tuple[str, ...]:
+    """The variants the EO chose for the event, as stored."""
+    return tuple(v for v in event.variants.split(",") if v)
+
+
 @dataclass(frozen=True, slots=True)
 class PairingRow:
     """A pairing of a round as stored: the domain pairing plus its live table."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.domain.game import Game, Phase, apply, decide_flag
+from app.domain.game import Game, Phase, apply, decide_time
 from app.store.repository import LogEntry
 from app.tables.codec import actor_from_wire, command_from_wire
 from app.tables.jsontext import loads
@@ -29,7 +29,7 @@ def fold(initial: Game, log: list[LogEntry], first: int = 0) -> list[Game]:
                 game = apply(
                     game, actor_from_wire(sub["by"]), command_from_wire(sub["cmd"]), sub["at_ms"]
                 )
-            states.append(decide_flag(game, max(entry.at_ms, game.clock.since_ms)))
+            states.append(decide_time(game, max(entry.at_ms, game.clock.since_ms)))
         else:
             command = command_from_wire(wire)
             states.append(apply(states[-1], actor_from_wire(entry.actor), command, entry.at_ms))

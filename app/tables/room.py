@@ -12,7 +12,7 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
-from app.domain.game import Game, Phase, apply, decide_flag, slot
+from app.domain.game import Game, Phase, apply, decide_time, slot, time_due_at
 from app.domain.merge import MergeRefused, check_offline
 from app.domain.status import TableStatus, table_status
 from app.store.models import TableSnapshot
@@ -270,8 +270,8 @@ class TableRoom:
             self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
 
     def _decide_flag(self, now_ms: int) -> None:
-        flag_at = self.game.clock.flag_at()
-        flagged = decide_flag(self.game, now_ms)
+        flag_at = time_due_at(self.game)
+        flagged = decide_time(self.game, now_ms)
         if flagged is not self.game and flag_at is not None:
             self._commit(flagged, c.Role.SYSTEM, "", 0, command_to_wire(c.FlagCheck()), flag_at)
 

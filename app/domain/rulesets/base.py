@@ -125,6 +125,7 @@ class RoundEndCall(StrEnum):
     PLAY_ON = "play_on"
     TIE = "tie"
     CLOCK_OUT = "clock_out"  # not unfinished: DC7 decides it
+    DICE_DOWN = "dice_down"  # DC10: Classic Turn Timing ends the game at the round time
 
 
 @dataclass(frozen=True, slots=True)

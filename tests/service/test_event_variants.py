@@ -1,0 +1,60 @@
+"""An event run under SR2019's variants: Classic Turn Timing's round clock and dice
+down (DC10) reach every table of a round."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain import commands as c
+from app.domain.errors import BadInput
+from app.domain.game import Method, Phase
+from app.events.service import EventService, EventSpec
+from app.tables.timesource import FakeTime
+
+MIN = 60_000
+
+
+def _event(service: EventService, players: int, **spec: object) -> str:
+    event = service.create_event(EventSpec(name="Classic night", **spec))  # type: ignore[arg-type]
+    for n in range(players):
+        service.add_player(event.id, f"Player {n + 1:02d}", "Cygnar")
+    return event.id
+
+
+def test_variants_are_checked_when_the_event_is_created__DC10(service: EventService) -> None:
+    with pytest.raises(BadInput, match="No Tiebreakers needs Classic Turn Timing"):
+        _event(service, 0, variants=("no_tiebreakers",))
+    with pytest.raises(BadInput, match="Masters 2019 has no variant"):
+        _event(service, 0, format_id="masters2019", lists=2, variants=("classic_turn_timing",))
+    with pytest.raises(BadInput, match="no point size 1 higher than 200"):
+        _event(service, 0, points=200, variants=("classic_casual",))
+    eid = _event(service, 0, variants=("no_tiebreakers", "classic_turn_timing"))
+    assert service.event(eid).variants == "classic_turn_timing,no_tiebreakers"
+
+
+async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
+    service: EventService,
+) -> None:
+    time: FakeTime = service.time  # type: ignore[assignment]
+    eid = _event(service, 4, points=75, variants=("classic_turn_timing",))
+    service.pair_next_round(eid)
+    entry = await service.start_round(eid)
+    assert entry.expected_end_ms == time.now_ms() + 100 * MIN  # the round length, not DC4
+    rooms = [r for r in service.rooms(eid) if r.meta and r.meta.round_number == 1]
+    assert len(rooms) == 2
+    for room in rooms:
+        timer = room.game.timer
+        assert timer is not None and timer.timing.turn_ms == 10 * MIN
+        assert timer.round_end_ms == entry.expected_end_ms
+    first, second = rooms
+    await first.execute(c.Role.EO, "", 0, c.DiceDown())  # the EO calls it at one table
+    assert first.game.phase is Phase.OVER
+    time.advance(100 * MIN)
+    await service._round_ends[eid]
+    for room in rooms:
+        ending = room.game.ending
+        assert ending is not None and ending.method is Method.TIEBREAKER
+        assert ending.winner is None
+    # A game still in deployment has no scenario scoring to finish.
+    assert not second.game.final_scoring_due
+    assert second.game.clock.running is None and second.game.casters == (True, True)
