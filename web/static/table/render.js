@@ -8,6 +8,7 @@ import { undoWindowMs } from "./rules.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
+import { renderTimer, tickTimer } from "./timer.js";
 import { elementName, endingText, methodText, phaseText, resultText } from "./ui.js";
 
 // ---------------------------------------------------------------- render
@@ -32,6 +33,7 @@ export function render() {
   renderScenario(g);
   renderRuleset(g);
   renderSheet();
+  renderTimer(g);
   tick();
 }
 
@@ -291,6 +293,7 @@ export function renderScenario(g) {
 export function tick() {
   if (!S.game) return;
   const g = S.game;
+  tickTimer();
   for (const side of SIDES) {
     const ms = remainingMs(side);
     setText("clock-" + side, formatClock(ms));
