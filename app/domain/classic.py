@@ -78,7 +78,8 @@ def _dice_down(game: Game, at_ms: int) -> Game:
     method = Method.TIEBREAKER if game.setup.rules.tiebreakers else Method.TIME
     ended = end_game(game, method, None, at_ms)
     due = game.phase is Phase.TURN and game.scoring_due_at_mark
-    return replace(ended, final_scoring_due=due)
+    timer = None if game.timer is None else replace(game.timer, called=True)
+    return replace(ended, final_scoring_due=due, timer=timer)
 
 
 def decide_round_end(game: Game, now_ms: int) -> Game:

@@ -83,6 +83,7 @@ class TurnTimer:
     extensions_taken: tuple[bool, bool] = (False, False)
     extension_due: bool = False  # declared this turn, for the opponent to start
     in_extension: bool = False
+    called: bool = False  # dice down was called (or the round clock ran out)
 
     @classmethod
     def new(cls, timing: Timing) -> TurnTimer:

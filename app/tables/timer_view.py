@@ -26,6 +26,7 @@ def timer_view(game: Game, now_ms: int) -> dict[str, Any] | None:
         "extensions_taken": list(timer.extensions_taken),
         "extension_due": timer.extension_due,
         "in_extension": timer.in_extension,
+        "dice_down": timer.called,
         "as_of_ms": now_ms,
     }
 

@@ -215,6 +215,7 @@ def test_eo_calls_dice_down_and_a_last_scoring_follows__DC10() -> None:
     game = table.do(EO, c.DiceDown())
     assert game.phase is Phase.OVER and game.final_scoring_due
     assert game.ending is not None and game.ending.winner is None
+    assert game.timer is not None and game.timer.called and not game.timer.running
     game = table.do(P1, c.FinalScoring(scoring({"rect-1": P1})))
     assert game.control_points == (1, 0) and not game.final_scoring_due
     table.do(P1, c.ReportGame(army_points_destroyed=20, scenario_presence=None, list_played="A"))

@@ -85,8 +85,12 @@ export function renderTimer(g) {
   $("no-models").hidden = !(playing && mine !== null && g.phase === "turn" && variants.assassination === false);
   $("dice-down").hidden = !(playing && S.role === "eo" && t.round_ms > 0);
   setText($("turn-timer-note"), note(g, t, up));
-  const tie = $("call-tie"); // dice down, not a DC8 tie, ends a Classic game at round time
-  if (tie) tie.hidden = true;
+  // No chess clocks: no DC8 tie (dice down ends the game), no clock to adjust, and the
+  // active player stops the timer rather than switching it to the opponent.
+  for (const id of ["call-tie", "adjust-form", "interrupt", "switch-back"]) {
+    const node = $(id);
+    if (node) node.hidden = true;
+  }
   lastUp = up;
   tickTimer();
 }
@@ -114,6 +118,13 @@ export function tickTimer() {
   const up = t.limited && t.started && turnLeft(t) === 0;
   if (up !== lastUp) {
     renderTimer(g);
+    return;
+  }
+  if (g.phase === "over") {
+    setText($("round-clock"), "over");
+    setText($("turn-clock"), t.dice_down ? "Dice down" : "–:––");
+    toggleClass($("turn-clock"), "running", false);
+    toggleClass($("turn-clock"), "critical", false);
     return;
   }
   const round = roundLeft(t);
