@@ -99,6 +99,7 @@ class PlayerIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=60)
     faction: str = Field("", max_length=60)
     lists: str = Field("", max_length=500)
+    list_note: str = Field("", max_length=300, description="the EO lets refused lists stand")
 
 
 class DropIn(BaseModel):
@@ -173,13 +174,10 @@ async def get_event_admin(
 
 @router.post("/{event_id}/players", status_code=201)
 async def add_player(
-    event_id: str,
-    body: PlayerIn,
-    service: EventsDep,
-    token: EoToken = None,
+    event_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
-    player = service.add_player(event_id, body.name, body.faction, body.lists)
+    player = service.add_player(event_id, body.name, body.faction, body.lists, body.list_note)
     return player.model_dump()
 
 
@@ -189,7 +187,7 @@ async def edit_player(
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     return service.edit_player(
-        event_id, player_id, body.name, body.faction, body.lists
+        event_id, player_id, body.name, body.faction, body.lists, body.list_note
     ).model_dump()
 
 

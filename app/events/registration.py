@@ -90,17 +90,20 @@ class Registration(EventBase):
     # -- players ------------------------------------------------------------------
 
     def add_player(
-        self, event_id: str, name: str, faction: str = "", lists: str = ""
+        self, event_id: str, name: str, faction: str = "", lists: str = "", list_note: str = ""
     ) -> PlayerEntry:
-        """Register a player; a late arrival joins from the next round (RP7: losses before)."""
-        added, errors = self._add_players(event_id, [(name, faction, lists)])
+        """Register a player; a late arrival joins from the next round (RP7: losses before).
+        The EO's `list_note` lets lists stand that the list rules would refuse."""
+        added, errors = self._add_players(event_id, [(name, faction, lists)], list_note)
         if errors:
             raise BadInput(errors[0][1])
         return added[0]
 
-    def _check_new(self, raw: tuple[str, str, str], rule: ListRule, taken: set[str]) -> str:
+    def _check_new(
+        self, raw: tuple[str, str, str], rule: ListRule, taken: set[str], points: int, note: str
+    ) -> str:
         name, _, lists = raw
-        rule.check(len(split_lists(lists)))
+        rule.check_lists(split_lists(lists), points, note)
         if name.lower() in taken:
             raise BadInput(f"{name} is already registered")
         if len(taken) >= self.players_per_event:
@@ -111,10 +114,12 @@ class Registration(EventBase):
         return name
 
     def _add_players(
-        self, event_id: str, rows: list[tuple[str, str, str]]
+        self, event_id: str, rows: list[tuple[str, str, str]], note: str = ""
     ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
         """Register several players in one transaction; bad rows come back by index."""
-        rule = _list_rule(self.event(event_id))
+        event = self.event(event_id)
+        rule = _list_rule(event)
+        note = note.strip()[:300]
         taken = {p.name.lower() for p in self.players(event_id)}
         joined_round = len(self.rounds(event_id)) + 1
         added: list[PlayerEntry] = []
@@ -122,7 +127,7 @@ class Registration(EventBase):
         for index, raw in enumerate(rows):
             try:
                 name, faction, lists = _clean(*raw)
-                self._check_new((name, faction, lists), rule, taken)
+                self._check_new((name, faction, lists), rule, taken, event.points, note)
             except RuleError as exc:
                 errors.append((index, exc.message))
                 continue
@@ -134,6 +139,7 @@ class Registration(EventBase):
                     name=name,
                     faction=faction,
                     lists=lists,
+                    list_note=note,
                     joined_round=joined_round,
                 )
             )
@@ -148,13 +154,22 @@ class Registration(EventBase):
         return added, errors
 
     def edit_player(
-        self, event_id: str, player_id: str, name: str, faction: str, lists: str
+        self,
+        event_id: str,
+        player_id: str,
+        name: str,
+        faction: str,
+        lists: str,
+        list_note: str = "",
     ) -> PlayerEntry:
         player = self.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
-        _list_rule(self.event(event_id)).check(len(split_lists(lists)))
+        event = self.event(event_id)
+        note = list_note.strip()[:300]
+        _list_rule(event).check_lists(split_lists(lists), event.points, note)
         with self.db.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
+            player.list_note = note
             repo.add(player, self._action(event_id, "edit_player", player=player_id, name=name))
         for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
             if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):

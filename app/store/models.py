@@ -93,6 +93,8 @@ class PlayerEntry(SQLModel, table=True):
     name: str
     faction: str = ""
     lists: str = ""
+    #: The EO's note letting lists stand that the list rules would refuse ("": none).
+    list_note: str = ""
     dropped: bool = False
     joined_round: int = 1
     cut: bool = False

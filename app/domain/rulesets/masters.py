@@ -26,7 +26,9 @@ CHAMPIONS2019 = steamroller(
     id="champions2019",
     name="Champions 2019",
     player_clock_minutes=MappingProxyType({75: 60}),
-    list_rules=(ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional"),),
+    list_rules=(
+        ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional", different_themes=True),
+    ),
     default_lists=2,
     variants=(),  # the Champions document names no event variants
 )
