@@ -58,9 +58,10 @@ def check_lists(lists: Sequence[str], event_points: int, *, different_themes: bo
             )
     leaders: dict[str, str] = {}
     for army in read:
-        if _key(army.leader) in leaders:
+        first = leaders.get(_key(army.leader))
+        if first is not None:
             raise BadInput(
-                f"two lists are led by {leaders[_key(army.leader)]}: each list is led by a different "
+                f"two lists are led by {first}: each list is led by a different "
                 "warcaster, warlock or infernal master"
             )
         leaders[_key(army.leader)] = army.leader
