@@ -58,3 +58,19 @@ async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
     # A game still in deployment has no scenario scoring to finish.
     assert not second.game.final_scoring_due
     assert second.game.clock.running is None and second.game.casters == (True, True)
+
+
+def test_lists_are_checked_on_submission_and_the_eo_may_override__lists(
+    service: EventService,
+) -> None:
+    eid = _event(service, 0, lists=2)
+    with pytest.raises(BadInput, match="two lists are led by Caine 2"):
+        service.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Caine 2 (74)")
+    with pytest.raises(BadInput, match="totals 71 to 75 points"):
+        service.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Haley 3 (80)")
+    ann = service.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Caine 2 (74)", "agreed")
+    assert ann.list_note == "agreed"
+    with pytest.raises(BadInput, match="two lists are led by Haley 3"):
+        service.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3; Haley 3")
+    edited = service.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3 (75); Caine 2 (75)")
+    assert edited.list_note == ""
