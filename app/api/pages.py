@@ -129,7 +129,10 @@ async def create_event_form(
     lists: Annotated[str, Form()] = "",
     fixed_rounds: Annotated[str | None, Form()] = None,
     cut_to_top: Annotated[str | None, Form()] = None,
+    timing: Annotated[str, Form()] = "",
+    variants: Annotated[list[str] | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
+    chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
         "name": name,
         "format": format,
@@ -137,6 +140,8 @@ async def create_event_form(
         "lists": lists,
         "fixed_rounds": fixed_rounds,
         "cut_to_top": cut_to_top,
+        "timing": timing,
+        "variants": list(variants or []),
     }
     try:
         event = service.create_event(
@@ -147,6 +152,7 @@ async def create_event_form(
                 lists=None if not lists else _whole(lists, "lists"),
                 fixed_rounds=None if not fixed_rounds else _whole(fixed_rounds, "fixed rounds"),
                 cut_to_top=None if not cut_to_top else _whole(cut_to_top, "cut to top"),
+                variants=chosen,
             )
         )
     except RuleError as exc:
