@@ -24,7 +24,17 @@ NO_TIME_LIMITS = "no_time_limits"
 NO_ASSASSINATION = "no_assassination"
 NO_TIEBREAKERS = "no_tiebreakers"
 
+#: Army list and painting variants: announced to the players, checked by the EO.
+LIST_FLAGS: dict[str, str] = {
+    "battlegroup_only": "Battlegroup Only",
+    "character_restrictions": "Character Restrictions",
+    "specialists": "Specialists",
+    "painting_basic": "Basic Painting Required",
+    "painting_advanced": "Advanced Painting Required",
+}
+
 NAMES: dict[str, str] = {
+    **LIST_FLAGS,
     **{key: value[0] for key, value in TIMING_VARIANTS.items()},
     NO_EXTENSIONS: "Classic No Extensions",
     NO_TIME_LIMITS: "No Time Limits",
@@ -73,6 +83,8 @@ def parse(ids: Iterable[str], offered: Iterable[str], ruleset_name: str) -> Vari
         raise BadInput(
             f"{ruleset_name} has no variant {', '.join(unknown)} (its variants: {choices})"
         )
+    if {"painting_basic", "painting_advanced"} <= chosen:
+        raise BadInput("choose Basic or Advanced Painting Required, not both")
     timing = _timing(chosen)
     if NO_TIEBREAKERS in chosen and (timing is None or timing.untimed):
         raise BadInput("No Tiebreakers needs Classic Turn Timing (time out is a tie)")

@@ -144,3 +144,31 @@ def test_classic_turn_timing_with_an_extension_and_dice_down_on_two_phones__DC10
         expect(page.locator("#turn-clock")).to_have_text("Dice down")
     _shot(p1, "classic-dice-down-p1")
     _shot(eo, "classic-dice-down-eo")
+
+
+def test_no_assassination_victory_plays_on_until_no_models_are_left__no_assassination(
+    browser: Any, timed_server: tuple[str, JumpTime]
+) -> None:
+    from playwright.sync_api import expect
+
+    base, _ = timed_server
+    links = httpx.post(
+        f"{base}/api/tables",
+        json={"format": "sr2019", "scenario": "king-of-the-hill", "variants": ["no_assassination"]},
+    ).json()
+    p1, p2 = (browser.new_context(viewport=PHONE, has_touch=True).new_page() for _ in range(2))
+    p1.goto(links["p1"]["url"])
+    p2.goto(links["p2"]["url"])
+    p1.locator("#start").click()
+    for page, nxt in ((p1, "p2"), (p2, "p1")) * 2:
+        _tap(page, nxt)
+    expect(p1.locator("#turn-timer")).to_have_count(0)  # chess clocks, as ever
+    expect(p1.locator("#scenario")).to_contain_text("No Assassination Victory")
+    p1.locator("#caster-destroyed").click()
+    _confirm(p1)
+    expect(p2.locator("#phase")).to_contain_text("Turn 1")  # the game goes on
+    p1.locator("#no-models").click()
+    _confirm(p1)
+    for page in (p1, p2):
+        expect(page.locator("#app")).to_have_class(re.compile(r"\bover\b"))
+    _shot(p2, "no-assassination-no-models-p2")

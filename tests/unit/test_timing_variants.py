@@ -95,6 +95,16 @@ def test_variant_choices_are_checked__DC10() -> None:
     with pytest.raises(BadInput, match="Masters 2019 has no variant classic_turn_timing"):
         new_game(Setup("masters2019", "king-of-the-hill", 60 * MINUTE, 75, variants=(CLASSIC,)), 0)
     assert variants.parse([], variants.ALL, "SR2019") == variants.BASELINE
+    with pytest.raises(BadInput, match="Basic or Advanced Painting Required"):
+        variants.parse(["painting_basic", "painting_advanced"], variants.ALL, "SR2019")
+    # List and painting flags are announced; they change nothing at the table.
+    flags = variants.parse(["battlegroup_only", "specialists"], variants.ALL, "SR2019")
+    assert flags == variants.BASELINE
+    assert variants.names(["specialists", "battlegroup_only", CLASSIC]) == [
+        "Battlegroup Only",
+        "Specialists",
+        "Classic Turn Timing",
+    ]
 
 
 def test_a_deathclock_game_has_no_turn_timer__DC10() -> None:

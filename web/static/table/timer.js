@@ -25,7 +25,6 @@ function box() {
       button("timer-stop", "Stop turn timer", () => command("stop_timer")),
       button("take-extension", "Take my turn extension", onExtension),
       button("start-extension", "Start the extension", () => command("start_extension"), "primary"),
-      button("no-models", "I have no models left", onNoModels, "subtle danger"),
       button("dice-down", "Dice down", onDiceDown, "danger")
     )
   );
@@ -63,8 +62,37 @@ function roundLeft(t) {
   return Math.max(0, t.round_left_ms - Math.max(0, serverNow() - t.as_of_ms));
 }
 
+// No Assassination Victory: the game goes on until a player has no models left.
+function renderNoModels(g) {
+  const variants = (S.table && S.table.variants) || {};
+  let node = $("no-models");
+  if (variants.assassination !== false) {
+    if (node) node.hidden = true;
+    return;
+  }
+  if (!node) {
+    node = el("button", { type: "button", id: "no-models", class: "btn subtle danger", onclick: onNoModels }, "I have no models left");
+    $("actions").append(node);
+  }
+  node.hidden = !(isSeat() && g.phase === "turn" && !g.paused);
+}
+
+// The event's variants, under the scenario's rules.
+function renderVariants() {
+  const names = (S.table && S.table.variants && S.table.variants.names) || [];
+  let line = $("variants-line");
+  if (!names.length) return;
+  if (!line) {
+    line = el("p", { id: "variants-line", class: "muted variants-line" });
+    $("scenario").append(line);
+  }
+  setText(line, "Event variants: " + names.join(", ") + ".");
+}
+
 // Drawn with every render: which buttons this phone shows.
 export function renderTimer(g) {
+  renderVariants();
+  renderNoModels(g);
   const t = g.timer;
   if (!t) {
     const node = $("turn-timer");
@@ -81,8 +109,6 @@ export function renderTimer(g) {
   $("timer-stop").hidden = !(playing && active && t.running);
   $("take-extension").hidden = !(playing && active && g.phase === "turn" && t.extension_ms > 0 && !t.extensions_taken[idx(mine)] && !t.extension_due);
   $("start-extension").hidden = !(playing && mine !== null && !active && t.extension_due && up);
-  const variants = (S.table && S.table.variants) || {};
-  $("no-models").hidden = !(playing && mine !== null && g.phase === "turn" && variants.assassination === false);
   $("dice-down").hidden = !(playing && S.role === "eo" && t.round_ms > 0);
   setText($("turn-timer-note"), note(g, t, up));
   // No chess clocks: no DC8 tie (dice down ends the game), no clock to adjust, and the
