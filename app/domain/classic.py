@@ -103,6 +103,10 @@ def follow(before: Game, after: Game, now_ms: int) -> Game:
         timer = timer.start_round(now_ms)
     if after.ending is not None:
         return replace(after, timer=timer.stop(now_ms) if timer.running else timer)
+    if after.paused and not before.paused:
+        timer = timer.hold(now_ms)
+    elif before.paused and not after.paused:
+        timer = timer.release(now_ms)
     moved = (before.phase, before.active, before.turn) != (after.phase, after.active, after.turn)
     if moved and after.timer == before.timer:  # an undo brings its own timer back
         timer = timer.next_turn(now_ms)

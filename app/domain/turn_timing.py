@@ -84,6 +84,7 @@ class TurnTimer:
     extension_due: bool = False  # declared this turn, for the opponent to start
     in_extension: bool = False
     called: bool = False  # dice down was called (or the round clock ran out)
+    held: bool = False  # stopped by the EO's pause; runs again when the EO resumes
 
     @classmethod
     def new(cls, timing: Timing) -> TurnTimer:
@@ -133,6 +134,15 @@ class TurnTimer:
         if not self.running:
             raise RuleError("the turn timer is not running")
         return replace(self, running=False, left_ms=self.left(now_ms), since_ms=now_ms)
+
+    def hold(self, now_ms: int) -> TurnTimer:
+        """The EO paused the table: a running timer stops until the EO resumes."""
+        return replace(self.stop(now_ms), held=True) if self.running else self
+
+    def release(self, now_ms: int) -> TurnTimer:
+        if not self.held:
+            return self
+        return replace(self, running=True, since_ms=now_ms, held=False)
 
     def declare_extension(self, side: Side) -> TurnTimer:
         if not self.timing.extension_ms:

@@ -151,6 +151,16 @@ def test_active_player_starts_and_stops_the_turn_timer__DC10() -> None:
         table.try_do(P2, c.StopTurnTimer())
 
 
+def test_the_eos_pause_holds_the_turn_timer__DC10_DC5() -> None:
+    table = to_turn(classic(CLASSIC), 1, P1)
+    table.do(P1, c.StartTurnTimer())
+    table.do(EO, c.PauseClock(), after=MINUTE)
+    table.do(EO, c.ResumeClock(), after=5 * MINUTE)
+    timer = table.game.timer
+    assert timer is not None and timer.running
+    assert timer.left(table.now + MINUTE) == 8 * MINUTE  # the 5 paused minutes not counted
+
+
 def test_each_turn_has_its_full_turn_time__DC10() -> None:
     table = to_turn(classic(CLASSIC), 1, P1)
     table.do(P1, c.StartTurnTimer())
