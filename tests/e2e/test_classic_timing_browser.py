@@ -172,3 +172,32 @@ def test_no_assassination_victory_plays_on_until_no_models_are_left__no_assassin
     for page in (p1, p2):
         expect(page.locator("#app")).to_have_class(re.compile(r"\bover\b"))
     _shot(p2, "no-assassination-no-models-p2")
+
+
+def test_dashboard_shows_the_round_clock_and_each_tables_turn_timer__DC10(
+    browser: Any, timed_server: tuple[str, JumpTime]
+) -> None:
+    from playwright.sync_api import expect
+
+    base, _ = timed_server
+    http = httpx.Client(base_url=base)
+    created = http.post(
+        "/api/events",
+        json={"name": "Classic night", "points": 75, "variants": ["classic_turn_timing"]},
+    ).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob", "Cal", "Dee"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
+    tables = sorted(
+        http.get(f"/api/events/{eid}/tables", headers=eo).json(), key=lambda t: t["table_no"]
+    )
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(created["dashboard_url"])
+    expect(page.locator("#round-clock")).to_contain_text(re.compile(r"^1:(39|40):"))
+    card = page.locator(f'[data-table-id="{tables[0]["id"]}"]')
+    expect(card.locator(".clock-p1")).to_have_text("10:00")  # P1 deploys; the timer waits
+    expect(card.locator(".clock-p2")).to_have_text("")
+    expect(card).to_contain_text("not started")
+    _shot(page, "classic-dashboard")
