@@ -338,3 +338,13 @@ def test_snapshot_reads_a_classic_game_back__DC10() -> None:
     table.do(P1, c.StartTurnTimer())
     table.do(P1, c.TakeExtension())
     assert snapshot.read(snapshot.write(table.game)) == table.game
+
+
+def test_a_phone_may_queue_its_timer_commands_offline_but_not_dice_down__DC10() -> None:
+    from app.domain.merge import check_offline
+
+    for command in (c.StartTurnTimer(), c.StopTurnTimer(), c.TakeExtension(), c.StartExtension()):
+        check_offline(command)
+    check_offline(c.NoModelsLeft())
+    with pytest.raises(NotYourSeat, match="only the EO"):
+        check_offline(c.DiceDown())
