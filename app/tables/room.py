@@ -273,7 +273,10 @@ class TableRoom:
         flag_at = time_due_at(self.game)
         flagged = decide_time(self.game, now_ms)
         if flagged is not self.game and flag_at is not None:
-            self._commit(flagged, c.Role.SYSTEM, "", 0, command_to_wire(c.FlagCheck()), flag_at)
+            wire = command_to_wire(c.FlagCheck())
+            if flagged.timer is not None:  # DC10: the round clock ran out, not a player's
+                wire["dice_down"] = True
+            self._commit(flagged, c.Role.SYSTEM, "", 0, wire, flag_at)
 
     def _commit(
         self,

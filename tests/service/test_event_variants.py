@@ -3,12 +3,20 @@ down (DC10) reach every table of a round."""
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 from app.domain import commands as c
 from app.domain.errors import BadInput
 from app.domain.game import Method, Phase
 from app.events.service import EventService, EventSpec
+from app.domain.clock import Side
+from app.domain.variants import CLASSIC
+from app.store.repository import Store
+from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
 
 MIN = 60_000
@@ -74,3 +82,25 @@ def test_lists_are_checked_on_submission_and_the_eo_may_override__lists(
         service.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3; Haley 3")
     edited = service.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3 (75); Caine 2 (75)")
     assert edited.list_note == ""
+
+
+async def test_the_round_clocks_end_is_logged_as_dice_down__DC10(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'tables.db'}")
+    time = FakeTime()
+    hub = TableHub(store, time, random.Random(1))
+    try:
+        room = hub.create(QuickGame(points=75, scenario="king-of-the-hill", variants=(CLASSIC,)))
+        await room.execute(Side.P1, "p1", 1, c.StartClock())
+        time.advance(100 * MIN)
+        await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+        assert room.game.phase is Phase.OVER and room.game.timer is not None
+        assert room.game.timer.called
+        last = json.loads(store.log(room.table_id)[-1].command_json)
+        assert last == {"c": "flag", "dice_down": True}
+        reopened = TableHub(store, time, random.Random(1))
+        again = reopened.get(room.table_id)
+        assert again is not None and again.game == room.game  # replayed from the log
+        await reopened.close()
+    finally:
+        await hub.close()
+        store.close()
