@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from app.domain import commands as c
+from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.game import Method, Phase
-from app.events.service import EventService, EventSpec
-from app.domain.clock import Side
 from app.domain.variants import CLASSIC
+from app.events.service import EventService, EventSpec
 from app.store.repository import Store
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
