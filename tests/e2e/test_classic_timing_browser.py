@@ -201,3 +201,10 @@ def test_dashboard_shows_the_round_clock_and_each_tables_turn_timer__DC10(
     expect(card.locator(".clock-p2")).to_have_text("")
     expect(card).to_contain_text("not started")
     _shot(page, "classic-dashboard")
+    # The EO calls dice down at one table from the dashboard.
+    page.on("dialog", lambda dialog: dialog.accept())
+    card.locator(".dice-btn").click()
+    expect(card).to_have_class(re.compile(r"\bover\b"))
+    other = page.locator(f'[data-table-id="{tables[1]["id"]}"]')
+    expect(other).not_to_have_class(re.compile(r"\bover\b"))
+    _shot(page, "classic-dashboard-dice-down")

@@ -106,6 +106,7 @@ export function buildCard(p) {
   refs.pause = el("button", { type: "button", class: "btn small pause-btn", text: "Pause" });
   refs.adjust = el("button", { type: "button", class: "btn small subtle adjust-btn", text: "Adjust clock" });
   refs.result = el("a", { class: "btn small subtle result-link", text: "Result" });
+  refs.dice = el("button", { type: "button", class: "btn small danger dice-btn", text: "Dice down", hidden: true });
   refs.error = el("p", { class: "card-error", role: "alert", hidden: true });
   refs.adjustForm = buildAdjustForm(p, refs);
   const card = el(
@@ -116,7 +117,7 @@ export function buildCard(p) {
     side("p1", "P1"),
     side("p2", "P2"),
     (refs.foot = el("div", { class: "card-foot", hidden: true }, refs.call, refs.finish)),
-    el("div", { class: "card-tools eo-only" }, refs.pause, refs.adjust, refs.result),
+    el("div", { class: "card-tools eo-only" }, refs.pause, refs.adjust, refs.dice, refs.result),
     refs.adjustForm,
     refs.error
   );
@@ -127,6 +128,10 @@ export function buildCard(p) {
     command(entry, { c: resume ? "resume" : "pause" }, refs.pause);
   });
   refs.adjust.addEventListener("click", () => openAdjust(p.table_id));
+  refs.dice.addEventListener("click", () => {
+    // DC10: the game ends now, with one last scenario scoring.
+    if (window.confirm("Dice down at table " + p.table + "? The game ends now.")) command(S.cards.get(p.table_id), { c: "dice_down" }, refs.dice);
+  });
   refs.result.href = DC.eoHref("/e/" + eventId + "/admin?result=" + encodeURIComponent(p.table_id));
   refs.result.target = "deathclock-admin-" + eventId;
   return { card: card, refs: refs, pairing: p };
@@ -354,6 +359,7 @@ export function drawCard(entry, row, toEnd, eo, round) {
     if (refs.pause.getAttribute("aria-busy") !== "true") setText(refs.pause, row.paused ? "Resume" : "Pause");
     toggleClass(refs.pause, "primary", !!row.paused);
     refs.adjust.hidden = !!timer || row.phase === "over" || row.phase === "clock_out";
+    refs.dice.hidden = !(timer && timer.round_ms > 0 && live);
     setText(refs.result, row.phase === "over" ? "Result" : "Enter result");
   }
 }
