@@ -78,7 +78,9 @@ def _dice_down(game: Game, at_ms: int) -> Game:
     method = Method.TIEBREAKER if game.setup.rules.tiebreakers else Method.TIME
     ended = end_game(game, method, None, at_ms)
     due = game.phase is Phase.TURN and game.scoring_due_at_mark
-    timer = None if game.timer is None else replace(game.timer, called=True)
+    timer = game.timer
+    if timer is not None:
+        timer = replace(timer.stop(at_ms) if timer.running else timer, called=True)
     return replace(ended, final_scoring_due=due, timer=timer)
 
 

@@ -348,3 +348,15 @@ def test_a_phone_may_queue_its_timer_commands_offline_but_not_dice_down__DC10() 
     check_offline(c.NoModelsLeft())
     with pytest.raises(NotYourSeat, match="only the EO"):
         check_offline(c.DiceDown())
+
+
+def test_the_round_clocks_end_stops_a_running_turn_timer__DC10() -> None:
+    from app.domain.game import decide_time
+
+    table = to_turn(classic(CLASSIC), 2, P2)
+    table.do(P2, c.StartTurnTimer())
+    timer = table.game.timer
+    assert timer is not None
+    decided = decide_time(table.game, timer.round_end_ms + 5_000)
+    assert decided.timer is not None and decided.timer.called and not decided.timer.running
+    assert decided.ending is not None and decided.ending.at_ms == timer.round_end_ms
