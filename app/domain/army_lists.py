@@ -47,7 +47,7 @@ def _key(name: str) -> str:
 def check_lists(lists: Sequence[str], event_points: int, *, different_themes: bool) -> None:
     """Refuse, with the reason, lists the document does not allow: a point total over
     the event size or more than 4 under it; two lists led by the same warcaster, warlock
-    or infernal master; (Champions) two lists without different theme forces."""
+    or infernal master; (Champions) two lists written with the same theme force."""
     read = [read_list(text) for text in lists]
     low = max(0, event_points - POINTS_UNDER)
     for army in read:
@@ -65,12 +65,10 @@ def check_lists(lists: Sequence[str], event_points: int, *, different_themes: bo
                 "warcaster, warlock or infernal master"
             )
         leaders[_key(army.leader)] = army.leader
-    if different_themes and len(read) > 1:
-        themes = [_key(army.theme) for army in read]
-        if not all(themes):
-            raise BadInput(
-                "with a second list, name each list's theme force after ' / ' "
-                "(e.g. 'Butcher 3 / Jaws of the Wolf'): each list uses a different one"
-            )
+    if different_themes:
+        themes = [_key(army.theme) for army in read if army.theme]
         if len(set(themes)) < len(themes):
-            raise BadInput("each list uses a different theme force")
+            raise BadInput(
+                "each list uses a different theme force (written after ' / ', e.g. "
+                "'Butcher 3 / Jaws of the Wolf')"
+            )
