@@ -29,6 +29,7 @@ from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.domain.errors import BadInput, NotFound
 from app.domain.standings import record_sheet
+from app.domain.variants import HELP as VARIANTS_HELP
 from app.events.dashboard import Dashboards, summary
 from app.events.service import EventService, EventSpec
 from app.events.table_result import TableResult
@@ -84,6 +85,9 @@ class EventIn(BaseModel):
     standings: str = Field("baseline", max_length=32, description=STANDINGS_HELP)
     painting_category: str = Field("", max_length=60, description="Best-Painted category (ST3)")
     pregame: bool = Field(False, description="lists, starting roll and sides on the phones")
+    variants: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list, max_length=12, description=VARIANTS_HELP
+    )
 
 
 class EventCreated(BaseModel):
@@ -98,6 +102,7 @@ class PlayerIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=60)
     faction: str = Field("", max_length=60)
     lists: str = Field("", max_length=500)
+    list_note: str = Field("", max_length=300, description="the EO lets refused lists stand")
 
 
 class DropIn(BaseModel):
@@ -148,6 +153,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             painting_category=body.painting_category,
             clock_minutes=body.clock_minutes,
             pregame=body.pregame,
+            variants=tuple(body.variants),
         )
     )
     return EventCreated(
@@ -175,13 +181,10 @@ async def get_event_admin(
 
 @router.post("/{event_id}/players", status_code=201)
 async def add_player(
-    event_id: str,
-    body: PlayerIn,
-    service: EventsDep,
-    token: EoToken = None,
+    event_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
-    player = service.add_player(event_id, body.name, body.faction, body.lists)
+    player = service.add_player(event_id, body.name, body.faction, body.lists, body.list_note)
     return player.model_dump()
 
 
@@ -191,7 +194,7 @@ async def edit_player(
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     return service.edit_player(
-        event_id, player_id, body.name, body.faction, body.lists
+        event_id, player_id, body.name, body.faction, body.lists, body.list_note
     ).model_dump()
 
 

@@ -232,7 +232,10 @@ async def create_event_form(
     painting_category: Annotated[str, Form()] = "",
     clock_minutes: Annotated[str | None, Form()] = None,
     pregame: Annotated[str | None, Form()] = None,
+    timing: Annotated[str, Form()] = "",
+    variants: Annotated[list[str] | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
+    chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
         "pregame": pregame,
         "name": name,
@@ -244,6 +247,8 @@ async def create_event_form(
         "standings": standings,
         "painting_category": painting_category,
         "clock_minutes": clock_minutes,
+        "timing": timing,
+        "variants": list(variants or []),
     }
     try:
         event = service.create_event(
@@ -260,6 +265,7 @@ async def create_event_form(
                 if not clock_minutes
                 else _whole(clock_minutes, "player clock minutes"),
                 pregame=bool(pregame),
+                variants=chosen,
             )
         )
     except RuleError as exc:

@@ -45,6 +45,11 @@ class QuickGameIn(BaseModel):
     )
     p1_army: int | None = Field(None, ge=0, le=1000, description="P1's army value (Runewars)")
     p2_army: int | None = Field(None, ge=0, le=1000, description="P2's army value (Runewars)")
+    variants: list[Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=list,
+        max_length=12,
+        description="sr2019 event variants, e.g. classic_turn_timing (DC10)",
+    )
 
 
 class SeatLink(BaseModel):
@@ -109,6 +114,7 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
             army_points=body.army_points,
             p1_army=body.p1_army,
             p2_army=body.p2_army,
+            variants=tuple(body.variants),
         )
     )
 

@@ -16,6 +16,8 @@ from app.domain.state import (
 def decide_flag(game: Game, now_ms: int) -> Game:
     """If the running side reached zero by `now_ms`, flag it at that exact moment."""
     flag_at = game.clock.flag_at()
+    if game.timer is not None:  # DC10: a turn timer instead of chess clocks, no flag
+        return game
     if flag_at is None or flag_at > now_ms or game.ending is not None:
         return game
     side = game.clock.running

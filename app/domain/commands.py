@@ -238,6 +238,36 @@ class FlagCheck:
     """The server's timer: decide a clock out that is due."""
 
 
+@dataclass(frozen=True, slots=True)
+class StartTurnTimer:
+    """DC10: the active player starts (or restarts) the turn timer."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopTurnTimer:
+    """DC10: the active player stops the turn timer while the opponent acts."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakeExtension:
+    """DC10: the active player declares their one turn extension of the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartExtension:
+    """DC10: the opponent starts the declared extension once the turn time is up."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceDown:
+    """DC10: the EO calls dice down at the round time; the game ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoModelsLeft:
+    """No Assassination Victory: the sender has no models left; the opponent wins."""
+
+
 Command = (
     StartClock
     | PassTurn
@@ -269,4 +299,10 @@ Command = (
     | ChooseOrder
     | ChooseEdge
     | FlagCheck
+    | StartTurnTimer
+    | StopTurnTimer
+    | TakeExtension
+    | StartExtension
+    | DiceDown
+    | NoModelsLeft
 )

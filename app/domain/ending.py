@@ -28,6 +28,9 @@ def caster_destroyed(game: Game, actor: c.Actor, cmd: c.CasterDestroyed, now_ms:
     in_play(game)
     if game.phase is not Phase.TURN:
         raise RuleError("casters can only be destroyed once the turns have begun")
+    if not game.setup.rules.assassination:  # No Assassination Victory: play goes on
+        lost = (False, False) if cmd.both else put(game.casters, seat, False)
+        return replace(game, casters=lost)
     if cmd.both:
         return replace(end_game(game, Method.TIEBREAKER, None, now_ms), casters=(False, False))
     ended = end_game(game, Method.ASSASSINATION, seat.other, now_ms)
@@ -98,15 +101,20 @@ def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
     if not game.final_scoring_due:
         raise RuleError("no final scoring is due")
     cp, destroyed = score(game, cmd.scoring)
+    winner = game.scenario_winner(cp)
     cp = game.format.cap_cp(game.format, cp)
-    tally = earned(game, cmd.scoring)
-    return replace(
+    scored = replace(
         game,
         control_points=cp,
         objectives_destroyed=destroyed,
-        earned=tally,
+        earned=earned(game, cmd.scoring),
         final_scoring_due=False,
     )
+    ending = game.ending
+    if ending is not None and ending.winner is None and winner is not None:
+        # DC10: after dice down, a scenario victory in the last scoring is a clear winner.
+        return replace(scored, ending=replace(ending, method=Method.SCENARIO, winner=winner))
+    return scored
 
 
 def _unsettled(game: Game) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from app.domain import classic, ending, judge, pregame_rules, turns
 from app.domain import commands as c
-from app.domain import ending, judge, pregame_rules, turns
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
 from app.domain.result import compute_result, presence_needed, reports_needed, settled
@@ -46,12 +46,14 @@ __all__ = [
     "claim_possible",
     "compute_result",
     "decide_flag",
+    "decide_time",
     "new_game",
     "presence_needed",
     "reports_needed",
     "score",
     "settled",
     "slot",
+    "time_due_at",
 ]
 
 Rule = Callable[[Game, c.Actor, Any, int], Game]
@@ -90,6 +92,12 @@ _RULES: dict[type, Rule] = {
     c.StartingRoll: pregame_rules.roll,
     c.ChooseOrder: pregame_rules.choose_order,
     c.ChooseEdge: pregame_rules.choose_edge,
+    c.StartTurnTimer: lambda game, actor, _cmd, now: classic.start_timer(game, actor, now),
+    c.StopTurnTimer: lambda game, actor, _cmd, now: classic.stop_timer(game, actor, now),
+    c.TakeExtension: lambda game, actor, _cmd, now: classic.take_extension(game, actor, now),
+    c.StartExtension: lambda game, actor, _cmd, now: classic.start_extension(game, actor, now),
+    c.DiceDown: lambda game, actor, _cmd, now: classic.dice_down(game, actor, now),
+    c.NoModelsLeft: lambda game, actor, _cmd, now: classic.no_models_left(game, actor, now),
 }
 
 #: After these, an undo on offer is gone.
@@ -104,17 +112,32 @@ _ENDS_UNDO = frozenset(
         c.CallTie,
         c.WarnForPausing,
         c.ScenarioRoll,
+        c.DiceDown,
+        c.NoModelsLeft,
     }
 )
+
+
+def decide_time(game: Game, now_ms: int) -> Game:
+    """What time alone decides by `now_ms`: a dice down at the round's end (DC10) or a
+    clock out (DC7), at its exact moment."""
+    return decide_flag(classic.decide_round_end(game, now_ms), now_ms)
+
+
+def time_due_at(game: Game) -> int | None:
+    """The moment time alone would decide the game (see `decide_time`)."""
+    if game.timer is not None:
+        return game.timer.dice_down_at()
+    return game.clock.flag_at()
 
 
 def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
     """Apply one command at server time `now_ms`; a due clock out is decided first."""
     if now_ms < game.clock.since_ms:
         now_ms = game.clock.since_ms
-    game = decide_flag(game, now_ms)
+    game = decide_time(game, now_ms)
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
-    after = rule(game, actor, command, now_ms)
+    after = classic.follow(game, rule(game, actor, command, now_ms), now_ms)
     return replace(after, undo=None) if type(command) in _ENDS_UNDO else after

@@ -55,6 +55,11 @@ OFFLINE_COMMANDS = (
     c.ReportGame,
     c.ConfirmResult,
     c.DisputeResult,
+    c.StartTurnTimer,
+    c.StopTurnTimer,
+    c.TakeExtension,
+    c.StartExtension,
+    c.NoModelsLeft,
 )
 
 

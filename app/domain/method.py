@@ -14,3 +14,4 @@ class Method(StrEnum):
     TIME = "time"
     EO = "eo"  # entered or corrected by the EO
     PAUSING = "pausing"  # DC5 (IG2014): a second warning for pausing the clock
+    DESTRUCTION = "destruction"  # No Assassination Victory: one player has no models left

@@ -16,6 +16,8 @@ from app.domain.pregame import STEP_WORDS, Pregame
 from app.domain.rulesets.base import Ruleset as Format
 from app.domain.rulesets.base import TurnMark
 from app.domain.scenarios import Scenario
+from app.domain.turn_timing import TurnTimer
+from app.domain.variants import Variants, parse
 
 UNDO_WINDOW_MS = 10_000
 
@@ -37,9 +39,12 @@ class Setup:
     player_clock_ms: int
     army_points: int
     names: tuple[str, str] = ("Player 1", "Player 2")
+    #: The event's variants (`app.domain.variants`): timing, victory, tiebreakers.
+    variants: tuple[str, ...] = ()
     # Looked up once: every turn end and every view asks for them several times.
     _format: Format | None = field(default=None, init=False, repr=False, compare=False)
     _scenario: Scenario | None = field(default=None, init=False, repr=False, compare=False)
+    _variants: Variants | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def format(self) -> Format:
@@ -56,6 +61,15 @@ class Setup:
             object.__setattr__(self, "_scenario", self.format.scenario(self.scenario_id))
         assert self._scenario is not None
         return self._scenario
+
+    @property
+    def rules(self) -> Variants:
+        """What the event's variants change in this game."""
+        if self._variants is None:
+            chosen = parse(self.variants, self.format.variants, self.format.name)
+            object.__setattr__(self, "_variants", chosen)
+        assert self._variants is not None
+        return self._variants
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +154,9 @@ class Game:
     earned: Mapping[str, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
     #: The pre-game at the table (lists, starting roll, sides), when the table has one.
     pregame: Pregame | None = None
+    #: DC10: the round clock and turn timer of a Classic Turn Timing game (None: the
+    #: Deathclock's chess clock).
+    timer: TurnTimer | None = None
 
     @property
     def format(self) -> Format:
@@ -223,7 +240,9 @@ def new_game(setup: Setup, now_ms: int) -> Game:
     setup.format.scenario(setup.scenario_id)
     if setup.player_clock_ms <= 0:
         raise BadInput("the player clock must be longer than zero")
-    return Game(setup=setup, clock=Clock.start_with(setup.player_clock_ms, now_ms))
+    timing = setup.rules.timing
+    timer = None if timing is None else TurnTimer.new(timing.timing(setup.army_points))
+    return Game(setup=setup, clock=Clock.start_with(setup.player_clock_ms, now_ms), timer=timer)
 
 
 def slot(game: Game) -> str:

@@ -33,6 +33,8 @@ class EventSpec:
     #: The player clock the EO sets, in minutes (None: the format's for the points).
     clock_minutes: int | None = None
     pregame: bool = False  # lists, the starting roll and sides on the phones
+    #: SR2019 event variants (app.domain.variants): timing, victory, tiebreakers.
+    variants: tuple[str, ...] = ()
 
 
 def event_clock_ms(event: EventRecord) -> int:
@@ -41,6 +43,11 @@ def event_clock_ms(event: EventRecord) -> int:
     if event.clock_minutes is not None:
         return event.clock_minutes * MINUTE_MS
     return get_format(event.format_id).player_clock_ms(event.points)
+
+
+def event_variants(event: EventRecord) -> tuple[str, ...]:
+    """The variants the EO chose for the event, as stored."""
+    return tuple(v for v in event.variants.split(",") if v)
 
 
 @dataclass(frozen=True, slots=True)

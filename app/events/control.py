@@ -136,9 +136,9 @@ class Control(Rounds, Registration):
     # -- players and the draft -----------------------------------------------------
 
     def add_player(
-        self, event_id: str, name: str, faction: str = "", lists: str = ""
+        self, event_id: str, name: str, faction: str = "", lists: str = "", list_note: str = ""
     ) -> PlayerEntry:
-        player = super().add_player(event_id, name, faction, lists)
+        player = super().add_player(event_id, name, faction, lists, list_note)
         self._follow_draft(event_id, f"{player.name} added")
         return player
 

@@ -22,6 +22,7 @@ from app.domain.errors import NotFound
 from app.domain.formats import get_format, rules_for_scenario
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
+from app.domain.variants import names as variant_names
 from app.events.base import ChangeListener, EventBase, pairings_of
 from app.events.dashboard import Dashboards, summary
 from app.events.results import (
@@ -225,6 +226,7 @@ def _event_view(
             "lists": event.lists,
             "fixed_rounds": event.fixed_rounds,
             "cut_to_top": event.cut_to_top,
+            "variants": variant_names(v for v in event.variants.split(",") if v),
             "planned_rounds": planned,
             "over": over(event, rounds, data.records, data.results),
             "standings": event.standings,

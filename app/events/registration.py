@@ -7,6 +7,7 @@ import csv
 import io
 import secrets
 
+from app.domain import variants
 from app.domain.errors import BadInput, RuleError, Unauthorized
 from app.domain.formats import ListRule, get_format, split_lists
 from app.domain.prizes import painting_category
@@ -68,6 +69,9 @@ class Registration(EventBase):
         RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
         ranking = get_ranking(spec.standings)
         category = painting_category(fmt.prizes, spec.painting_category)
+        chosen = variants.parse(spec.variants, fmt.variants, fmt.name)
+        if chosen.timing is not None:
+            chosen.timing.timing(spec.points)  # a size the Classic table has
         event = EventRecord(
             id=new_id(),
             name=name,
@@ -80,6 +84,7 @@ class Registration(EventBase):
             painting_category=category,
             clock_minutes=spec.clock_minutes,
             pregame=spec.pregame,
+            variants=",".join(v for v in variants.ALL if v in spec.variants),
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )
@@ -101,17 +106,20 @@ class Registration(EventBase):
     # -- players ------------------------------------------------------------------
 
     def add_player(
-        self, event_id: str, name: str, faction: str = "", lists: str = ""
+        self, event_id: str, name: str, faction: str = "", lists: str = "", list_note: str = ""
     ) -> PlayerEntry:
-        """Register a player; a late arrival joins from the next round (RP7: losses before)."""
-        added, errors = self._add_players(event_id, [(name, faction, lists)])
+        """Register a player; a late arrival joins from the next round (RP7: losses before).
+        The EO's `list_note` lets lists stand that the list rules would refuse."""
+        added, errors = self._add_players(event_id, [(name, faction, lists)], list_note)
         if errors:
             raise BadInput(errors[0][1])
         return added[0]
 
-    def _check_new(self, raw: tuple[str, str, str], rule: ListRule, taken: set[str]) -> str:
+    def _check_new(
+        self, raw: tuple[str, str, str], rule: ListRule, taken: set[str], points: int, note: str
+    ) -> str:
         name, _, lists = raw
-        rule.check(len(split_lists(lists)))
+        rule.check_lists(split_lists(lists), points, note)
         if name.lower() in taken:
             raise BadInput(f"{name} is already registered")
         if len(taken) >= self.players_per_event:
@@ -122,10 +130,12 @@ class Registration(EventBase):
         return name
 
     def _add_players(
-        self, event_id: str, rows: list[tuple[str, str, str]]
+        self, event_id: str, rows: list[tuple[str, str, str]], note: str = ""
     ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
         """Register several players in one transaction; bad rows come back by index."""
-        rule = _list_rule(self.event(event_id))
+        event = self.event(event_id)
+        rule = _list_rule(event)
+        note = note.strip()[:300]
         taken = {p.name.lower() for p in self.players(event_id)}
         joined_round = self._next_to_play(event_id)
         added: list[PlayerEntry] = []
@@ -133,7 +143,7 @@ class Registration(EventBase):
         for index, raw in enumerate(rows):
             try:
                 name, faction, lists = _clean(*raw)
-                self._check_new((name, faction, lists), rule, taken)
+                self._check_new((name, faction, lists), rule, taken, event.points, note)
             except RuleError as exc:
                 errors.append((index, exc.message))
                 continue
@@ -145,6 +155,7 @@ class Registration(EventBase):
                     name=name,
                     faction=faction,
                     lists=lists,
+                    list_note=note,
                     joined_round=joined_round,
                 )
             )
@@ -159,13 +170,22 @@ class Registration(EventBase):
         return added, errors
 
     def edit_player(
-        self, event_id: str, player_id: str, name: str, faction: str, lists: str
+        self,
+        event_id: str,
+        player_id: str,
+        name: str,
+        faction: str,
+        lists: str,
+        list_note: str = "",
     ) -> PlayerEntry:
         player = self.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
-        _list_rule(self.event(event_id)).check(len(split_lists(lists)))
+        event = self.event(event_id)
+        note = list_note.strip()[:300]
+        _list_rule(event).check_lists(split_lists(lists), event.points, note)
         with self.db.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
+            player.list_note = note
             repo.add(player, self._action(event_id, "edit_player", player=player_id, name=name))
         for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
             if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from app.domain import commands as c
+from app.domain import variants
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format, rules_for_scenario, split_lists
 from app.domain.game import Phase, Setup
@@ -24,10 +25,15 @@ from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
     RoundEndCall,
     cut_to_top,
-    expected_end_ms,
     round_end_call,
 )
-from app.events.base import PairingRow, dump_pairings, event_clock_ms, pairings_of
+from app.events.base import (
+    PairingRow,
+    dump_pairings,
+    event_clock_ms,
+    event_variants,
+    pairings_of,
+)
 from app.events.pregame import open_command
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
@@ -92,6 +98,7 @@ class Rounds(Results):
             player_clock_ms=event_clock_ms(event),
             army_points=event.points,
             names=(p1.name, p2.name),
+            variants=event_variants(event),
         )
         meta = TableMeta(event.id, number, pairing.table, p1.id, p2.id)
         room = self.hub.open_table(setup, meta)
@@ -274,10 +281,12 @@ class Rounds(Results):
                 await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
             await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
-        clock_ms = event_clock_ms(event)
+        fmt = get_format(event.format_id)
+        chosen = variants.parse(event_variants(event), fmt.variants, fmt.name)
+        end = variants.round_end_ms(now, event.points, chosen, event_clock_ms(event))
         with self.db.unit() as repo:
             entry.started_ms = now
-            entry.expected_end_ms = expected_end_ms(now, clock_ms)
+            entry.expected_end_ms = end
             repo.add(entry, self._action(event_id, "start_round", round=entry.number))
         self._schedule_round_end(entry)
         self.changed(event_id)
@@ -318,6 +327,9 @@ class Rounds(Results):
         game = room.game
         if game.phase is Phase.OVER:
             return None
+        if game.timer is not None:  # DC10: the round time is up: dice down
+            await room.execute(c.Role.SYSTEM, "", 0, c.DiceDown())
+            return RoundEndCall.DICE_DOWN
         remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
         call = round_end_call(
             remaining,
@@ -351,7 +363,14 @@ class Rounds(Results):
         return calls
 
     #: What the EO may do to one table from the event's screens.
-    TABLE_COMMANDS = (c.PauseClock, c.ResumeClock, c.AdjustClock, c.CallTie, c.StartClock)
+    TABLE_COMMANDS = (
+        c.PauseClock,
+        c.ResumeClock,
+        c.AdjustClock,
+        c.CallTie,
+        c.StartClock,
+        c.DiceDown,
+    )
 
     async def table_command(
         self, event_id: str, table_id: str, command: c.Command, name: str, wire: object
@@ -360,7 +379,9 @@ class Rounds(Results):
         EO's. The table and the version the command made come back."""
         room = self.event_table(event_id, table_id)
         if not isinstance(command, self.TABLE_COMMANDS):
-            raise NotFound("the EO can pause, resume, adjust_clock, call_tie or start here")
+            raise NotFound(
+                "the EO can pause, resume, adjust_clock, call_tie, start or dice_down here"
+            )
         ack = await room.execute(c.Role.EO, "", 0, command)
         self.log_action(event_id, f"table_{name}", table=table_id, detail=wire)
         return room, ack.version

@@ -13,6 +13,7 @@ class TableBase(SQLModel):
     army_points: int
     p1_name: str
     p2_name: str
+    variants: str = ""  # the event variants, comma separated (app.domain.variants)
 
 
 class TableRecord(TableBase, table=True):
@@ -80,6 +81,7 @@ class EventRecord(SQLModel, table=True):
     cut_to_top: int | None = None
     #: The player clock the EO set, in minutes (None: the format's clock for the points).
     clock_minutes: int | None = None
+    variants: str = ""  # the event variants, comma separated (app.domain.variants)
     admin_token: str = Field(index=True, unique=True)
     created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     cut_done: bool = False
@@ -99,6 +101,8 @@ class PlayerEntry(SQLModel, table=True):
     name: str
     faction: str = ""
     lists: str = ""
+    #: The EO's note letting lists stand that the list rules would refuse ("": none).
+    list_note: str = ""
     dropped: bool = False
     joined_round: int = 1
     cut: bool = False

@@ -382,6 +382,12 @@ _KINDS = (
         lambda cmd: {"swap": cmd.swap},
     ),
     _plain("flag", c.FlagCheck),
+    _plain("start_timer", c.StartTurnTimer),
+    _plain("stop_timer", c.StopTurnTimer),
+    _plain("take_extension", c.TakeExtension),
+    _plain("start_extension", c.StartExtension),
+    _plain("dice_down", c.DiceDown),
+    _plain("no_models_left", c.NoModelsLeft),
 )
 
 #: What a command must not show the other screens (a secret choice): its fields.

@@ -81,11 +81,15 @@ class Engine:
 
 
 def _wm_tick(game: warmachine.Game, now_ms: int) -> Tick | None:
-    flag_at = game.clock.flag_at()
-    flagged = warmachine.decide_flag(game, now_ms)
-    if flagged is game or flag_at is None:
+    """A flag at its exact moment, or (DC10) the round clock's end: dice down."""
+    due_at = warmachine.time_due_at(game)
+    decided = warmachine.decide_time(game, now_ms)
+    if decided is game or due_at is None:
         return None
-    return flagged, codec.command_to_wire(c.FlagCheck()), flag_at
+    wire = codec.command_to_wire(c.FlagCheck())
+    if decided.timer is not None:  # DC10: the round clock ran out, not a player's
+        wire["dice_down"] = True
+    return decided, wire, due_at
 
 
 def _wm_roll(game: warmachine.Game, dice: random.Random) -> c.Command | None:
@@ -114,6 +118,7 @@ def _wm_record(setup: warmachine.Setup) -> dict[str, Any]:
         "army_points": setup.army_points,
         "p1_name": setup.names[0],
         "p2_name": setup.names[1],
+        "variants": ",".join(setup.variants),
     }
 
 
@@ -124,6 +129,7 @@ def _wm_setup(row: Mapping[str, Any]) -> warmachine.Setup:
         player_clock_ms=row["player_clock_ms"],
         army_points=row["army_points"],
         names=(row["p1_name"], row["p2_name"]),
+        variants=tuple(v for v in (row.get("variants") or "").split(",") if v),
     )
 
 
@@ -154,7 +160,7 @@ WARMACHINE = Engine(
     renamed=_renamed,
     record=_wm_record,
     setup_of=_wm_setup,
-    pending=lambda game: game.clock.flag_at() is not None,
+    pending=lambda game: warmachine.time_due_at(game) is not None,
     over=lambda game: game.phase is warmachine.Phase.OVER,
     quick_setup=lambda quick, rng: quick.setup(rng),
     summary=lambda game: {

@@ -16,6 +16,8 @@ def flag_bound(game: Game) -> int | None:
     """No clock can reach zero before this: remaining time runs down no faster than
     real time, so neither side flags before `since + the lesser remaining time`."""
     clock = game.clock
+    if game.timer is not None:  # DC10: no chess clock; the round clock calls dice down
+        return None if game.ending is not None else game.timer.dice_down_at()
     if clock.running is None or game.ending is not None:
         return None
     return clock.since_ms + min(clock.remaining_ms)

@@ -56,6 +56,8 @@ class QuickGame:
     #: Games whose players bring armies of their own value (Runewars: at most 200 each).
     p1_army: int | None = None
     p2_army: int | None = None
+    #: SR2019 event variants (app.domain.variants), e.g. Classic Turn Timing.
+    variants: tuple[str, ...] = ()
 
     def setup(self, rng: random.Random) -> Setup:
         fmt = get_format(self.format_id)
@@ -86,6 +88,7 @@ class QuickGame:
             player_clock_ms=clock_ms,
             army_points=army,
             names=names,
+            variants=self.variants,
         )
 
 

@@ -6,7 +6,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from app.domain.errors import RuleError
-from app.domain.game import Game, Phase, apply, decide_flag
+from app.domain.game import Game, Phase, apply, decide_time
 from app.store.repository import LogEntry
 from app.tables.codec import actor_from_wire, command_from_wire
 from app.tables.jsontext import loads
@@ -38,7 +38,7 @@ def fold(
                 game = apply(
                     game, actor_from_wire(sub["by"]), command_from_wire(sub["cmd"]), sub["at_ms"]
                 )
-            states.append(decide_flag(game, max(entry.at_ms, game.clock.since_ms)))
+            states.append(decide_time(game, max(entry.at_ms, game.clock.since_ms)))
         else:
             read, play = (
                 (command_from_wire, apply)

@@ -19,6 +19,7 @@ from app.domain.game import (
 )
 from app.domain.scenarios import Element
 from app.tables.pregame_view import pregame_prompt, pregame_view
+from app.tables.timer_view import timer_view, variants_info
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -86,6 +87,7 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "tie_word": rules.tie_word,
         "pause_warnings": rules.pause_warnings_lose is not None,
         "undo_window_ms": UNDO_WINDOW_MS,
+        "variants": variants_info(game),
     }
 
 
@@ -258,6 +260,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "last_turn": last_turn,
         "due": due_prompts(game, kill_box_due, scoring_due, last_turn, now_ms),
         "pregame": pregame_view(game),
+        "timer": timer_view(game, now_ms),
     }
 
 
@@ -318,4 +321,5 @@ def table_summary(
         "ending": None
         if game.ending is None
         else {"method": game.ending.method.value, "winner": side_name(game.ending.winner)},
+        "timer": timer_view(game, now_ms),
     }

@@ -250,8 +250,9 @@ def test_a_new_yes_no_column_reaches_an_older_database(store: Store) -> None:
         with again.engine.begin() as conn:  # a row written without the new column
             conn.execute(
                 text(
-                    "INSERT INTO player (id, event_id, name, faction, lists, dropped, "
-                    "joined_round, cut) VALUES ('p', 'ev', 'Ann', '', '', false, 1, false)"
+                    "INSERT INTO player (id, event_id, name, faction, lists, list_note, "
+                    "dropped, joined_round, cut) "
+                    "VALUES ('p', 'ev', 'Ann', '', '', '', false, 1, false)"
                 )
             )
         with again.session() as session:

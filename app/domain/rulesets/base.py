@@ -25,6 +25,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from app.domain.army_lists import check_lists
 from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.prizes import SR2019_PRIZES, Prize
@@ -77,6 +78,8 @@ class ListRule:
     name: str
     #: Each list must be played at least once over the event (IG2014).
     each_played: bool = False
+    #: Each list uses a different theme force (Champions).
+    different_themes: bool = False
 
     def check(self, count: int) -> None:
         """A player's lists; none written down yet (0) is not refused, only a wrong count."""
@@ -88,6 +91,13 @@ class ListRule:
             f"({self.name}) asks each player for {wanted} "
             "(one list per line or separated by ';')"
         )
+
+    def check_lists(self, lists: Sequence[str], event_points: int, note: str = "") -> None:
+        """A player's lists as submitted: their count, then (unless the EO let them stand
+        with a `note`) their point totals, leaders and theme forces."""
+        self.check(len(lists))
+        if not note.strip():
+            check_lists(lists, event_points, different_themes=self.different_themes)
 
     def choices(self, lists: Sequence[str], played: Collection[str], rounds_left: int) -> list[str]:
         """The lists a player may choose for a game. When each list must be played, once
@@ -128,6 +138,7 @@ class RoundEndCall(StrEnum):
     PLAY_ON = "play_on"
     TIE = "tie"
     CLOCK_OUT = "clock_out"  # not unfinished: DC7 decides it
+    DICE_DOWN = "dice_down"  # DC10: Classic Turn Timing ends the game at the round time
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +235,8 @@ class Ruleset:
     engine: str = "warmachine"
     #: The tournament policy its events are run by (pairing, standings, awards).
     tournament: str = "warmachine"
+    #: The event variants an EO may choose (`app.domain.variants`), none by default.
+    variants: tuple[str, ...] = ()
 
     # -- what the engine asks -------------------------------------------------
 

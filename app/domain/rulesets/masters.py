@@ -20,6 +20,7 @@ MASTERS2019 = steamroller(
     ),
     default_lists=None,
     prizes=MASTERS_PRIZES,
+    variants=(),  # the Masters document names no event variants
 )
 
 #: Champions: one army list, a second optional.
@@ -27,7 +28,10 @@ CHAMPIONS2019 = steamroller(
     id="champions2019",
     name="Champions 2019",
     player_clock_minutes=MappingProxyType({75: 60}),
-    list_rules=(ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional"),),
+    list_rules=(
+        ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional", different_themes=True),
+    ),
     default_lists=2,
     prizes=CHAMPIONS_PRIZES,
+    variants=(),  # the Champions document names no event variants
 )

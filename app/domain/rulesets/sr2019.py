@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from app.domain import commands as c
+from app.domain import variants
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput
 from app.domain.rulesets.base import (
@@ -166,6 +167,8 @@ def steamroller(**changes: object) -> Ruleset:
         # starting roll and the choice of sides.
         pregame=("lists", "objectives", "roll", "order", "edge"),
         objectives=OBJECTIVES,
+        # The event variants of the document's "Event Variants" section.
+        variants=variants.ALL,
     )
     rules.update(changes)
     return Ruleset(**rules)  # type: ignore[arg-type]

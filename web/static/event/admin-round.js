@@ -22,12 +22,14 @@ export function renderHead() {
   const f = format();
   const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
   const bits = [ev.format_name, ev.points + " pts"];
-  if (minutes) bits.push(minutes + " min per player");
+  const classic = (ev.variants || []).some((v) => v.startsWith("Classic") || v === "No Time Limits");
+  if (minutes && !classic) bits.push(minutes + " min per player");
   bits.push(ev.lists === 1 ? "1 list" : ev.lists + " lists");
   const roundsText = (n) => (n === 1 ? "1 round" : n + " rounds");
   if (ev.fixed_rounds) bits.push(roundsText(ev.fixed_rounds) + " (fixed)");
   else if (ev.planned_rounds) bits.push(roundsText(ev.planned_rounds));
   if (ev.cut_to_top) bits.push("Cut to Top " + ev.cut_to_top);
+  bits.push(...(ev.variants || []));
   DC.setText($("event-meta"), bits.join(" · "));
   DC.setText($("event-name"), ev.name);
   document.title = ev.name + " — EO admin · Deathclock";

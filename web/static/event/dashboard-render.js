@@ -1,6 +1,6 @@
 // Event dashboard: the table cards, the summary and the 100 ms redraw.
 import * as DC from "./common.js";
-import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, setText, toggleClass } from "./dashboard-state.js";
+import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, liveTurnLeft, setText, toggleClass } from "./dashboard-state.js";
 import { scheduleFit } from "./dashboard.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
 import { drawTimerCard } from "./dashboard-timer.js";
@@ -108,6 +108,7 @@ export function buildCard(p) {
   refs.pause = el("button", { type: "button", class: "btn small pause-btn", text: "Pause" });
   refs.adjust = el("button", { type: "button", class: "btn small subtle adjust-btn", text: "Adjust clock" });
   refs.result = el("a", { class: "btn small subtle result-link", text: "Result" });
+  refs.dice = el("button", { type: "button", class: "btn small danger dice-btn", text: "Dice down", hidden: true });
   refs.error = el("p", { class: "card-error", role: "alert", hidden: true });
   refs.adjustForm = buildAdjustForm(p, refs);
   const card = el(
@@ -118,7 +119,7 @@ export function buildCard(p) {
     side("p1", "P1"),
     side("p2", "P2"),
     (refs.foot = el("div", { class: "card-foot", hidden: true }, refs.call, refs.finish)),
-    el("div", { class: "card-tools eo-only" }, refs.pause, refs.adjust, refs.result),
+    el("div", { class: "card-tools eo-only" }, refs.pause, refs.adjust, refs.dice, refs.result),
     refs.adjustForm,
     refs.error
   );
@@ -129,6 +130,10 @@ export function buildCard(p) {
     command(entry, { c: resume ? "resume" : "pause" }, refs.pause);
   });
   refs.adjust.addEventListener("click", () => openAdjust(p.table_id));
+  refs.dice.addEventListener("click", () => {
+    // DC10: the game ends now, with one last scenario scoring.
+    if (window.confirm("Dice down at table " + p.table + "? The game ends now.")) command(S.cards.get(p.table_id), { c: "dice_down" }, refs.dice);
+  });
   refs.result.href = DC.eoHref("/e/" + eventId + "/admin?result=" + encodeURIComponent(p.table_id));
   refs.result.target = "deathclock-admin-" + eventId;
   return { card: card, refs: refs, pairing: p };
@@ -258,9 +263,15 @@ export function drawCard(entry, row, toEnd, eo, round) {
   }
   if (row.game === "runewars") return drawTimerCard(entry, row);
   setText(refs.phase, phaseText(row));
+  const timer = row.timer; // DC10: a turn timer instead of chess clocks
   const ms = [liveRemaining(row, 0), liveRemaining(row, 1)];
+  const turnLeft = timer ? liveTurnLeft(row) : null;
   const running = row.paused ? null : row.running;
   ["p1", "p2"].forEach((key, i) => {
+    if (timer) {
+      drawTurnTimer(refs, row, key, turnLeft);
+      return;
+    }
     setText(refs["clock_" + key], DC.clock(ms[i]));
     const isRunning = running === key;
     toggleClass(refs["side_" + key], "running", isRunning);
@@ -284,11 +295,11 @@ export function drawCard(entry, row, toEnd, eo, round) {
   // DC4/DC8: both clocks together hold more than the round has left.
   const live = ACTIVE_PHASES.indexOf(row.phase) >= 0;
   // (A table's clock starts a few ms after the round's start moment: ignore that slack.)
-  const cannot = toEnd !== null && round && round.started_ms !== null && live && ms[0] + ms[1] > toEnd + FINISH_SLACK_MS;
+  const cannot = !timer && toEnd !== null && round && round.started_ms !== null && live && ms[0] + ms[1] > toEnd + FINISH_SLACK_MS;
   toggleClass(card, "cannot-finish", !!cannot);
   refs.finish.hidden = !cannot;
   const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;
-  setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : call === "clock_out" ? "DC7: clock ran out" : "");
+  setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : call === "clock_out" ? "DC7: clock ran out" : call === "dice_down" ? "DC10: dice down" : "");
   refs.call.hidden = !call;
   if (refs.foot.hidden !== (!cannot && !call)) {
     refs.foot.hidden = !cannot && !call;
@@ -301,7 +312,28 @@ export function drawCard(entry, row, toEnd, eo, round) {
     refs.pause.hidden = !(row.paused || canPause);
     if (refs.pause.getAttribute("aria-busy") !== "true") setText(refs.pause, row.paused ? "Resume" : "Pause");
     toggleClass(refs.pause, "primary", !!row.paused);
-    refs.adjust.hidden = row.phase === "over" || row.phase === "clock_out";
+    refs.adjust.hidden = !!timer || row.phase === "over" || row.phase === "clock_out";
+    refs.dice.hidden = !(timer && timer.round_ms > 0 && live);
     setText(refs.result, row.phase === "over" ? "Result" : "Enter result");
   }
+}
+
+// DC10: the active side shows its turn time left; the other side nothing.
+function drawTurnTimer(refs, row, key, left) {
+  const t = row.timer;
+  const mine = row.active === key && ACTIVE_PHASES.indexOf(row.phase) >= 0;
+  let text = "";
+  let flag = "";
+  if (mine && left !== null) {
+    text = DC.clock(left);
+    flag = t.in_extension ? "extension" : t.extension_due ? "extension due" : !t.started ? "not started" : !t.running ? "stopped" : "";
+  } else if (mine) {
+    text = "untimed";
+  }
+  setText(refs["clock_" + key], text);
+  setText(refs["flag_" + key], flag);
+  toggleClass(refs["side_" + key], "running", mine && t.running);
+  toggleClass(refs["side_" + key], "turn", mine);
+  toggleClass(refs["side_" + key], "low", mine && left !== null && left <= 60000);
+  toggleClass(refs["side_" + key], "out", mine && left === 0 && t.started);
 }

@@ -39,6 +39,16 @@ export function liveRemaining(row, index) {
   return Math.max(0, left);
 }
 
+// DC10 (Classic Turn Timing): the active player's turn time left, or null.
+export function liveTurnLeft(row) {
+  const t = row.timer;
+  if (!t || t.left_ms === null) return null;
+  const since = Math.max(0, DC.time.now() - t.as_of_ms);
+  let left = t.running ? t.left_ms - since : t.left_ms;
+  if (t.round_left_ms !== null) left = Math.min(left, t.round_left_ms - since);
+  return Math.max(0, left);
+}
+
 // ---------------------------------------------------------------- connection
 
 export function send(msg) {

@@ -42,6 +42,7 @@ function render() {
   const bits = [ev.format_name, ev.points + " pts", v.players.filter((p) => !p.dropped).length + " players"];
   if (ev.planned_rounds) bits.push(ev.planned_rounds === 1 ? "1 round" : ev.planned_rounds + " rounds");
   if (ev.cut_to_top) bits.push("Cut to Top " + ev.cut_to_top);
+  bits.push(...(ev.variants || []));
   setText($("event-meta"), bits.join(" · "));
 
   const r = current();

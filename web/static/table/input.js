@@ -57,11 +57,19 @@ export async function onAction(action) {
       if (await ask("Switch the clock back to " + nameOf(S.game.active) + "?", "Switch back")) command("switch", { to: S.game.active });
       break;
     case "caster-destroyed":
+      if (playsOn()) {
+        if (await ask("Your caster is destroyed; the game goes on (No Assassination Victory). Record it?", "My caster is destroyed")) command("caster_destroyed", { both: false });
+        break;
+      }
       if (await ask("Your caster is destroyed: " + nameOf(opp) + " wins by assassination. End the game?", "My caster is destroyed")) {
         command("caster_destroyed", { both: false });
       }
       break;
     case "both-casters":
+      if (playsOn()) {
+        if (await ask("Both casters destroyed; the game goes on (No Assassination Victory). Record it?", "Both destroyed")) command("caster_destroyed", { both: true });
+        break;
+      }
       if (await ask("Both casters destroyed at once: the game ends and tiebreakers decide. End the game?", "Both destroyed")) {
         command("caster_destroyed", { both: true });
       }
@@ -178,6 +186,12 @@ export async function onAdjust(ev) {
 export function fillAdjust() {
   if (!S.game) return;
   $("adjust-time").value = formatClock(remainingMs($("adjust-side").value)).replace(/\.\d$/, "");
+}
+
+// No Assassination Victory: a destroyed caster does not end the game.
+function playsOn() {
+  const variants = S.table && S.table.variants;
+  return !!variants && variants.assassination === false;
 }
 
 export function bind() {

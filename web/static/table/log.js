@@ -57,6 +57,22 @@ const NAMES = {
   confirm: "confirmation",
   dispute: "dispute",
   report_pause: "pause reported",
+  start_timer: "turn timer started",
+  stop_timer: "turn timer stopped",
+  take_extension: "turn extension taken",
+  start_extension: "turn extension started",
+  dice_down: "dice down",
+  no_models_left: "no models left",
+};
+
+// DC10 and the victory variants, in the players' words.
+const TIMER_WORDS = {
+  start_timer: "Turn timer started",
+  stop_timer: "Turn timer stopped",
+  take_extension: "Turn extension taken",
+  start_extension: "Turn extension started by the opponent",
+  dice_down: "Dice down: the game ends",
+  no_models_left: "No models left: the game ends",
 };
 
 function duration(ms) {
@@ -207,6 +223,11 @@ function describe(entries) {
         row.details = "rolled " + e.value + (e.removed ? ": " + e.removed + " removed" : "");
         break;
       case "flag":
+        if (e.dice_down) {
+          row.what = "Round time: dice down";
+          running = null;
+          break;
+        }
         row.what = "Clock ran out";
         row.details = running ? side(running) + "'s clock reached 0:00" : "";
         running = null;
@@ -217,7 +238,7 @@ function describe(entries) {
         k = walk.k;
         break;
       default:
-        row.what = pregameEntry(e) || "Recorded: " + String(e.c);
+        row.what = pregameEntry(e) || TIMER_WORDS[e.c] || "Recorded: " + String(e.c);
     }
     walk.k = k;
     walk.running = running;

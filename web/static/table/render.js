@@ -10,6 +10,7 @@ import { undoWindowMs } from "./rules.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
+import { renderTimer, tickTimer } from "./timer.js";
 import { decidedText, elementName, endingText, phaseText, resultText } from "./ui.js";
 
 // ---------------------------------------------------------------- render
@@ -36,6 +37,7 @@ export function render() {
   renderRuleset(g);
   renderSheet();
   renderPregame(g);
+  renderTimer(g);
   tick();
 }
 
@@ -364,6 +366,7 @@ function renderRound(g) {
 export function tick() {
   if (!S.game) return;
   const g = S.game;
+  tickTimer();
   for (const side of SIDES) {
     const ms = remainingMs(side);
     setText("clock-" + side, formatClock(ms));

@@ -25,6 +25,7 @@ export const METHODS = {
   time: "time",
   eo: "the EO's decision",
   pausing: "a second warning for pausing the clock",
+  destruction: "no models left",
 };
 
 

@@ -1,0 +1,162 @@
+// Classic Turn Timing (DC10): the round clock and the turn timer instead of chess
+// clocks. The active player starts the turn timer once continuous effects are resolved
+// and may stop it while the opponent acts; once a game each player may take a turn
+// extension, which the opponent starts when the turn time is up; the EO calls dice down.
+import { formatClock } from "../lib/clock.js";
+import { $, el, setText, toggleClass } from "../lib/dom.js";
+import { command } from "./net.js";
+import { PLAYING, S, idx, isSeat, me, nameOf, other, serverNow } from "./state.js";
+import { ask } from "./ui.js";
+
+function box() {
+  let node = $("turn-timer");
+  if (node) return node;
+  const button = (id, text, handler, tone) => el("button", { type: "button", id, class: "btn big " + (tone || ""), hidden: true, onclick: handler }, text);
+  node = el(
+    "section",
+    { id: "turn-timer", class: "card turn-timer", "aria-live": "off", hidden: true },
+    el("div", { class: "round-line" }, el("span", { class: "muted", text: "Round " }), el("span", { id: "round-clock", class: "num" })),
+    el("div", { id: "turn-clock", class: "clock turn-clock num", text: "–:––" }),
+    el("div", { id: "turn-timer-note", class: "muted turn-timer-note" }),
+    el(
+      "div",
+      { class: "turn-timer-actions" },
+      button("timer-start", "Start turn timer", () => command("start_timer"), "primary"),
+      button("timer-stop", "Stop turn timer", () => command("stop_timer")),
+      button("take-extension", "Take my turn extension", onExtension),
+      button("start-extension", "Start the extension", () => command("start_extension"), "primary"),
+      button("dice-down", "Dice down", onDiceDown, "danger")
+    )
+  );
+  $("status").after(node);
+  return node;
+}
+
+async function onExtension() {
+  const minutes = Math.round(S.game.timer.extension_ms / 60000);
+  if (await ask("Take your one turn extension of this game (" + minutes + " minutes)? " + nameOf(other(me())) + " starts it when your turn time is up.", "Take extension")) {
+    command("take_extension");
+  }
+}
+
+async function onNoModels() {
+  if (await ask("You have no models left: " + nameOf(other(me())) + " wins. End the game?", "No models left")) command("no_models_left");
+}
+
+async function onDiceDown() {
+  if (await ask("Dice down: the game ends now, with one last scenario scoring.", "Dice down")) command("dice_down");
+}
+
+// The turn time left now, as the server would say it.
+function turnLeft(t) {
+  if (t.left_ms === null) return null;
+  const since = Math.max(0, serverNow() - t.as_of_ms);
+  let left = t.running ? t.left_ms - since : t.left_ms;
+  const round = roundLeft(t);
+  if (round !== null) left = Math.min(left, round);
+  return Math.max(0, left);
+}
+
+function roundLeft(t) {
+  if (t.round_left_ms === null) return null;
+  return Math.max(0, t.round_left_ms - Math.max(0, serverNow() - t.as_of_ms));
+}
+
+// No Assassination Victory: the game goes on until a player has no models left.
+function renderNoModels(g) {
+  const variants = (S.table && S.table.variants) || {};
+  let node = $("no-models");
+  if (variants.assassination !== false) {
+    if (node) node.hidden = true;
+    return;
+  }
+  if (!node) {
+    node = el("button", { type: "button", id: "no-models", class: "btn subtle danger", onclick: onNoModels }, "I have no models left");
+    $("actions").append(node);
+  }
+  node.hidden = !(isSeat() && g.phase === "turn" && !g.paused);
+}
+
+// The event's variants, under the scenario's rules.
+function renderVariants() {
+  const names = (S.table && S.table.variants && S.table.variants.names) || [];
+  let line = $("variants-line");
+  if (!names.length) return;
+  if (!line) {
+    line = el("p", { id: "variants-line", class: "muted variants-line" });
+    $("scenario").append(line);
+  }
+  setText(line, "Event variants: " + names.join(", ") + ".");
+}
+
+// Drawn with every render: which buttons this phone shows.
+export function renderTimer(g) {
+  renderVariants();
+  renderNoModels(g);
+  const t = g.timer;
+  if (!t) {
+    const node = $("turn-timer");
+    if (node) node.hidden = true;
+    return;
+  }
+  box().hidden = false;
+  $("app").classList.add("classic-timing");
+  const playing = PLAYING.includes(g.phase) && !g.paused;
+  const mine = isSeat() ? me() : null;
+  const active = mine !== null && mine === g.active;
+  const up = t.limited && t.started && turnLeft(t) === 0;
+  $("timer-start").hidden = !(playing && active && !t.running && !up);
+  $("timer-stop").hidden = !(playing && active && t.running);
+  $("take-extension").hidden = !(playing && active && g.phase === "turn" && t.extension_ms > 0 && !t.extensions_taken[idx(mine)] && !t.extension_due);
+  $("start-extension").hidden = !(playing && mine !== null && !active && t.extension_due && up);
+  $("dice-down").hidden = !(playing && S.role === "eo" && t.round_ms > 0);
+  setText($("turn-timer-note"), note(g, t, up));
+  // No chess clocks: no DC8 tie (dice down ends the game), no clock to adjust, and the
+  // active player stops the timer rather than switching it to the opponent.
+  for (const id of ["call-tie", "adjust-form", "interrupt", "switch-back"]) {
+    const node = $(id);
+    if (node) node.hidden = true;
+  }
+  lastUp = up;
+  tickTimer();
+}
+
+function note(g, t, up) {
+  if (!t.limited) return "No time limits: the game is played to its end.";
+  const who = nameOf(g.active);
+  if (g.phase === "over") return "";
+  if (t.extension_due && up) return who + "'s turn time is up: " + nameOf(other(g.active)) + " starts the turn extension.";
+  if (t.extension_due) return who + " takes a turn extension when the turn time is up.";
+  if (up) return who + "'s turn time is up: finish the model or roll, then end the turn.";
+  if (t.in_extension) return who + "'s turn extension.";
+  if (!t.started) return who + " starts the turn timer once continuous effects are resolved.";
+  if (!t.running) return who + " stopped the turn timer.";
+  return "";
+}
+
+let lastUp = false;
+
+// Every frame: the two clocks (and the buttons again when the turn time runs out).
+export function tickTimer() {
+  const g = S.game;
+  if (!g || !g.timer || !$("turn-timer")) return;
+  const t = g.timer;
+  const up = t.limited && t.started && turnLeft(t) === 0;
+  if (up !== lastUp) {
+    renderTimer(g);
+    return;
+  }
+  if (g.phase === "over") {
+    setText($("round-clock"), "over");
+    setText($("turn-clock"), t.dice_down ? "Dice down" : "–:––");
+    toggleClass($("turn-clock"), "running", false);
+    toggleClass($("turn-clock"), "critical", false);
+    return;
+  }
+  const round = roundLeft(t);
+  setText($("round-clock"), round === null ? "untimed" : formatClock(round));
+  const left = turnLeft(t);
+  setText($("turn-clock"), left === null ? "–:––" : formatClock(left));
+  toggleClass($("turn-clock"), "running", t.running && g.phase !== "over");
+  toggleClass($("turn-clock"), "critical", left !== null && left < 60000 && t.started);
+}
