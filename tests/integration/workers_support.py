@@ -141,8 +141,10 @@ class Worker:
         await poll(gone, "the worker to stop", 15)
 
     def cleanup(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
+        if self.proc is not None:
+            # The whole session: `serve --workers N` has children that outlive their parent.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=10)
         if self._log is not None:
