@@ -14,7 +14,7 @@ from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Setup
 from app.store.models import TableRecord, TableSnapshot
 from app.store.repository import LogEntry, Store
-from app.tables.engines import engine_for
+from app.tables.engines import Engine, engine_for
 from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
@@ -154,8 +154,13 @@ class TableHub:
                 p2_player=record.p2_player or "",
             )
         game = engine.new_game(setup, record.created_ms, self.rng)
+        return self._room(record.id, tokens, game, meta, engine)
+
+    def _room(
+        self, table_id: str, tokens: Tokens, game: Any, meta: TableMeta | None, engine: Engine
+    ) -> TableRoom:
         return TableRoom(
-            record.id,
+            table_id,
             tokens,
             game,
             self.store,
@@ -247,18 +252,7 @@ class TableHub:
                 p2_player=meta.p2_player if meta else None,
             )
         )
-        room = self._register(
-            TableRoom(
-                table_id,
-                tokens,
-                game,
-                self.store,
-                self.time,
-                meta=meta,
-                broadcast=self.broadcast,
-                engine=engine,
-            )
-        )
+        room = self._register(self._room(table_id, tokens, game, meta, engine))
         if self.cluster is not None:
             self.cluster.opened(room, fence)
         return room
