@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.events import started_round
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -95,16 +97,8 @@ def test_dominate_and_the_incursion_roll_on_two_phones__TS5_DC3(
 def _event_pages(browser: Any, live_server: str, scenario: str) -> list[Any]:
     """An Iron Gauntlet event's table (a round has an end time): P1, P2 and the EO's
     table page; the round's start started the clock."""
-    http = httpx.Client(base_url=live_server)
-    body = {"name": "Gauntlet Qualifier", "format": "ig2014", "points": 50}
-    created = http.post("/api/events", json=body).json()
-    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
-    for name in ("Ann", "Bob"):
-        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
-    drafted = http.post(f"/api/events/{eid}/rounds", json={"scenario": scenario}, headers=eo)
-    assert drafted.is_success
-    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
-    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    event = {"name": "Gauntlet Qualifier", "format": "ig2014", "points": 50}
+    table = started_round(live_server, event, round_body={"scenario": scenario}).tables[0]
     pages = []
     for url in (table["links"]["p1"]["url"], table["links"]["p2"]["url"], table["links"]["eo"]):
         page = browser.new_context(viewport=PHONE, has_touch=True).new_page()

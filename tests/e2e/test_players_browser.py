@@ -13,6 +13,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.e2e.events import started_round
+
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
@@ -110,14 +112,8 @@ def test_an_event_table_names_itself_and_tells_who_is_at_the_table(
 ) -> None:
     from playwright.sync_api import expect
 
-    http = httpx.Client(base_url=live_server)
-    created = http.post("/api/events", json={"name": "Spring Steamroller", "points": 75}).json()
-    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
-    for name in ("Ann", "Bob"):
-        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
-    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    event = started_round(live_server, {"name": "Spring Steamroller", "points": 75}, ("Ann", "Bob"))
+    http, table = event.http, event.tables[0]
     links = table["links"]
 
     p1 = _phone(browser, links["p1"]["url"])
@@ -229,14 +225,8 @@ def test_a_round_end_tie_is_a_tie_by_time_and_the_eo_page_fits__DC8(
 ) -> None:
     from playwright.sync_api import expect
 
-    http = httpx.Client(base_url=live_server)
-    created = http.post("/api/events", json={"name": "Round Time Open", "points": 75}).json()
-    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
-    for name in (LONG_1, LONG_2):
-        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
-    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    event = started_round(live_server, {"name": "Round Time Open", "points": 75}, (LONG_1, LONG_2))
+    table = event.tables[0]
     eo_page = _phone(browser, table["links"]["eo"])
     expect(eo_page.locator("#call-tie")).to_be_visible()
     _fits(eo_page)
@@ -387,14 +377,8 @@ def test_the_dashboard_shows_the_results_cp_after_a_concession(
 ) -> None:
     from playwright.sync_api import expect
 
-    http = httpx.Client(base_url=live_server)
-    created = http.post("/api/events", json={"name": "Concession Cup", "points": 75}).json()
-    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
-    for name in ("Ann", "Bob"):
-        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
-    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
-    table = http.get(f"/api/events/{eid}/tables", headers=eo).json()[0]
+    event = started_round(live_server, {"name": "Concession Cup", "points": 75}, ("Ann", "Bob"))
+    created, table = event.created, event.tables[0]
     ws_base = live_server.replace("http://", "ws://")
     report = {"c": "report", "army_points_destroyed": 9}
     for seat, cmd in (("p2", {"c": "concede"}), ("p1", report)):

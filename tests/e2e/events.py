@@ -1,0 +1,39 @@
+"""An event set up over the API for the browser tests: its players paired and round 1
+started, every table's links at hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+
+@dataclass(frozen=True)
+class StartedRound:
+    created: dict[str, Any]  # the event as created (its links, the EO's token)
+    http: httpx.Client
+    tables: list[dict[str, Any]]
+
+    @property
+    def eo(self) -> dict[str, str]:
+        return {"X-EO-Token": self.created["admin_token"]}
+
+
+def started_round(
+    live_server: str,
+    event: dict[str, Any],
+    names: tuple[str, ...] = ("Ann", "Bob"),
+    round_body: dict[str, Any] | None = None,
+) -> StartedRound:
+    """An event created with `names` registered and its round 1 paired and started."""
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json=event).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in names:
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    drafted = http.post(f"/api/events/{eid}/rounds", json=round_body or {}, headers=eo)
+    assert drafted.is_success, drafted.text
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
+    tables = http.get(f"/api/events/{eid}/tables", headers=eo).json()
+    return StartedRound(created, http, tables)
