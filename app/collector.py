@@ -10,8 +10,12 @@ few ms). Nearly everything that outlives those dies by reference count anyway, s
 oldest generation is walked only when garbage cycles can have piled up: after
 `FULL_AFTER_CHURN` sockets have opened or closed (a handshake and a closed connection
 leave cycles behind; a crowd of phones joining at the start of a round must not let them
-pile up for minutes), and at least every ten minutes. What the server loads at start is
-frozen out of the collector altogether (see main.py).
+pile up for minutes), and at least every ten minutes. That walk takes a large part of a
+second with a thousand tables in memory, so it waits until no socket has opened or closed
+for `QUIET_MS`: when the hall's Wi-Fi restarts, every phone drops and comes back within a
+second or two, and the walk comes once they are back rather than several times while they
+reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. What the server
+loads at start is frozen out of the collector altogether (see main.py).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ YOUNG_EVERY_MS = 50
 MIDDLE_EVERY = 5  # young ticks
 FULL_EVERY_MS = 10 * 60_000
 FULL_AFTER_CHURN = 1000
+QUIET_MS = 1000
+MAX_DEFER_MS = 30_000
 
 
 class Pace:
@@ -35,25 +41,44 @@ class Pace:
         middle_every: int = MIDDLE_EVERY,
         full_every_ms: int = FULL_EVERY_MS,
         full_after_churn: int = FULL_AFTER_CHURN,
+        quiet_ms: int = QUIET_MS,
+        max_defer_ms: int = MAX_DEFER_MS,
     ) -> None:
         self.middle_every = middle_every
         self.full_every_ms = full_every_ms
         self.full_after_churn = full_after_churn
+        self.quiet_ms = quiet_ms
+        self.max_defer_ms = max_defer_ms
         self.ticks = 0
         self.last_full_ms = now_ms
         self.churn_at_last_full = 0
+        self.churn_seen = 0
+        self.last_churn_ms = now_ms
+        self.churned_since_ms: int | None = None  # when enough sockets had churned
 
     def generation(self, now_ms: int, socket_churn: int) -> int:
         """The generation to collect now, given the sockets opened and closed so far."""
         self.ticks += 1
-        if (
-            socket_churn - self.churn_at_last_full >= self.full_after_churn
-            or now_ms - self.last_full_ms >= self.full_every_ms
-        ):
+        if socket_churn != self.churn_seen:
+            self.churn_seen, self.last_churn_ms = socket_churn, now_ms
+        if self._full_due(now_ms, socket_churn):
             self.last_full_ms = now_ms
             self.churn_at_last_full = socket_churn
+            self.churned_since_ms = None
             return 2
         return 1 if self.ticks % self.middle_every == 0 else 0
+
+    def _full_due(self, now_ms: int, socket_churn: int) -> bool:
+        if now_ms - self.last_full_ms >= self.full_every_ms:
+            return True
+        if socket_churn - self.churn_at_last_full < self.full_after_churn:
+            return False
+        if self.churned_since_ms is None:
+            self.churned_since_ms = now_ms
+        return (
+            now_ms - self.last_churn_ms >= self.quiet_ms
+            or now_ms - self.churned_since_ms >= self.max_defer_ms
+        )
 
 
 async def pace_collector(

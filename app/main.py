@@ -80,6 +80,7 @@ def create_app(
         if cluster is not None:
             service.listeners.append(cluster.event_changed)
             cluster.event_listeners.append(service.changed)
+            cluster.event_listeners.append(service.follow_round)
         service.start_timers()
         app.state.hub = hub
         app.state.events = service

@@ -193,6 +193,10 @@ class ServerProcess:
                 with contextlib.suppress(psutil.Error):
                     child.kill()
             log(f"{self.name}: stopped (exit {proc.returncode})")
+        if proc is not None:
+            # Anything of its session still running (a worker its parent did not wait for).
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         if self._log_file is not None:
             self._log_file.close()
             self._log_file = None
@@ -529,21 +533,22 @@ async def cpu_over(proc: psutil.Process, start: float, end: float) -> float | No
 
 
 async def open_phones(
-    port: int,
+    port: int | dict[str, int],
     table: Table,
     compression: str | None,
     ping_s: float,
     ping_until: float,
     pingers: set[asyncio.Task[None]],
 ) -> bool:
-    """Open both phones of a table (three tries each) and start their pings, as the page
-    does; False, and the table stopped, when one cannot connect."""
+    """Open both phones of a table (three tries each; `port` may name each side's) and
+    start their pings, as the page does; False, and the table stopped, when one cannot
+    connect."""
     for side in ("p1", "p2"):
         phone = table.phones[side]
         last: BaseException | None = None
         for _attempt in range(3):
             try:
-                await open_phone(port, phone, compression)
+                await open_phone(port if isinstance(port, int) else port[side], phone, compression)
                 break
             except Exception as exc:  # any failure is retried, then counted
                 last = exc

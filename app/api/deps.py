@@ -1,4 +1,9 @@
-"""Dependency aliases for the routers."""
+"""Dependency aliases for the routers.
+
+The dependencies are `async def`, though they only look something up: FastAPI runs a
+plain `def` dependency on a worker thread, a thread hop for every request and socket
+(felt when a whole hall of phones reconnects at once).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from app.settings import Settings
 from app.tables.hub import TableHub
 
 
-def get_hub(conn: HTTPConnection) -> TableHub:
+async def get_hub(conn: HTTPConnection) -> TableHub:
     hub: TableHub = conn.app.state.hub
     return hub
 
@@ -21,7 +26,7 @@ def get_settings(conn: HTTPConnection) -> Settings:
     return settings
 
 
-def base_url(request: Request) -> str:
+async def base_url(request: Request) -> str:
     settings = get_settings(request)
     return (settings.public_url or str(request.base_url)).rstrip("/") + "/"
 

@@ -11,7 +11,8 @@ from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request, WebSocket
-from pydantic import BaseModel, Field
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
@@ -27,6 +28,8 @@ from app.api.guard import (
 )
 from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
+from app.domain.army_lists import HELP as LISTS_HELP
+from app.domain.army_lists import ROSTER_HELP
 from app.domain.errors import BadInput, NotFound
 from app.domain.standings import record_sheet
 from app.domain.variants import HELP as VARIANTS_HELP
@@ -47,7 +50,7 @@ router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 socket_router = APIRouter()
 
 
-def get_events(conn: HTTPConnection) -> EventService:
+async def get_events(conn: HTTPConnection) -> EventService:
     service: EventService = conn.app.state.events
     return service
 
@@ -88,6 +91,9 @@ class EventIn(BaseModel):
     variants: list[Annotated[str, Field(max_length=40)]] = Field(
         default_factory=list, max_length=12, description=VARIANTS_HELP
     )
+    active_duty_roster: str = Field(
+        "", max_length=8000, description="champions2019: the Active Duty Roster. " + ROSTER_HELP
+    )
 
 
 class EventCreated(BaseModel):
@@ -101,8 +107,13 @@ class EventCreated(BaseModel):
 class PlayerIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=60)
     faction: str = Field("", max_length=60)
-    lists: str = Field("", max_length=500)
+    lists: str = Field("", max_length=8000, description=LISTS_HELP)
     list_note: str = Field("", max_length=300, description="the EO lets refused lists stand")
+    painted: bool | None = Field(
+        None,
+        description="the army meets the event's Painting Required standard "
+        "(omitted: as before; a new player: no)",
+    )
 
 
 class DropIn(BaseModel):
@@ -154,6 +165,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             clock_minutes=body.clock_minutes,
             pregame=body.pregame,
             variants=tuple(body.variants),
+            roster=body.active_duty_roster,
         )
     )
     return EventCreated(
@@ -184,7 +196,9 @@ async def add_player(
     event_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
-    player = service.add_player(event_id, body.name, body.faction, body.lists, body.list_note)
+    player = service.add_player(
+        event_id, body.name, body.faction, body.lists, body.list_note, bool(body.painted)
+    )
     return player.model_dump()
 
 
@@ -194,7 +208,7 @@ async def edit_player(
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     return service.edit_player(
-        event_id, player_id, body.name, body.faction, body.lists, body.list_note
+        event_id, player_id, body.name, body.faction, body.lists, body.list_note, body.painted
     ).model_dump()
 
 
@@ -211,7 +225,7 @@ async def drop_player(
 async def import_players(
     event_id: str, request: Request, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
-    """CSV body with a header row: name, faction, lists."""
+    """CSV body with a header row: name, faction, lists, painted (yes/no)."""
     service.authorize(event_id, token)
     body = await request.body()
     try:
@@ -304,16 +318,36 @@ async def table_command(
 async def enter_result(
     event_id: str,
     table_id: str,
-    body: ResultIn,
+    body: dict[str, Any],
     service: EventsDep,
     token: EoToken = None,
 ) -> dict[str, Any]:
-    """EO: enter or correct a table's result (overrides the players' confirmation)."""
+    """EO: enter or correct a table's result (overrides the players' confirmation).
+
+    What a result is, the event's tournament policy says: a Warmachine table's is
+    `ResultIn` (winner, control points, army points destroyed, method, lists, reason);
+    a Runewars table's is both players' `entries` ([army value destroyed, objective
+    points] for P1, P2), the Final Flurry `flurry` hits on equal scores, `conceded`
+    ('p1', 'p2' or null) and the `reason` (needed to correct a decided result)."""
     service.authorize(event_id, token)
-    result = TableResult.from_wire(body.model_dump())
-    await service.enter_result(event_id, table_id, result, body.reason)
+    policy = service.tournament(event_id)
+    if policy is not None:
+        return await policy.enter_result(event_id, table_id, body)
+    form = _result_in(body)
+    result = TableResult.from_wire(form.model_dump())
+    await service.enter_result(event_id, table_id, result, form.reason)
     entered = service.table_result(event_id, table_id)
     return {} if entered is None else entered.as_json()
+
+
+def _result_in(body: dict[str, Any]) -> ResultIn:
+    """A Warmachine table's result, its mistakes answered as a request's body's (422)."""
+    try:
+        return ResultIn.model_validate(body)
+    except ValidationError as exc:
+        raise RequestValidationError(
+            [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+        ) from None
 
 
 @router.get("/{event_id}/actions")

@@ -17,6 +17,8 @@ from pydantic import ValidationError
 from app.api.deps import BaseUrlDep, HubDep
 from app.api.events import EventsDep
 from app.api.rest import QuickGameIn, create_quick_game, links_of
+from app.domain.army_lists import HELP as LISTS_HELP
+from app.domain.army_lists import ROSTER_HELP
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
 from app.domain.games import OTHER_GAMES
@@ -56,6 +58,7 @@ async def quick_game(
     p1_name: Annotated[str, Form()] = "Player 1",
     p2_name: Annotated[str, Form()] = "Player 2",
     army_points: Annotated[str | None, Form()] = None,
+    pregame: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     form = {
         "format": format,
@@ -66,6 +69,7 @@ async def quick_game(
         "p1_name": p1_name,
         "p2_name": p2_name,
         "army_points": army_points,
+        "pregame": pregame,
     }
     try:
         body = QuickGameIn.model_validate(
@@ -78,9 +82,10 @@ async def quick_game(
                 "p1_name": p1_name,
                 "p2_name": p2_name,
                 "army_points": _none_if_blank(army_points),
+                "pregame": pregame is not None,
             }
         )
-        room = create_quick_game(hub, body)
+        room = await create_quick_game(hub, body)
     except (ValidationError, RuleError) as exc:
         message = exc.message if isinstance(exc, RuleError) else _first_error(exc)
         return templates.TemplateResponse(
@@ -234,6 +239,7 @@ async def create_event_form(
     pregame: Annotated[str | None, Form()] = None,
     timing: Annotated[str, Form()] = "",
     variants: Annotated[list[str] | None, Form()] = None,
+    active_duty_roster: Annotated[str, Form()] = "",
 ) -> HTMLResponse | RedirectResponse:
     chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
@@ -249,6 +255,7 @@ async def create_event_form(
         "clock_minutes": clock_minutes,
         "timing": timing,
         "variants": list(variants or []),
+        "active_duty_roster": active_duty_roster,
     }
     try:
         event = service.create_event(
@@ -266,6 +273,7 @@ async def create_event_form(
                 else _whole(clock_minutes, "player clock minutes"),
                 pregame=bool(pregame),
                 variants=chosen,
+                roster=active_duty_roster,
             )
         )
     except RuleError as exc:
@@ -283,6 +291,11 @@ def _new_event_choices() -> dict[str, Any]:
         "formats": list(FORMATS.values()),
         "rankings": list(RANKINGS.values()),
         "painting_categories": PAINTING_CATEGORIES,
+        "roster_formats": [
+            f.id for f in FORMATS.values() if any(r.roster_always is not None for r in f.list_rules)
+        ],
+        "roster_help": ROSTER_HELP,
+        "lists_help": LISTS_HELP,
     }
 
 

@@ -17,6 +17,7 @@ from app.api.events import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
 from app.api.pages import templates
 from app.api.rest import qr_svg
+from app.domain.army_lists import HELP as LISTS_HELP
 from app.events.player_page import my_page, player_by_token, player_link, set_my_lists
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
@@ -26,7 +27,8 @@ PlayerToken = Annotated[str | None, Header(alias="X-Player-Token")]
 
 
 class ListsIn(BaseModel):
-    lists: str = Field("", max_length=500, description="one list per line or separated by ';'")
+    lists: str = Field("", max_length=8000, description=LISTS_HELP)
+    painted: bool = Field(False, description="my army meets the event's Painting Required standard")
 
 
 def _link(base: str, event_id: str, token: str) -> str:
@@ -69,7 +71,7 @@ async def my_lists(
 ) -> dict[str, Any]:
     """The player writes their lists before the event starts (locked once it starts)."""
     player = player_by_token(service, event_id, token)
-    set_my_lists(service, event_id, player, body.lists)
+    set_my_lists(service, event_id, player, body.lists, body.painted)
     return my_page(service, event_id, player, base)
 
 

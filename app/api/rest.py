@@ -14,9 +14,10 @@ from starlette.concurrency import run_in_threadpool
 from app.api.deps import BaseUrlDep, HubDep
 from app.api.hardening import StrictJsonRoute
 from app.domain import commands as c
-from app.domain.errors import RuleError
+from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
 from app.domain.games import OTHER_GAMES
+from app.tables.engines import engine_for
 from app.tables.hub import QuickGame, new_token
 from app.tables.log_page import LOG_PAGE, log_page
 from app.tables.room import TableRoom
@@ -101,8 +102,15 @@ def table_links(room: TableRoom, base: str) -> TableLinks:
     )
 
 
-def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
-    return hub.create(
+async def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
+    """A quick game's table; with `pregame`, its pre-game opened on the phones."""
+    opening = engine_for(body.format).pregame if body.pregame else None
+    if body.pregame and opening is None:
+        raise BadInput(
+            "this game's tables have no pre-game on the phones: the first player and "
+            "the sides are the table's own first steps"
+        )
+    room = hub.create(
         QuickGame(
             format_id=body.format,
             points=body.points,
@@ -117,6 +125,9 @@ def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
             variants=tuple(body.variants),
         )
     )
+    if opening is not None:
+        await room.execute(c.Role.SYSTEM, "", 0, opening)
+    return room
 
 
 @router.post("/tables", status_code=201, response_model=TableLinks)
@@ -124,9 +135,7 @@ async def create_table(body: QuickGameIn, hub: HubDep, base: BaseUrlDep) -> Tabl
     """Start a quick game; returns both seat links (with QR codes), watch and EO links.
     With `pregame`, the phones settle lists (written freely), the starting roll and
     sides first."""
-    room = create_quick_game(hub, body)
-    if body.pregame:
-        await room.execute(c.Role.SYSTEM, "", 0, c.OpenPregame())
+    room = await create_quick_game(hub, body)
     return await links_of(room, base)
 
 

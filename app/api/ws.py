@@ -74,7 +74,10 @@ async def _offline(screen: Screen, msg: p.Offline) -> None:
     room = screen.room
     try:
         actor = room.actor_for(screen.role)
-        ack = await room.merge_offline(actor, screen.device, screen.gap, msg.base, msg.commands)
+        gap = screen.gap  # several workers: as every worker heard the phone
+        if room.cluster is not None:
+            gap = await room.cluster.sightings.narrow(room, screen.key, gap)
+        ack = await room.merge_offline(actor, screen.device, gap, msg.base, msg.commands)
     except RuleError as exc:
         screen.refuse(seqs, exc.code, exc.message)
         screen.sub.offer(room.snapshot(screen.role))  # the server's state stands
@@ -130,7 +133,7 @@ def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str, hub: HubDep) -> None:
     settings = get_settings(websocket)
-    room = hub.get(table_id)
+    room = await hub.open(table_id)
     text = await open_socket(websocket, f"table {table_id!r}", room is not None)
     if text is None or room is None:
         return

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from app.domain import commands as c
 from app.domain.errors import NotYourSeat, RuleError, StaleCommand
-from app.domain.game import Game, Phase, apply, decide_flag, slot
+from app.domain.game import Game, Phase, apply, decide_time, slot
 
 
 class MergeRefused(RuleError):
@@ -86,7 +86,7 @@ def merge(
         try:
             game = apply(game, entry.actor, entry.command, at_ms)
         except RuleError as exc:
-            if _does_nothing(game, entry, exc):
+            if _does_nothing(decide_time(game, at_ms), entry, exc):  # as `apply` saw it
                 dropped.append(entry)
                 continue
             if isinstance(exc, StaleCommand):
@@ -110,15 +110,28 @@ def merge(
                 turn,
             )
         )
-    return decide_flag(game, max(now_ms, game.clock.since_ms)), applied, dropped
+    return decide_time(game, max(now_ms, game.clock.since_ms)), applied, dropped
 
 
 def _does_nothing(game: Game, entry: Timed, error: RuleError) -> bool:
-    """An offline press on a clock that was not running, paused or stopped: no effect."""
-    if not entry.offline or not isinstance(entry.command, c.PassTurn | c.SwitchClock):
+    """An offline press on a clock that was not running, paused or stopped: no effect.
+
+    So with the turn timer (DC10): a start on a running timer, a stop on a stopped one,
+    a press once the EO paused the table or the game ended (dice down at the round
+    time), or a press before the other phone's tap that made it this player's turn.
+    """
+    if not entry.offline:
         return False
     stopped = game.paused or game.phase in (Phase.CLOCK_OUT, Phase.OVER)
-    return isinstance(error, StaleCommand) or stopped
+    command = entry.command
+    if isinstance(command, c.PassTurn | c.SwitchClock):
+        return isinstance(error, StaleCommand) or stopped
+    if isinstance(command, c.StartTurnTimer | c.StopTurnTimer):
+        pressed = game.timer is not None and game.timer.running is isinstance(
+            command, c.StartTurnTimer
+        )
+        return stopped or pressed or isinstance(error, NotYourSeat)
+    return False
 
 
 NAMES = {
@@ -137,6 +150,11 @@ NAMES = {
     c.RecordResult: "result entry",
     c.CallTie: "tie call",
     c.FlagCheck: "flag check",
+    c.StartTurnTimer: "turn timer start",
+    c.StopTurnTimer: "turn timer stop",
+    c.TakeExtension: "turn extension",
+    c.StartExtension: "turn extension start",
+    c.NoModelsLeft: "no models left",
 }
 
 

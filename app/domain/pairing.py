@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-import networkx as nx  # type: ignore[import-untyped, unused-ignore]
-
 from app.domain.errors import BadInput, RuleError
 from app.domain.standings import SR2019_TP, PlayerRecord, by_id
 
@@ -167,6 +165,9 @@ def _later_round(
     if len(ids) % 2:
         costs |= {(i, _BYE): field.bye_cost(i, rng.randrange(_CHANCE)) for i in ids}
     ceiling = max(costs.values()) + 1
+    # Imported here: a tenth of a second off every server start (a restart mid-round).
+    import networkx as nx  # type: ignore[import-untyped, unused-ignore]
+
     graph = nx.Graph()
     graph.add_weighted_edges_from((a, b, ceiling - cost) for (a, b), cost in costs.items())
     matched = nx.max_weight_matching(graph, maxcardinality=True)

@@ -30,6 +30,7 @@ LIVE = (
 
 _BY_PHASE = {
     Phase.READY: TableStatus.WAITING,
+    Phase.PRE_DEPLOYMENT: TableStatus.DEPLOYING,  # IG2014's step before deployment (DC3)
     Phase.DEPLOYMENT: TableStatus.DEPLOYING,
     Phase.ADVANCE_DEPLOYMENT: TableStatus.DEPLOYING,
     Phase.TURN: TableStatus.PLAYING,

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from types import MappingProxyType
 
+from app.domain.army_lists import ListChecks
 from app.domain.errors import BadInput
 from app.domain.turn_timing import TimingPolicy
 
@@ -24,14 +26,31 @@ NO_TIME_LIMITS = "no_time_limits"
 NO_ASSASSINATION = "no_assassination"
 NO_TIEBREAKERS = "no_tiebreakers"
 
-#: Army list and painting variants: announced to the players, checked by the EO.
+#: Army list and painting variants: checked when a player's lists are submitted.
+BATTLEGROUP_ONLY = "battlegroup_only"
+CHARACTER_RESTRICTIONS = "character_restrictions"
+SPECIALISTS = "specialists"
 LIST_FLAGS: dict[str, str] = {
-    "battlegroup_only": "Battlegroup Only",
-    "character_restrictions": "Character Restrictions",
-    "specialists": "Specialists",
+    BATTLEGROUP_ONLY: "Battlegroup Only",
+    CHARACTER_RESTRICTIONS: "Character Restrictions",
+    SPECIALISTS: "Specialists",
     "painting_basic": "Basic Painting Required",
     "painting_advanced": "Advanced Painting Required",
 }
+
+#: "Painting Variants": each standard in the document's words.
+PAINTING: dict[str, str] = {
+    "painting_basic": "All models must be primed and basecoated, with the intended final "
+    "color scheme on all parts of the model. Bases can be unfinished.",
+    "painting_advanced": "All models must be completely painted and based: a reasonable "
+    "diversity of color, individual elements distinguishable by color, shading and "
+    "highlighting, and bases finished with sand or flock or otherwise modeled and "
+    "painted. Whether a model is completely painted and based is the EO's decision.",
+}
+
+#: "SPECIALIST POINT VALUES": the army points each list may add as specialists, by the
+#: event's point size (a size between two rows takes the row at or below it).
+SPECIALIST_POINTS = MappingProxyType({0: 0, 25: 10, 50: 20, 75: 20, 100: 30, 150: 50, 200: 50})
 
 NAMES: dict[str, str] = {
     **LIST_FLAGS,
@@ -92,6 +111,23 @@ def parse(ids: Iterable[str], offered: Iterable[str], ruleset_name: str) -> Vari
         timing=timing,
         assassination=NO_ASSASSINATION not in chosen,
         tiebreakers=NO_TIEBREAKERS not in chosen,
+    )
+
+
+def specialist_allowance(points: int) -> int:
+    """The Specialists allowance for an event of `points` (the table's row at or below)."""
+    return SPECIALIST_POINTS[max((p for p in SPECIALIST_POINTS if p <= points), default=0)]
+
+
+def list_checks(ids: Iterable[str], points: int) -> ListChecks:
+    """What the army list and painting variants the EO chose check in a player's lists."""
+    chosen = frozenset(ids)
+    painting = next((v for v in PAINTING if v in chosen), None)
+    return ListChecks(
+        battlegroup_only=BATTLEGROUP_ONLY in chosen,
+        character_restrictions=CHARACTER_RESTRICTIONS in chosen,
+        specialist_points=specialist_allowance(points) if SPECIALISTS in chosen else None,
+        painting=None if painting is None else (NAMES[painting], PAINTING[painting]),
     )
 
 

@@ -10,8 +10,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.domain import variants
+from app.domain.army_lists import ListChecks
 from app.domain.errors import NotFound
-from app.domain.formats import MINUTE_MS, get_format
+from app.domain.formats import MINUTE_MS, ListRule, get_format
 from app.store.events import EventStore
 from app.store.models import EoAction, EventRecord, PlayerEntry, RoundEntry
 from app.store.repository import Store
@@ -33,8 +35,10 @@ class EventSpec:
     #: The player clock the EO sets, in minutes (None: the format's for the points).
     clock_minutes: int | None = None
     pregame: bool = False  # lists, the starting roll and sides on the phones
-    #: SR2019 event variants (app.domain.variants): timing, victory, tiebreakers.
+    #: SR2019 event variants (app.domain.variants): timing, victory, tiebreakers, lists.
     variants: tuple[str, ...] = ()
+    #: Champions' Active Duty Roster, as the EO wrote it ("": none, not checked).
+    roster: str = ""
 
 
 def event_clock_ms(event: EventRecord) -> int:
@@ -48,6 +52,13 @@ def event_clock_ms(event: EventRecord) -> int:
 def event_variants(event: EventRecord) -> tuple[str, ...]:
     """The variants the EO chose for the event, as stored."""
     return tuple(v for v in event.variants.split(",") if v)
+
+
+def list_policy(event: EventRecord) -> tuple[ListRule, ListChecks]:
+    """The army lists each player brings to the event, and what is checked in them."""
+    rule = get_format(event.format_id).list_rule(event.lists)
+    checks = variants.list_checks(event_variants(event), event.points)
+    return rule, rule.with_roster(checks, event.roster)
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,9 +136,15 @@ class Control(Rounds, Registration):
     # -- players and the draft -----------------------------------------------------
 
     def add_player(
-        self, event_id: str, name: str, faction: str = "", lists: str = "", list_note: str = ""
+        self,
+        event_id: str,
+        name: str,
+        faction: str = "",
+        lists: str = "",
+        list_note: str = "",
+        painted: bool = False,
     ) -> PlayerEntry:
-        player = super().add_player(event_id, name, faction, lists, list_note)
+        player = super().add_player(event_id, name, faction, lists, list_note, painted)
         self._follow_draft(event_id, f"{player.name} added")
         return player
 

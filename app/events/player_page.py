@@ -7,9 +7,10 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from app.domain.errors import BadInput, RuleError, Unauthorized
-from app.domain.formats import get_format, split_lists
-from app.events.base import pairings_of
+from app.domain.army_lists import HELP as LISTS_HELP
+from app.domain.army_lists import LISTS_MOST, check_length, list_texts, split_lists, tidy
+from app.domain.errors import RuleError, Unauthorized
+from app.events.base import list_policy, pairings_of
 from app.store.models import PlayerEntry
 
 if TYPE_CHECKING:
@@ -40,16 +41,20 @@ def lists_locked(service: EventService, event_id: str) -> bool:
     return any(r.started_ms is not None for r in service.rounds(event_id))
 
 
-def set_my_lists(service: EventService, event_id: str, player: PlayerEntry, lists: str) -> None:
+def set_my_lists(
+    service: EventService, event_id: str, player: PlayerEntry, lists: str, painted: bool = False
+) -> None:
+    """The player's own lists, checked in full (the EO's note is for the EO's entries);
+    `painted` declares the army meets the event's Painting Required standard."""
     if lists_locked(service, event_id):
         raise RuleError("the event has started: your lists are locked (ask the EO)")
-    lists = lists.strip()
-    if len(lists) > 500:
-        raise BadInput("your lists are 500 characters at most")
+    lists = tidy(lists)
+    check_length(lists, "your lists")
     event = service.event(event_id)
-    get_format(event.format_id).list_rule(event.lists).check(len(split_lists(lists)))
+    rule, checks = list_policy(event)
+    rule.check_lists(list_texts(lists), event.points, checks=checks, painted=painted)
     with service.db.unit() as repo:
-        player.lists = lists
+        player.lists, player.painted = lists, painted
         repo.add(player, service._action(event_id, "player_lists", player=player.id))
     service.changed(event_id)
 
@@ -83,7 +88,7 @@ def _current_table(
 
 def my_page(service: EventService, event_id: str, player: PlayerEntry, base: str) -> dict[str, Any]:
     event = service.event(event_id)
-    rule = get_format(event.format_id).list_rule(event.lists)
+    rule, checks = list_policy(event)
     return {
         "event": {"id": event.id, "name": event.name},
         "player": {
@@ -94,6 +99,11 @@ def my_page(service: EventService, event_id: str, player: PlayerEntry, base: str
             "lists_text": player.lists,
             "lists_locked": lists_locked(service, event_id),
             "lists_wanted": rule.name,
+            "lists_most": LISTS_MOST,
+            "lists_help": LISTS_HELP,
+            "list_rules": checks.words(event.points),
+            "painting": None if checks.painting is None else " — ".join(checks.painting),
+            "painted": player.painted,
         },
         "current": _current_table(service, event_id, player, base),
     }

@@ -23,7 +23,7 @@ from app.domain.formats import get_format, rules_for_scenario
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
 from app.domain.variants import names as variant_names
-from app.events.base import ChangeListener, EventBase, pairings_of
+from app.events.base import ChangeListener, EventBase, list_policy, pairings_of
 from app.events.dashboard import Dashboards, summary
 from app.events.results import (
     complete,
@@ -210,6 +210,18 @@ def _round_view(
     }
 
 
+def _list_rules(event: EventRecord) -> dict[str, Any]:
+    """What the event checks in the players' lists; whether its Active Duty Roster is
+    checked (None: its lists use none; False: the EO entered none)."""
+    checks = list_policy(event)[1]
+    checked = (checks.roster is not None) if checks.roster_offered else None
+    return {
+        "list_rules": checks.words(event.points),
+        "active_duty_roster": event.roster,
+        "active_duty_roster_checked": checked,
+    }
+
+
 def _event_view(
     data: EventData, statuses: dict[str | None, str], ranked: list[View], admin: bool
 ) -> View:
@@ -233,6 +245,7 @@ def _event_view(
             "standings_name": get_ranking(event.standings).name,
             "standings_order": get_ranking(event.standings).order_words,
             "painting_category": event.painting_category,
+            **_list_rules(event),
         },
         "players": [
             {
@@ -240,6 +253,8 @@ def _event_view(
                 "name": p.name,
                 "faction": p.faction,
                 "lists": p.lists if admin else "",
+                "list_note": p.list_note if admin else "",
+                "painted": p.painted,
                 "dropped": p.dropped,
                 "cut": p.cut,
                 "disqualified": p.disqualified,

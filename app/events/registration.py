@@ -8,41 +8,51 @@ import io
 import secrets
 
 from app.domain import variants
+from app.domain.army_lists import ListChecks, check_length, list_texts, tidy
 from app.domain.errors import BadInput, RuleError, Unauthorized
-from app.domain.formats import ListRule, get_format, split_lists
+from app.domain.formats import ListRule, get_format
 from app.domain.prizes import painting_category
 from app.domain.rankings import get_ranking
 from app.domain.tournament import RoundPlan
-from app.events.base import EventBase, EventSpec
+from app.events.base import EventBase, EventSpec, list_policy
 from app.store.models import EventRecord, PlayerEntry
 from app.tables.hub import new_id, new_token
 
 
 def _clean(name: str, faction: str, lists: str) -> tuple[str, str, str]:
-    name, faction, lists = name.strip(), faction.strip(), lists.strip()
+    name, faction, lists = name.strip(), faction.strip(), tidy(lists)
     if not name or len(name) > 60:
         raise BadInput("a player needs a name (60 characters at most)")
-    if len(faction) > 60 or len(lists) > 500:
-        raise BadInput("faction is 60 characters at most, lists 500")
+    if len(faction) > 60:
+        raise BadInput("faction is 60 characters at most")
+    check_length(lists)
     return name, faction, lists
 
 
-def _list_rule(event: EventRecord) -> ListRule:
-    return get_format(event.format_id).list_rule(event.lists)
+#: A player as registered: name, faction, lists, and their Painting Required declaration.
+Row = tuple[str, str, str, bool]
+
+#: What a CSV's "painted" column says for yes.
+YES = frozenset({"yes", "y", "true", "1", "x", "painted"})
 
 
-def csv_rows(text: str) -> list[tuple[str, str, str]]:
-    """CSV with a header row: name, faction, lists (faction and lists optional)."""
+def csv_rows(text: str) -> list[tuple[int, Row]]:
+    """CSV with a header row: name, faction, lists, painted (all but name optional); each
+    row with the line of the file it starts on (a quoted list may take several)."""
     if len(text) > 200_000:
         raise BadInput("the CSV file is too large (200 kB at most)")
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     fields = [f.strip().lower() for f in (reader.fieldnames or [])]
     if "name" not in fields:
         raise BadInput("the CSV needs a header row with a 'name' column")
-    rows: list[tuple[str, str, str]] = []
+    rows: list[tuple[int, Row]] = []
+    line = reader.line_num + 1
     for row in reader:
         clean = {(k or "").strip().lower(): (v or "") for k, v in row.items()}
-        rows.append((clean.get("name", ""), clean.get("faction", ""), clean.get("lists", "")))
+        painted = clean.get("painted", "").strip().lower() in YES
+        player = (clean.get("name", ""), clean.get("faction", ""), clean.get("lists", ""), painted)
+        rows.append((line, player))
+        line = reader.line_num + 1
     return rows
 
 
@@ -58,7 +68,8 @@ class Registration(EventBase):
         name = spec.name.strip()
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
-        lists = fmt.list_rule(spec.lists).lists
+        list_rule = fmt.list_rule(spec.lists)
+        roster = tidy(spec.roster)
         if spec.fixed_rounds is not None and not 1 <= spec.fixed_rounds <= 12:
             raise BadInput("a fixed round count is between 1 and 12")
         if spec.cut_to_top is not None and not 2 <= spec.cut_to_top <= self.players_per_event:
@@ -72,12 +83,13 @@ class Registration(EventBase):
         chosen = variants.parse(spec.variants, fmt.variants, fmt.name)
         if chosen.timing is not None:
             chosen.timing.timing(spec.points)  # a size the Classic table has
+        list_rule.with_roster(variants.list_checks(spec.variants, spec.points), roster)
         event = EventRecord(
             id=new_id(),
             name=name,
             format_id=fmt.id,
             points=spec.points,
-            lists=lists,
+            lists=list_rule.lists,
             fixed_rounds=spec.fixed_rounds,
             cut_to_top=spec.cut_to_top,
             standings=ranking.id,
@@ -85,6 +97,7 @@ class Registration(EventBase):
             clock_minutes=spec.clock_minutes,
             pregame=spec.pregame,
             variants=",".join(v for v in variants.ALL if v in spec.variants),
+            roster=roster,
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )
@@ -106,20 +119,33 @@ class Registration(EventBase):
     # -- players ------------------------------------------------------------------
 
     def add_player(
-        self, event_id: str, name: str, faction: str = "", lists: str = "", list_note: str = ""
+        self,
+        event_id: str,
+        name: str,
+        faction: str = "",
+        lists: str = "",
+        list_note: str = "",
+        painted: bool = False,
     ) -> PlayerEntry:
         """Register a player; a late arrival joins from the next round (RP7: losses before).
-        The EO's `list_note` lets lists stand that the list rules would refuse."""
-        added, errors = self._add_players(event_id, [(name, faction, lists)], list_note)
+        The EO's `list_note` lets lists stand that the list rules would refuse; `painted`
+        declares the army meets the event's Painting Required standard."""
+        added, errors = self._add_players(event_id, [(name, faction, lists, painted)], list_note)
         if errors:
             raise BadInput(errors[0][1])
         return added[0]
 
     def _check_new(
-        self, raw: tuple[str, str, str], rule: ListRule, taken: set[str], points: int, note: str
+        self,
+        raw: Row,
+        policy: tuple[ListRule, ListChecks],
+        taken: set[str],
+        points: int,
+        note: str,
     ) -> str:
-        name, _, lists = raw
-        rule.check_lists(split_lists(lists), points, note)
+        name, _, lists, painted = raw
+        rule, checks = policy
+        rule.check_lists(list_texts(lists), points, note, checks=checks, painted=painted)
         if name.lower() in taken:
             raise BadInput(f"{name} is already registered")
         if len(taken) >= self.players_per_event:
@@ -130,11 +156,11 @@ class Registration(EventBase):
         return name
 
     def _add_players(
-        self, event_id: str, rows: list[tuple[str, str, str]], note: str = ""
+        self, event_id: str, rows: list[Row], note: str = ""
     ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
         """Register several players in one transaction; bad rows come back by index."""
         event = self.event(event_id)
-        rule = _list_rule(event)
+        policy = list_policy(event)
         note = note.strip()[:300]
         taken = {p.name.lower() for p in self.players(event_id)}
         joined_round = self._next_to_play(event_id)
@@ -142,8 +168,9 @@ class Registration(EventBase):
         errors: list[tuple[int, str]] = []
         for index, raw in enumerate(rows):
             try:
-                name, faction, lists = _clean(*raw)
-                self._check_new((name, faction, lists), rule, taken, event.points, note)
+                name, faction, lists = _clean(*raw[:3])
+                painted = raw[3]
+                self._check_new((name, faction, lists, painted), policy, taken, event.points, note)
             except RuleError as exc:
                 errors.append((index, exc.message))
                 continue
@@ -156,6 +183,7 @@ class Registration(EventBase):
                     faction=faction,
                     lists=lists,
                     list_note=note,
+                    painted=painted,
                     joined_round=joined_round,
                 )
             )
@@ -177,15 +205,19 @@ class Registration(EventBase):
         faction: str,
         lists: str,
         list_note: str = "",
+        painted: bool | None = None,
     ) -> PlayerEntry:
+        """Correct a player; `painted` None keeps their Painting Required declaration."""
         player = self.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
         event = self.event(event_id)
         note = list_note.strip()[:300]
-        _list_rule(event).check_lists(split_lists(lists), event.points, note)
+        painted = player.painted if painted is None else painted
+        rule, checks = list_policy(event)
+        rule.check_lists(list_texts(lists), event.points, note, checks=checks, painted=painted)
         with self.db.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
-            player.list_note = note
+            player.list_note, player.painted = note, painted
             repo.add(player, self._action(event_id, "edit_player", player=player_id, name=name))
         for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
             if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):
@@ -211,6 +243,7 @@ class Registration(EventBase):
         return player
 
     def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
-        """CSV with a header row: name, faction, lists (faction and lists optional)."""
-        added, errors = self._add_players(event_id, csv_rows(text))
-        return added, [f"line {index + 2}: {message}" for index, message in errors]
+        """CSV with a header row: name, faction, lists, painted (all but name optional)."""
+        rows = csv_rows(text)
+        added, errors = self._add_players(event_id, [row for _, row in rows])
+        return added, [f"line {rows[index][0]}: {message}" for index, message in errors]

@@ -1,5 +1,5 @@
-"""Rounds: pairing (RP2/RP3) with the cut (RP1), swaps, the start (DC4) and the DC8
-round-end timer.
+"""Rounds: pairing (RP2/RP3) with the cut (RP1), swaps and the start (DC4); the DC8
+round end is app.events.round_end's.
 
 A use case does its work on the live tables first, then writes the event's side in
 one unit of work; if that fails, the tables it opened are discarded again, so a
@@ -8,9 +8,6 @@ failure half way leaves neither half a round nor tables nobody plays on.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
@@ -23,9 +20,7 @@ from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.rankings import get_ranking, pair_finals
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
-    RoundEndCall,
     cut_to_top,
-    round_end_call,
 )
 from app.events.base import (
     PairingRow,
@@ -35,7 +30,7 @@ from app.events.base import (
     pairings_of,
 )
 from app.events.pregame import open_command
-from app.events.results import Results
+from app.events.round_end import RoundEnds
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableMeta, TableRoom
 
@@ -53,35 +48,7 @@ def _seat(row: PairingRow, side: str, player_id: str) -> PairingRow:
     return replace(row, p1=player_id) if side == "p1" else replace(row, p2=player_id)
 
 
-class Rounds(Results):
-    # -- the DC8 round-end timer ---------------------------------------------------
-
-    def start_timers(self) -> None:
-        with self.db.read() as repo:
-            running = repo.running_rounds()
-        for entry in running:
-            self._schedule_round_end(entry)
-
-    def _schedule_round_end(self, entry: RoundEntry) -> None:
-        old = self._round_ends.pop(entry.event_id, None)
-        if old is not None:
-            old.cancel()
-        if entry.expected_end_ms is not None:
-            self._round_ends[entry.event_id] = asyncio.get_running_loop().create_task(
-                self._round_end_when_due(entry.event_id, entry.expected_end_ms)
-            )
-
-    async def _round_end_when_due(self, event_id: str, at_ms: int) -> None:
-        await self.time.sleep_until(at_ms)
-        await self.call_round_end(event_id)
-
-    async def close(self) -> None:
-        for task in self._round_ends.values():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._round_ends.clear()
-
+class Rounds(RoundEnds):
     # -- tables -------------------------------------------------------------------
 
     def _open(
@@ -317,50 +284,6 @@ class Rounds(Results):
         records = self.player_records(event.id)
         left = max(1, self.planned_rounds(event.id) - entry.number + 1)
         return lambda row: open_command(event, row, players, records, left)
-
-    async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
-        """DC8 for one table still in play (None: its game is over)."""
-        if room.game.phase is Phase.OVER:
-            return None
-        if room.broken is None:  # a clock that ran out by now is decided first (DC7)
-            await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
-        game = room.game
-        if game.phase is Phase.OVER:
-            return None
-        if game.timer is not None:  # DC10: the round time is up: dice down
-            await room.execute(c.Role.SYSTEM, "", 0, c.DiceDown())
-            return RoundEndCall.DICE_DOWN
-        remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
-        call = round_end_call(
-            remaining,
-            game.paused_by_eo,
-            clock_ran_out=game.phase is Phase.CLOCK_OUT,
-            rules=game.format,
-        )
-        if call is RoundEndCall.TIE:
-            await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())
-        return call
-
-    async def call_round_end(self, event_id: str) -> dict[str, str]:
-        """DC8 at the round's end time: play on under 5 minutes combined, else a tie."""
-        entry = self.current_round(event_id)
-        if entry is None or entry.expected_end_ms is None:
-            raise RuleError("no round is running")
-        if entry.end_calls_json is not None:
-            calls: dict[str, str] = json.loads(entry.end_calls_json)
-            return calls
-        now = self.time.now_ms()
-        calls = {}
-        for row in pairings_of(entry):
-            room = self.hub.get(row.table_id or "")
-            call = None if room is None else await self._end_call(room, now)
-            if room is not None and call is not None:
-                calls[room.table_id] = call.value
-        with self.db.unit() as repo:
-            entry.end_calls_json = json.dumps(calls)
-            repo.add(entry, self._action(event_id, "round_end", round=entry.number, calls=calls))
-        self.changed(event_id)
-        return calls
 
     #: What the EO may do to one table from the event's screens.
     TABLE_COMMANDS = (

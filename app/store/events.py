@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, cast
 
+from sqlalchemy import CursorResult, or_, update
 from sqlmodel import Session, col, select
 
 from app.store.models import (
@@ -137,6 +139,27 @@ class EventRepo:
         """New rows, or changed ones the session did not load itself."""
         for row in rows:
             self.session.add(row)
+
+    def claim_round_end(self, entry: RoundEntry, now_ms: int, lapsed_before_ms: int) -> bool:
+        """Claim the round's DC8 end for this worker: False when its calls are written,
+        or another worker's claim has not lapsed (one compare-and-set statement)."""
+        claimed = self.session.execute(
+            update(RoundEntry)
+            .where(
+                col(RoundEntry.id) == entry.id,
+                col(RoundEntry.end_calls_json).is_(None),
+                or_(
+                    col(RoundEntry.end_claimed_ms).is_(None),
+                    col(RoundEntry.end_claimed_ms) < lapsed_before_ms,
+                ),
+            )
+            .values(end_claimed_ms=now_ms)
+            .execution_options(synchronize_session=False)
+        )
+        if cast("CursorResult[Any]", claimed).rowcount != 1:
+            return False
+        entry.end_claimed_ms = now_ms
+        return True
 
     def delete_round(self, entry: RoundEntry) -> None:
         row = self.session.get(RoundEntry, entry.id)

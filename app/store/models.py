@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, UniqueConstraint
+from sqlalchemy import BigInteger, Column, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -82,6 +82,9 @@ class EventRecord(SQLModel, table=True):
     #: The player clock the EO set, in minutes (None: the format's clock for the points).
     clock_minutes: int | None = None
     variants: str = ""  # the event variants, comma separated (app.domain.variants)
+    #: Champions' Active Duty Roster, as the EO wrote it ("": none, not checked). The
+    #: database fills it in for a row an older version writes.
+    roster: str = Field(default="", sa_column_kwargs={"server_default": ""})
     admin_token: str = Field(index=True, unique=True)
     created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     cut_done: bool = False
@@ -103,6 +106,9 @@ class PlayerEntry(SQLModel, table=True):
     lists: str = ""
     #: The EO's note letting lists stand that the list rules would refuse ("": none).
     list_note: str = ""
+    #: The player declared their army meets the event's Painting Required standard (the
+    #: database fills it in for a row an older version writes).
+    painted: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     dropped: bool = False
     joined_round: int = 1
     cut: bool = False
@@ -125,6 +131,8 @@ class RoundEntry(SQLModel, table=True):
     started_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     expected_end_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     end_calls_json: str | None = None
+    #: When a worker claimed the DC8 round end (it calls it; the claim lapses).
+    end_claimed_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class EoAction(SQLModel, table=True):

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import os
 from collections import defaultdict
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, inspect, text
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from app.domain.errors import RuleError
 from app.domain.status import LIVE
 from app.store.checkpoint import CHECKPOINT_EVERY_S, Checkpointer
+from app.store.group_commit import PG_ASYNC_COMMIT, GroupCommit, PostgresWal, WalFile
 from app.store.models import LogRecord, TableRecord, TableSnapshot
+
+if TYPE_CHECKING:
+    from app.store.pg_log import PgLogWriter
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +45,10 @@ class Fenced(RuleError):
 
 def _entry(r: LogRecord) -> LogEntry:
     return LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json, r.turn)
+
+
+#: A log row as `tables` reads it: its table, then a LogEntry's fields.
+LOG_ROW = tuple(col(getattr(LogRecord, f)) for f in ("table_id", *LogEntry.__dataclass_fields__))
 
 
 #: SQLite's `synchronous` levels a deployment may choose. FULL (the default) syncs the
@@ -108,16 +114,16 @@ class Store:
         self.url = url
         self.checkpoint_every_s = checkpoint_every_s
         self.engine = make_engine(url, synchronous)
-        #: With FULL, the hot-path writer commits without a sync and `sync()` makes the
-        #: write-ahead log durable afterwards: what a tap's peers see leaves at once, and
-        #: its ack waits for the disk (a commit is then exactly as durable as FULL's).
-        self._sync_later = url.startswith("sqlite") and _synchronous_level(synchronous) != "NORMAL"
-        self._written = 0  # hot-path commits so far
-        self._synced = 0  # of which on disk
-        self._waiting: list[tuple[int, asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
-        self._sync_thread: ThreadPoolExecutor | None = None
-        self._wal_fd: int | None = None
+        #: The hot path commits without waiting for the disk (SQLite FULL, PostgreSQL):
+        #: a tap's peers get it at once, its ack waits for `durable()` (group_commit).
+        sqlite_file = _sqlite_file(url)
+        self._wal: WalFile | PostgresWal | None = None
+        if url.startswith("postgresql"):
+            self._wal = PostgresWal(self.engine)
+        elif sqlite_file is not None and _synchronous_level(synchronous) != "NORMAL":
+            self._wal = WalFile(sqlite_file)
+        self._sync_later = self._wal is not None
+        self._group = GroupCommit(self._flush_log, "log-sync")
         self._create_schema()
         self._raw: Any = None
         self._cursor: Any = None
@@ -143,6 +149,17 @@ class Store:
             f"UPDATE {TableRecord.__tablename__} SET version = {mark}, "
             f"status = {mark}, result_json = {mark} WHERE id = {mark}"
         )
+        #: With several workers the status too is written only under the table's token.
+        self._update_fenced = (
+            f"{self._update_table} AND EXISTS (SELECT 1 FROM table_owner "
+            f"WHERE table_id = {mark} AND token = {mark})"
+        )
+        #: PostgreSQL: the hot path's writes are awaited, not waited for (app.store.pg_log).
+        self._pg_log: PgLogWriter | None = None
+        if isinstance(self._wal, PostgresWal):
+            from app.store.pg_log import PgLogWriter  # psycopg: the postgres extra's
+
+            self._pg_log = PgLogWriter(self.engine)
         #: With several workers: the insert happens only while the writer's fencing token
         #: is the table's (see app.store.lease), holding the owner row until the commit.
         self._insert_fenced = (
@@ -150,8 +167,6 @@ class Store:
             f"SELECT {', '.join(mark for _ in columns)} WHERE EXISTS (SELECT 1 FROM table_owner "
             f"WHERE table_id = {mark} AND token = {mark} FOR SHARE)"
         )
-        #: SQLite's writer runs in autocommit mode: a lone insert is its own transaction.
-        self._autocommit = sqlite
 
     def _create_schema(self) -> None:
         if self.url.startswith("sqlite"):
@@ -198,68 +213,32 @@ class Store:
                     )
 
     async def durable(self) -> None:
-        """Wait until every hot-path commit so far survives a power loss.
+        """Wait until every hot-path commit so far survives a power loss: a group
+        commit, in a thread of its own (app.store.group_commit)."""
+        await self._group.durable()
 
-        A group commit: one fsync of the write-ahead log, in a thread of its own (the
-        loop goes on meanwhile), covers every commit made before it started.
-        """
-        target = self._written
-        if self._synced >= target:
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((target, done))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush())
-        await done
-
-    async def _flush(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._sync_thread is None:
-            self._sync_thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-sync")
-        while self._waiting:
-            target = self._written
-            try:
-                await loop.run_in_executor(self._sync_thread, self._fsync)
-            except OSError as exc:
-                waiting, self._waiting = self._waiting, []
-                for _, done in waiting:
-                    if not done.done():
-                        done.set_exception(exc)
-                return
-            self._synced = target
-            still = []
-            for wanted, done in self._waiting:
-                if wanted > target:
-                    still.append((wanted, done))
-                elif not done.done():
-                    done.set_result(None)
-            self._waiting = still
-
-    def _fsync(self) -> None:
-        path = _sqlite_file(self.url)
-        if path is None:
-            return
-        if self._wal_fd is None:
-            self._wal_fd = os.open(f"{path}-wal", os.O_RDONLY)
-        os.fsync(self._wal_fd)  # fsync is of the file, whichever descriptor asks
+    def _flush_log(self) -> None:
+        if self._wal is not None:
+            self._wal.flush()
 
     def close_writer(self) -> None:
-        if self._wal_fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._wal_fd)
-            self._wal_fd = None
+        if isinstance(self._wal, WalFile):
+            self._wal.close()
         if self._raw is not None:
             with contextlib.suppress(Exception):
                 self._cursor.close()
             with contextlib.suppress(Exception):
-                self._raw.close()
+                # Not back to the pool: its settings are the hot path's own.
+                self._raw.invalidate()
             self._raw = None
             self._cursor = None
 
     def close(self) -> None:
-        if self._sync_thread is not None:
-            self._sync_thread.shutdown(wait=True)
-            self._sync_thread = None
+        self._group.close()
+        if self._pg_log is not None:
+            self._pg_log.close()
+        if isinstance(self._wal, PostgresWal):
+            self._wal.close()  # its thread is done
         if self._checkpoints is not None:
             self._checkpoints.stop()
             self._checkpoints = None
@@ -321,17 +300,62 @@ class Store:
         if self._raw is None:
             self._raw = self.engine.raw_connection()
             self._cursor = self._raw.driver_connection.cursor()
-            if self._autocommit:
+            if self.url.startswith("sqlite"):
                 self._raw.driver_connection.isolation_level = None
+            else:
+                self._raw.driver_connection.autocommit = True
             path = _sqlite_file(self.url)
             if path is not None:
                 # The hot path never checkpoints: a thread of its own does (see above).
                 self._cursor.execute("PRAGMA wal_autocheckpoint=0")
                 if self._sync_later:
-                    self._cursor.execute("PRAGMA synchronous=NORMAL")  # synced by `sync()`
+                    self._cursor.execute("PRAGMA synchronous=NORMAL")  # see `durable()`
                 if self._checkpoints is None:
                     self._checkpoints = Checkpointer(path, self.checkpoint_every_s)
+            elif isinstance(self._wal, PostgresWal):
+                self._cursor.execute(PG_ASYNC_COMMIT)  # see `durable()`
         return self._raw.driver_connection
+
+    def _steps(
+        self,
+        table_id: str,
+        entry: LogEntry,
+        status: str | None,
+        result_json: str | None,
+        fence: int | None,
+    ) -> list[tuple[str, tuple[Any, ...]]]:
+        """The statements that write one accepted command: its log row, and (`status`)
+        the table's new status and result; with a `fence`, only under that token."""
+        e = entry
+        row = (table_id, e.version, e.at_ms, e.actor, e.device, e.seq, e.command_json, e.turn)
+        update = (e.version, status, result_json, table_id)
+        steps: list[tuple[str, tuple[Any, ...]]]
+        if fence is None:
+            steps = [(self._insert_log, row)]
+            if status is not None:
+                steps.append((self._update_table, update))
+            return steps
+        steps = [(self._insert_fenced, (*row, table_id, fence))]
+        if status is not None:
+            steps.append((self._update_fenced, (*update, table_id, fence)))
+        return steps
+
+    async def write(
+        self,
+        table_id: str,
+        entry: LogEntry,
+        status: str | None,
+        result_json: str | None,
+        fence: int | None = None,
+    ) -> None:
+        """`append`, awaited: on PostgreSQL the loop serves other tables meanwhile."""
+        if self._pg_log is None:
+            self.append(table_id, entry, status, result_json, fence)
+            return
+        steps = self._steps(table_id, entry, status, result_json, fence)
+        self._group.wrote()
+        if (await self._pg_log.write(steps))[0] != 1:
+            raise Fenced("server trouble: this table moved to another worker; try again")
 
     def append(
         self,
@@ -348,35 +372,22 @@ class Store:
         fencing token for the table (several workers); `Fenced` when it is not the
         table's any more, and nothing is written.
         """
-        row = (
-            table_id,
-            entry.version,
-            entry.at_ms,
-            entry.actor,
-            entry.device,
-            entry.seq,
-            entry.command_json,
-            entry.turn,
-        )
+        steps = self._steps(table_id, entry, status, result_json, fence)
         conn = self._writer()
         if self._sync_later:
-            self._written += 1
+            self._group.wrote()
         try:
             cursor = self._cursor
-            if status is None and self._autocommit:
-                cursor.execute(self._insert_log, row)  # committed by itself
-                return
-            if self._autocommit:
+            # The writer runs in autocommit mode: a lone insert is its own transaction (one
+            # round trip to PostgreSQL); an insert with a status update, one BEGIN..COMMIT.
+            if len(steps) > 1:
                 cursor.execute("BEGIN")
-            if fence is None:
-                cursor.execute(self._insert_log, row)
-            else:
-                cursor.execute(self._insert_fenced, (*row, table_id, fence))
-                if cursor.rowcount != 1:
+            for statement, params in steps:
+                cursor.execute(statement, params)
+                if fence is not None and statement is self._insert_fenced and cursor.rowcount != 1:
                     raise Fenced("server trouble: this table moved to another worker; try again")
-            if status is not None:
-                cursor.execute(self._update_table, (entry.version, status, result_json, table_id))
-            conn.commit()
+            if len(steps) > 1:
+                conn.commit()
         except Exception:
             with contextlib.suppress(Exception):
                 conn.rollback()
@@ -384,25 +395,22 @@ class Store:
             raise
 
     def tables(self, live_only: bool = False) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
-        """Every table with its whole log, oldest first.
-
-        `live_only`: leave out quick games (no event) that are over; they are read one
-        at a time, by `table`, when someone opens them.
-        """
+        """Every table with its whole log, oldest first. `live_only`: leave out quick
+        games (no event) that are over; `table` reads one when someone opens it."""
         settled = col(TableRecord.event_id).is_(None) & col(TableRecord.status).not_in(
             [status.value for status in LIVE]
         )
         with Session(self.engine) as session:
             query = select(TableRecord)
-            log_query = select(LogRecord)
+            log_query = sa_select(*LOG_ROW)  # plain rows, not ORM objects: a start reads them all
             if live_only:
                 query = query.where(~settled)
                 log_query = log_query.join(TableRecord).where(~settled)
             records = list(session.exec(query))
             logs: dict[str, list[LogEntry]] = defaultdict(list)
-            rows = session.exec(log_query.order_by(col(LogRecord.table_id), col(LogRecord.version)))
-            for row in rows:
-                logs[row.table_id].append(_entry(row))
+            rows = session.execute(log_query.order_by(*LOG_ROW[:2]))
+            for table_id, *entry in rows:
+                logs[table_id].append(LogEntry(*entry))
         for record in records:
             yield record, logs.get(record.id, [])
 

@@ -1,26 +1,23 @@
 """Several workers on one PostgreSQL and one Redis: one owner per table.
 
-Any worker accepts any socket. Every worker keeps the tables it has open as followers of
-their owners: the owner applies a table's commands (one writer, in order, with its
-fencing token: app.store.lease), writes them to the log, and sends each event with its
-log entry through Redis; the other workers apply the entry to their copy and hand the
-event to their own screens, so dashboards on any worker see every table. A command that
-reaches a worker which does not own its table goes to the owner through Redis, and its
-ack or error comes back the same way.
+Any worker accepts any socket. Every worker keeps the tables it has open as followers of their
+owners: the owner applies a table's commands (one writer, in order, with its fencing token:
+app.store.lease), writes them to the log, and sends each event with its log entry through
+Redis; the other workers apply the entry to their copy and hand the event to their own screens,
+so dashboards on any worker see every table. A command that reaches a worker which does not own
+its table goes to the owner through Redis, and its ack or error comes back the same way.
 
-A worker that dies stops renewing its lease; within the lease's time another worker
-takes each of its tables over (rendezvous hashing picks which), reads from the store
-what it had not seen, and goes on: every acked command is in the log, and the fencing
-token keeps the old owner from writing any more. Without Redis a worker cannot tell the
-others what it applies, so it refuses commands ("server trouble") until Redis returns,
-then reads back from the store what it missed.
+A worker that dies stops renewing its lease; within the lease's time another worker takes each
+of its tables over (rendezvous hashing picks which), reads from the store what it had not seen,
+and goes on: every acked command is in the log, and the fencing token keeps the old owner from
+writing any more. Without Redis a worker cannot tell the others what it applies, so it refuses
+commands ("server trouble") until Redis returns, then reads back from the store what it missed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import itertools
 import logging
 import os
@@ -28,20 +25,20 @@ import secrets
 import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.store.lease import Leases, heir
-from app.store.models import TableRecord
 from app.store.repository import Fenced, LogEntry
+from app.store.tails import logs_after
 from app.tables.backplane import Backplane, RelayChannel
 from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
-from app.tables.fanout import REPLACED
-from app.tables.following import catch_up, follow
+from app.tables.following import catch_up, followed
+from app.tables.news import News
 from app.tables.offline import Gap
-from app.tables.room import Ack, TableRoom, Tokens
+from app.tables.room import Ack, TableRoom
+from app.tables.sightings import Sightings
 from app.tables.snapshot import read as read_game
 from app.tables.snapshot import write as write_game
 
@@ -63,7 +60,7 @@ def new_worker_id() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
 
 
-class Cluster:
+class Cluster(News):
     def __init__(self, hub: TableHub, backplane: Backplane, leases: Leases) -> None:
         self.hub = hub
         self.backplane = backplane
@@ -73,11 +70,14 @@ class Cluster:
         self.alive: list[str] = []
         self.lease_ok = False
         self._owners: dict[str, str] = {}
-        self._replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        #: Each forwarded command's request: its table, and the future its reply settles.
+        self._replies: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
         self._ids = itertools.count(1)
         self._beat: asyncio.Task[None] | None = None
         self._sweep: asyncio.Task[None] | None = None
         self._renewer = ThreadPoolExecutor(1, thread_name_prefix="lease")
+        self.sightings = Sightings(hub, backplane)
+        self._sweeper = ThreadPoolExecutor(1, thread_name_prefix="sweep")  # not behind lookups
         self._tasks: set[asyncio.Task[None]] = set()
         #: Told an event's id when another worker changed the event.
         self.event_listeners: list[Callable[[str], None]] = []
@@ -116,10 +116,10 @@ class Cluster:
         self.owned.clear()
         await self.backplane.close()
         self._renewer.shutdown(wait=False)
+        self._sweeper.shutdown(wait=False)
 
     async def _renew_forever(self) -> None:
-        """The lease, renewed on its own: however long a sweep takes, it never lapses
-        while this worker's loop runs."""
+        """The lease, renewed on its own: however long a sweep takes, it never lapses."""
         every = self.leases.ttl_ms / 4000
         while True:
             await asyncio.sleep(every)
@@ -130,7 +130,7 @@ class Cluster:
                 log.error("the worker's lease could not be renewed: %s", exc)
 
     async def _sweep_forever(self) -> None:
-        every = self.leases.ttl_ms / 4000
+        every = self.leases.ttl_ms / 8000  # an orphan is found within an eighth of a lease
         while True:
             await asyncio.sleep(every)
             try:
@@ -147,24 +147,28 @@ class Cluster:
         loop = asyncio.get_running_loop()
         started = loop.time()
         self.alive = await loop.run_in_executor(self._renewer, self.leases.renew)
-        took = loop.time() - started
-        if took > self.leases.ttl_ms / 2000:
-            log.warning(
-                "renewing the lease took %.2f s (it lasts %.1f s)", took, self.leases.ttl_ms / 1000
-            )
+        self.sightings.now_alive(self.alive)
+        if (took := loop.time() - started) > (lasts := self.leases.ttl_ms / 1000) / 2:
+            log.warning("renewing the lease took %.2f s (it lasts %.1f s)", took, lasts)
         self.lease_ok = True
 
     async def sweep(self) -> None:
-        """Let go of tables another worker took; take over orphaned ones."""
-        before = dict(self.owned)
-        held = await asyncio.to_thread(self.leases.holders, list(before))
+        """Let go of tables another worker took; take over orphaned ones (a thread of its own)."""
+        before, loop = dict(self.owned), asyncio.get_running_loop()
+        held = await loop.run_in_executor(self._sweeper, self.leases.holders, list(before))
         for table_id, fence in before.items():
             owner, token = held.get(table_id, (None, 0))
             if self.owned.get(table_id) == fence and (owner != self.worker_id or token > fence):
                 self._lost(table_id)
-        for table_id in await asyncio.to_thread(self.leases.orphans):
-            if heir(table_id, self.alive) == self.worker_id:
-                await self._claim(table_id)
+        orphans = await loop.run_in_executor(self._sweeper, self.leases.orphans)
+        if orphans:
+            await self.renew()  # who is alive now (a dead owner was, at the last renewal)
+        mine = [t for t in orphans if heir(t, self.alive) == self.worker_id]
+        taken = await loop.run_in_executor(self._sweeper, self.leases.claim_all, mine)
+        seen = {t: room.version for t in taken if (room := self.hub.get(t)) is not None}
+        logs = await loop.run_in_executor(self._sweeper, logs_after, self.hub.store.engine, seen)
+        for table_id, token in taken.items():
+            self._took(table_id, token, logs.get(table_id))
 
     # -- ownership ----------------------------------------------------------------------
 
@@ -186,17 +190,29 @@ class Cluster:
 
     async def _claim(self, table_id: str) -> bool:
         token = await asyncio.to_thread(self.leases.claim, table_id)
-        if token is None:
-            return False
+        return token is not None and self._took(table_id, token)
+
+    def _took(self, table_id: str, token: int, read: list[LogEntry] | None = None) -> bool:
+        if self.owned.get(table_id, 0) >= token:
+            return True  # taken meanwhile (a command asked for it), with a newer token
         room = self.hub.get(table_id)
         if room is None:
             return False
-        catch_up(room)
+        catch_up(room, read)
         self.owned[table_id] = token
         self._owners[table_id] = self.worker_id
         room.own(token)
         log.info("worker %s took table %s over (token %s)", self.worker_id, table_id, token)
+        self._wake_asks(table_id)
         return True
+
+    def _wake_asks(self, table_id: str) -> None:
+        """Commands forwarded to the table's dead owner are applied here now, at once,
+        rather than once their asks time out (the takeover read the owner's log: one it
+        applied before it died is a repeat)."""
+        for asked, done in tuple(self._replies.values()):
+            if asked == table_id and not done.done():
+                done.set_result({"moved": True})
 
     def _lost(self, table_id: str) -> None:
         self.owned.pop(table_id, None)
@@ -252,7 +268,8 @@ class Cluster:
         body["q"] = [[s, at, command_to_wire(cmd)] for s, at, cmd in queued]
         if gap is not None:
             body["g"] = [gap.since_ms, gap.back_ms, gap.version, gap.back_version]
-            body["gg"] = write_game(gap.game)
+            if gap.game is not None:
+                body["gg"] = write_game(gap.game)
         return await self._forward(
             room, body, lambda: room.merge_offline(actor, device, gap, base, queued)
         )
@@ -266,8 +283,8 @@ class Cluster:
             owner = await self._owner(room)
             if owner == self.worker_id and room.fence is not None:
                 try:
-                    ack: Ack = await here()
-                    return ack
+                    ack: Ack = await here()  # the owner asked before may have applied it
+                    return Ack(ack.version, duplicate=ack.duplicate and not asked)  # not a repeat
                 except Fenced:
                     self._lost(table_id)  # taken over meanwhile: ask the new owner
             if owner == self.worker_id:
@@ -283,13 +300,15 @@ class Cluster:
                 return Ack(reply["ok"][0], duplicate=reply["ok"][1] and asked == 1)
             if reply is not None and "err" in reply:
                 raise RuleError(reply["err"][1], reply["err"][0])
-            self._owners.pop(table_id, None)  # gone or moved: look again
+            if room.fence is None:  # gone or moved: look again (not if taken over here)
+                self._owners.pop(table_id, None)
             if loop.time() >= deadline:
                 raise ServerTrouble(
                     "server trouble: the worker holding this table does not answer; "
                     "try again in a moment"
                 )
-            if owner is None or (reply is not None and reply.get("moved")):
+            moved = owner is None or (reply is not None and reply.get("moved"))
+            if moved and room.fence is None:  # (taken over here meanwhile: apply it now)
                 await asyncio.sleep(0.1)
 
     async def _ask(
@@ -297,7 +316,7 @@ class Cluster:
     ) -> dict[str, Any] | None:
         request = next(self._ids)
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._replies[request] = done
+        self._replies[request] = (envelope["t"], done)
         envelope.update(k="cmd", id=request, to=owner)
         try:
             if not self.backplane.send(f"w:{owner}", envelope):
@@ -313,9 +332,9 @@ class Cluster:
             raise ServerTrouble(f"server trouble: {self.backplane.trouble}; try again in a moment")
 
     def _on_reply(self, envelope: dict[str, Any]) -> None:
-        done = self._replies.get(envelope.get("id", 0))
-        if done is not None and not done.done():
-            done.set_result(envelope)
+        asked = self._replies.get(envelope.get("id", 0))
+        if asked is not None and not asked[1].done():
+            asked[1].set_result(envelope)
 
     def _on_command(self, envelope: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(self._serve(envelope))
@@ -346,26 +365,23 @@ class Cluster:
         gap = None
         if "g" in envelope:
             since, back, version, back_version = envelope["g"]
-            gap = Gap(since, back, version, read_game(envelope["gg"]), back_version)
+            game = read_game(envelope["gg"]) if "gg" in envelope else None
+            gap = Gap(since, back, version, game, back_version)
         queued = [(s, at, command_from_wire(w)) for s, at, w in envelope["q"]]
         return await room.merge_offline(actor, envelope["d"], gap, envelope["b"], queued)
 
     # -- following the owners -----------------------------------------------------------
 
     def _followed(self, room: TableRoom, envelope: dict[str, Any]) -> None:
+        if "presence" in envelope:
+            room.screens.heard(envelope["w"], envelope["presence"], bool(envelope.get("ask")))
+            return
         if "e" not in envelope or envelope["e"][0] <= room.version:
             return  # seen already (read from the store at a takeover, say)
         if room.fence is not None:  # another worker took it over: it writes now
             self._lost(room.table_id)
         self._owners[room.table_id] = envelope["w"]
-        before = room.version
-        text = envelope["text"]
-        if follow(room, [LogEntry(*envelope["e"])], text):
-            if room.version > before:
-                channel = room.channel
-                assert isinstance(channel, RelayChannel)
-                channel.local(text)
-        else:
+        if not followed(room, LogEntry(*envelope["e"]), envelope["text"]):
             catch_up(room)
 
     async def _recover(self) -> None:
@@ -373,61 +389,7 @@ class Cluster:
         for room in tuple(self.hub.rooms.values()):
             if room.fence is None:
                 catch_up(room)
-
-    # -- tables and events changed on another worker ------------------------------------
-
-    def _on_open(self, envelope: dict[str, Any]) -> None:
-        if envelope.get("dropped"):
-            self.hub.rooms.pop(envelope["t"], None)
-            self.hub.broadcast.forget(f"table:{envelope['t']}")
-            self.owned.pop(envelope["t"], None)
-        elif envelope.get("ev"):
-            self.hub.get(envelope["t"])
-
-    def discarded(self, table_id: str) -> None:
-        """A table removed before its game began: the other workers forget it too."""
-        self.owned.pop(table_id, None)
-        self.backplane.send("all", {"k": "open", "t": table_id, "dropped": True})
-
-    def meta_changed(self, room: TableRoom) -> None:
-        self.backplane.send("all", {"k": "meta", "t": room.table_id})
-
-    def _on_meta(self, envelope: dict[str, Any]) -> None:
-        room = self.hub.rooms.get(envelope["t"])
-        if room is None:
-            return
-        with self.hub.store.session() as session:
-            record = session.get(TableRecord, room.table_id)
-        if record is None:
-            self.hub.rooms.pop(room.table_id, None)
-            return
-        tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
-        for subscriber in tuple(room.channel.subscribers):
-            now, before = getattr(tokens, subscriber.role), getattr(room.tokens, subscriber.role)
-            if not hmac.compare_digest(now.encode(), before.encode()):
-                subscriber.drop(REPLACED, "link replaced")
-        room.tokens = tokens
-        names = (record.p1_name, record.p2_name)
-        if names != room.game.setup.names:
-            room.game = replace(room.game, setup=replace(room.game.setup, names=names))
-            room.initial = replace(room.initial, setup=replace(room.initial.setup, names=names))
-            for subscriber in tuple(room.channel.subscribers):
-                subscriber.offer(room.snapshot(subscriber.role))
-            for listener in room.listeners:
-                listener(room)
-
-    def event_changed(self, event_id: str) -> None:
-        """An event changed here: the other workers' dashboards and read models hear it."""
-        if not self._relaying:
-            self.backplane.send("all", {"k": "ev", "e": event_id})
-
-    def _on_event(self, envelope: dict[str, Any]) -> None:
-        self._relaying = True
-        try:
-            for listener in tuple(self.event_listeners):
-                listener(envelope["e"])
-        finally:
-            self._relaying = False
+            room.screens.share_again()
 
     # -- what the health endpoint says -------------------------------------------------
 

@@ -78,6 +78,9 @@ class Engine:
     own_view: Callable[[Any, Side, dict[str, Any]], dict[str, Any]] = lambda _g, _s, view: view
     #: What a server roll did, in words, for the log (before, after).
     roll_words: Callable[[Any, Any], dict[str, Any]] = lambda _before, _after: {}
+    #: The command that opens a quick game's pre-game on the phones (None: the engine's
+    #: tables settle who goes first at the table, in their own first steps).
+    pregame: Any = None
 
 
 def _wm_tick(game: warmachine.Game, now_ms: int) -> Tick | None:
@@ -154,6 +157,7 @@ WARMACHINE = Engine(
     side_of=side_for,
     to_refresh=screens_to_refresh,
     own_view=_wm_own_view,
+    pregame=c.OpenPregame(),
     decides=decides,
     write=snapshot.write,
     read=snapshot.read,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from app.domain.errors import RuleError
 from app.store.repository import LogEntry
 from app.tables.backplane import RelayChannel
+from app.tables.codec import actor_from_wire
 from app.tables.dedupe import Dedupe
 from app.tables.fanout import Subscriber
 from app.tables.offline import Decision
@@ -36,11 +37,32 @@ def follow(room: TableRoom, entries: list[LogEntry], text: str | None = None) ->
     return True
 
 
-def catch_up(room: TableRoom) -> bool:
-    """Read what this worker has not seen from the store; its screens get the table
-    afresh if anything changed (they resync by version)."""
+def followed(room: TableRoom, entry: LogEntry, text: str) -> bool:
+    """The owner applied `entry` (its event `text`): this worker's screens get the event,
+    and those whose seat or own choices it changed (the pre-game's) get the table
+    afresh, as the owner's own screens do. False: it does not follow on from here."""
+    before, version = room.game, room.version
+    if not follow(room, [entry], text):
+        return False
+    if room.version > version:
+        channel = room.channel
+        if isinstance(channel, RelayChannel):
+            channel.local(text)
+        roles = room.engine.to_refresh(before, room.game, actor_from_wire(entry.actor))
+        for subscriber in tuple(channel.subscribers):
+            if subscriber.role in roles:
+                subscriber.offer(room.snapshot(subscriber.role))
+    return True
+
+
+def catch_up(room: TableRoom, read: list[LogEntry] | None = None) -> bool:
+    """Read what this worker has not seen from the store (or take `read`, the log already
+    read from some version on); its screens get the table afresh if anything changed
+    (they resync by version)."""
     version = room.version
-    if not follow(room, room.store.log(room.table_id, after=version)):
+    if read is None:
+        read = room.store.log(room.table_id, after=version)
+    if not follow(room, [entry for entry in read if entry.version > version]):
         room.dedupe, room.game, room.version = Dedupe(), room.initial, 0
         room.decided = Decision(0, room.time.now_ms(), room.initial)
         room.replay(room.store.log(room.table_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
@@ -16,6 +17,7 @@ from app.store.models import TableRecord, TableSnapshot
 from app.store.repository import LogEntry, Store
 from app.tables.engines import Engine, engine_for
 from app.tables.fanout import Broadcast, MemoryBroadcast
+from app.tables.following import catch_up, follow
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
@@ -276,10 +278,36 @@ class TableHub:
         if room is None:
             found = self.store.table_tail(table_id)
             if found is not None:
-                record, snapshot, tail = found
-                room = self._room_from(record, tail, snapshot)
-                if room.engine.pending(room.game):
-                    room.schedule_flag()
+                room = self._from_tail(*found)
+        return room
+
+    async def open(self, table_id: str) -> TableRoom | None:
+        """`get` for a socket: a table not in memory is read from the store on a thread.
+        With several workers every phone may reach one that has not loaded its table yet
+        (after the hall's Wi-Fi restarts, hundreds at once): the reads must not stall the
+        worker's loop."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        found = await asyncio.to_thread(self.store.table_tail, table_id)
+        room = self.rooms.get(table_id)  # read meanwhile for another socket
+        if room is not None or found is None:
+            return room
+        room = self._from_tail(*found)
+        if self.cluster is not None:
+            # The owner's moves while this was read went by before this worker followed
+            # the table: read them too (the ones it relays from now on are followed).
+            later = await asyncio.to_thread(self.store.log, table_id, room.version)
+            if not follow(room, later):
+                catch_up(room)
+        return room
+
+    def _from_tail(
+        self, record: TableRecord, snapshot: TableSnapshot | None, tail: list[LogEntry]
+    ) -> TableRoom:
+        room = self._room_from(record, tail, snapshot)
+        if room.engine.pending(room.game):
+            room.schedule_flag()
         return room
 
     async def close(self) -> None:

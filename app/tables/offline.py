@@ -14,7 +14,7 @@ from typing import Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import BadInput
+from app.domain.errors import BadInput, RuleError
 from app.domain.game import Game
 from app.domain.merge import Timed, merge
 from app.store.repository import LogEntry
@@ -52,8 +52,10 @@ class Gap:
     since_ms: int  # the last message the server had from it
     back_ms: int  # its return (its new socket's hello)
     version: int  # the version it last had, as far as the server knows
-    game: Game  # the game at that version
+    game: Game | None  # the game at that version (None: the table's owner rebuilds it)
     back_version: int  # the table's version on its return
+    #: Not heard by this process: its time away is guessed from when the table was loaded.
+    guessed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,11 +89,12 @@ class Presences:
     ) -> Gap | None:
         """A socket of this phone says hello: its gap since the server last heard from it
         (`known` stands in for a phone the log knows and this process never heard)."""
-        was = self.by_key.get(key) or known
+        heard = self.by_key.get(key)
+        was = heard or known
         gap = (
             None
             if not key or was is None
-            else Gap(was.heard_ms, now_ms, was.version, was.game, version)
+            else Gap(was.heard_ms, now_ms, was.version, was.game, version, heard is None)
         )
         self.heard(key, now_ms, version, game)
         return gap
@@ -200,6 +203,8 @@ def merge_queue(
             "when this phone came back"
         )
     start, start_game = gap.version, gap.game
+    if start_game is None:
+        raise RuleError("this phone's time away could not be read; send its commands again")
     if decided.version > start:
         start, start_game = decided.version, decided.game
     earliest, latest = max(gap.since_ms, decided.at_ms), gap.back_ms

@@ -143,6 +143,13 @@ class TableRoom:
         known = self.loaded if phone in self.dedupe else None
         return self.presences.arrive(phone, self.time.now_ms(), self.version, self.game, known)
 
+    def game_at(self, version: int) -> Game:
+        """The game at an earlier version, rebuilt from the log."""
+        if version == self.version:
+            return self.game
+        log = self.store.log(self.table_id, limit=version)
+        return fold(self.initial, log, 0, self.engine)[-1]  # type: ignore[no-any-return]
+
     # -- commands ---------------------------------------------------------------
 
     # -- following the table's owner (several workers: see `following`) --------
@@ -189,7 +196,7 @@ class TableRoom:
             if applied is not None:
                 return Ack(applied, duplicate=True)
             now = self.time.now_ms()
-            self._decide_flag(now)
+            await self._decide_flag(now)
             event = None
             if isinstance(command, c.CallTie) and self.meta is None:
                 raise RuleError("a quick game has no round, so no round time to call a tie on")
@@ -199,10 +206,10 @@ class TableRoom:
                 before = self.game
                 game = self.engine.apply(self.game, actor, command, now)
                 wire = self.engine.command_to_wire(command)
-                event = self._commit(game, actor, device, seq, wire, now, origin)
+                event = await self._commit(game, actor, device, seq, wire, now, origin)
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
-                self._roll_if_due(now)
+                await self._roll_if_due(now)
                 self._refresh_screens(self.engine.to_refresh(before, game, actor), origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             if origin is not None and event is not None:
@@ -239,6 +246,8 @@ class TableRoom:
                 return Ack(self.version, duplicate=True)
             for _, _, command in fresh:
                 check_offline(command)
+            if gap is not None and gap.game is None:
+                gap = replace(gap, game=self.game_at(gap.version))
             now = self.time.now_ms()
             try:
                 game, wire = merge_queue(
@@ -255,30 +264,30 @@ class TableRoom:
             except MergeRefused:
                 self.merge_refused = True
                 raise
-            self._commit(game, actor, device, fresh[-1][0], wire, now)
-            self._roll_if_due(now)
+            await self._commit(game, actor, device, fresh[-1][0], wire, now)
+            await self._roll_if_due(now)
             self.merge_refused = False
             for seq, _, _ in fresh:
                 self.dedupe.remember(phone, seq, self.version)
             await self.store.durable()
             return Ack(self.version)
 
-    def _roll_if_due(self, now_ms: int) -> None:
+    async def _roll_if_due(self, now_ms: int) -> None:
         """A scenario rule asked for a die: the server rolls it, logged like any command."""
         roll = self.engine.roll(self.game, self.dice)
         if roll is not None:
             game = self.engine.apply(self.game, c.Role.SYSTEM, roll, now_ms)
             wire = self.engine.command_to_wire(roll) | self.engine.roll_words(self.game, game)
-            self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
+            await self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
 
-    def _decide_flag(self, now_ms: int) -> None:
+    async def _decide_flag(self, now_ms: int) -> None:
         """What the server decides at its moment (a flag, the round's time)."""
         ticked = self.engine.tick(self.game, now_ms)
         if ticked is not None:
             game, wire, at_ms = ticked
-            self._commit(game, c.Role.SYSTEM, "", 0, wire, at_ms)
+            await self._commit(game, c.Role.SYSTEM, "", 0, wire, at_ms)
 
-    def _commit(
+    async def _commit(
         self,
         game: Game,
         actor: c.Actor,
@@ -306,7 +315,7 @@ class TableRoom:
         status = self.engine.status(game)
         stored = (status.value, result_json)
         changed = status.value if stored != self._stored else None
-        self.store.append(self.table_id, entry, changed, result_json, self.fence)
+        await self.store.write(self.table_id, entry, changed, result_json, self.fence)
         self._stored = stored
         self.last_change_ms = now
         self.game = game

@@ -41,6 +41,45 @@ def _hits(raw: Mapping[str, Any]) -> rc.FinalFlurry:
     return rc.FinalFlurry((_count({"hits": hits[0]}, "hits"), _count({"hits": hits[1]}, "hits")))
 
 
+MOST_REASON = 300
+
+
+def _entry(value: object, who: str) -> tuple[int, int]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise BadInput(f"{who}'s entry must be [army value destroyed, objective points]")
+    destroyed, objectives = f"{who}'s army value destroyed", f"{who}'s objective points"
+    return (_count({destroyed: value[0]}, destroyed), _count({objectives: value[1]}, objectives))
+
+
+def judge_from_wire(raw: Mapping[str, Any]) -> rc.JudgeScores:
+    """The organiser's result for a Runewars table: `entries` ([P1's, P2's], each [army
+    value destroyed, objective points]), `flurry` (hits, on equal scores), `conceded`
+    ('p1', 'p2' or null) and `reason`."""
+    entries = raw.get("entries")
+    if not isinstance(entries, list) or len(entries) != 2:
+        raise BadInput("entries must be [P1's entry, P2's entry], each "
+                       "[army value destroyed, objective points]")
+    flurry = raw.get("flurry")
+    hits = None if flurry is None else _hits({"hits": flurry}).hits
+    conceded = raw.get("conceded")
+    reason = raw.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MOST_REASON:
+        raise BadInput(f"the reason is text of {MOST_REASON} characters at most")
+    return rc.JudgeScores(
+        (_entry(entries[0], "P1"), _entry(entries[1], "P2")), hits,
+        None if conceded is None else _seat(conceded, "conceded (or null)"), reason,
+    )
+
+
+def _judged(cmd: rc.JudgeScores) -> dict[str, Any]:
+    return {
+        "entries": [list(cmd.entries[0]), list(cmd.entries[1])],
+        "flurry": None if cmd.flurry is None else list(cmd.flurry),
+        "conceded": None if cmd.conceded is None else _side_name(cmd.conceded),
+        "reason": cmd.reason,
+    }
+
+
 def _side_name(side: Side | None) -> str:
     return "both" if side is None else ("p1" if side is Side.P1 else "p2")
 
@@ -66,6 +105,7 @@ _KINDS: tuple[tuple[str, type, Reader, Writer], ...] = (
      lambda raw: rc.EnterScore(_count(raw, "destroyed"), _count(raw, "objectives")),
      lambda cmd: {"destroyed": cmd.destroyed, "objectives": cmd.objectives}),
     ("final_flurry", rc.FinalFlurry, _hits, lambda cmd: {"hits": list(cmd.hits)}),
+    ("judge_scores", rc.JudgeScores, judge_from_wire, _judged),
 )
 _BY_NAME = {name: (kind, read) for name, kind, read, _ in _KINDS}
 _BY_TYPE = {kind: (name, write) for name, kind, _, write in _KINDS}

@@ -98,7 +98,9 @@ def write(game: RwGame) -> dict[str, Any]:
 def read(snapshot: Mapping[str, Any]) -> RwGame:
     if snapshot.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"snapshot format {snapshot.get('format')!r} is not a Runewars table")
-    game = decode(RwGame, snapshot["game"])
+    # Snapshots from before the organiser's corrections lack their two fields.
+    raw = {"judged": False, "correction": None, **snapshot["game"]}
+    game = decode(RwGame, raw)
     if not isinstance(game, RwGame):
         raise ValueError("not a Runewars game")
     return game

@@ -18,6 +18,7 @@ import uvicorn
 from app.main import create_app
 from app.settings import Settings
 from app.tables.timesource import SystemTime
+from tests.e2e.offline import serve_saved_copy
 
 pytestmark = pytest.mark.browser
 
@@ -66,11 +67,36 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def _tap(page: Any, running_next: str) -> None:
+def _classic_table(browser: Any, base: str) -> tuple[dict[str, Any], list[Any], list[Any]]:
+    """A Classic Turn Timing table (75 points, King of the Hill) opened on Ann's, Bob's
+    and the EO's phones: its links, the browser contexts and the pages."""
+    links = httpx.post(
+        f"{base}/api/tables",
+        json={
+            "format": "sr2019",
+            "points": 75,
+            "scenario": "king-of-the-hill",
+            "p1_name": "Ann",
+            "p2_name": "Bob",
+            "variants": ["classic_turn_timing"],
+        },
+    ).json()
+    contexts, pages = [], []
+    for role in ("p1", "p2", "eo"):
+        context = browser.new_context(viewport=PHONE, has_touch=True)
+        page = context.new_page()
+        page.goto(links[role] if isinstance(links[role], str) else links[role]["url"])
+        contexts.append(context)
+        pages.append(page)
+    return links, contexts, pages
+
+
+def _tap(page: Any, running_next: str, flag: str = "running") -> None:
     from playwright.sync_api import expect
 
     page.locator("#tap").click()
     expect(page.locator(f"#side-{running_next}")).to_have_class(RUNNING, timeout=2000)
+    expect(page.locator(f"#flags-{running_next}")).to_have_text(flag)
 
 
 def _confirm(page: Any) -> None:
@@ -83,30 +109,14 @@ def test_classic_turn_timing_with_an_extension_and_dice_down_on_two_phones__DC10
     from playwright.sync_api import expect
 
     base, clock = timed_server
-    links = httpx.post(
-        f"{base}/api/tables",
-        json={
-            "format": "sr2019",
-            "points": 75,
-            "scenario": "king-of-the-hill",
-            "p1_name": "Ann",
-            "p2_name": "Bob",
-            "variants": ["classic_turn_timing"],
-        },
-    ).json()
-    pages = []
-    for role in ("p1", "p2", "eo"):
-        context = browser.new_context(viewport=PHONE, has_touch=True)
-        page = context.new_page()
-        page.goto(links[role] if isinstance(links[role], str) else links[role]["url"])
-        pages.append(page)
+    _, _, pages = _classic_table(browser, base)
     p1, p2, eo = pages
 
     p1.locator("#start").click()
     for page in (p1, p2):  # the round clock runs from the start: 100 minutes at 75 points
         expect(page.locator("#round-clock")).to_contain_text(re.compile(r"^(99|100):"))
     for page, nxt in ((p1, "p2"), (p2, "p1")) * 2:  # deployment, advance deployment
-        _tap(page, nxt)
+        _tap(page, nxt, "active turn")  # DC10: no chess clock runs
     expect(p1.locator("#phase")).to_contain_text("Turn 1")
 
     # The turn time begins when the active player starts it.
@@ -208,3 +218,180 @@ def test_dashboard_shows_the_round_clock_and_each_tables_turn_timer__DC10(
     other = page.locator(f'[data-table-id="{tables[1]["id"]}"]')
     expect(other).not_to_have_class(re.compile(r"\bover\b"))
     _shot(page, "classic-dashboard-dice-down")
+
+
+def _log(base: str, links: dict[str, Any]) -> list[dict[str, Any]]:
+    watch = links["watch"].split("#k=", 1)[1]
+    response = httpx.get(f"{base}/api/tables/{links['id']}/log", headers={"X-Table-Token": watch})
+    entries: list[dict[str, Any]] = response.json()["entries"]
+    return entries
+
+
+def _turn_one_timer_running(
+    browser: Any, base: str
+) -> tuple[dict[str, Any], list[Any], tuple[Any, Any, Any]]:
+    """A Classic Turn Timing table (75 points) on Ann's, Bob's and the EO's screens, in
+    Ann's turn 1 with her turn timer running: the links, the contexts and the pages."""
+    from playwright.sync_api import expect
+
+    links, contexts, pages = _classic_table(browser, base)
+    p1, p2, eo = pages
+    p1.locator("#start").click()
+    for page, nxt in ((p1, "p2"), (p2, "p1")) * 2:  # deployment, advance deployment
+        _tap(page, nxt, "active turn")
+    p1.locator("#timer-start").click()
+    for page in pages:
+        expect(page.locator("#turn-clock")).to_have_class(RUNNING)
+    return links, contexts, (p1, p2, eo)
+
+
+def test_offline_phone_keeps_the_turn_timer_and_queues_its_stop__DC10(
+    browser: Any, timed_server: tuple[str, JumpTime]
+) -> None:
+    """The hall Wi-Fi drops: the phones go on showing the round clock and the running
+    turn timer as a physical timer would; the active player's stop is shown at once,
+    marked as not yet confirmed, and merged on the way back."""
+    from playwright.sync_api import expect
+
+    base, _ = timed_server
+    links, contexts, (p1, p2, eo) = _turn_one_timer_running(browser, base)
+    c1, c2, _ = contexts
+    try:
+        # The hall Wi-Fi goes down for both players' phones.
+        for context in (c1, c2):
+            context.set_offline(True)
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_visible()
+            # The turn timer and the round clock count on from the last server state.
+            expect(page.locator("#turn-clock")).to_have_class(RUNNING)
+            expect(page.locator("#turn-clock")).to_have_text(re.compile(r"^9:5\d$"), timeout=5_000)
+        round_then = p1.locator("#round-clock").inner_text()
+        expect(p1.locator("#round-clock")).not_to_have_text(round_then, timeout=3_000)
+
+        # Ann's phone reloads with nothing queued: its last server view is kept.
+        serve_saved_copy(c1, base, links["id"])
+        p1.reload()
+        expect(p1.locator("#offline")).to_have_text("Offline — reconnecting")
+        expect(p1.locator("#phase")).to_have_text("Turn 1 — P1")
+        expect(p1.locator("#turn-clock")).to_have_class(RUNNING)
+        expect(p1.locator("#turn-clock")).to_have_text(re.compile(r"^9:[45]\d$"))
+
+        # Ann stops the turn timer while Bob rolls: shown at once, not yet confirmed.
+        p1.locator("#timer-stop").click()
+        expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
+        expect(p1.locator("#turn-clock")).not_to_have_class(RUNNING)
+        expect(p1.locator("#timer-start")).to_be_visible()
+        expect(p1.locator("#timer-stop")).to_be_hidden()
+        expect(p1.locator("#turn-timer")).to_have_class(re.compile(r"\bunconfirmed\b"))
+        expect(p1.locator("#turn-timer-note")).to_contain_text("not yet confirmed")
+        stopped_at = p1.locator("#turn-clock").inner_text()
+        assert re.fullmatch(r"9:[45]\d", stopped_at), stopped_at
+        expect(p1.locator("#round-clock")).not_to_have_text(
+            p1.locator("#round-clock").inner_text(), timeout=3_000
+        )  # the round clock never stops
+        expect(p1.locator("#turn-clock")).to_have_text(stopped_at)
+        expect(p2.locator("#turn-clock")).to_have_class(RUNNING)  # Bob's phone cannot know
+        _shot(p1, "classic-offline-timer-p1")
+
+        # The network is back: the stop is merged and every screen shows the server's timer.
+        c1.unroute("**/*")
+        for context in (c1, c2):
+            context.set_offline(False)
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_hidden(timeout=15_000)
+        for page in (p1, p2, eo):
+            expect(page.locator("#turn-clock")).not_to_have_class(RUNNING, timeout=15_000)
+            expect(page.locator("#merge-refused")).to_have_count(0)
+        shown = {page.locator("#turn-clock").inner_text() for page in (p1, p2, eo)}
+        assert len(shown) == 1, shown
+        expect(p1.locator("#turn-timer")).not_to_have_class(re.compile(r"\bunconfirmed\b"))
+        expect(p1.locator("#timer-start")).to_be_visible()
+        expect(p2.locator("#timer-start")).to_be_hidden()
+        merged = [e for e in _log(base, links) if e["c"] == "merge"]
+        offline = [sub["cmd"]["c"] for sub in merged[-1]["entries"] if sub["offline"]]
+        assert offline == ["stop_timer"]
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__DC10(
+    browser: Any, timed_server: tuple[str, JumpTime]
+) -> None:
+    """Both phones offline: Ann ends her turn on her phone; Bob's phone cannot see it, so
+    Bob's start of his turn timer says it. Back online, in either order, the server
+    puts them together."""
+    from playwright.sync_api import expect
+
+    base, _ = timed_server
+    _, contexts, (p1, p2, eo) = _turn_one_timer_running(browser, base)
+    c1, c2, _ = contexts
+    try:
+        for context in (c1, c2):
+            context.set_offline(True)
+        for page in (p1, p2):
+            expect(page.locator("#offline")).to_be_visible()
+
+        p1.locator("#tap").click()  # Ann ends her turn
+        expect(p1.locator("#phase")).to_have_text("Turn 1 — P2")
+        expect(p1.locator("#turn-clock")).to_have_text("10:00")
+        # Nor can Ann's phone see Bob's taps now: her start would say his turn is over.
+        expect(p1.locator("#timer-start")).to_have_text("My turn: start my turn timer")
+        start = p2.locator("#timer-start")
+        expect(start).to_have_text("My turn: start my turn timer")
+        expect(p2.locator("#turn-timer-note")).to_contain_text("not seen here")
+        start.click()
+        expect(p2.locator("#phase")).to_have_text("Turn 1 — P2")
+        expect(p2.locator("#turn-clock")).to_have_class(RUNNING)
+        expect(p2.locator("#turn-timer")).to_have_class(re.compile(r"\bunconfirmed\b"))
+        expect(p2.locator("#offline")).to_have_text("Offline — 1 tap queued")
+
+        # Bob's phone is back first: alone, his start waits for Ann's end of turn.
+        c2.set_offline(False)
+        expect(p2.locator("#offline")).to_be_hidden(timeout=15_000)
+        expect(p2.locator("#phase")).to_have_text("Turn 1 — P1")
+        c1.set_offline(False)
+        for page in (p1, p2, eo):
+            expect(page.locator("#phase")).to_have_text("Turn 1 — P2", timeout=15_000)
+            expect(page.locator("#turn-clock")).to_have_class(RUNNING)
+            expect(page.locator("#turn-clock")).to_have_text(re.compile(r"^(9:5\d|10:00)$"))
+            expect(page.locator("#merge-refused")).to_have_count(0)
+        expect(p2.locator("#timer-stop")).to_be_visible()
+        expect(p1.locator("#timer-stop")).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_offline_extension_refused_on_merge_shows_why_and_the_servers_timer__DC10(
+    browser: Any, timed_server: tuple[str, JumpTime]
+) -> None:
+    from playwright.sync_api import expect
+
+    base, _ = timed_server
+    _, contexts, (p1, _p2, eo) = _turn_one_timer_running(browser, base)
+    try:
+        contexts[0].set_offline(True)
+        expect(p1.locator("#offline")).to_be_visible()
+        p1.locator("#take-extension").click()
+        _confirm(p1)
+        expect(p1.locator("#turn-timer-note")).to_contain_text("takes a turn extension")
+        expect(p1.locator("#turn-timer-note")).to_contain_text("not yet confirmed")
+        expect(p1.locator("#take-extension")).to_be_hidden()
+        # Meanwhile the EO pauses the table: Ann's extension no longer fits.
+        eo.locator("#pause").click()
+        expect(eo.locator("#app")).to_have_class(re.compile(r"\bpaused\b"))
+        contexts[0].set_offline(False)
+        banner = p1.locator("#merge-refused")
+        expect(banner).to_be_visible(timeout=15_000)
+        expect(banner).to_contain_text("turn extension")
+        expect(banner).to_contain_text("paused")
+        expect(banner).to_contain_text("the EO decides. The table shows the server's state.")
+        expect(p1.locator("#app")).to_have_class(re.compile(r"\bpaused\b"))
+        expect(p1.locator("#turn-timer")).not_to_have_class(re.compile(r"\bunconfirmed\b"))
+        expect(p1.locator("#turn-clock")).not_to_have_class(RUNNING)  # held by the pause
+        expect(p1.locator("#turn-clock")).to_have_text(eo.locator("#turn-clock").inner_text())
+        _shot(p1, "classic-offline-refused-p1")
+    finally:
+        for context in contexts:
+            context.close()

@@ -383,3 +383,21 @@ def test_seat_links_and_one_card_come_back_and_a_stale_link_says_whom_to_ask(
     phone.screenshot(path=str(ARTIFACTS / "phone-stale-seat-link.png"), full_page=True)
     # No horizontal scroll on the phone.
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_eo_picks_a_legacy_scenario_for_a_steamroller_round_on_the_admin_page__TS10(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    event = Event(live_server, "Old Guard Night", ["Ann", "Bob"])
+    page = _admin(browser, event.created["admin_url"])
+    select = page.locator("#scenario")
+    expect(select.locator("option", has_text="Legacy")).not_to_have_count(0)
+    legacy = select.locator("option", has_text="Transverse Assault")
+    select.select_option(value=legacy.get_attribute("value"))
+    page.locator("#pair-round").click()
+    expect(page.locator("#round-badge")).to_contain_text("Transverse Assault")
+    page.screenshot(path=str(ARTIFACTS / "eo-legacy-round-picked.png"))
+    current = event.current()
+    assert current is not None and current["scenario"]["name"] == "Transverse Assault"

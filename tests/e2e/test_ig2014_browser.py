@@ -165,3 +165,28 @@ def test_a_qualifier_shows_its_qualifier_points_on_the_standings__ST4(
     _shot(page, tmp_path, "standings-qp")
     csv_text = httpx.get(f"{live_server}/api/events/{created['id']}/standings.csv").text
     assert "qualifier_points" in csv_text.splitlines()[0]
+
+
+def test_the_dashboard_shows_a_reported_pause_to_the_eo__DC5(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    event = {"name": "Gauntlet Qualifier", "format": "ig2014", "points": 50}
+    started = started_round(live_server, event, round_body={"scenario": "outflank"})
+    table = started.tables[0]
+    p2 = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    p2.goto(table["links"]["p2"]["url"])
+    board = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    board.goto(started.created["dashboard_url"])
+    card = board.locator(".dash-card").first
+    expect(card).to_be_visible()
+    expect(card).not_to_have_class(re.compile(r"\bpause-reported\b"))
+    p2.locator("#report-pause").click()
+    p2.locator("#confirm-yes").click()
+    expect(card).to_have_class(re.compile(r"\bpause-reported\b"), timeout=3000)
+    expect(card.locator(".dflag").first).to_contain_text("pause reported")
+    expect(board.locator("#summary")).to_contain_text("1 pause reported")
+    artifacts = Path(__file__).resolve().parents[2] / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    board.screenshot(path=str(artifacts / "ig-dashboard-pause-reported.png"))

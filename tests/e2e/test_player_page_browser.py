@@ -82,3 +82,63 @@ def test_a_player_follows_the_event_on_their_own_page__ST1_ST6(
     # The seat link opens Ann's seat at the table.
     seat.click()
     expect(phone.locator("#role")).to_contain_text("Ann")
+
+
+def test_a_player_writes_whole_lists_and_declares_the_painting_standard(
+    browser: Any, live_server: str
+) -> None:
+    """Army List Variants and Painting Variants on the player's page, at phone size."""
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post(
+        "/api/events",
+        json={
+            "name": "Painted night",
+            "lists": 2,
+            "variants": ["battlegroup_only", "painting_basic"],
+        },
+    ).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    assert http.post(f"/api/events/{eid}/players", json={"name": "Ann"}, headers=eo).is_success
+    url = http.get(f"/api/events/{eid}/player-links", headers=eo).json()[0]["url"]
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    phone = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    phone.goto(url)
+    expect(phone.locator("#painting-standard")).to_contain_text("Basic Painting Required")
+    expect(phone.locator("#list-rules")).to_contain_text("Battlegroup Only")
+    lists = "Haley 3 / Storm Division (75)\n- Stormclad (19)\nStormblades (14)\n\nStryker 1 (74)"
+    phone.locator("#lists-text").fill(lists)
+    phone.locator("#lists-save").click()
+    expect(phone.locator("#lists-error")).to_contain_text("Confirm that your army meets it")
+    phone.locator("#lists-painted").check()
+    phone.locator("#lists-save").click()
+    expect(phone.locator("#lists-error")).to_contain_text("line 3 'Stormblades (14)'")
+    phone.locator("#lists-text").fill(lists.replace("Stormblades (14)", "Hunter [jack] (12)"))
+    phone.locator("#lists-save").click()
+    expect(phone.locator("#lists-shown li")).to_have_text(
+        ["Haley 3 / Storm Division (75)", "Stryker 1 (74)"]
+    )
+    expect(phone.locator("#lists-error")).to_be_hidden()
+    phone.screenshot(path=str(ARTIFACTS / "player-lists-variants.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_new_event_form_asks_champions_for_its_active_duty_roster(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(live_server + "/events/new")
+    expect(page.locator("#roster-field")).to_be_hidden()
+    page.locator("#format").select_option("champions2019")
+    expect(page.locator("#roster-field")).to_be_visible()
+    page.locator("#name").fill("Champs")
+    page.locator("#active_duty_roster").fill("Leaders:\nButcher 3\nTheme forces:\nJaws of the Wolf")
+    page.locator("#create-event").click()
+    page.wait_for_url("**/admin#k=*")
+    eid = page.url.split("/e/", 1)[1].split("/", 1)[0]
+    event = httpx.get(f"{live_server}/api/events/{eid}").json()["event"]
+    assert event["active_duty_roster"].startswith("Leaders:\nButcher 3")

@@ -397,3 +397,33 @@ def test_the_dashboard_shows_the_results_cp_after_a_concession(
     expect(card.locator(".cp-p1")).to_have_text("3")
     expect(card.locator(".cp-p2")).to_have_text("0")
     page.context.close()
+
+
+def test_a_quick_game_made_on_the_home_page_can_open_with_the_pregame(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server}/")
+    page.locator("#format").select_option("runewars2017")
+    expect(page.locator("#pregame-field")).to_be_hidden()  # settled at the table itself
+    page.locator("#format").select_option("sr2019")
+    expect(page.locator("#pregame-field")).to_be_visible()
+    page.locator("#pregame").check()
+    _shot(page, "quick-form-pregame")
+    page.locator("#quick-form button[type=submit]").click()
+    expect(page.locator("#qr-p1")).to_be_visible()
+    seat = page.locator("#link-p1").input_value()
+    phone = context.new_page()
+    phone.goto(seat)
+    expect(phone.locator("#pregame")).to_be_visible()
+    expect(phone.locator("#phase")).to_contain_text("Pre-game")
+    _shot(phone, "quick-pregame-p1")
+    # Without a pre-game the API refuses, in words, for a game that has none.
+    body = {"format": "runewars2017", "pregame": True}
+    refused = httpx.post(f"{live_server}/api/tables", json=body)
+    assert refused.status_code == 400
+    assert "no pre-game on the phones" in refused.text
+    context.close()

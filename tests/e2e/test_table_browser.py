@@ -65,3 +65,31 @@ def _running() -> Any:
     import re
 
     return re.compile(r"\brunning\b")
+
+
+def test_each_clock_carries_the_value_it_is_drawn_from(browser: Any, live_server: str) -> None:
+    """The clock elements say the milliseconds their text was drawn from, and when (the
+    page's performance.now()): how two screens of one table are compared."""
+    from playwright.sync_api import expect
+
+    p1, _p2, _ = _seat_pages(browser, live_server)
+    expect(p1.locator("#role")).to_contain_text("P1")
+    p1.locator("#start").click()
+    expect(p1.locator("#side-p1")).to_have_class(_running(), timeout=1000)
+    # A frame drawn after the start: P1's clock below its hour.
+    p1.wait_for_function(
+        "() => parseFloat(document.getElementById('clock-p1').dataset.ms) < 3600000",
+        timeout=2000,
+    )
+    read = p1.evaluate(
+        """() => ['p1', 'p2'].map(side => {
+            const c = document.getElementById('clock-' + side);
+            return {text: c.textContent, ms: parseFloat(c.dataset.ms),
+                    age: performance.now() - parseFloat(c.dataset.at)};
+        })"""
+    )
+    running, stopped = read
+    assert stopped == {"text": "60:00", "ms": 3_600_000.0, "age": stopped["age"]}
+    assert 3_590_000 < running["ms"] < 3_600_000
+    assert running["text"] in ("60:00", "59:59")
+    assert 0 <= running["age"] < 1000  # drawn frame by frame

@@ -194,3 +194,83 @@ async def test_a_watch_links_offline_queue_is_refused(
     assert refused["code"] == "forbidden" and refused["seq"] == 1
     state = await _state(watch)
     assert state["v"] == p1.version and state["game"]["running"] == "p1"
+
+
+async def _classic_turn(
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
+) -> tuple[dict[str, Any], Phone, Phone]:
+    """A Classic Turn Timing table (75 points: 10-minute turns) in P1's turn 1."""
+    links = await create_table(
+        server.base,
+        format="sr2019",
+        points=75,
+        scenario="king-of-the-hill",
+        variants=["classic_turn_timing"],
+    )
+    p1 = await phone(links["id"], token_of(links["p1"]["url"]), "phone-1")
+    p2 = await phone(links["id"], token_of(links["p2"]["url"]), "phone-2")
+    assert (await p1.command("start"))["t"] == "ack"
+    for client, seat in ((p1, "p1"), (p2, "p2")) * 2:  # deployment, advance deployment
+        fake_time.advance(MIN)
+        assert (await client.command("pass_turn", expect=seat))["t"] == "ack"
+    await p1.wait_version(p2.version)
+    assert (p1.game["phase"], p1.game["active"]) == ("turn", "p1")
+    return links, p1, p2
+
+
+async def test_offline_turn_timer_presses_merge_within_the_time_away__DC10(
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
+) -> None:
+    links, p1, p2 = await _classic_turn(server, phone, fake_time)
+    assert (await p1.command("start_timer"))["t"] == "ack"
+    started, base = fake_time.now_ms(), p1.version
+    await p2.wait_version(base)
+    await p1.ws.close()
+    await p2.ws.close()  # the hall Wi-Fi goes down
+
+    fake_time.advance(90_000)
+    stopped = fake_time.now_ms()  # Ann stops the timer while Bob rolls
+    fake_time.advance(60_000)
+    # A double press, and a restart the phone dated a minute after its return: untrusted,
+    # it counts at the return, as a tap on the chess clock would.
+    queued = [
+        {"seq": 20, "at_ms": stopped, "c": "stop_timer"},
+        {"seq": 21, "at_ms": stopped + 1_000, "c": "stop_timer"},
+        {"seq": 22, "at_ms": fake_time.now_ms() + MIN, "c": "start_timer"},
+    ]
+    p1b = await _back(phone, links, "p1", "phone-1", base)
+    back_at = fake_time.now_ms()
+    answers = await _send_offline(p1b, base, queued)
+    assert {a["t"] for a in answers.values()} == {"ack"}
+    p2b = await _back(phone, links, "p2", "phone-2", base)
+    await p1b.wait_version(base + 1)
+    await p2b.wait_version(base + 1)
+    assert p1b.game == p2b.game
+    timer = p1b.game["timer"]
+    assert timer["running"] and not p1b.game["paused"]
+    # 90 s ran before the stop; it runs again from the return, never from the phone's future.
+    assert timer["left_ms"] == 10 * MIN - 90_000 - (timer["as_of_ms"] - back_at)
+    assert timer["left_ms"] <= 10 * MIN - (stopped - started)
+
+
+async def test_offline_turn_extension_refused_on_merge_leaves_the_servers_timer__DC10(
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
+) -> None:
+    links, p1, _ = await _classic_turn(server, phone, fake_time)
+    base = p1.version
+    await p1.ws.close()
+    fake_time.advance(MIN)
+    taken = fake_time.now_ms()  # Ann takes her extension on her phone, offline...
+    fake_time.advance(MIN)
+    eo = await phone(links["id"], token_of(links["eo"]), "eo-laptop")
+    assert (await eo.command("pause"))["t"] == "ack"  # ...and the EO pauses the table
+    version, game = eo.version, eo.game
+    p1b = await _back(phone, links, "p1", "phone-1", base)
+    answers = await _send_offline(p1b, base, [{"seq": 9, "at_ms": taken, "c": "take_extension"}])
+    assert answers[9]["t"] == "error" and answers[9]["code"] == "merge_refused"
+    assert "turn extension" in answers[9]["message"] and "EO decides" in answers[9]["message"]
+    state = await _state(p1b)
+    assert state["v"] == version and state["game"]["paused"]
+    assert state["game"]["timer"]["extensions_taken"] == [False, False]
+    shown = state["game"]["timer"]
+    assert shown == {**game["timer"], "as_of_ms": shown["as_of_ms"]}

@@ -211,3 +211,24 @@ async def workers(tmp_path: Path, database_url: str, redis_url: str) -> AsyncIte
     finally:
         for worker in made:
             worker.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def two_workers_in_loop() -> AsyncIterator[tuple[Any, Any]]:
+    """Two workers in the test's loop on one schema and one Redis prefix, with one fake
+    game clock (tests.conftest's RunningServer each)."""
+    from app.tables.timesource import FakeTime
+    from tests.conftest import start_server
+
+    need_services()
+    with pg_schema() as url:
+        time_ = FakeTime()
+        extra = {"redis_url": REDIS_URL, "redis_prefix": f"dctest-{secrets.token_hex(4)}"}
+        a = await start_server(url, time_, **extra)
+        b = await start_server(url, time_, **extra)
+        try:
+            yield a, b
+        finally:
+            for server in (b, a):
+                with contextlib.suppress(Exception):
+                    await server.stop()

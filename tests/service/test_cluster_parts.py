@@ -7,6 +7,7 @@ import asyncio
 import random
 import secrets
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -18,6 +19,7 @@ from app.domain.errors import RuleError
 from app.domain.game import apply, new_game
 from app.store.lease import Leases, heir
 from app.store.repository import Fenced, LogEntry, Store
+from app.store.tails import logs_after
 from app.tables.backplane import Backplane, RedisBroadcast
 from app.tables.fanout import Subscriber
 from app.tables.flag_timer import RETRY_MS, FlagTimer
@@ -94,6 +96,45 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
     await hub.close()
 
 
+async def test_a_dead_workers_tables_taken_over_in_one_claim(store: Store) -> None:
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
+    ids = [room.table_id for room in rooms]
+    dead, heir_, other = (Leases(store.engine, w) for w in ("dead", "heir", "other"))
+    for worker in (dead, heir_, other):
+        worker.renew()
+    assert [dead.claim(t) for t in ids[:2]] == [1, 1]
+    assert other.claim(ids[2]) == 1
+    assert heir_.claim_all(ids) == {}  # every owner alive: nothing taken
+    with store.engine.begin() as conn:  # the first worker dies: its lease lapses
+        conn.execute(
+            text(
+                "UPDATE worker_lease SET expires_at = now() - interval '1 second' "
+                "WHERE worker_id = 'dead'"
+            )
+        )
+    assert sorted(heir_.orphans()) == sorted(ids[:2])
+    assert heir_.claim_all(ids) == {ids[0]: 2, ids[1]: 2}  # the live owner keeps its own
+    assert heir_.mine() == {ids[0]: 2, ids[1]: 2} and other.mine() == {ids[2]: 1}
+    assert dead.claim_all(ids[:2]) == {} and heir_.claim_all([]) == {}
+    await hub.close()
+
+
+async def test_a_takeover_reads_what_it_missed_of_every_table_in_one_query(store: Store) -> None:
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
+    for room in rooms[:2]:
+        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    first, second, idle = (room.table_id for room in rooms)
+    logs = logs_after(store.engine, {first: 0, second: 1, idle: 0, "none": 0})
+    assert [e.version for e in logs[first]] == [1, 2]
+    assert [(e.version, e.device, e.seq) for e in logs[second]] == [(2, "d1", 2)]
+    assert logs[idle] == [] and logs["none"] == [] and logs_after(store.engine, {}) == {}
+    assert logs[second] == store.log(second, after=1)  # as the one-table read says
+    await hub.close()
+
+
 def test_each_orphaned_table_has_one_heir_and_the_tables_spread() -> None:
     workers = ["a", "b", "c"]
     tables = [f"t{i}" for i in range(300)]
@@ -118,7 +159,6 @@ def test_serve_refuses_several_workers_on_sqlite(
     with pytest.raises(SystemExit):
         cli.main(["serve", "--workers", "3", "--database-url", "postgresql+psycopg://x@h/db"])
     assert "DEATHCLOCK_REDIS_URL" in capsys.readouterr().err
-
 
 
 async def _turns_of_the_loop() -> None:
@@ -154,3 +194,92 @@ async def test_a_flag_check_that_cannot_be_made_is_made_again_a_second_later__DC
     await _turns_of_the_loop()
     assert len(calls) == 2
     await timer.close()
+
+
+async def test_postgres_acks_wait_for_one_flush_of_the_log_and_the_loop_never_does(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the hot path commits without waiting for the disk (its peers get the
+    tap at once); the ack waits for one flush of the write-ahead log, made in a thread of
+    its own, which covers every commit before it."""
+    import threading
+
+    from app.store.group_commit import PostgresWal
+
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    room = hub.create(QuickGame(clock_minutes=30))
+    flushes: list[str] = []
+    real_flush = PostgresWal.flush
+
+    def flush(wal: PostgresWal) -> None:
+        flushes.append(threading.current_thread().name)
+        real_flush(wal)
+
+    logged: list[str] = []  # where the log ended just after each tap's commit
+    real_write = store.write
+
+    async def write(*args: Any, **kwargs: Any) -> None:
+        await real_write(*args, **kwargs)
+        with store.engine.connect() as conn:
+            where = conn.execute(text("SELECT pg_current_wal_insert_lsn()")).scalar_one()
+            logged.append(str(where))
+
+    assert store._pg_log is not None
+    batches: list[int] = []  # how many writes went in each round trip
+    real_run = store._pg_log._run
+
+    async def run(batch: list[Any]) -> None:
+        batches.append(len(batch))
+        await real_run(batch)
+
+    monkeypatch.setattr(PostgresWal, "flush", flush)
+    monkeypatch.setattr(store, "write", write)
+    monkeypatch.setattr(store._pg_log, "_run", run)
+    try:
+        ack = await room.execute(Side.P1, "d1", 1, c.StartClock())
+        assert ack.version == 1
+        writer = await store._pg_log._connection()
+        shown = await (await writer.execute("SHOW synchronous_commit")).fetchone()
+        assert shown is not None and shown[0] == "off"
+        with store.engine.connect() as conn:  # a pooled connection keeps the default
+            assert conn.execute(text("SHOW synchronous_commit")).scalar_one() == "on"
+            flushed = PostgresWal.flushed_lsn(conn)
+            assert conn.execute(
+                text("SELECT CAST(:flushed AS pg_lsn) >= CAST(:logged AS pg_lsn)"),
+                {"flushed": flushed, "logged": logged[0]},
+            ).scalar_one()
+        assert len(flushes) == 1 and flushes[0].startswith("log-sync")
+        assert flushes[0] != threading.current_thread().name
+        # Taps on three tables under way at once: the loop waits for neither their log
+        # writes (one round trip for the three) nor the disk (one flush for the three).
+        others = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
+        acks = await asyncio.gather(*(r.execute(Side.P1, "d1", 1, c.StartClock()) for r in others))
+        assert [a.version for a in acks] == [1, 1, 1]
+        assert batches == [1, 3]
+        assert len(flushes) == 2
+        for other in others:
+            assert [e.version for e in store.log(other.table_id)] == [1]
+    finally:
+        await hub.close()
+
+
+async def test_a_bad_write_costs_the_others_in_its_round_trip_nothing(store: Store) -> None:
+    """PostgreSQL log writes that travel together are one transaction: when one of them
+    fails, the batch is rolled back and each is written again on its own."""
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    one, two = hub.create(QuickGame(clock_minutes=30)), hub.create(QuickGame(clock_minutes=30))
+    await one.execute(Side.P1, "d1", 1, c.StartClock())
+    entry = LogEntry(2, 0, "p1", "d1", 2, '{"c":"pass_turn","expect":"p1"}')
+    again = LogEntry(1, 0, "p1", "d1", 1, '{"c":"start"}')  # version 1 is taken
+    first = LogEntry(1, 0, "p1", "d2", 1, '{"c":"start"}')
+    done = await asyncio.gather(
+        store.write(one.table_id, entry, None, None),
+        store.write(one.table_id, again, None, None),
+        store.write(two.table_id, first, None, None),
+        return_exceptions=True,
+    )
+    assert done[0] is None and done[2] is None
+    assert isinstance(done[1], Exception)
+    assert [e.version for e in store.log(one.table_id)] == [1, 2]
+    assert [e.device for e in store.log(two.table_id)] == ["d2"]
+    await hub.close()

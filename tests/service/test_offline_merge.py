@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -136,3 +137,108 @@ async def test_offline_commands_from_the_future_are_brought_back_to_the_return(
     await room.merge_offline(P1, "phone-1", gap, room.version, [(9, time.now_ms() + MIN, tap(P1))])
     # The tap counts at the phone's return, not a minute later than anything happened.
     assert room.game.clock.running is P2 and room.game.clock.since_ms == gap.back_ms
+
+
+# -- Classic Turn Timing (DC10): the turn timer's presses merged as the clock's taps --
+
+
+@pytest.fixture
+async def classic(tmp_path: Path) -> AsyncIterator[tuple[TableRoom, FakeTime, int]]:
+    """A Classic Turn Timing game at 75 points (100-minute round, 10-minute turns) in
+    P1's turn 1, with P1's turn timer started; also the moment it started."""
+    store = Store(f"sqlite:///{tmp_path / 'classic.db'}")
+    time = FakeTime()
+    hub = TableHub(store, time)
+    room = hub.create(
+        QuickGame(points=75, scenario="king-of-the-hill", variants=("classic_turn_timing",))
+    )
+    await room.execute(P1, "phone-1", 1, c.StartClock())
+    for seq, side in enumerate((P1, P2, P1, P2), start=2):
+        time.advance(MIN)
+        await room.execute(side, f"phone-{side.value + 1}", seq, tap(side))
+    assert room.game.phase is Phase.TURN and room.game.active is P1
+    started = time.now_ms()
+    await room.execute(P1, "phone-1", 10, c.StartTurnTimer())
+    yield room, time, started
+    await hub.close()
+    store.close()
+
+
+@pytest.mark.parametrize(("claimed", "booked"), [(-5 * MIN, 0), (10 * MIN, 2 * MIN)],
+                         ids=["before-it-was-gone", "after-its-return"])  # fmt: skip
+async def test_offline_timer_stop_is_bounded_to_the_phones_time_away__DC10(
+    classic: tuple[TableRoom, FakeTime, int], claimed: int, booked: int
+) -> None:
+    room, time, started = classic
+    time.advance(30_000)
+    heard(room, "p1:phone-1")  # the last the server heard of P1's phone: 30 s in
+    since = time.now_ms()
+    time.advance(2 * MIN)
+    gap = back(room, "p1:phone-1")
+    stop = c.StopTurnTimer()
+    await room.merge_offline(P1, "phone-1", gap, room.version, [(11, since + claimed, stop)])
+    # The phone's time is not trusted: the stop counts within its time away, as a tap would.
+    timer = room.game.timer
+    assert timer is not None and not timer.running
+    assert timer.left(time.now_ms()) == 10 * MIN - (since + booked - started)
+
+
+async def test_offline_timer_presses_that_change_nothing_do_nothing__DC10(
+    classic: tuple[TableRoom, FakeTime, int],
+) -> None:
+    room, time, started = classic
+    heard(room, "p1:phone-1")
+    time.advance(2 * MIN)
+    gap = back(room, "p1:phone-1")
+    # Stop twice, start twice (a double press on a physical timer): the second of each is nothing.
+    queue = [
+        (11, started + 10_000, c.StopTurnTimer()),
+        (12, started + 20_000, c.StopTurnTimer()),
+        (13, started + 30_000, c.StartTurnTimer()),
+        (14, started + 40_000, c.StartTurnTimer()),
+    ]
+    await room.merge_offline(P1, "phone-1", gap, room.version, queue)
+    assert not room.merge_refused
+    timer = room.game.timer
+    now = time.now_ms()
+    assert timer is not None and timer.running
+    assert timer.left(now) == 10 * MIN - 10_000 - (now - (started + 30_000))
+    entry = room.store.log(room.table_id, after=room.version - 1)[-1]
+    wire = json.loads(entry.command_json)
+    assert [sub["seq"] for sub in wire["entries"] if sub["offline"]] == [11, 13]
+    assert [sub["seq"] for sub in wire["dropped"]] == [12, 14]
+
+
+async def test_offline_timer_stop_after_dice_down_at_the_round_time_does_nothing__DC10(
+    classic: tuple[TableRoom, FakeTime, int],
+) -> None:
+    room, time, _ = classic
+    timer = room.game.timer
+    assert timer is not None
+    heard(room, "p1:phone-1")
+    time.advance(timer.round_end_ms - time.now_ms() + 5 * MIN)
+    gap = back(room, "p1:phone-1")
+    await room.merge_offline(
+        P1, "phone-1", gap, room.version, [(11, timer.round_end_ms + MIN, c.StopTurnTimer())]
+    )
+    game = room.game
+    assert game.phase is Phase.OVER and game.ending is not None
+    assert game.ending.at_ms == timer.round_end_ms  # dice down at the round time stands
+    assert game.timer is not None and game.timer.called and not room.merge_refused
+
+
+async def test_offline_turn_extension_while_the_eo_paused_is_refused__DC10(
+    classic: tuple[TableRoom, FakeTime, int],
+) -> None:
+    room, time, started = classic
+    heard(room, "p1:phone-1")
+    time.advance(MIN)
+    await room.execute(c.Role.EO, "", 1, c.PauseClock())
+    time.advance(MIN)
+    version, game = room.version, room.game
+    gap = back(room, "p1:phone-1")
+    with pytest.raises(MergeRefused, match=r"offline turn extension .*paused.*EO decides"):
+        await room.merge_offline(
+            P1, "phone-1", gap, version, [(11, started + 30_000, c.TakeExtension())]
+        )
+    assert room.version == version and room.game == game and room.merge_refused

@@ -14,12 +14,31 @@ def test_young_every_tick_middle_every_fifth() -> None:
     assert gens == [0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
 
 
-def test_a_full_collection_after_enough_sockets_opened_or_closed() -> None:
-    pace = Pace(now_ms=0, full_after_churn=1000)
+def test_a_full_collection_after_enough_sockets_opened_or_closed_once_they_stop() -> None:
+    pace = Pace(now_ms=0, full_after_churn=1000, quiet_ms=1000)
     assert pace.generation(50, socket_churn=999) == 0
-    assert pace.generation(100, socket_churn=1000) == 2
-    assert pace.generation(150, socket_churn=1999) == 0  # counted from the last full one
-    assert pace.generation(200, socket_churn=2000) == 2
+    assert pace.generation(100, socket_churn=1000) != 2  # sockets still opening
+    assert pace.generation(1050, socket_churn=1000) != 2
+    assert pace.generation(1100, socket_churn=1000) == 2  # a second without a new one
+    assert pace.generation(1150, socket_churn=1999) != 2  # counted from the last full one
+    assert pace.generation(2150, socket_churn=1999) != 2
+    assert pace.generation(2200, socket_churn=2000) != 2
+    assert pace.generation(3200, socket_churn=2000) == 2
+
+
+def test_every_phone_of_the_hall_back_at_once_costs_one_full_collection() -> None:
+    # 2000 phones drop together (2000 closes), come back over a second (2000 opens).
+    pace = Pace(now_ms=0, full_after_churn=1000, quiet_ms=1000)
+    churn = [2000] + [2000 + 100 * n for n in range(1, 21)] + [4000] * 40
+    gens = [pace.generation(50 * (n + 1), c) for n, c in enumerate(churn)]
+    assert gens.count(2) == 1
+    assert gens.index(2) == 20 + 20  # the second after the last phone came back
+
+
+def test_a_steady_trickle_of_sockets_puts_the_full_collection_off_only_so_long() -> None:
+    pace = Pace(now_ms=0, full_after_churn=1000, quiet_ms=1000, max_defer_ms=30_000)
+    fulls = [t for t in range(50, 40_000, 50) if pace.generation(t, 1000 + t) == 2]
+    assert fulls == [30_050]  # the threshold crossed at once; then 30 s at most
 
 
 def test_a_full_collection_at_least_every_ten_minutes() -> None:

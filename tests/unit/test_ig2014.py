@@ -15,6 +15,7 @@ from app.domain.formats import get_format
 from app.domain.game import Method, Phase
 from app.domain.rulesets.base import RoundEndCall
 from app.domain.rulesets.ig2014 import this_cycle
+from app.domain.status import LIVE, TableStatus, table_status
 from app.domain.tournament import bye_award, round_end_call
 
 from .helpers import EO, MINUTE, P1, P2, SYSTEM, Table
@@ -60,6 +61,8 @@ def test_player_clock_by_points__DC2(points: int, minutes: int) -> None:
 def test_pre_deployment_runs_on_the_clock_before_deployment__DC3() -> None:
     table = ig("outflank")
     assert table.start().phase is Phase.PRE_DEPLOYMENT
+    # A table in pre-deployment is deploying for the EO, not finished.
+    assert table_status(table.game) is TableStatus.DEPLOYING
     table.wait(5 * MINUTE)
     game = table.tap()
     assert (game.phase, game.active) == (Phase.PRE_DEPLOYMENT, P2)
@@ -427,3 +430,16 @@ def test_an_ig_table_reads_back_from_its_snapshot() -> None:
     game = table.game
     assert game.phase is Phase.TURN and game.removed == {"flag-left"}
     assert read(loads(dumps(write(game)))) == game
+
+
+def test_every_phase_before_the_end_is_a_live_table_status__DC3() -> None:
+    """However a format's game begins, a table whose game is not over is live."""
+    table = ig("outflank")
+    seen = {table.game.phase}
+    assert table_status(table.game) in LIVE
+    table.start()
+    while table.game.phase is not Phase.TURN:
+        seen.add(table.game.phase)
+        assert table_status(table.game) in LIVE, table.game.phase
+        table.tap()
+    assert {Phase.READY, Phase.PRE_DEPLOYMENT, Phase.DEPLOYMENT} <= seen

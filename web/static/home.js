@@ -44,6 +44,13 @@ function setupForm() {
     fill(points, pointOptions[id] || [], keepPoints || null, defaultPoints);
     var keep = scenario.value;
     fill(scenario, [randomOption].concat(scenarioOptions[id] || []), keep, "random");
+    // Other games settle who goes first at the table itself: no pre-game to offer.
+    var pregame = document.getElementById("pregame-field");
+    if (pregame) {
+      var none = !!chosen && chosen.hasAttribute("data-no-pregame");
+      pregame.hidden = none;
+      if (none) document.getElementById("pregame").checked = false;
+    }
   }
 
   function number(input) {

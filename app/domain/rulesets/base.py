@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from app.domain.army_lists import check_lists
+from app.domain.army_lists import NO_CHECKS, ListChecks, check_armies, read_list, read_roster
+from app.domain.army_lists import split_lists as split_lists
 from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.prizes import SR2019_PRIZES, Prize
@@ -56,15 +57,9 @@ class TurnMark:
         return turn * 2 + int(side) >= self.order
 
 
-#: How a player's army lists are written down: one per line, or separated by ";".
+#: How a player's army lists are written down: one per line, or separated by ";" (or,
+#: lists of several lines, by blank lines: `app.domain.army_lists.grammar`).
 LIST_SEPARATORS = ("\n", ";")
-
-
-def split_lists(text: str) -> list[str]:
-    """The army lists in a player's entry (blank entries are not lists)."""
-    for separator in LIST_SEPARATORS[1:]:
-        text = text.replace(separator, LIST_SEPARATORS[0])
-    return [part.strip() for part in text.split(LIST_SEPARATORS[0]) if part.strip()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +75,9 @@ class ListRule:
     each_played: bool = False
     #: Each list uses a different theme force (Champions).
     different_themes: bool = False
+    #: The lists are built from the event's Active Duty Roster, on which these leaders
+    #: always are (Champions); None: no roster.
+    roster_always: tuple[str, ...] | None = None
 
     def check(self, count: int) -> None:
         """A player's lists; none written down yet (0) is not refused, only a wrong count."""
@@ -89,15 +87,40 @@ class ListRule:
         raise BadInput(
             f"{count} army list{'s' if count != 1 else ''} given, but this event "
             f"({self.name}) asks each player for {wanted} "
-            "(one list per line or separated by ';')"
+            "(one list per line or separated by ';', or whole lists with a blank line "
+            "between them)"
         )
 
-    def check_lists(self, lists: Sequence[str], event_points: int, note: str = "") -> None:
-        """A player's lists as submitted: their count, then (unless the EO let them stand
-        with a `note`) their point totals, leaders and theme forces."""
+    def check_lists(
+        self,
+        lists: Sequence[str],
+        event_points: int,
+        note: str = "",
+        *,
+        checks: ListChecks = NO_CHECKS,
+        painted: bool = False,
+    ) -> None:
+        """A player's lists as submitted (each whole): their count, then (unless the EO
+        let them stand with a `note`) their point totals, leaders and theme forces, and
+        what the event's `checks` add (variants, painting, roster)."""
         self.check(len(lists))
-        if not note.strip():
-            check_lists(lists, event_points, different_themes=self.different_themes)
+        if note.strip():
+            return
+        armies = [read_list(text) for text in lists]
+        check_armies(armies, event_points, different_themes=self.different_themes)
+        checks.check(armies, event_points, painted)
+
+    def with_roster(self, checks: ListChecks, roster_text: str) -> ListChecks:
+        """The event's checks with its Active Duty Roster, where the lists use one."""
+        if self.roster_always is None:
+            if roster_text.strip():
+                raise BadInput(
+                    "only Champions lists use an Active Duty Roster: leave it empty for "
+                    "this event"
+                )
+            return checks
+        roster = read_roster(roster_text, self.roster_always)
+        return replace(checks, roster_offered=True, roster=roster)
 
     def choices(self, lists: Sequence[str], played: Collection[str], rounds_left: int) -> list[str]:
         """The lists a player may choose for a game. When each list must be played, once

@@ -23,13 +23,34 @@ MASTERS2019 = steamroller(
     variants=(),  # the Masters document names no event variants
 )
 
-#: Champions: one army list, a second optional.
+#: "Champions ADR": the battlegroup box warcasters and warlocks always on the roster.
+ALWAYS_ON_ROSTER = (
+    "Major Beth Maddox",
+    "Lord Kozlov, Viscount of Scarsgrad",
+    "Malekus, the Burning Truth",
+    "Bane Witch Agathia",
+    "Magister Helynna",
+    "Ragnor Skysplitter, the Runemaster",
+    "Tanith the Feral Song",
+    "Kryssa, Conviction of Everblight",
+    "Beast Master Xekaar",
+)
+
+#: Champions: one army list, a second optional with another theme force; leaders and
+#: theme forces from the event's Active Duty Roster.
 CHAMPIONS2019 = steamroller(
     id="champions2019",
     name="Champions 2019",
     player_clock_minutes=MappingProxyType({75: 60}),
     list_rules=(
-        ListRule(2, 1, 2, "Champions, 1 list, a 2nd optional", different_themes=True),
+        ListRule(
+            2,
+            1,
+            2,
+            "Champions, 1 list, a 2nd optional",
+            different_themes=True,
+            roster_always=ALWAYS_ON_ROSTER,
+        ),
     ),
     default_lists=2,
     prizes=CHAMPIONS_PRIZES,

@@ -66,6 +66,19 @@ class FinalFlurry:
     hits: tuple[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class JudgeScores:
+    """TS11/ST5: the organiser's result for the table: both players' entries (army
+    value destroyed, objective points; P1's, P2's), the Final Flurry hits when the
+    scores are equal, a concession by `conceded` (None: the table's own stands), and
+    the reason, needed when a decided result changes."""
+
+    entries: tuple[tuple[int, int], tuple[int, int]]
+    flurry: tuple[int, int] | None = None
+    conceded: Side | None = None
+    reason: str = ""
+
+
 Command = (
     ChooseFirstPlayer
     | ChooseArea
@@ -76,4 +89,5 @@ Command = (
     | Concede
     | EnterScore
     | FinalFlurry
+    | JudgeScores
 )

@@ -12,16 +12,9 @@ from app.domain.clock import Side
 from app.domain.commands import Actor, Role
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
 from app.domain.runewars import commands as rc
-from app.domain.runewars.rules import (
-    AREAS,
-    BYE_MOV,
-    BYE_TP,
-    CONCESSION_KEEPS_FROM,
-    LAST_GAME_ROUND,
-    margin_of_victory,
-    score,
-    tournament_points,
-)
+from app.domain.runewars.judge import judge
+from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND, score
+from app.domain.runewars.scoring import decide, flurry_win
 from app.domain.runewars.state import EndedBy, Outcome, Phase, RwGame, TableSetup, new_game
 
 __all__ = ["RwGame", "TableSetup", "apply", "new_game", "view"]
@@ -120,69 +113,13 @@ def _enter_score(game: RwGame, actor: Actor, cmd: rc.EnterScore, _now: int) -> R
     game = replace(game, entries=(entries[0], entries[1]))
     if None in game.entries:
         return game
-    return _decide(game)
-
-
-def scores(game: RwGame) -> tuple[int, int]:
-    """TS11: each player's score as entered (destroying every unit counts 200)."""
-    got = []
-    for side in (Side.P1, Side.P2):
-        entry = game.entries[side]
-        if entry is None:
-            raise RuleError(f"{game.setup.names[side]} has not entered a score yet")
-        got.append(score(entry[0], entry[1], everything_destroyed=game.destroyed[side.other]))
-    return got[0], got[1]
-
-
-def _win(game: RwGame, winner: Side, flurry: tuple[int, int] | None = None) -> RwGame:
-    """ST5: the winner's MoV and both sides' TP (both armies destroyed: MoV 0 each)."""
-    points = scores(game)
-    mov = margin_of_victory(points[winner], points[winner.other])
-    if game.ended_by is EndedBy.MUTUAL_DESTRUCTION:
-        mov = 0
-    tp = [0, 0]
-    movs = [0, 0]
-    tp[winner], tp[winner.other] = tournament_points(mov, True), tournament_points(mov, False)
-    movs[winner] = mov
-    assert game.ended_by is not None
-    outcome = Outcome(winner, points, (movs[0], movs[1]), (tp[0], tp[1]), game.ended_by, flurry)
-    return replace(game, phase=Phase.OVER, outcome=outcome)
-
-
-def _conceded(game: RwGame, conceder: Side) -> RwGame:
-    """ST5: 0 TP and MoV 0 to the conceder; the opponent keeps a result of MoV 70 or
-    more at the time of concession, else 8 TP and MoV 70."""
-    points = scores(game)
-    winner = conceder.other
-    mov = margin_of_victory(points[winner], points[conceder])
-    won = (tournament_points(mov, True), mov) if mov >= CONCESSION_KEEPS_FROM else (
-        BYE_TP, BYE_MOV)
-    tp, movs = [0, 0], [0, 0]
-    tp[winner], movs[winner] = won
-    outcome = Outcome(winner, points, (movs[0], movs[1]), (tp[0], tp[1]), EndedBy.CONCESSION)
-    return replace(game, phase=Phase.OVER, outcome=outcome)
-
-
-def _decide(game: RwGame) -> RwGame:
-    if game.conceded is not None:
-        return _conceded(game, game.conceded)
-    if game.ended_by is EndedBy.DEFEATED:
-        return _win(game, Side.P2 if game.destroyed[Side.P1] else Side.P1)
-    points = scores(game)
-    if points[0] == points[1]:
-        return replace(game, phase=Phase.FINAL_FLURRY)
-    return _win(game, Side.P1 if points[0] > points[1] else Side.P2)
+    return decide(game)
 
 
 def _final_flurry(game: RwGame, actor: Actor, cmd: rc.FinalFlurry, _now: int) -> RwGame:
     _phase(game, Phase.FINAL_FLURRY)
     _seat(actor, Side.P1, Side.P2)
-    hits = (int(cmd.hits[0]), int(cmd.hits[1]))
-    if min(hits) < 0:
-        raise BadInput("hits cannot be negative")
-    if hits[0] == hits[1]:
-        raise RuleError(f"both rolled {hits[0]} hits: roll the Final Flurry again")
-    return _win(game, Side.P1 if hits[0] > hits[1] else Side.P2, hits)
+    return flurry_win(game, (int(cmd.hits[0]), int(cmd.hits[1])))
 
 
 Rule = Callable[[RwGame, Actor, Any, int], RwGame]
@@ -197,7 +134,11 @@ _RULES: dict[type, Rule] = {
     rc.Concede: _concede,
     rc.EnterScore: _enter_score,
     rc.FinalFlurry: _final_flurry,
+    rc.JudgeScores: judge,
 }
+
+#: What still applies once the game is over: the organiser's correction (TS11/ST5).
+_AFTER_THE_GAME = (rc.JudgeScores,)
 
 
 def timer_check(game: RwGame, now_ms: int) -> RwGame:
@@ -213,8 +154,8 @@ def apply(game: RwGame, actor: Actor, command: Any, now_ms: int) -> RwGame:
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
-    if game.phase is Phase.OVER:
-        raise RuleError("the game is over")
+    if game.phase is Phase.OVER and not isinstance(command, _AFTER_THE_GAME):
+        raise RuleError("the game is over: only the organiser corrects its result")
     return rule(timer_check(game, now_ms), actor, command, now_ms)
 
 
@@ -241,12 +182,26 @@ def view(game: RwGame, now_ms: int) -> dict[str, object]:
         "time_called": game.time_called,
         "ended_by": None if game.ended_by is None else game.ended_by.value,
         "entered": [e is not None for e in game.entries],
-        "result": None if out is None else {
-            "winner": out.winner.label.lower(),
-            "scores": list(out.scores),
-            "mov": list(out.mov),
-            "tp": list(out.tp),
-            "ended_by": out.ended_by.value,
-            "final_flurry": None if out.flurry is None else list(out.flurry),
-        },
+        "result": None if out is None else _outcome_view(out),
+        "judged": game.judged,
+        "correction": _correction_view(game),
     }
+
+
+def _outcome_view(out: Outcome) -> dict[str, object]:
+    return {
+        "winner": out.winner.label.lower(),
+        "scores": list(out.scores),
+        "mov": list(out.mov),
+        "tp": list(out.tp),
+        "ended_by": out.ended_by.value,
+        "final_flurry": None if out.flurry is None else list(out.flurry),
+    }
+
+
+def _correction_view(game: RwGame) -> dict[str, object] | None:
+    """The organiser's last correction: why, when, and the result it replaced."""
+    fix = game.correction
+    if fix is None:
+        return None
+    return {"reason": fix.reason, "at_ms": fix.at_ms, "before": _outcome_view(fix.before)}

@@ -251,6 +251,35 @@ def record(event: RwEvent, game: int, result: Result) -> RwEvent:
     return event
 
 
+def correct(event: RwEvent, round_number: int, game: int, result: Result) -> RwEvent:
+    """The organiser's correction of a result already recorded (TS11/ST5): it replaces
+    the game's result and both players' entries for that round, so the standings follow.
+
+    Pairings already made for later rounds stand: a correction does not re-pair them
+    (nor undo a cut already made); drops are untouched.
+    """
+    play = next((r for r in event.rounds if r.number == round_number), None)
+    if play is None:
+        raise NotFound(f"there is no round {round_number} to correct")
+    match = next((m for m in play.matches if m.game == game), None)
+    if match is None or match.b is None:
+        raise NotFound(f"round {round_number} has no game {game} to correct")
+    if game not in play.results:
+        raise RuleError(f"game {game} of round {round_number} has no result yet to correct")
+    if result.winner not in (match.a, match.b):
+        raise BadInput("the winner must be one of the game's two players")
+    play = replace(play, results=MappingProxyType({**play.results, game: result}))
+    event = replace(event, rounds=tuple(play if r.number == round_number else r
+                                        for r in event.rounds))
+    for n, (me, them) in enumerate(((match.a, match.b), (match.b, match.a))):
+        player = event.player(me)
+        entry = Played(play.number, play.stage, them, result.winner == me,
+                       result.tp[n], result.mov[n])
+        games = tuple(entry if g.round == round_number else g for g in player.games)
+        event = _update(event, replace(player, games=games))
+    return event
+
+
 def results_from_table(winner_side: int, a: str, b: str, tp: Sequence[int],
                        mov: Sequence[int]) -> Result:
     """A table's outcome (sides P1 = a, P2 = b) as the event's result."""

@@ -72,6 +72,20 @@ class Outcome:
     flurry: tuple[int, int] | None = None
 
 
+Entries = tuple[tuple[int, int] | None, tuple[int, int] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """The organiser moved a decided result, saying why; `before` is the outcome it
+    replaced and `entries_before` the scores it was decided on."""
+
+    reason: str
+    at_ms: int
+    before: Outcome
+    entries_before: Entries
+
+
 @dataclass(frozen=True, slots=True)
 class RwGame:
     setup: TableSetup
@@ -90,8 +104,12 @@ class RwGame:
     destroyed: tuple[bool, bool] = (False, False)
     conceded: Side | None = None
     #: Each player's entry: (army value destroyed, objective points).
-    entries: tuple[tuple[int, int] | None, tuple[int, int] | None] = (None, None)
+    entries: Entries = (None, None)
     outcome: Outcome | None = None
+    #: The organiser entered the result (a disputed score, or a correction).
+    judged: bool = False
+    #: The last correction of a decided result, with what it replaced.
+    correction: Correction | None = None
 
     @property
     def format_id(self) -> str:

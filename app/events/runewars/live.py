@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from app.domain.clock import Side
 from app.domain.commands import Role
-from app.domain.errors import RuleError
+from app.domain.errors import NotFound, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars import event as ev
 from app.domain.runewars.rules import Plan
@@ -120,6 +120,43 @@ class RunewarsEvent:
             self.state = ev.record(self.state, match.game, result)
             taken += 1
         return taken
+
+    def table_key(self, table_id: str) -> tuple[int, int]:
+        """The (round number, game number) a table of this event plays."""
+        for key, found in self.tables.items():
+            if found == table_id:
+                return key
+        raise NotFound(f"no table {table_id!r} in this event")
+
+    async def judge(self, table_id: str, command: rc.JudgeScores) -> RwGame:
+        """TS11/ST5: the organiser's result on the table (logged in its log); the table
+        as it is now comes back."""
+        self.table_key(table_id)
+        room = self.hub.get(table_id)
+        if room is None or not isinstance(room.game, RwGame):
+            raise NotFound(f"no Runewars table {table_id!r} in this event")
+        await room.execute(Role.EO, "", 0, command)
+        assert isinstance(room.game, RwGame)
+        return room.game
+
+    def take_judged(self, table_id: str) -> bool:
+        """A judged table's outcome into the event: a result already recorded is
+        corrected (True); one not yet in is recorded like any finished table."""
+        number, game_no = self.table_key(table_id)
+        play = next(r for r in self.state.rounds if r.number == number)
+        match = next(m for m in play.matches if m.game == game_no)
+        room = self.hub.get(table_id)
+        game = None if room is None else room.game
+        if not isinstance(game, RwGame) or game.outcome is None or match.b is None:
+            return False
+        out = game.outcome
+        result = ev.results_from_table(int(out.winner), match.a, match.b, out.tp, out.mov)
+        if game_no in play.results:
+            self.state = ev.correct(self.state, number, game_no, result)
+            return True
+        if play is self.state.current:
+            self.collect()
+        return False
 
     def round_complete(self) -> bool:
         play = self.state.current

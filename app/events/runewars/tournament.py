@@ -6,11 +6,12 @@ and writes the state back with the EO's action in one unit of work."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from app.domain.errors import BadInput, NotFound, RuleError
+from app.domain.runewars.engine import view as engine_view
 from app.domain.runewars.event import RwEvent, make_cut
 from app.domain.runewars.event import drop as drop_player
 from app.domain.runewars.rules import MOST_ARMY_POINTS, Structure, plan_for
@@ -21,6 +22,10 @@ from app.events.runewars.live import RunewarsEvent
 from app.events.runewars.view import event_view
 from app.store.models import EventRecord
 from app.tables.hub import new_id, new_token
+from app.tables.runewars_codec import judge_from_wire
+
+#: What the organiser's result for a Runewars table is made of.
+RESULT_FIELDS = frozenset({"entries", "flurry", "conceded", "reason"})
 
 
 class RunewarsTournament:
@@ -155,6 +160,34 @@ class RunewarsTournament:
         if taken:
             self._save(live, "results_in", count=taken)
         return taken
+
+    # -- the organiser's results ---------------------------------------------------
+
+    async def enter_result(
+        self, event_id: str, table_id: str, body: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """TS11/ST5: the organiser enters or corrects a table's result: both players'
+        entries, the Final Flurry hits on equal scores, a concession, and the reason.
+        It goes on the table (its log keeps it, with what it replaced); a result the
+        event already took is corrected there too, so the standings follow, stored with
+        the organiser's action in one unit of work."""
+        unknown = sorted(set(body) - RESULT_FIELDS)
+        if unknown:
+            raise BadInput(f"a Runewars result has no {', '.join(unknown)} (it takes "
+                           f"{', '.join(sorted(RESULT_FIELDS))})")
+        command = judge_from_wire(body)
+        live = self.live(event_id)
+        number, game_no = live.table_key(table_id)
+        game = await live.judge(table_id, command)
+        fresh = self.live(event_id)  # what changed while the table took it stays
+        corrected = fresh.take_judged(table_id)
+        action = "correct_result" if corrected else "enter_result"
+        self._save(fresh, action, table=table_id, round=number, game=game_no,
+                   reason=command.reason.strip())
+        view = engine_view(game, self.service.time.now_ms())
+        return {"table_id": table_id, "round": number, "game": game_no,
+                "corrected": corrected, "result": view["result"],
+                "correction": view["correction"]}
 
     # -- reading ------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.runewars.event import RoundPlay
+from app.domain.runewars.judge import JUDGED_IN
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.standings import Entrant
 from app.domain.runewars.state import RwGame
@@ -20,6 +21,23 @@ def _player(p: Entrant | None) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"id": p.id, "name": p.name, "army_value": p.army_value, "dropped": p.dropped}
+
+
+def _judging(game: object) -> dict[str, Any] | None:
+    """What the organiser's result form starts from: whether the table is scored yet,
+    its entries once decided, and the reason of its last correction."""
+    if not isinstance(game, RwGame):
+        return None
+    decided = game.outcome is not None
+    return {
+        "open": game.phase in JUDGED_IN,
+        "decided": decided,
+        "entries": [list(e) if e is not None else None for e in game.entries] if decided
+        else None,
+        "conceded": None if game.conceded is None else game.conceded.label.lower(),
+        "judged": game.judged,
+        "correction": None if game.correction is None else game.correction.reason,
+    }
 
 
 def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
@@ -42,6 +60,7 @@ def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
                 else room.engine.status(room.game)),
             "result": None if result is None else {
                 "winner": result.winner, "tp": list(result.tp), "mov": list(result.mov)},
+            "judging": _judging(game),
         })
     start = min(started) if started else None
     return {

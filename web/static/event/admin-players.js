@@ -60,7 +60,7 @@ function played(playerId) {
 
 export function editPlayer(p) {
   S.editPlayer = p.id;
-  S.playerDraft = { name: p.name, faction: p.faction, lists: p.lists };
+  S.playerDraft = { name: p.name, faction: p.faction, lists: p.lists, note: p.list_note || "", painted: !!p.painted };
   renderPlayers();
   const input = $("edit-name");
   if (input) input.focus();
@@ -79,7 +79,13 @@ export function playerEditor(p) {
       el("input", { id: "edit-name", type: "text", maxlength: "60", value: d.name, "aria-label": "Name", oninput: (e) => (d.name = e.target.value) }),
       el("input", { id: "edit-faction", type: "text", maxlength: "60", value: d.faction, list: "factions", placeholder: "Faction", "aria-label": "Faction", oninput: (e) => (d.faction = e.target.value) })
     ),
-    el("textarea", { id: "edit-lists", maxlength: "500", rows: "2", placeholder: "Lists", "aria-label": "Lists", oninput: (e) => (d.lists = e.target.value) }, d.lists),
+    el("textarea", { id: "edit-lists", maxlength: "4000", rows: "3", placeholder: "Lists", "aria-label": "Lists", oninput: (e) => (d.lists = e.target.value) }, d.lists),
+    el(
+      "div",
+      { class: "row" },
+      el("input", { id: "edit-note", type: "text", maxlength: "300", value: d.note, placeholder: "EO note: lets refused lists stand", "aria-label": "EO note letting refused lists stand", oninput: (e) => (d.note = e.target.value) }),
+      el("label", { class: "check-row small" }, el("input", { id: "edit-painted", type: "checkbox", checked: d.painted, onchange: (e) => (d.painted = e.target.checked) }), " Painted")
+    ),
     el(
       "div",
       { class: "form-buttons" },
@@ -99,7 +105,7 @@ export function playerEditor(p) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     run(save, error, async () => {
-      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, lists: d.lists } });
+      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, lists: d.lists, list_note: d.note, painted: d.painted } });
       S.editPlayer = null;
       toast("Saved " + d.name.trim(), "info");
       await load(true);
@@ -128,11 +134,13 @@ export function wirePlayers() {
       if (!name.trim()) throw new Error("A player needs a name.");
       const added = await api("POST", base + "/players", {
         eo: true,
-        json: { name: name, faction: $("new-faction").value, lists: $("new-lists").value },
+        json: { name: name, faction: $("new-faction").value, lists: $("new-lists").value, list_note: $("new-note").value, painted: $("new-painted").checked },
       });
       $("new-name").value = "";
       $("new-faction").value = "";
       $("new-lists").value = "";
+      $("new-note").value = "";
+      $("new-painted").checked = false;
       $("new-name").focus();
       await load(true);
       toast("Added " + added.name + (added.joined_round > 1 ? " — plays from round " + added.joined_round : "") + draftNote(before), "info");

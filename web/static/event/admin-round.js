@@ -30,6 +30,7 @@ export function renderHead() {
   else if (ev.planned_rounds) bits.push(roundsText(ev.planned_rounds));
   if (ev.cut_to_top) bits.push("Cut to Top " + ev.cut_to_top);
   bits.push(...(ev.variants || []));
+  if (ev.active_duty_roster_checked === false) bits.push("Active Duty Roster not entered: not checked");
   DC.setText($("event-meta"), bits.join(" · "));
   DC.setText($("event-name"), ev.name);
   document.title = ev.name + " — EO admin · Deathclock";
@@ -72,6 +73,13 @@ export function renderRound() {
     const options = [{ id: "", label: "Roll a scenario (d6, not played yet)" }].concat(
       (f ? f.scenarios : []).filter((s) => used.indexOf(s.id) < 0).map((s) => ({ id: s.id, label: s.roll + " · " + s.name }))
     );
+    // Scenarios of the packs this format may play a round on (the legacy scenarios).
+    for (const packId of (f && f.scenario_packs) || []) {
+      const pack = (S.formats || []).find((x) => x.id === packId);
+      for (const s of pack ? pack.scenarios : []) {
+        if (used.indexOf(s.id) < 0) options.push({ id: s.id, label: pack.name + " · " + s.name });
+      }
+    }
     renderSection("scenarios", JSON.stringify(options), () => {
       const select = $("scenario");
       const keep = select.value;

@@ -166,11 +166,13 @@ export async function command(entry, body, button) {
 export function renderSummary() {
   const counts = {};
   let total = 0;
+  let reported = 0;
   for (const p of pairingsOfRound()) {
     if (!p.table_id || !p.p2) continue;
     const row = S.rows.get(p.table_id);
     const status = row ? row.status : p.status;
     counts[status] = (counts[status] || 0) + 1;
+    if (row && row.pause_reported) reported += 1;
     total += 1;
   }
   if (!total) {
@@ -184,6 +186,7 @@ export function renderSummary() {
   if (counts.deploying) parts.push(counts.deploying + " deploying");
   if (counts.playing) parts.push(counts.playing + " playing");
   if (counts.paused) parts.push(counts.paused + " paused");
+  if (reported) parts.push(reported + " pause reported");
   if (done) parts.push(done + " finished");
   if (counts.disputed) parts.push(counts.disputed + " disputed");
   setText($("summary"), parts.join(" · "));
@@ -197,6 +200,8 @@ export function phaseText(row) {
   switch (row.phase) {
     case "ready":
       return row.pregame && row.pregame !== "done" ? "Pre-game — " + PREGAME_STEPS[row.pregame] : "Waiting to start";
+    case "pre_deployment":
+      return "Pre-deployment — " + sideLabel(row.active);
     case "deployment":
       return "Deploying — " + sideLabel(row.active);
     case "advance_deployment":
@@ -282,12 +287,13 @@ export function drawCard(entry, row, toEnd, eo, round) {
     let flag = "";
     if (isRunning && row.interrupted) flag = "interrupt";
     else if (row.flagged === key) flag = "clock out";
-    setText(refs["flag_" + key], flag);
+    setText(refs["flag_" + key], [flag, pauseFlag(row, key, i)].filter(Boolean).join(" · "));
   });
   toggleClass(card, "running-p1", running === "p1");
   toggleClass(card, "running-p2", running === "p2");
   toggleClass(card, "interrupted", !!(running && row.interrupted));
   toggleClass(card, "paused", !!row.paused);
+  toggleClass(card, "pause-reported", !!row.pause_reported);
   toggleClass(card, "over", row.phase === "over");
   setText(refs.cp1, String(row.control_points[0]));
   setText(refs.cp2, String(row.control_points[1]));
@@ -316,6 +322,15 @@ export function drawCard(entry, row, toEnd, eo, round) {
     refs.dice.hidden = !(timer && timer.round_ms > 0 && live);
     setText(refs.result, row.phase === "over" ? "Result" : "Enter result");
   }
+}
+
+// DC5 (IG2014): a player said to have paused the clock, and the EO's warnings so far.
+function pauseFlag(row, key, i) {
+  const warned = row.pause_warnings ? row.pause_warnings[i] : 0;
+  const parts = [];
+  if (row.pause_reported === key) parts.push("pause reported");
+  if (warned) parts.push("warned ×" + warned);
+  return parts.join(" · ");
 }
 
 // DC10: the active side shows its turn time left; the other side nothing.

@@ -49,7 +49,19 @@ function setupForm() {
     }
   }
 
-  format.addEventListener("change", () => onFormat(null));
+  // The Active Duty Roster is asked only of the formats whose lists use one (Champions).
+  const roster = document.getElementById("roster-field");
+  function onRoster() {
+    if (!roster) return;
+    const formats = (roster.getAttribute("data-formats") || "").split(" ");
+    roster.hidden = formats.indexOf(format.value) < 0;
+  }
+
+  format.addEventListener("change", () => {
+    onFormat(null);
+    onRoster();
+  });
+  onRoster();
 
   form.addEventListener("submit", () => {
     const button = document.getElementById("create-event");

@@ -56,8 +56,16 @@ function renderLists(player) {
   $("lists-note").textContent = player.lists_locked
     ? "Locked: the event has started. Ask the EO for a correction."
     : "This event asks for: " + player.lists_wanted + ". You can change them until the event starts.";
+  const rules = $("list-rules");
+  rules.textContent = "";
+  for (const rule of player.list_rules || []) rules.append(el("li", { text: rule }));
+  rules.hidden = !rules.children.length;
+  $("lists-help").textContent = player.lists_help || "";
+  $("painting").hidden = !player.painting;
+  $("painting-standard").textContent = player.painting ? "This event requires " + player.painting : "";
   if (!player.lists_locked && listsShownFor !== player.lists_text) {
-    $("lists-text").value = player.lists.join("\n");
+    $("lists-text").value = player.lists_text;
+    $("lists-painted").checked = !!player.painted;
     listsShownFor = player.lists_text;
   }
 }
@@ -128,7 +136,7 @@ $("lists-form").addEventListener("submit", async (ev) => {
   const box = $("lists-error");
   box.hidden = true;
   try {
-    const mine = await call("PUT", base + "/me/lists", { lists: $("lists-text").value });
+    const mine = await call("PUT", base + "/me/lists", { lists: $("lists-text").value, painted: $("lists-painted").checked });
     listsShownFor = null;
     renderLists(mine.player);
   } catch (e) {

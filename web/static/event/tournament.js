@@ -1,6 +1,7 @@
 // A Runewars event's page (the EO's and the public's): players with army values, the
 // rounds with their cards and pairings, the standings (ST5), live over the event socket.
 import * as DC from "./common.js";
+import * as Judge from "./rw-result.js";
 
 const { $, el, setText } = DC;
 const id = DC.eventId;
@@ -42,7 +43,13 @@ function result(p) {
   if (!p.p2) return "bye";
   if (!p.result) return DC.statusLabel(p.status);
   const winner = p.result.winner === p.p1.id ? p.p1.name : p.p2.name;
-  return winner + " wins · TP " + p.result.tp.join("–") + " · MoV " + p.result.mov.join("–");
+  const fixed = p.judging && p.judging.correction ? " · corrected: " + p.judging.correction : "";
+  return winner + " wins · TP " + p.result.tp.join("–") + " · MoV " + p.result.mov.join("–") + fixed;
+}
+
+function tools(p) {
+  const button = admin ? Judge.button(p, load) : null;
+  return el("td", { class: "no-print" }, button);
 }
 
 function renderRounds(rounds) {
@@ -54,10 +61,12 @@ function renderRounds(rounds) {
     const head = "Round " + r.number + " · " + stage + " · " + r.deployment + " / " + r.objective + " · " + r.minutes + " min";
     const rows = r.pairings.map((p) =>
       el("tr", {}, cell(p.table), cell(p.p1.name + " (" + p.p1.army_value + ")"),
-        cell(p.p2 ? p.p2.name + " (" + p.p2.army_value + ")" : "—"), cell(result(p))));
+        cell(p.p2 ? p.p2.name + " (" + p.p2.army_value + ")" : "—"), cell(result(p)),
+        admin ? tools(p) : null));
+    const heads = [cell("Table"), cell("P1"), cell("P2"), cell("Result"), admin ? el("td", { class: "no-print" }) : null];
     box.append(el("div", { class: "tournament-round" }, el("h3", { text: head }),
       el("table", { class: "table" },
-        el("thead", {}, el("tr", {}, cell("Table"), cell("P1"), cell("P2"), cell("Result"))),
+        el("thead", {}, el("tr", {}, ...heads)),
         el("tbody", {}, ...rows))));
   });
 }
@@ -122,6 +131,7 @@ function wire() {
   $("do-start").addEventListener("click", () => act("POST", base + "/rounds/current/start"));
   $("do-time").addEventListener("click", () => act("POST", base + "/rounds/current/time"));
   $("do-cut").addEventListener("click", () => act("POST", base + "/cut"));
+  Judge.wireForm();
 }
 
 wire();

@@ -79,6 +79,7 @@ export function queueUnacked() {
 export function closed(code) {
   S.open = false;
   queueUnacked();
+  if (!S.queue.length) saveQueue(); // the last view, for a reload while offline
   if (FATAL_CLOSE.includes(code) && !S.everJoined) {
     fatal(S.lastError || "This link does not open this table.");
     return;

@@ -3,8 +3,9 @@
 import { toast } from "../lib/dom.js";
 import { requestSync, sendRaw } from "./net.js";
 import { addScoring, leader, reached } from "./rules.js";
-import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, deviceId, idx, me, other, serverNow, tableId, token } from "./state.js";
+import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, TIMER_TAPS, deviceId, idx, me, other, serverNow, tableId, token } from "./state.js";
 import { setupRole } from "./ui.js";
+import { followTimer, timerAt, timerTap } from "./offline-timer.js";
 
 // ---------------------------------------------------------------- the offline queue
 
@@ -21,10 +22,11 @@ export function queueKey() {
 export const queuedCommands = () => S.queue.filter((q) => !q.local);
 
 // The queue with what it needs to show the table after a reload while offline:
-// the last server view, and the server time against this device's wall clock.
+// the last server view, and the server time against this device's wall clock. Kept
+// offline even with nothing queued, so that a reload still shows the clocks running.
 export function saveQueue() {
   try {
-    if (!S.queue.length) {
+    if (!S.queue.length && (S.open || !S.base)) {
       localStorage.removeItem(queueKey());
       return;
     }
@@ -47,11 +49,11 @@ export function loadQueue() {
   } catch (e) {
     return;
   }
-  if (!record || !Array.isArray(record.queue) || !record.queue.length) return;
+  if (!record || !Array.isArray(record.queue)) return;
   const snap = record.snap || {};
   if (!snap.game || !snap.table || !snap.role || typeof snap.v !== "number") return;
   S.queue = record.queue;
-  S.queueBase = typeof record.base === "number" ? record.base : snap.v;
+  S.queueBase = !S.queue.length ? null : typeof record.base === "number" ? record.base : snap.v;
   S.role = snap.role;
   S.table = snap.table;
   S.base = snap.game;
@@ -163,15 +165,17 @@ export function reproject() {
     if (!OPTIMISTIC.includes(q.c)) continue;
     const next = applyLocal(g, q);
     if (next) {
+      if (next.timer) next.timer = followTimer(g, next);
       g = next;
-      moved = true;
+      moved = moved || !TIMER_TAPS.includes(q.c); // a timer tap leaves what is due as it is
     }
   }
   if (moved) g.due = localDue(g);
   S.game = g;
 }
 
-// A copy of the view with the running clock booked up to `at`; null if it ran out first.
+// A copy of the view with the running clock booked up to `at`; null if it ran out first
+// (under Classic Turn Timing the chess clock never runs out: DC10).
 export function settleAt(g, at) {
   const n = Object.assign({}, g);
   n.remaining_ms = g.remaining_ms.slice();
@@ -181,9 +185,10 @@ export function settleAt(g, at) {
   if (g.running) {
     const i = idx(g.running);
     const spent = when - g.as_of_ms;
-    if (spent >= g.remaining_ms[i]) return null;
-    n.remaining_ms[i] = g.remaining_ms[i] - spent;
+    if (spent >= g.remaining_ms[i] && !g.timer) return null;
+    n.remaining_ms[i] = Math.max(0, g.remaining_ms[i] - spent);
   }
+  if (g.timer) n.timer = timerAt(g.timer, when);
   n.as_of_ms = when;
   n.undo = null;
   return n;
@@ -257,6 +262,16 @@ export function applyLocal(g, q) {
     }
     n.running = n.active;
     return withFlags(n);
+  }
+  if (TIMER_TAPS.includes(q.c)) {
+    // DC10: this phone's own taps on the turn timer (the opponent's are not seen here).
+    if (!playing || !g.timer) return null;
+    const n = settleAt(g, q.at_ms);
+    const timer = n && timerTap(n, q.c, me());
+    if (!timer) return null;
+    n.timer = timer;
+    n.undo = g.undo;
+    return n;
   }
   if (q.c === "switch") {
     if (!playing || g.phase !== "turn") return null;

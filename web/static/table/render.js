@@ -94,7 +94,8 @@ export function renderRefused() {
     box = el("div", { id: "merge-refused", class: "banner danger merge-refused", role: "alert" });
     $("status").prepend(box);
   }
-  const text = "Offline taps not merged — " + S.refused.message + " The table shows the server's state.";
+  const why = /[.!?]$/.test(S.refused.message) ? S.refused.message : S.refused.message + ".";
+  const text = "Offline taps not merged — " + why + " The table shows the server's state.";
   if (box.textContent !== text) box.textContent = text;
   box.hidden = false;
 }
@@ -112,7 +113,7 @@ export function renderSides(g) {
     setText("cp-" + side, String(g.control_points[i]));
     const flags = [];
     if (running && g.interrupted) flags.push("interrupt");
-    else if (running) flags.push("running");
+    else if (running) flags.push(g.timer ? "active turn" : "running"); // DC10: no chess clock
     else if (PLAYING.includes(g.phase) && g.active === side && g.interrupted) flags.push("active turn");
     if (g.paused && g.phase !== "over") flags.push("paused");
     if (g.flagged === side) flags.push("out of time");
@@ -367,9 +368,14 @@ export function tick() {
   if (!S.game) return;
   const g = S.game;
   tickTimer();
+  const at = performance.now();
   for (const side of SIDES) {
     const ms = remainingMs(side);
     setText("clock-" + side, formatClock(ms));
+    // The value drawn and when (performance.now()): two screens can be compared by it.
+    const shown = $("clock-" + side).dataset;
+    shown.ms = ms.toFixed(1);
+    shown.at = at.toFixed(1);
     const box = $("side-" + side);
     const low = ms < 5 * 60000;
     const critical = ms < 60000;

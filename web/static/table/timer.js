@@ -5,6 +5,7 @@
 import { formatClock } from "../lib/clock.js";
 import { $, el, setText, toggleClass } from "../lib/dom.js";
 import { command } from "./net.js";
+import { presumable, presume, unpresume } from "./offline.js";
 import { PLAYING, S, idx, isSeat, me, nameOf, other, serverNow } from "./state.js";
 import { ask } from "./ui.js";
 
@@ -21,7 +22,7 @@ function box() {
     el(
       "div",
       { class: "turn-timer-actions" },
-      button("timer-start", "Start turn timer", () => command("start_timer"), "primary"),
+      button("timer-start", "Start turn timer", onStart, "primary"),
       button("timer-stop", "Stop turn timer", () => command("stop_timer")),
       button("take-extension", "Take my turn extension", onExtension),
       button("start-extension", "Start the extension", () => command("start_extension"), "primary"),
@@ -30,6 +31,17 @@ function box() {
   );
   $("status").after(node);
   return node;
+}
+
+// Offline, the opponent's end of turn on their phone is not seen here: starting my
+// turn timer while their turn is shown says they passed (as a tap does, offline.js).
+function onStart() {
+  const presumed = presumable(S.game) ? presume() : null;
+  if (presumed && S.game.active !== me()) {
+    unpresume(presumed);
+    return;
+  }
+  command("start_timer");
 }
 
 async function onExtension() {
@@ -99,25 +111,33 @@ export function renderTimer(g) {
     if (node) node.hidden = true;
     return;
   }
-  box().hidden = false;
+  const node = box();
+  node.hidden = false;
   $("app").classList.add("classic-timing");
-  const playing = PLAYING.includes(g.phase) && !g.paused;
+  // Offline, a timer changed by a tap of this phone is not yet the server's (offline.js).
+  node.classList.toggle("unconfirmed", !!t.unconfirmed);
+  const roundUp = roundLeft(t) === 0; // dice down at the round time: no more taps
+  const playing = PLAYING.includes(g.phase) && !g.paused && !roundUp;
   const mine = isSeat() ? me() : null;
   const active = mine !== null && mine === g.active;
   const up = t.limited && t.started && turnLeft(t) === 0;
-  $("timer-start").hidden = !(playing && active && !t.running && !up);
+  const presuming = playing && presumable(g); // offline, in the opponent's turn
+  $("timer-start").hidden = !((playing && active && !t.running && !up) || presuming);
+  setText($("timer-start"), presuming ? "My turn: start my turn timer" : "Start turn timer");
   $("timer-stop").hidden = !(playing && active && t.running);
   $("take-extension").hidden = !(playing && active && g.phase === "turn" && t.extension_ms > 0 && !t.extensions_taken[idx(mine)] && !t.extension_due);
   $("start-extension").hidden = !(playing && mine !== null && !active && t.extension_due && up);
   $("dice-down").hidden = !(playing && S.role === "eo" && t.round_ms > 0);
-  setText($("turn-timer-note"), note(g, t, up));
+  let said = roundUp && g.phase !== "over" ? "Round time: dice down." : note(g, t, up);
+  if (presuming) said = "Offline: " + nameOf(g.active) + "'s taps are not seen here. Start your turn timer when your turn begins.";
+  setText($("turn-timer-note"), t.unconfirmed ? (said + " Offline — not yet confirmed, sent when back online.").trim() : said);
   // No chess clocks: no DC8 tie (dice down ends the game), no clock to adjust, and the
   // active player stops the timer rather than switching it to the opponent.
   for (const id of ["call-tie", "adjust-form", "interrupt", "switch-back"]) {
-    const node = $(id);
-    if (node) node.hidden = true;
+    const control = $(id);
+    if (control) control.hidden = true;
   }
-  lastUp = up;
+  lastUp = up + "," + roundUp;
   tickTimer();
 }
 
@@ -134,7 +154,7 @@ function note(g, t, up) {
   return "";
 }
 
-let lastUp = false;
+let lastUp = ""; // the turn time and the round time up, as last drawn
 
 // Every frame: the two clocks (and the buttons again when the turn time runs out).
 export function tickTimer() {
@@ -142,7 +162,7 @@ export function tickTimer() {
   if (!g || !g.timer || !$("turn-timer")) return;
   const t = g.timer;
   const up = t.limited && t.started && turnLeft(t) === 0;
-  if (up !== lastUp) {
+  if (up + "," + (roundLeft(t) === 0) !== lastUp) {
     renderTimer(g);
     return;
   }

@@ -1,0 +1,141 @@
+"""The DC8 round end: at the round's expected end time every unfinished game is checked
+(play on under 5 minutes combined, else a tie; DC10's dice down), once.
+
+Every worker keeps a timer for every running round, so the round ends on time whichever
+worker started it and whichever is still alive. The first to claim the round's end in
+the store calls it; the others look again a little later, and call it themselves if the
+claim lapsed with its worker before the calls were written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from app.domain import commands as c
+from app.domain.errors import RuleError
+from app.domain.game import Phase
+from app.domain.tournament import RoundEndCall, round_end_call
+from app.events.base import pairings_of
+from app.events.results import Results
+from app.store.models import RoundEntry
+from app.tables.room import TableRoom
+
+#: A claim on a round's end lapses after this long without its calls written.
+CLAIM_LAPSES_MS = 30_000
+#: A worker that found the round's end claimed by another looks again after this long.
+LOOK_AGAIN_MS = 5_000
+
+
+class RoundEndBusy(RuleError):
+    """Another worker is calling this round's end right now."""
+
+    code = "busy"
+
+
+class RoundEnds(Results):
+    # -- the timers ------------------------------------------------------------------
+
+    def start_timers(self) -> None:
+        with self.db.read() as repo:
+            running = repo.running_rounds()
+        for entry in running:
+            self._schedule_round_end(entry)
+
+    def follow_round(self, event_id: str) -> None:
+        """Another worker changed the event: keep a timer for its round if it runs."""
+        entry = self.current_round(event_id)
+        if entry is None or entry.expected_end_ms is None or entry.end_calls_json is not None:
+            old = self._round_ends.pop(event_id, None)
+            if old is not None:
+                old.cancel()
+            return
+        self._schedule_round_end(entry)
+
+    def _schedule_round_end(self, entry: RoundEntry) -> None:
+        old = self._round_ends.pop(entry.event_id, None)
+        if old is not None:
+            old.cancel()
+        if entry.expected_end_ms is not None:
+            self._round_ends[entry.event_id] = asyncio.get_running_loop().create_task(
+                self._round_end_when_due(entry.event_id, entry.expected_end_ms)
+            )
+
+    async def _round_end_when_due(self, event_id: str, at_ms: int) -> None:
+        while True:
+            await self.time.sleep_until(at_ms)
+            entry = self.current_round(event_id)
+            if entry is None or entry.expected_end_ms is None or entry.end_calls_json is not None:
+                return  # called already (here, by the EO or by another worker)
+            now = self.time.now_ms()
+            if entry.expected_end_ms > now:  # moved later meanwhile
+                at_ms = entry.expected_end_ms
+                continue
+            try:
+                await self.call_round_end(event_id)
+                return
+            except RoundEndBusy:
+                at_ms = now + LOOK_AGAIN_MS
+
+    async def close(self) -> None:
+        for task in self._round_ends.values():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._round_ends.clear()
+
+    # -- the call ----------------------------------------------------------------------
+
+    async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
+        """DC8 for one table still in play (None: its game is over)."""
+        if room.game.phase is Phase.OVER:
+            return None
+        if room.broken is None:  # a clock that ran out by now is decided first (DC7)
+            await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+        game = room.game
+        if game.phase is Phase.OVER:
+            return None
+        if game.timer is not None:  # DC10: the round time is up: dice down
+            await room.execute(c.Role.SYSTEM, "", 0, c.DiceDown())
+            return RoundEndCall.DICE_DOWN
+        remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
+        call = round_end_call(
+            remaining,
+            game.paused_by_eo,
+            clock_ran_out=game.phase is Phase.CLOCK_OUT,
+            rules=game.format,
+        )
+        if call is RoundEndCall.TIE:
+            await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())
+        return call
+
+    async def call_round_end(self, event_id: str) -> dict[str, str]:
+        """DC8 at the round's end time: play on under 5 minutes combined, else a tie.
+        Called once: a second call answers what the first decided."""
+        entry = self.current_round(event_id)
+        if entry is None or entry.expected_end_ms is None:
+            raise RuleError("no round is running")
+        if entry.end_calls_json is not None:
+            calls: dict[str, str] = json.loads(entry.end_calls_json)
+            return calls
+        now = self.time.now_ms()
+        with self.db.unit() as repo:
+            claimed = repo.claim_round_end(entry, now, now - CLAIM_LAPSES_MS)
+        if not claimed:
+            again = self.current_round(event_id)
+            if again is not None and again.end_calls_json is not None:
+                calls = json.loads(again.end_calls_json)
+                return calls
+            raise RoundEndBusy("the round's end is being called right now; look again in a moment")
+        calls = {}
+        for row in pairings_of(entry):
+            room = self.hub.get(row.table_id or "")
+            call = None if room is None else await self._end_call(room, now)
+            if room is not None and call is not None:
+                calls[room.table_id] = call.value
+        with self.db.unit() as repo:
+            entry.end_calls_json = json.dumps(calls)
+            repo.add(entry, self._action(event_id, "round_end", round=entry.number, calls=calls))
+        self.changed(event_id)
+        return calls

@@ -1,0 +1,81 @@
+"""Several workers: what one worker tells the others besides a table's moves: a table
+opened or dropped, a table's links or names changed (meta), an event changed."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from app.store.models import TableRecord
+from app.tables.backplane import Backplane
+from app.tables.fanout import REPLACED
+from app.tables.room import TableRoom, Tokens
+
+if TYPE_CHECKING:
+    from app.tables.hub import TableHub
+
+
+class News:
+    """The cluster's part that hears of tables and events changed on another worker."""
+
+    hub: TableHub
+    backplane: Backplane
+    owned: dict[str, int]
+    event_listeners: list[Callable[[str], None]]
+    _relaying: bool
+
+    def _on_open(self, envelope: dict[str, Any]) -> None:
+        if envelope.get("dropped"):
+            self.hub.rooms.pop(envelope["t"], None)
+            self.hub.broadcast.forget(f"table:{envelope['t']}")
+            self.owned.pop(envelope["t"], None)
+        elif envelope.get("ev"):
+            self.hub.get(envelope["t"])
+
+    def discarded(self, table_id: str) -> None:
+        """A table removed before its game began: the other workers forget it too."""
+        self.owned.pop(table_id, None)
+        self.backplane.send("all", {"k": "open", "t": table_id, "dropped": True})
+
+    def meta_changed(self, room: TableRoom) -> None:
+        self.backplane.send("all", {"k": "meta", "t": room.table_id})
+
+    def _on_meta(self, envelope: dict[str, Any]) -> None:
+        room = self.hub.rooms.get(envelope["t"])
+        if room is None:
+            return
+        with self.hub.store.session() as session:
+            record = session.get(TableRecord, room.table_id)
+        if record is None:
+            self.hub.rooms.pop(room.table_id, None)
+            return
+        tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
+        for subscriber in tuple(room.channel.subscribers):
+            now, before = getattr(tokens, subscriber.role), getattr(room.tokens, subscriber.role)
+            if not hmac.compare_digest(now.encode(), before.encode()):
+                subscriber.drop(REPLACED, "link replaced")
+        room.tokens = tokens
+        names = (record.p1_name, record.p2_name)
+        if names != room.game.setup.names:
+            room.game = replace(room.game, setup=replace(room.game.setup, names=names))
+            room.initial = replace(room.initial, setup=replace(room.initial.setup, names=names))
+            for subscriber in tuple(room.channel.subscribers):
+                subscriber.offer(room.snapshot(subscriber.role))
+            for listener in room.listeners:
+                listener(room)
+
+    def event_changed(self, event_id: str) -> None:
+        """An event changed here: the other workers' dashboards and read models hear it."""
+        if not self._relaying:
+            self.backplane.send("all", {"k": "ev", "e": event_id})
+
+    def _on_event(self, envelope: dict[str, Any]) -> None:
+        self._relaying = True
+        try:
+            for listener in tuple(self.event_listeners):
+                listener(envelope["e"])
+        finally:
+            self._relaying = False
+

@@ -1,0 +1,219 @@
+"""Restart benchmark: one worker, every table mid-game, stopped and started again.
+
+    python -m bench.restart --tables 1000
+
+1. Starts the real server (`python -m app.cli serve`, one worker, a fresh SQLite file in
+   a temporary directory), creates the tables over REST, connects both phones of every
+   table and starts every game: the clocks run.
+2. Every table taps every --interval seconds (staggered), the phone whose clock runs
+   sending `pass_turn`, as in bench/table_latency.py.
+3. After --warmup seconds the server is stopped with SIGTERM (a graceful stop) and, once
+   it has exited, started again on the same database. The phones reconnect by
+   themselves, with hello "v" = the last version seen, re-sending every command not
+   answered with the same seq; they try again every --retry-ms (jittered: half to all
+   of it), so that the time measured is the server's. (The page backs off from 0.5 s,
+   doubling: a real phone may come back later than the server is ready.)
+4. Every table taps at once and again until it is served: a tap first sent after the
+   stop, acked to its sender and seen by the other phone. Measured from the new
+   process's start (restart_*) and from the SIGTERM (from_stop_*).
+5. Tapping goes on for --after seconds; then every command is answered (bounded wait) and
+   every table's log is read back through REST: an acked version missing from it is an
+   acked tap lost, an entry no ack names a command applied twice.
+
+One JSON line on stdout; progress on stderr. server_answers_s is when the new process
+first answered HTTP (from its start) and server_start_cpu_s the CPU it had used by then (on
+a busy machine, the part that is its own); client_lag_max_s how late this load generator's
+own loop woke up. Every wait is bounded, and every process started is stopped (process
+group) on exit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.common import HOST, ServerProcess, bench_run, free_port, log, server_argv
+from bench.failover import kill_group
+from bench.logcheck import check_logs
+from bench.recovery import (
+    Game,
+    Run,
+    close_all,
+    outcome,
+    recovery_times,
+    run_fast,
+    settle,
+    start_games,
+    start_phones,
+    wait_served,
+    with_targets,
+)
+from bench.table_latency import create_tables
+
+RESTART_GOAL_S = 2.0
+STOP_WAIT_S = 30.0
+
+
+async def listening(port: int, door: asyncio.Event, within: float) -> None:
+    """Open the door once the port takes connections (polled every 10 ms)."""
+    deadline = time.perf_counter() + within
+    while time.perf_counter() < deadline:
+        with contextlib.suppress(OSError):
+            _reader, writer = await asyncio.open_connection(HOST, port)
+            writer.close()
+            door.set()
+            return
+        await asyncio.sleep(0.01)
+    door.set()
+
+
+async def first_answer(
+    server: ServerProcess, port: int, within: float
+) -> tuple[float, float] | None:
+    """When the server first answers HTTP (perf_counter, polled every 20 ms), and the
+    CPU seconds it had used by then (on a busy machine, the part that is its own)."""
+    deadline = time.perf_counter() + within
+    async with httpx.AsyncClient(base_url=f"http://{HOST}:{port}", timeout=1.0) as client:
+        while time.perf_counter() < deadline:
+            with contextlib.suppress(httpx.TransportError):
+                await client.get("/health")
+                return time.perf_counter(), server.cpu_seconds()
+            await asyncio.sleep(0.02)
+    return None
+
+
+async def restart(
+    servers: list[ServerProcess], port: int, env: dict[str, str], tmp: Path, run: Run
+) -> tuple[float, float, float, asyncio.Task[tuple[float, float] | None]]:
+    """SIGTERM, wait for the exit, start again: (stop, exit, start) times and the task
+    that sees the new server's first answer. Only taps first sent after the start count
+    (the old server answers a few while it stops)."""
+    proc = servers[0].proc
+    assert proc is not None
+    door = run.closed_door = asyncio.Event()
+    stopped_at = time.perf_counter()
+    proc.send_signal(signal.SIGTERM)
+    await asyncio.to_thread(proc.wait, STOP_WAIT_S)
+    exited_at = time.perf_counter()
+    log(f"the server exited with {proc.returncode} {exited_at - stopped_at:.2f} s after SIGTERM")
+    second = ServerProcess("server-2", server_argv(port), env, tmp / "server-2.log")
+    servers.append(second)
+    started_at = run.disrupt()
+    second.start()
+    run.tasks.add(asyncio.create_task(listening(port, door, 60)))
+    answered = asyncio.create_task(first_answer(second, port, 60))
+    return stopped_at, exited_at, started_at, answered
+
+
+async def session(
+    args: argparse.Namespace,
+    servers: list[ServerProcess],
+    port: int,
+    rows: list[tuple[str, str, str]],
+    env: dict[str, str],
+    tmp: Path,
+) -> dict[str, Any]:
+    run = Run(lambda _phone: port, args.retry_ms / 1000, 1.0, args.interval)
+    n = len(rows)
+    tables = [Game(run, i, row, (port, port)) for i, row in enumerate(rows)]
+    start_phones(tables)
+    t = time.monotonic()
+    started = await start_games(tables, 60 + 0.05 * n)
+    log(f"{2 * n} phones connected, {started} games started in {time.monotonic() - t:.1f} s")
+    t0 = time.perf_counter() + 0.5
+    drivers = [asyncio.create_task(tb.drive(t0 + tb.index * args.interval / n)) for tb in tables]
+    await asyncio.sleep(0.5 + args.warmup)
+    taps_before = run.c["taps"]
+    load = os.getloadavg()[0]
+    log(f"stopping the server after {taps_before} taps; load average {load:.2f}")
+    stopped_at, exited_at, started_at, answered_task = await restart(servers, port, env, tmp, run)
+    client_lag = await wait_served(tables, args.recovery_timeout, "restart")
+    answered = await answered_task
+    run.end = time.perf_counter() + args.after
+    log(f"tapping {args.after:g} s more")
+    await asyncio.wait(drivers, timeout=args.after + 30)
+    left = await settle(tables, 15)
+    await check_logs(run, port, tables)
+    await close_all(tables)
+    for d in drivers:
+        d.cancel()
+
+    from_start = recovery_times(tables, started_at)
+    from_stop = recovery_times(tables, stopped_at)
+    out: dict[str, Any] = {
+        "tables": n,
+        "workers": 1,
+        "database": "sqlite",
+        "games_started": started,
+        "restart_max_s": from_start["max_s"],
+        "restart_p99_s": from_start["p99_s"],
+        "restart_p50_s": from_start["p50_s"],
+        "from_stop_max_s": from_stop["max_s"],
+        "from_stop_p99_s": from_stop["p99_s"],
+        "stop_s": round(exited_at - stopped_at, 3),
+        "server_answers_s": None if answered is None else round(answered[0] - started_at, 3),
+        "server_start_cpu_s": None if answered is None else round(answered[1], 3),
+        "client_lag_max_s": round(client_lag, 3),
+        **outcome(tables, left),
+        "taps_before_stop": taps_before,
+        "interval_s": args.interval,
+        "retry_ms": args.retry_ms,
+        "loadavg_1m_at_stop": round(load, 2),
+        "cores": os.cpu_count(),
+    }
+    return with_targets(
+        out, "restart_max_le_2s", out["restart_max_s"], RESTART_GOAL_S, run.c["unsettled"]
+    )
+
+
+def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
+    port = free_port()
+    servers = [ServerProcess("server", server_argv(port), env, tmp / "server.log")]
+    try:
+        servers[0].start()
+        servers[0].wait_ready(port)
+        t = time.monotonic()
+        rows = asyncio.run(create_tables(port, args.tables, args.create_concurrency))
+        log(f"created {len(rows)} tables in {time.monotonic() - t:.1f} s")
+        return run_fast(session(args, servers, port, rows, env, tmp))
+    finally:
+        for server in servers:
+            server.stop()
+            kill_group(server)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.restart", description=__doc__)
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
+    parser.add_argument("--warmup", type=float, default=10.0, help="tapping before the stop")
+    parser.add_argument("--after", type=float, default=10.0, help="tapping after the restart")
+    parser.add_argument(
+        "--retry-ms", type=float, default=100.0, help="the phones' reconnect interval"
+    )
+    parser.add_argument("--recovery-timeout", type=float, default=60.0)
+    parser.add_argument("--create-concurrency", type=int, default=16)
+    parser.add_argument("--db-dir", metavar="DIR", help="where the SQLite file goes")
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.interval <= 0 or args.warmup < 0 or args.after < 0:
+        parser.error("--tables and --interval must be positive; --warmup, --after >= 0")
+    if args.retry_ms <= 0:
+        parser.error("--retry-ms must be positive")
+    with bench_run(4 * args.tables + 1024, args.db_dir, "deathclock-restart-") as (tmp, env):
+        result = run(args, env, tmp)
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
