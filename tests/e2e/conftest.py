@@ -15,6 +15,7 @@ import uvicorn
 
 from app.main import create_app
 from app.settings import Settings
+from tests.e2e.servertime import MovableTime
 
 CHROMIUM = os.environ.get("DEATHCLOCK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -29,9 +30,16 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_time() -> MovableTime:
+    return MovableTime()
+
+
+@pytest.fixture(scope="module")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, server_time: MovableTime
+) -> Iterator[str]:
     db = tmp_path_factory.mktemp("e2e") / "deathclock.db"
-    app = create_app(Settings(database_url=f"sqlite:///{db}"))
+    app = create_app(Settings(database_url=f"sqlite:///{db}"), time=server_time)
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     )

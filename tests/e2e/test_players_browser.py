@@ -14,6 +14,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.e2e.events import started_round
+from tests.e2e.servertime import MovableTime
 
 pytestmark = pytest.mark.browser
 
@@ -243,7 +244,9 @@ def test_a_round_end_tie_is_a_tie_by_time_and_the_eo_page_fits__DC8(
     p1.context.close()
 
 
-def test_an_undo_request_counts_down_and_lapses_by_itself(browser: Any, live_server: str) -> None:
+def test_an_undo_request_counts_down_and_lapses_by_itself(
+    browser: Any, live_server: str, server_time: MovableTime
+) -> None:
     from playwright.sync_api import expect
 
     links = _quick(live_server, p1_name="Ann", p2_name="Bob")
@@ -265,6 +268,8 @@ def test_an_undo_request_counts_down_and_lapses_by_itself(browser: Any, live_ser
     expect(p2.locator("#undo-left")).to_have_text(re.compile(r"^(10|9|8|7) s$"))
     expect(p1.locator("#undo-left")).to_be_visible()
     _shot(p2, "undo-request-p2")
+    # 11 s pass for the server and for Bob's page alike: a ping in between finds them agreed.
+    server_time.ahead_ms += 11_000
     p2.clock.fast_forward(11_000)
     expect(banner).to_have_count(0)
     p1.context.close()
