@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import time
 from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
 
 YOUNG_EVERY_MS = 50
 MIDDLE_EVERY = 5  # young ticks
@@ -30,6 +34,7 @@ FULL_EVERY_MS = 10 * 60_000
 FULL_AFTER_CHURN = 1000
 QUIET_MS = 1000
 MAX_DEFER_MS = 30_000
+SLOW_MS = 100  # a collection this long is logged: every tap in flight waited for it
 
 
 class Pace:
@@ -93,6 +98,18 @@ async def pace_collector(
     try:
         while True:
             await sleep(every_ms / 1000)
-            gc.collect(pace.generation(now_ms(), socket_churn()))
+            generation = pace.generation(now_ms(), socket_churn())
+            began, began_cpu = time.perf_counter(), time.thread_time()
+            found = gc.collect(generation)
+            took_ms = (time.perf_counter() - began) * 1000
+            if took_ms >= SLOW_MS:
+                log.warning(
+                    "garbage collection (generation %d) took %.0f ms (%.0f ms of CPU), "
+                    "%d unreachable",
+                    generation,
+                    took_ms,
+                    (time.thread_time() - began_cpu) * 1000,
+                    found,
+                )
     finally:
         gc.enable()

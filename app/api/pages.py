@@ -165,7 +165,7 @@ async def quick_links_page(
 
 
 def _table_label(room: TableRoom, service: EventService) -> str:
-    """"Table 3 · Round 2 · <event>" for an event's table, "Quick game" otherwise."""
+    """ "Table 3 · Round 2 · <event>" for an event's table, "Quick game" otherwise."""
     meta = room.meta
     if meta is None:
         return "Quick game"

@@ -22,9 +22,7 @@ def engine_name(format_id: str) -> str:
     try:
         return ENGINE_OF[format_id]
     except KeyError:
-        raise BadInput(
-            f"unknown format {format_id!r} (choose {', '.join(ENGINE_OF)})"
-        ) from None
+        raise BadInput(f"unknown format {format_id!r} (choose {', '.join(ENGINE_OF)})") from None
 
 
 #: Format id → the name of its tournament policy (how its events pair, rank and award).

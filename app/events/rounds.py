@@ -274,6 +274,7 @@ class Rounds(RoundEnds):
             played = [r.list_played for r in record.rounds] if record else []
             offers[player.id] = tuple(rule.choices(lists, played, left))
         return offers
+
     def _pregames(
         self, event: EventRecord, entry: RoundEntry
     ) -> Callable[[PairingRow], c.Command] | None:

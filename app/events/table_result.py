@@ -124,7 +124,6 @@ def _from_domain(result: Result, by: By, correction: Correction | None = None) -
     )
 
 
-
 def recorded_result(game: Game) -> TableResult | None:
     """The table's result as the event counts it, from the table's own log (its one
     source): the EO's entry, else the players' once both confirmed it and nobody

@@ -94,9 +94,7 @@ class EventRepo:
 
     def prize_decisions(self, event_id: str) -> list[PrizeDecision]:
         return list(
-            self.session.exec(
-                select(PrizeDecision).where(col(PrizeDecision.event_id) == event_id)
-            )
+            self.session.exec(select(PrizeDecision).where(col(PrizeDecision.event_id) == event_id))
         )
 
     def ballots(self, event_id: str, prize_id: str, stage: int) -> list[PrizeBallot]:
@@ -129,8 +127,9 @@ class EventRepo:
 
     def put_tournament_state(self, event_id: str, state_json: str, tables_json: str) -> None:
         """An event's own tournament state, replacing the one before."""
-        self.session.merge(TournamentState(event_id=event_id, state_json=state_json,
-                                           tables_json=tables_json))
+        self.session.merge(
+            TournamentState(event_id=event_id, state_json=state_json, tables_json=tables_json)
+        )
 
     def add(
         self,

@@ -7,6 +7,11 @@ round trip (psycopg's pipeline mode) and one transaction, on one connection of t
 writer's own (autocommit, `synchronous_commit = off`: `durable()` flushes the log for
 the acks, see app.store.group_commit). A batch that fails is rolled back whole and its
 writes are run again one by one, so one bad write never costs the others theirs.
+
+A statement registered with `bulk` (the fenced log insert: nearly every write) is sent once
+for the whole batch, its rows as arrays (`unnest`), rather than once a write: PostgreSQL
+parses and plans it once, and the worker's loop builds one message instead of dozens. Its
+`RETURNING` names the rows written, and so each write's row count.
 """
 
 from __future__ import annotations
@@ -24,6 +29,18 @@ from app.store.group_commit import PG_ASYNC_COMMIT
 
 Step = tuple[str, Sequence[Any]]
 
+#: PostgreSQL's types of the log's columns.
+LOG_TYPES = {
+    "table_id": "text",
+    "version": "int",
+    "at_ms": "bigint",
+    "actor": "text",
+    "device": "text",
+    "seq": "bigint",
+    "command_json": "text",
+    "turn": "text",
+}
+
 
 @dataclass(slots=True)
 class _Write:
@@ -39,6 +56,31 @@ class PgLogWriter:
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self._pending: list[_Write] = []
         self._task: asyncio.Task[None] | None = None
+        self._bulk: dict[str, tuple[str, tuple[int, ...], tuple[int, ...]]] = {}
+
+    def bulk(
+        self, statement: str, bulk_statement: str, columns: tuple[int, ...], key: tuple[int, ...]
+    ) -> None:
+        """Send every one-step write of `statement` in a batch as one `bulk_statement`:
+        it takes an array for each of the `columns` (indexes into a write's parameters)
+        and returns the `key` parameters of the rows it wrote."""
+        self._bulk[statement] = (bulk_statement, columns, key)
+
+    def bulk_fenced_insert(self, statement: str, table: str, columns: Sequence[str]) -> None:
+        """`bulk` for the fenced log insert (its parameters: the row, the table's id, the
+        writer's token; see `app.store.repository`)."""
+        typed = ", ".join(f"%s::{LOG_TYPES[name]}[]" for name in columns)
+        names = ", ".join(columns)
+        self.bulk(
+            statement,
+            f"INSERT INTO {table} ({names}) SELECT {', '.join('x.' + n for n in columns)} "
+            f"FROM unnest({typed}, %s::bigint[]) AS x({names}, fence) "
+            "WHERE EXISTS (SELECT 1 FROM table_owner "
+            "WHERE table_owner.table_id = x.table_id AND token = x.fence FOR SHARE) "
+            "RETURNING table_id, version",
+            (*range(len(columns)), len(columns) + 1),  # the row, then the token
+            (columns.index("table_id"), columns.index("version")),
+        )
 
     async def write(self, steps: Sequence[Step]) -> list[int]:
         """Run `steps` (statement, parameters) in one transaction; each one's row count."""
@@ -75,16 +117,36 @@ class PgLogWriter:
 
     async def _run(self, batch: list[_Write]) -> None:
         conn = await self._connection()
+        bulks: dict[str, list[_Write]] = {}
+        each: list[_Write] = []
+        for write in batch:
+            if len(write.steps) == 1 and write.steps[0][0] in self._bulk:
+                bulks.setdefault(write.steps[0][0], []).append(write)
+            else:
+                each.append(write)
         cursors: list[list[psycopg.AsyncCursor[Any]]] = []
+        bulk_cursors: list[tuple[psycopg.AsyncCursor[Any], tuple[int, ...], list[_Write]]] = []
         async with conn.pipeline():
-            for write in batch:
+            for statement, writes in bulks.items():
+                bulk_statement, columns, key = self._bulk[statement]
+                rows = [write.steps[0][1] for write in writes]
+                arrays = [[row[i] for row in rows] for i in columns]
+                cursor = conn.cursor()
+                await cursor.execute(bulk_statement, arrays)
+                bulk_cursors.append((cursor, key, writes))
+            for write in each:
                 mine = []
                 for statement, params in write.steps:
                     cursor = conn.cursor()
                     await cursor.execute(statement, params)
                     mine.append(cursor)
                 cursors.append(mine)
-        for write, mine in zip(batch, cursors, strict=True):
+        for cursor, key, writes in bulk_cursors:
+            written = {tuple(row) for row in await cursor.fetchall()}
+            for write in writes:
+                params = write.steps[0][1]
+                write.rowcounts = [int(tuple(params[i] for i in key) in written)]
+        for write, mine in zip(each, cursors, strict=True):
             write.rowcounts = [cursor.rowcount for cursor in mine]
 
     async def _reset(self) -> None:

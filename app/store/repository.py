@@ -131,16 +131,7 @@ class Store:
         sqlite = url.startswith("sqlite")
 
         mark = "?" if sqlite else "%s"
-        columns = (
-            "table_id",
-            "version",
-            "at_ms",
-            "actor",
-            "device",
-            "seq",
-            "command_json",
-            "turn",
-        )
+        columns = ("table_id", "version", "at_ms", "actor", "device", "seq", "command_json", "turn")
         self._insert_log = (
             f"INSERT INTO {LogRecord.__tablename__} ({', '.join(columns)}) "
             f"VALUES ({', '.join(mark for _ in columns)})"
@@ -154,12 +145,6 @@ class Store:
             f"{self._update_table} AND EXISTS (SELECT 1 FROM table_owner "
             f"WHERE table_id = {mark} AND token = {mark})"
         )
-        #: PostgreSQL: the hot path's writes are awaited, not waited for (app.store.pg_log).
-        self._pg_log: PgLogWriter | None = None
-        if isinstance(self._wal, PostgresWal):
-            from app.store.pg_log import PgLogWriter  # psycopg: the postgres extra's
-
-            self._pg_log = PgLogWriter(self.engine)
         #: With several workers: the insert happens only while the writer's fencing token
         #: is the table's (see app.store.lease), holding the owner row until the commit.
         self._insert_fenced = (
@@ -167,6 +152,13 @@ class Store:
             f"SELECT {', '.join(mark for _ in columns)} WHERE EXISTS (SELECT 1 FROM table_owner "
             f"WHERE table_id = {mark} AND token = {mark} FOR SHARE)"
         )
+        #: PostgreSQL: the hot path's writes are awaited, not waited for (app.store.pg_log).
+        self._pg_log: PgLogWriter | None = None
+        if isinstance(self._wal, PostgresWal):
+            from app.store.pg_log import PgLogWriter  # psycopg: the postgres extra's
+
+            self._pg_log = PgLogWriter(self.engine)  # a batch's inserts: one statement
+            self._pg_log.bulk_fenced_insert(self._insert_fenced, LogRecord.__tablename__, columns)
 
     def _create_schema(self) -> None:
         if self.url.startswith("sqlite"):

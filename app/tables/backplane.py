@@ -56,6 +56,9 @@ class Backplane:
         self._redis: Redis | None = None
         self._pubsub: PubSub | None = None
         self._connected = asyncio.Event()
+        #: How many times the connection has come up: a message sent before the last
+        #: time may have been dropped with the old connection.
+        self.epoch = 0
 
     # -- names ----------------------------------------------------------------------
 
@@ -116,6 +119,7 @@ class Backplane:
                 if self._ever_up:
                     log.warning("Redis is back: taking commands again")
                 self.healthy, self.trouble, self._ever_up = True, None, True
+                self.epoch += 1
                 self._connected.set()
                 for recover in tuple(self.on_recover):
                     await recover()

@@ -292,7 +292,7 @@ class Cluster(News):
             reply = None
             if owner is not None:
                 reply = await self._ask(
-                    owner, {**body, "t": table_id}, ASK_AGAIN_S if asked else ASK_S
+                    owner, {**body, "t": table_id}, ASK_AGAIN_S if asked else ASK_S, deadline
                 )
                 asked += 1
             if reply is not None and "ok" in reply:
@@ -312,18 +312,29 @@ class Cluster(News):
                 await asyncio.sleep(0.1)
 
     async def _ask(
-        self, owner: str, envelope: dict[str, Any], wait_s: float
+        self, owner: str, envelope: dict[str, Any], wait_s: float, deadline: float
     ) -> dict[str, Any] | None:
+        """The owner's reply, or None: it is not alive any more, the message may have
+        been lost with Redis's connection, or the deadline passed. A live owner that is
+        slow to answer (a busy hall) is waited for, not asked again: asking again adds
+        to what keeps it busy."""
+        loop = asyncio.get_running_loop()
         request = next(self._ids)
-        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
         self._replies[request] = (envelope["t"], done)
         envelope.update(k="cmd", id=request, to=owner)
+        epoch = self.backplane.epoch
         try:
             if not self.backplane.send(f"w:{owner}", envelope):
                 self.applies_or_raise()
-            return await asyncio.wait_for(done, wait_s)
-        except TimeoutError:
-            return None
+            while True:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(done), wait_s)
+                except TimeoutError:
+                    still_there = owner in self.alive and self.backplane.epoch == epoch
+                    if not still_there or loop.time() + ASK_AGAIN_S >= deadline:
+                        return None
+                    wait_s = ASK_AGAIN_S
         finally:
             self._replies.pop(request, None)
 

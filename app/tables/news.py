@@ -78,4 +78,3 @@ class News:
                 listener(envelope["e"])
         finally:
             self._relaying = False
-

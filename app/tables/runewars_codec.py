@@ -57,8 +57,10 @@ def judge_from_wire(raw: Mapping[str, Any]) -> rc.JudgeScores:
     ('p1', 'p2' or null) and `reason`."""
     entries = raw.get("entries")
     if not isinstance(entries, list) or len(entries) != 2:
-        raise BadInput("entries must be [P1's entry, P2's entry], each "
-                       "[army value destroyed, objective points]")
+        raise BadInput(
+            "entries must be [P1's entry, P2's entry], each "
+            "[army value destroyed, objective points]"
+        )
     flurry = raw.get("flurry")
     hits = None if flurry is None else _hits({"hits": flurry}).hits
     conceded = raw.get("conceded")
@@ -66,8 +68,10 @@ def judge_from_wire(raw: Mapping[str, Any]) -> rc.JudgeScores:
     if not isinstance(reason, str) or len(reason) > MOST_REASON:
         raise BadInput(f"the reason is text of {MOST_REASON} characters at most")
     return rc.JudgeScores(
-        (_entry(entries[0], "P1"), _entry(entries[1], "P2")), hits,
-        None if conceded is None else _seat(conceded, "conceded (or null)"), reason,
+        (_entry(entries[0], "P1"), _entry(entries[1], "P2")),
+        hits,
+        None if conceded is None else _seat(conceded, "conceded (or null)"),
+        reason,
     )
 
 
@@ -88,22 +92,34 @@ Reader = Callable[[Mapping[str, Any]], Any]
 Writer = Callable[[Any], dict[str, Any]]
 
 _KINDS: tuple[tuple[str, type, Reader, Writer], ...] = (
-    ("choose_first", rc.ChooseFirstPlayer,
-     lambda raw: rc.ChooseFirstPlayer(_seat(raw.get("first"), "first")),
-     lambda cmd: {"first": _side_name(cmd.first)}),
-    ("choose_area", rc.ChooseArea,
-     lambda raw: rc.ChooseArea(str(raw.get("area", ""))[:16]),
-     lambda cmd: {"area": cmd.area}),
+    (
+        "choose_first",
+        rc.ChooseFirstPlayer,
+        lambda raw: rc.ChooseFirstPlayer(_seat(raw.get("first"), "first")),
+        lambda cmd: {"first": _side_name(cmd.first)},
+    ),
+    (
+        "choose_area",
+        rc.ChooseArea,
+        lambda raw: rc.ChooseArea(str(raw.get("area", ""))[:16]),
+        lambda cmd: {"area": cmd.area},
+    ),
     ("start_round", rc.StartRound, lambda _raw: rc.StartRound(), lambda _cmd: {}),
-    ("end_game_round", rc.EndGameRound,
-     lambda raw: rc.EndGameRound(_count(raw, "expect")),
-     lambda cmd: {"expect": cmd.expect}),
+    (
+        "end_game_round",
+        rc.EndGameRound,
+        lambda raw: rc.EndGameRound(_count(raw, "expect")),
+        lambda cmd: {"expect": cmd.expect},
+    ),
     ("call_time", rc.CallTime, lambda _raw: rc.CallTime(), lambda _cmd: {}),
     ("army_destroyed", rc.ArmyDestroyed, _destroyed, lambda cmd: {"side": _side_name(cmd.side)}),
     ("concede", rc.Concede, lambda _raw: rc.Concede(), lambda _cmd: {}),
-    ("enter_score", rc.EnterScore,
-     lambda raw: rc.EnterScore(_count(raw, "destroyed"), _count(raw, "objectives")),
-     lambda cmd: {"destroyed": cmd.destroyed, "objectives": cmd.objectives}),
+    (
+        "enter_score",
+        rc.EnterScore,
+        lambda raw: rc.EnterScore(_count(raw, "destroyed"), _count(raw, "objectives")),
+        lambda cmd: {"destroyed": cmd.destroyed, "objectives": cmd.objectives},
+    ),
     ("final_flurry", rc.FinalFlurry, _hits, lambda cmd: {"hits": list(cmd.hits)}),
     ("judge_scores", rc.JudgeScores, judge_from_wire, _judged),
 )

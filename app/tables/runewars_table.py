@@ -195,7 +195,8 @@ def board(table_id: str, table_no: int, game: RwGame, status: str, now_ms: int) 
         "round_minutes": shown["round_minutes"],
         "time_left_ms": shown["time_left_ms"],
         "time_called": shown["time_called"],
-        "running": shown["ends_ms"] is not None and not shown["time_called"]
+        "running": shown["ends_ms"] is not None
+        and not shown["time_called"]
         and shown["phase"] in ("first_player", "area", "ready", "playing"),
         "ended_by": shown["ended_by"],
         "result": shown["result"],

@@ -115,8 +115,7 @@ class ListRule:
         if self.roster_always is None:
             if roster_text.strip():
                 raise BadInput(
-                    "only Champions lists use an Active Duty Roster: leave it empty for "
-                    "this event"
+                    "only Champions lists use an Active Duty Roster: leave it empty for this event"
                 )
             return checks
         roster = read_roster(roster_text, self.roster_always)

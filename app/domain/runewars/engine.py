@@ -83,7 +83,9 @@ def _army_destroyed(game: RwGame, actor: Actor, cmd: rc.ArmyDestroyed, _now: int
     _seat(actor, Side.P1, Side.P2)
     if cmd.side is None:
         return replace(
-            game, destroyed=(True, True), phase=Phase.SCORING,
+            game,
+            destroyed=(True, True),
+            phase=Phase.SCORING,
             ended_by=EndedBy.MUTUAL_DESTRUCTION,
         )
     gone = (cmd.side is Side.P1, cmd.side is Side.P2)

@@ -90,8 +90,10 @@ class RwEvent:
     @property
     def over(self) -> bool:
         return self.winner is not None or (
-            not self.plan.cut and self.swiss_played >= self.plan.swiss_rounds
-            and self.current is not None and self.current.complete
+            not self.plan.cut
+            and self.swiss_played >= self.plan.swiss_rounds
+            and self.current is not None
+            and self.current.complete
         )
 
     @property
@@ -107,8 +109,9 @@ class RwEvent:
         return None
 
 
-def register(event: RwEvent, player_id: str, name: str, army_value: int,
-             rng: random.Random) -> RwEvent:
+def register(
+    event: RwEvent, player_id: str, name: str, army_value: int, rng: random.Random
+) -> RwEvent:
     """An entrant with their army value (at most 200) and their tiebreak draw."""
     if event.rounds:
         raise RuleError("the event has started: registration is closed")
@@ -121,8 +124,7 @@ def register(event: RwEvent, player_id: str, name: str, army_value: int,
 
 
 def _update(event: RwEvent, player: Entrant) -> RwEvent:
-    return replace(event, players=tuple(player if p.id == player.id else p
-                                        for p in event.players))
+    return replace(event, players=tuple(player if p.id == player.id else p for p in event.players))
 
 
 def drop(event: RwEvent, player_id: str) -> RwEvent:
@@ -151,8 +153,9 @@ def _bye_in(event: RwEvent, play: RoundPlay, match: Match, player_id: str) -> Rw
     """The player's match becomes their bye, a win worth 8 TP and MoV 70."""
     matches = tuple(Match(m.game, player_id, None) if m == match else m for m in play.matches)
     result = Result(player_id, (8, 0), (70, 0))
-    play = replace(play, matches=matches, results=MappingProxyType(
-        {**play.results, match.game: result}))
+    play = replace(
+        play, matches=matches, results=MappingProxyType({**play.results, match.game: result})
+    )
     event = replace(event, rounds=(*event.rounds[:-1], play))
     player = event.player(player_id)
     bye = Played.bye(play.number, play.stage)
@@ -201,8 +204,9 @@ def pair_next(event: RwEvent, rng: random.Random) -> RwEvent:
         matches = _elimination(event)
     final = stage is Stage.ELIMINATION and len(matches) == 1
     deployment, objective = _draws(event, stage, rng)
-    play = RoundPlay(number, stage, deployment, objective, round_minutes(stage, final),
-                     tuple(matches))
+    play = RoundPlay(
+        number, stage, deployment, objective, round_minutes(stage, final), tuple(matches)
+    )
     event = replace(event, rounds=(*event.rounds, play))
     for match in matches:
         if match.b is None:
@@ -245,8 +249,9 @@ def record(event: RwEvent, game: int, result: Result) -> RwEvent:
     event = replace(event, rounds=(*event.rounds[:-1], play))
     for n, (me, them) in enumerate(((match.a, match.b), (match.b, match.a))):
         player = event.player(me)
-        entry = Played(play.number, play.stage, them, result.winner == me,
-                       result.tp[n], result.mov[n])
+        entry = Played(
+            play.number, play.stage, them, result.winner == me, result.tp[n], result.mov[n]
+        )
         event = _update(event, replace(player, games=(*player.games, entry)))
     return event
 
@@ -269,18 +274,21 @@ def correct(event: RwEvent, round_number: int, game: int, result: Result) -> RwE
     if result.winner not in (match.a, match.b):
         raise BadInput("the winner must be one of the game's two players")
     play = replace(play, results=MappingProxyType({**play.results, game: result}))
-    event = replace(event, rounds=tuple(play if r.number == round_number else r
-                                        for r in event.rounds))
+    event = replace(
+        event, rounds=tuple(play if r.number == round_number else r for r in event.rounds)
+    )
     for n, (me, them) in enumerate(((match.a, match.b), (match.b, match.a))):
         player = event.player(me)
-        entry = Played(play.number, play.stage, them, result.winner == me,
-                       result.tp[n], result.mov[n])
+        entry = Played(
+            play.number, play.stage, them, result.winner == me, result.tp[n], result.mov[n]
+        )
         games = tuple(entry if g.round == round_number else g for g in player.games)
         event = _update(event, replace(player, games=games))
     return event
 
 
-def results_from_table(winner_side: int, a: str, b: str, tp: Sequence[int],
-                       mov: Sequence[int]) -> Result:
+def results_from_table(
+    winner_side: int, a: str, b: str, tp: Sequence[int], mov: Sequence[int]
+) -> Result:
     """A table's outcome (sides P1 = a, P2 = b) as the event's result."""
     return Result(a if winner_side == 0 else b, (tp[0], tp[1]), (mov[0], mov[1]))

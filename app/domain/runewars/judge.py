@@ -37,10 +37,16 @@ def _rescored(game: RwGame, cmd: rc.JudgeScores) -> RwGame:
     """The game as scored afresh from the organiser's entries."""
     conceded = cmd.conceded if cmd.conceded is not None else game.conceded
     ended_by = EndedBy.CONCESSION if conceded is not None else game.ended_by
-    decided = decide(replace(
-        game, entries=(cmd.entries[0], cmd.entries[1]), conceded=conceded,
-        ended_by=ended_by, phase=Phase.SCORING, outcome=None,
-    ))
+    decided = decide(
+        replace(
+            game,
+            entries=(cmd.entries[0], cmd.entries[1]),
+            conceded=conceded,
+            ended_by=ended_by,
+            phase=Phase.SCORING,
+            outcome=None,
+        )
+    )
     if decided.phase is Phase.FINAL_FLURRY:
         if cmd.flurry is None:
             raise RuleError(
@@ -61,11 +67,13 @@ def judge(game: RwGame, actor: Actor, cmd: rc.JudgeScores, now_ms: int) -> RwGam
     if actor is not Role.EO:
         raise NotYourSeat("only the organiser enters or corrects a table's result")
     if game.phase not in JUDGED_IN:
-        where = (f"game round {game.game_round}" if game.phase is Phase.PLAYING
-                 else game.phase.value.replace("_", " "))
+        where = (
+            f"game round {game.game_round}"
+            if game.phase is Phase.PLAYING
+            else game.phase.value.replace("_", " ")
+        )
         raise RuleError(
-            f"not yet: the organiser enters a result once the table is scoring "
-            f"(it is at {where})"
+            f"not yet: the organiser enters a result once the table is scoring (it is at {where})"
         )
     _check_entries(game, cmd)
     reason = cmd.reason.strip()

@@ -45,8 +45,9 @@ def swiss(players: Sequence[Entrant], round_number: int, rng: random.Random) -> 
             group = [p for p in active if p.tp == tp]
             rng.shuffle(group)
             order += group
-    pairs = _pair_in_order([p.id for p in order], {p.id: set(p.opponents(Stage.SWISS))
-                                                    for p in active})
+    pairs = _pair_in_order(
+        [p.id for p in order], {p.id: set(p.opponents(Stage.SWISS)) for p in active}
+    )
     if pairs is None:  # every way leads to a rematch: allow one rather than no round
         pairs = _pair_in_order([p.id for p in order], {p.id: set() for p in active})
     assert pairs is not None
@@ -54,9 +55,7 @@ def swiss(players: Sequence[Entrant], round_number: int, rng: random.Random) -> 
     return matches + ([Match(len(matches) + 1, bye, None)] if bye else [])
 
 
-def _pair_in_order(
-    order: list[str], met: dict[str, set[str]]
-) -> list[tuple[str, str]] | None:
+def _pair_in_order(order: list[str], met: dict[str, set[str]]) -> list[tuple[str, str]] | None:
     """The first player left takes the first player after them (in TP groups, shuffled)
     they have not met; backtracks when that leaves the rest unpairable."""
     if not order:

@@ -110,9 +110,7 @@ class Plan:
         return max(0, self.cut - 1).bit_length()
 
 
-def plan_for(
-    structure: Structure, players: int, rounds: int | None = None, cut: int = 0
-) -> Plan:
+def plan_for(structure: Structure, players: int, rounds: int | None = None, cut: int = 0) -> Plan:
     """RP6: the Swiss rounds and cut by attendance; a custom event names its own."""
     if structure is Structure.CUSTOM:
         if rounds is None or rounds < 1:
@@ -124,8 +122,7 @@ def plan_for(
     fits = [row for row in table if players >= row[0]]
     if not fits:
         raise RuleError(
-            f"the {structure.value} structure needs at least {table[0][0]} players, "
-            f"not {players}"
+            f"the {structure.value} structure needs at least {table[0][0]} players, not {players}"
         )
     _, count, top = fits[-1]
     return Plan(count, top)

@@ -51,8 +51,7 @@ def conceded(game: RwGame, conceder: Side) -> RwGame:
     points = scores(game)
     winner = conceder.other
     mov = margin_of_victory(points[winner], points[conceder])
-    won = (tournament_points(mov, True), mov) if mov >= CONCESSION_KEEPS_FROM else (
-        BYE_TP, BYE_MOV)
+    won = (tournament_points(mov, True), mov) if mov >= CONCESSION_KEEPS_FROM else (BYE_TP, BYE_MOV)
     tp, movs = [0, 0], [0, 0]
     tp[winner], movs[winner] = won
     outcome = Outcome(winner, points, (movs[0], movs[1]), (tp[0], tp[1]), EndedBy.CONCESSION)

@@ -48,7 +48,8 @@ class Entrant:
 
     def opponents(self, stage: Stage | None = None) -> tuple[str, ...]:
         return tuple(
-            g.opponent_id for g in self.games
+            g.opponent_id
+            for g in self.games
             if g.opponent_id is not None and (stage is None or g.stage is stage)
         )
 

@@ -144,10 +144,10 @@ def new_game(setup: TableSetup, rng: random.Random) -> RwGame:
     a, b = setup.army_values
     if a != b:
         chooser = Side.P1 if a < b else Side.P2
-        return RwGame(setup=setup, phase=Phase.FIRST_PLAYER, chooser=chooser,
-                      chooser_by_chance=False)
+        return RwGame(
+            setup=setup, phase=Phase.FIRST_PLAYER, chooser=chooser, chooser_by_chance=False
+        )
     if setup.coin is None:
         setup = replace(setup, coin=Side.P1 if rng.random() < 0.5 else Side.P2)
     assert setup.coin is not None
-    return RwGame(setup=setup, phase=Phase.FIRST_PLAYER, chooser=setup.coin,
-                  chooser_by_chance=True)
+    return RwGame(setup=setup, phase=Phase.FIRST_PLAYER, chooser=setup.coin, chooser_by_chance=True)

@@ -19,27 +19,38 @@ def _played(g: Played) -> list[Any]:
 
 
 def _entrant(p: Entrant) -> dict[str, Any]:
-    return {"id": p.id, "name": p.name, "army_value": p.army_value, "draw": p.draw,
-            "dropped": p.dropped, "games": [_played(g) for g in p.games]}
+    return {
+        "id": p.id,
+        "name": p.name,
+        "army_value": p.army_value,
+        "draw": p.draw,
+        "dropped": p.dropped,
+        "games": [_played(g) for g in p.games],
+    }
 
 
 def _round(r: RoundPlay) -> dict[str, Any]:
     return {
-        "number": r.number, "stage": r.stage.value, "deployment": r.deployment,
-        "objective": r.objective, "minutes": r.minutes,
+        "number": r.number,
+        "stage": r.stage.value,
+        "deployment": r.deployment,
+        "objective": r.objective,
+        "minutes": r.minutes,
         "matches": [[m.game, m.a, m.b] for m in r.matches],
         "results": {str(k): [v.winner, list(v.tp), list(v.mov)] for k, v in r.results.items()},
     }
 
 
 def dump_event(event: RwEvent) -> str:
-    return json.dumps({
-        "name": event.name,
-        "plan": [event.plan.swiss_rounds, event.plan.cut],
-        "players": [_entrant(p) for p in event.players],
-        "rounds": [_round(r) for r in event.rounds],
-        "cut_to": list(event.cut_to),
-    })
+    return json.dumps(
+        {
+            "name": event.name,
+            "plan": [event.plan.swiss_rounds, event.plan.cut],
+            "players": [_entrant(p) for p in event.players],
+            "rounds": [_round(r) for r in event.rounds],
+            "cut_to": list(event.cut_to),
+        }
+    )
 
 
 def _load_entrant(d: dict[str, Any]) -> Entrant:
@@ -48,18 +59,26 @@ def _load_entrant(d: dict[str, Any]) -> Entrant:
 
 
 def _load_round(d: dict[str, Any]) -> RoundPlay:
-    results = {int(k): Result(v[0], (v[1][0], v[1][1]), (v[2][0], v[2][1]))
-               for k, v in d["results"].items()}
+    results = {
+        int(k): Result(v[0], (v[1][0], v[1][1]), (v[2][0], v[2][1]))
+        for k, v in d["results"].items()
+    }
     return RoundPlay(
-        d["number"], Stage(d["stage"]), d["deployment"], d["objective"], d["minutes"],
-        tuple(Match(m[0], m[1], m[2]) for m in d["matches"]), MappingProxyType(results),
+        d["number"],
+        Stage(d["stage"]),
+        d["deployment"],
+        d["objective"],
+        d["minutes"],
+        tuple(Match(m[0], m[1], m[2]) for m in d["matches"]),
+        MappingProxyType(results),
     )
 
 
 def load_event(text: str) -> RwEvent:
     d = json.loads(text)
     return RwEvent(
-        d["name"], Plan(d["plan"][0], d["plan"][1]),
+        d["name"],
+        Plan(d["plan"][0], d["plan"][1]),
         tuple(_load_entrant(p) for p in d["players"]),
         tuple(_load_round(r) for r in d["rounds"]),
         tuple(d["cut_to"]),

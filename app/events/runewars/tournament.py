@@ -51,9 +51,15 @@ class RunewarsTournament:
         cut = spec.cut_to_top or 0
         plan = plan_for(Structure.CUSTOM, max(cut, 2), rounds=spec.fixed_rounds, cut=cut)
         record = EventRecord(
-            id=new_id(), name=name, format_id=spec.format_id, points=MOST_ARMY_POINTS,
-            lists=1, fixed_rounds=plan.swiss_rounds, cut_to_top=plan.cut or None,
-            admin_token=new_token(), created_ms=self.service.time.now_ms(),
+            id=new_id(),
+            name=name,
+            format_id=spec.format_id,
+            points=MOST_ARMY_POINTS,
+            lists=1,
+            fixed_rounds=plan.swiss_rounds,
+            cut_to_top=plan.cut or None,
+            admin_token=new_token(),
+            created_ms=self.service.time.now_ms(),
         )
         with self.service.db.unit() as repo:
             repo.add(record)
@@ -68,8 +74,9 @@ class RunewarsTournament:
         if row is None:
             raise NotFound(f"no Runewars event {event_id!r}")
         state = load_event(row.state_json)
-        live = RunewarsEvent(self.service.hub, state.name, state.plan, self.service.rng,
-                             id=event_id)
+        live = RunewarsEvent(
+            self.service.hub, state.name, state.plan, self.service.rng, id=event_id
+        )
         live.state = state
         live.tables = load_tables(row.tables_json) if row.tables_json != "{}" else {}
         return live
@@ -120,8 +127,14 @@ class RunewarsTournament:
         opened = len(live.tables)
         try:
             play = live.pair_next()
-            self._save(live, "pair_round", round=play.number, stage=play.stage.value,
-                       deployment=play.deployment, objective=play.objective)
+            self._save(
+                live,
+                "pair_round",
+                round=play.number,
+                stage=play.stage.value,
+                deployment=play.deployment,
+                objective=play.objective,
+            )
         except BaseException:
             for key in list(live.tables)[opened:]:
                 self.service.hub.discard(live.tables[key])
@@ -173,8 +186,10 @@ class RunewarsTournament:
         the organiser's action in one unit of work."""
         unknown = sorted(set(body) - RESULT_FIELDS)
         if unknown:
-            raise BadInput(f"a Runewars result has no {', '.join(unknown)} (it takes "
-                           f"{', '.join(sorted(RESULT_FIELDS))})")
+            raise BadInput(
+                f"a Runewars result has no {', '.join(unknown)} (it takes "
+                f"{', '.join(sorted(RESULT_FIELDS))})"
+            )
         command = judge_from_wire(body)
         live = self.live(event_id)
         number, game_no = live.table_key(table_id)
@@ -182,12 +197,18 @@ class RunewarsTournament:
         fresh = self.live(event_id)  # what changed while the table took it stays
         corrected = fresh.take_judged(table_id)
         action = "correct_result" if corrected else "enter_result"
-        self._save(fresh, action, table=table_id, round=number, game=game_no,
-                   reason=command.reason.strip())
+        self._save(
+            fresh, action, table=table_id, round=number, game=game_no, reason=command.reason.strip()
+        )
         view = engine_view(game, self.service.time.now_ms())
-        return {"table_id": table_id, "round": number, "game": game_no,
-                "corrected": corrected, "result": view["result"],
-                "correction": view["correction"]}
+        return {
+            "table_id": table_id,
+            "round": number,
+            "game": game_no,
+            "corrected": corrected,
+            "result": view["result"],
+            "correction": view["correction"],
+        }
 
     # -- reading ------------------------------------------------------------------
 

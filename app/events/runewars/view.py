@@ -32,8 +32,7 @@ def _judging(game: object) -> dict[str, Any] | None:
     return {
         "open": game.phase in JUDGED_IN,
         "decided": decided,
-        "entries": [list(e) if e is not None else None for e in game.entries] if decided
-        else None,
+        "entries": [list(e) if e is not None else None for e in game.entries] if decided else None,
         "conceded": None if game.conceded is None else game.conceded.label.lower(),
         "judged": game.judged,
         "correction": None if game.correction is None else game.correction.reason,
@@ -50,18 +49,25 @@ def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
         if isinstance(game, RwGame) and game.started_ms is not None:
             started.append(game.started_ms)
         result = play.results.get(m.game)
-        pairings.append({
-            "table": m.game,
-            "p1": _player(state.player(m.a)),
-            "p2": None if m.b is None else _player(state.player(m.b)),
-            "table_id": None if room is None else room.table_id,
-            "status": "bye" if m.b is None else (
-                "confirmed" if result is not None or room is None
-                else room.engine.status(room.game)),
-            "result": None if result is None else {
-                "winner": result.winner, "tp": list(result.tp), "mov": list(result.mov)},
-            "judging": _judging(game),
-        })
+        pairings.append(
+            {
+                "table": m.game,
+                "p1": _player(state.player(m.a)),
+                "p2": None if m.b is None else _player(state.player(m.b)),
+                "table_id": None if room is None else room.table_id,
+                "status": "bye"
+                if m.b is None
+                else (
+                    "confirmed"
+                    if result is not None or room is None
+                    else room.engine.status(room.game)
+                ),
+                "result": None
+                if result is None
+                else {"winner": result.winner, "tp": list(result.tp), "mov": list(result.mov)},
+                "judging": _judging(game),
+            }
+        )
     start = min(started) if started else None
     return {
         "number": play.number,
@@ -82,12 +88,17 @@ def event_view(event: EventRecord, live: RunewarsEvent, tournament: str) -> dict
     names = {p.id: p.name for p in state.players}
     return {
         "event": {
-            "id": event.id, "name": event.name, "format": event.format_id,
-            "format_name": RW2017.name, "points": event.points,
+            "id": event.id,
+            "name": event.name,
+            "format": event.format_id,
+            "format_name": RW2017.name,
+            "points": event.points,
             "planned_rounds": state.plan.swiss_rounds + state.plan.elimination_rounds,
             "tournament": tournament,
         },
-        "id": event.id, "name": event.name, "format": event.format_id,
+        "id": event.id,
+        "name": event.name,
+        "format": event.format_id,
         "plan": {"swiss_rounds": state.plan.swiss_rounds, "cut": state.plan.cut},
         "players": [_player(p) for p in state.players],
         "rounds": [_round(live, play) for play in state.rounds],

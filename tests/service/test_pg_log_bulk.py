@@ -1,0 +1,87 @@
+"""PostgreSQL: a batch's fenced log inserts travel as one statement (rows as arrays), and
+each write still learns whether its row went in: a writer whose token is stale is fenced
+off, the others in its batch are not; a batch that fails is written again write by write."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from app.store.lease import Leases
+from app.store.repository import Fenced, LogEntry, Store
+from app.tables.hub import QuickGame, TableHub
+from app.tables.timesource import FakeTime
+from tests.integration.workers_support import need_services, pg_schema
+
+
+@pytest.fixture
+def store() -> Iterator[Store]:
+    need_services()
+    with pg_schema() as url:
+        store = Store(url)
+        yield store
+        store.close()
+
+
+def start(device: str, version: int = 1) -> LogEntry:
+    return LogEntry(version, 0, "p1", device, version, '{"c":"start"}')
+
+
+async def test_fenced_inserts_of_a_batch_go_as_one_statement_and_a_stale_one_is_fenced(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
+    leases = Leases(store.engine, "me")
+    leases.renew()
+    tokens = [leases.claim(room.table_id) for room in rooms]
+    assert tokens == [1, 1, 1]
+    assert store._pg_log is not None
+    await store._pg_log._connection()  # made before: its own settings are not counted
+    statements: list[str] = []
+    real_execute = psycopg.AsyncCursor.execute
+
+    async def execute(cursor: Any, statement: str, *args: Any, **kwargs: Any) -> Any:
+        statements.append(statement)
+        return await real_execute(cursor, statement, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncCursor, "execute", execute)
+    stale = 0  # the third table's token is 1: a writer holding 0 lost it
+    done = await asyncio.gather(
+        store.write(rooms[0].table_id, start("a"), None, None, fence=1),
+        store.write(rooms[1].table_id, start("b"), None, None, fence=1),
+        store.write(rooms[2].table_id, start("c"), None, None, fence=stale),
+        return_exceptions=True,
+    )
+    assert done[0] is None and done[1] is None
+    assert isinstance(done[2], Fenced)
+    assert len(statements) == 1 and "unnest" in statements[0]  # one statement for three
+    assert [e.device for e in store.log(rooms[0].table_id)] == ["a"]
+    assert [e.device for e in store.log(rooms[1].table_id)] == ["b"]
+    assert store.log(rooms[2].table_id) == []
+    await hub.close()
+
+
+async def test_a_batch_that_fails_is_written_again_write_by_write(store: Store) -> None:
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    one, two = hub.create(QuickGame(clock_minutes=30)), hub.create(QuickGame(clock_minutes=30))
+    leases = Leases(store.engine, "me")
+    leases.renew()
+    assert leases.claim(one.table_id) == 1 and leases.claim(two.table_id) == 1
+    await store.write(one.table_id, start("a"), None, None, fence=1)
+    done = await asyncio.gather(
+        store.write(one.table_id, start("again"), None, None, fence=1),  # version 1 taken
+        store.write(one.table_id, start("a", 2), None, None, fence=1),
+        store.write(two.table_id, start("b"), None, None, fence=1),
+        return_exceptions=True,
+    )
+    assert isinstance(done[0], Exception) and not isinstance(done[0], Fenced)
+    assert done[1] is None and done[2] is None
+    assert [e.device for e in store.log(one.table_id)] == ["a", "a"]
+    assert [e.device for e in store.log(two.table_id)] == ["b"]
+    await hub.close()
