@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from app.domain.status import LIVE
+from app.domain.status import LIVE, TableStatus
 
 TTL_MS = 2_000
 
@@ -126,7 +126,9 @@ class Leases:
         return None if row is None else str(row[0])
 
     def orphans(self) -> list[str]:
-        """Tables still in play whose owner is gone (or that never had one)."""
+        """Tables still in play whose owner is gone (or that never had one). A table
+        nobody has taken yet whose game has not begun is not one: no clock of its runs,
+        and the worker its first command reaches takes it."""
         live = [status.value for status in LIVE]
         with self.engine.begin() as conn:
             rows = conn.execute(
@@ -134,9 +136,10 @@ class Leases:
                     "SELECT g.id FROM game_table g "
                     "LEFT JOIN table_owner ON table_owner.table_id = g.id "
                     "WHERE g.status = ANY(:live) "
-                    f"AND (table_owner.owner IS NULL OR NOT {_LIVE_WORKER})"
+                    f"AND (table_owner.owner IS NULL OR NOT {_LIVE_WORKER}) "
+                    "AND (table_owner.table_id IS NOT NULL OR g.status <> :waiting)"
                 ),
-                {"live": live},
+                {"live": live, "waiting": TableStatus.WAITING.value},
             )
             return [r[0] for r in rows]
 

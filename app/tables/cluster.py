@@ -221,15 +221,11 @@ class Cluster(News):
         if room is not None:
             room.own(None)
 
-    def claim_new(self, table_id: str) -> int | None:
-        """A table about to be stored: this worker owns it before anyone can see it."""
-        return self.leases.claim(table_id)
-
-    def opened(self, room: TableRoom, token: int | None) -> None:
-        """A new table: this worker owns it; the others load it if an event has it."""
-        if token is not None:
-            self.owned[room.table_id] = token
-            room.own(token)
+    def opened(self, room: TableRoom) -> None:
+        """A new table: the others load it if an event has it. Nobody owns it yet: the
+        worker that gets its first command takes it (`_owner`), which is where a phone
+        of the table is, rather than where the EO's page or the creating call was; its
+        clock does not run before a command starts it."""
         self.backplane.send("all", {"k": "open", "t": room.table_id, "ev": room.meta is not None})
 
     async def _owner(self, room: TableRoom) -> str | None:

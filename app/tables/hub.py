@@ -237,7 +237,6 @@ class TableHub:
         while table_id in self.rooms or self.store.has_table(table_id):
             table_id = new_id()
         tokens = Tokens(new_token(), new_token(), new_token(), new_token())
-        fence = None if self.cluster is None else self.cluster.claim_new(table_id)
         self.store.add_table(
             TableRecord(
                 id=table_id,
@@ -256,7 +255,7 @@ class TableHub:
         )
         room = self._register(self._room(table_id, tokens, game, meta, engine))
         if self.cluster is not None:
-            self.cluster.opened(room, fence)
+            self.cluster.opened(room)
         return room
 
     def discard(self, table_id: str) -> None:

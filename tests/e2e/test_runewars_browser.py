@@ -29,8 +29,13 @@ def test_two_phones_play_runewars_to_a_final_flurry__TS11_DC11(
 
     links = httpx.post(
         f"{live_server}/api/tables",
-        json={"format": "runewars2017", "p1_name": "Ann", "p2_name": "Bob",
-              "p1_army": 200, "p2_army": 186},
+        json={
+            "format": "runewars2017",
+            "p1_name": "Ann",
+            "p2_name": "Bob",
+            "p1_army": 200,
+            "p2_army": 186,
+        },
     ).json()
     pages = []
     for seat in ("p1", "p2"):
@@ -112,17 +117,23 @@ def test_the_eo_corrects_a_result_from_the_admin_page__TS11_ST5(
     from playwright.sync_api import expect
 
     http = httpx.Client(base_url=live_server)
-    created = http.post("/api/events", json={
-        "name": "Runewars Judges", "format": "runewars2017", "fixed_rounds": 2}).json()
+    created = http.post(
+        "/api/events", json={"name": "Runewars Judges", "format": "runewars2017", "fixed_rounds": 2}
+    ).json()
     eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
     base = f"/api/events/{eid}/tournament"
     for n, name in enumerate(("Ann", "Bob", "Cal", "Dee")):
-        assert http.post(f"{base}/players", json={"name": name, "army_value": 200 - n},
-                         headers=eo).status_code == 201
+        assert (
+            http.post(
+                f"{base}/players", json={"name": name, "army_value": 200 - n}, headers=eo
+            ).status_code
+            == 201
+        )
     assert http.post(f"{base}/rounds", headers=eo).status_code == 201
     assert http.post(f"{base}/rounds/current/start", headers=eo).is_success
-    tables = sorted(http.get(f"/api/events/{eid}/tables", headers=eo).json(),
-                    key=lambda t: t["table_no"])
+    tables = sorted(
+        http.get(f"/api/events/{eid}/tables", headers=eo).json(), key=lambda t: t["table_no"]
+    )
     ws_base = live_server.replace("http://", "ws://")
     for table in tables:  # set up and play game round 1; time is called on it
         _cmd(ws_base, table, _chooser(ws_base, table), {"c": "choose_first", "first": "p1"})
@@ -147,8 +158,12 @@ def test_the_eo_corrects_a_result_from_the_admin_page__TS11_ST5(
     # Table 2 is disputed: the EO enters it; equal scores need the Final Flurry.
     rows.nth(1).locator(".judge-open").click()
     expect(page.locator("#judge-title")).to_have_text("Enter the result of table 2")
-    for field, value in (("p1-destroyed", "50"), ("p1-objectives", "0"),
-                         ("p2-destroyed", "40"), ("p2-objectives", "10")):
+    for field, value in (
+        ("p1-destroyed", "50"),
+        ("p1-objectives", "0"),
+        ("p2-destroyed", "40"),
+        ("p2-objectives", "10"),
+    ):
         page.fill(f"#judge-{field}", value)
     expect(page.locator("#judge-flurry")).to_be_visible()  # 50 each, as entered
     page.fill("#judge-p2-objectives", "11")
@@ -185,7 +200,8 @@ def test_the_eo_corrects_a_result_from_the_admin_page__TS11_ST5(
     page.screenshot(path=str(ARTIFACTS / "runewars-eo-correct-result.png"))
     page.click("#confirm-yes")
     expect(rows.nth(0)).to_contain_text(
-        f"{p2_name} wins · TP 3–8 · MoV 0–70 · corrected: the scores were swapped")
+        f"{p2_name} wins · TP 3–8 · MoV 0–70 · corrected: the scores were swapped"
+    )
     expect(tp).to_have_text("3")  # ST5: the standings follow the correction
     winner = page.locator("#standings tbody tr", has_text=p2_name).locator("td")
     expect(winner.nth(2)).to_have_text("8")

@@ -51,8 +51,7 @@ def test_dashboard_shows_runewars_round_timer_and_game_round__DC11(
     eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
     base = f"/api/events/{eid}/tournament"
     for n, name in enumerate(("Ann", "Bob", "Cal", "Dee")):
-        added = http.post(f"{base}/players", json={"name": name, "army_value": 200 - n},
-                          headers=eo)
+        added = http.post(f"{base}/players", json={"name": name, "army_value": 200 - n}, headers=eo)
         assert added.status_code == 201, added.text
     assert http.post(f"{base}/rounds", headers=eo).status_code == 201
     assert http.post(f"{base}/rounds/current/start", headers=eo).is_success
@@ -78,13 +77,16 @@ def test_dashboard_shows_runewars_round_timer_and_game_round__DC11(
     ws_base = live_server.replace("http://", "ws://")
     chooser = _hello(ws_base, first)["chooser"]
     other = "p1" if chooser == "p2" else "p2"
-    _play(ws_base, first, [
-        (chooser, {"c": "choose_first", "first": chooser}),
-        (other, {"c": "choose_area", "area": "red"}),
-        (chooser, {"c": "end_game_round", "expect": 1}),
-    ])
-    expect(cards[0].locator(".phase")).to_have_text(re.compile(r"Game round 2 of 8"),
-                                                    timeout=3000)
+    _play(
+        ws_base,
+        first,
+        [
+            (chooser, {"c": "choose_first", "first": chooser}),
+            (other, {"c": "choose_area", "area": "red"}),
+            (chooser, {"c": "end_game_round", "expect": 1}),
+        ],
+    )
+    expect(cards[0].locator(".phase")).to_have_text(re.compile(r"Game round 2 of 8"), timeout=3000)
     expect(cards[0].locator(".game-round")).to_have_text("2")
     expect(cards[1].locator(".phase")).to_have_text("Choosing the first player")
     expect(page.locator("#round-label")).to_contain_text("Round 1 of 2")
@@ -100,8 +102,7 @@ def test_eo_page_runs_a_runewars_event_and_the_public_page_follows__RP6_ST5(
     http = httpx.Client(base_url=live_server)
     created = http.post(
         "/api/events",
-        json={"name": "Runewars Cup", "format": "runewars2017", "fixed_rounds": 3,
-              "cut_to_top": 2},
+        json={"name": "Runewars Cup", "format": "runewars2017", "fixed_rounds": 3, "cut_to_top": 2},
     ).json()
     page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
     page.goto(created["admin_url"])

@@ -21,8 +21,15 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
         assert quick.status_code == 303 and quick.headers["location"].endswith("/links")
         links = await http.get(quick.headers["location"])
         assert links.status_code == 200 and "Runewars 2017" in links.text, links.text[:500]
-        form = await http.post("/events", data={"name": "RW by form", "format": "runewars2017",
-                                                "fixed_rounds": "3", "cut_to_top": "4"})
+        form = await http.post(
+            "/events",
+            data={
+                "name": "RW by form",
+                "format": "runewars2017",
+                "fixed_rounds": "3",
+                "cut_to_top": "4",
+            },
+        )
         assert form.status_code == 303 and "/admin#k=" in form.headers["location"]
         page = await http.get(form.headers["location"].split("#", 1)[0])
         assert "tournament.js" in page.text
@@ -31,8 +38,12 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
         assert unnamed.status_code == 400 and "Swiss rounds" in unnamed.json()["detail"]
         created = await http.post(
             "/api/events",
-            json={"name": "Runewars Open", "format": "runewars2017", "fixed_rounds": 3,
-                  "cut_to_top": 4},
+            json={
+                "name": "Runewars Open",
+                "format": "runewars2017",
+                "fixed_rounds": 3,
+                "cut_to_top": 4,
+            },
         )
         assert created.status_code == 201, created.text
         eid = created.json()["id"]
@@ -41,12 +52,14 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
 
         refused = await http.post(f"{base}/players", json={"name": "Mallory", "army_value": 180})
         assert refused.status_code == 401
-        too_big = await http.post(f"{base}/players", json={"name": "Ann", "army_value": 201},
-                                  headers=eo)
+        too_big = await http.post(
+            f"{base}/players", json={"name": "Ann", "army_value": 201}, headers=eo
+        )
         assert too_big.status_code == 400 and "200" in too_big.json()["detail"]
         for n, name in enumerate(["Ann", "Bob", "Cal", "Dee", "Eve", "Fay"]):
-            added = await http.post(f"{base}/players", json={"name": name,
-                                    "army_value": 190 + n}, headers=eo)
+            added = await http.post(
+                f"{base}/players", json={"name": name, "army_value": 190 + n}, headers=eo
+            )
             assert added.status_code == 201, added.text
 
         view = (await http.get(f"/api/events/{eid}")).json()

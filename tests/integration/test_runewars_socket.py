@@ -15,7 +15,11 @@ async def test_two_phones_play_a_runewars_game_to_a_final_flurry__TS11_DC11(
     server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
 ) -> None:
     links = await create_table(
-        server.base, format="runewars2017", p1_name="Ann", p2_name="Bob", p1_army=200,
+        server.base,
+        format="runewars2017",
+        p1_name="Ann",
+        p2_name="Bob",
+        p1_army=200,
         p2_army=188,
     )
     assert links["format"] == "runewars2017" and links["format_name"] == "Runewars 2017"

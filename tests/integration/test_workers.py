@@ -31,6 +31,7 @@ from tests.integration.workers_support import (
     RedisServer,
     free_port,
     need_services,
+    owned_by,
     pg_schema,
     poll,
     workers,
@@ -127,18 +128,19 @@ async def test_one_owner_and_commands_forwarded_from_any_worker(
     links = await create_table(a.base, clock_minutes=60, scenario="bunkers")
     tid = links["id"]
     (_, ha), (_, hb) = await health(a.base), await health(b.base)
-    owners = owner_rows(database_url)
-    assert owners[tid] == (ha["worker"], 1)  # the worker that opened it owns it
-    assert (ha["tables_owned"], hb["tables_owned"]) == (1, 0)
+    assert tid not in owner_rows(database_url)  # nobody owns it before its first command
+    assert (ha["tables_owned"], hb["tables_owned"]) == (0, 0)
 
-    p1 = await connect(a.base, tid, token_of(links["p1"]["url"]), "phone-1")
-    p2 = await connect(b.base, tid, token_of(links["p2"]["url"]), "phone-2")  # the other worker
+    p1 = await connect(b.base, tid, token_of(links["p1"]["url"]), "phone-1")
+    p2 = await connect(a.base, tid, token_of(links["p2"]["url"]), "phone-2")  # the other worker
     assert (await p1.command("start"))["t"] == "ack"
+    # The worker its first command reached owns it, not the one where it was made.
+    assert owner_rows(database_url)[tid] == (hb["worker"], 1)
     await p2.wait_version(1)  # the owner's event reached the other worker's screen
     ack = await p1.command("pass_turn", expect="p1")
     assert ack["v"] == 2
     await p2.wait_version(2)
-    forwarded = await p2.command("pass_turn", expect="p2")  # applied by the owner, worker A
+    forwarded = await p2.command("pass_turn", expect="p2")  # applied by the owner, worker B
     assert forwarded == {"t": "ack", "seq": 1, "v": 3, "dup": False} or forwarded["v"] == 3
     await p1.wait_version(3)
     assert p1.game == p2.game
@@ -146,7 +148,7 @@ async def test_one_owner_and_commands_forwarded_from_any_worker(
     assert again["t"] == "ack" and again["v"] == 3 and again["dup"]
     stale = await p2.command("pass_turn", expect="p2")  # not p2's clock any more
     assert stale["t"] == "error" and stale["code"] == "stale"
-    assert owner_rows(database_url)[tid][0] == ha["worker"]
+    assert owner_rows(database_url)[tid][0] == hb["worker"]
     assert_log_whole(log_of(database_url, tid), {"phone-1": {1, 2}, "phone-2": {1}})
     for phone in (p1, p2):
         await phone.ws.close()
@@ -157,8 +159,9 @@ async def test_offline_queues_merged_by_the_owner_from_another_worker(
 ) -> None:
     a, b = pair
     clock = fake_time_of_pair
-    links = await create_table(a.base, clock_minutes=60, scenario="bunkers")  # A owns it
+    links = await create_table(a.base, clock_minutes=60, scenario="bunkers")
     tid = links["id"]
+    await owned_by(a, tid)
     tokens = {side: token_of(links[side]["url"]) for side in ("p1", "p2")}
     p1 = await connect(b.base, tid, tokens["p1"], "phone-1")  # both phones on worker B
     p2 = await connect(b.base, tid, tokens["p2"], "phone-2")
@@ -199,7 +202,7 @@ async def test_dashboard_on_any_worker_sees_every_table(
 ) -> None:
     a, b = pair
     async with httpx.AsyncClient(base_url=a.base) as http:
-        created = (await http.post("/api/events", json={"name": "Two workers", "points": 75}))
+        created = await http.post("/api/events", json={"name": "Two workers", "points": 75})
         event = created.json()
         eid, eo = event["id"], {"X-EO-Token": event["admin_token"]}
         for name in ("Ann", "Bo", "Cy", "Di"):
@@ -400,6 +403,9 @@ async def test_serve_workers_2_on_one_port_and_a_killed_child_taken_over(
 
         await poll(both_up, "two workers answering on one port", 20)
         links = await create_table(server.base, clock_minutes=60, scenario="bunkers")
+        p1 = await connect(server.base, links["id"], token_of(links["p1"]["url"]), "phone-1")
+        assert (await p1.command("start"))["t"] == "ack"  # its worker takes the table
+        await p1.ws.close()
         owner = owner_rows(database_url)[links["id"]][0]
         assert owner in seen
         os.kill(int(owner.split("-")[-2]), signal.SIGKILL)  # host-pid-random
@@ -413,6 +419,6 @@ async def test_serve_workers_2_on_one_port_and_a_killed_child_taken_over(
 
         await poll(taken_over, "the other worker to take the table over", 5)
         assert time.monotonic() - started <= 3.0
-        p1 = await connect(server.base, links["id"], token_of(links["p1"]["url"]), "phone-1")
-        assert (await p1.command("start"))["t"] == "ack"
+        p1 = await connect(server.base, links["id"], token_of(links["p1"]["url"]), "phone-1", 1)
+        assert (await p1.command("pass_turn", seq=2, expect="p1"))["v"] == 2
         await p1.ws.close()

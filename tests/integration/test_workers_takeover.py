@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -13,7 +12,7 @@ from sqlalchemy import text
 from app.tables import cluster as cluster_module
 from tests.conftest import RunningServer, create_table, token_of
 from tests.integration.test_workers_time_away import connect
-from tests.integration.workers_support import poll, two_workers_in_loop
+from tests.integration.workers_support import cluster_of, owned_by, poll, two_workers_in_loop
 
 pytestmark = pytest.mark.postgres
 
@@ -24,16 +23,13 @@ async def pair() -> AsyncIterator[tuple[RunningServer, RunningServer]]:
         yield both
 
 
-def cluster_of(server: RunningServer) -> Any:
-    return server.server.config.app.state.hub.cluster  # type: ignore[attr-defined]
-
-
 async def test_a_command_waiting_on_a_dead_owner_is_applied_at_the_takeover(
     pair: tuple[RunningServer, RunningServer], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     a, b = pair
-    links = await create_table(a.base, clock_minutes=60, scenario="bunkers")  # A owns it
+    links = await create_table(a.base, clock_minutes=60, scenario="bunkers")
     tid = links["id"]
+    await owned_by(a, tid)
     dead = cluster_of(a)
     # Worker A hangs: it renews its lease no more and answers no forwarded command.
     for task in (dead._beat, dead._sweep):
@@ -53,8 +49,10 @@ async def test_a_command_waiting_on_a_dead_owner_is_applied_at_the_takeover(
     await poll(asked, "worker B asking worker A", 5.0)
     with dead.hub.store.engine.begin() as conn:  # A's lease lapses
         conn.execute(
-            text("UPDATE worker_lease SET expires_at = now() - interval '1 second' "
-                 "WHERE worker_id = :w"),
+            text(
+                "UPDATE worker_lease SET expires_at = now() - interval '1 second' "
+                "WHERE worker_id = :w"
+            ),
             {"w": dead.worker_id},
         )
     ack = await phone.recv_until("ack", timeout=10.0)  # B's sweep takes the table over

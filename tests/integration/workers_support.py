@@ -232,3 +232,14 @@ async def two_workers_in_loop() -> AsyncIterator[tuple[Any, Any]]:
             for server in (b, a):
                 with contextlib.suppress(Exception):
                     await server.stop()
+
+
+def cluster_of(server: Any) -> Any:
+    """The cluster of a worker running in the test's loop."""
+    return server.server.config.app.state.hub.cluster
+
+
+async def owned_by(server: Any, table_id: str) -> None:
+    """Make a worker in the test's loop own a table before any command reaches it (a new
+    table is taken by the worker that gets its first command)."""
+    assert await cluster_of(server)._claim(table_id)

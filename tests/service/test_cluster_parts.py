@@ -120,6 +120,26 @@ async def test_a_dead_workers_tables_taken_over_in_one_claim(store: Store) -> No
     await hub.close()
 
 
+async def test_a_new_table_is_nobodys_until_a_command_and_no_orphan_meanwhile(
+    store: Store,
+) -> None:
+    """A table nobody has taken and whose game has not begun runs no clock: the sweep
+    leaves it to the worker that gets its first command (where a phone of it is)."""
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    waiting, begun = (
+        hub.create(QuickGame(clock_minutes=30)),
+        hub.create(QuickGame(clock_minutes=30)),
+    )
+    await begun.execute(Side.P1, "d1", 1, c.StartClock())  # its status is no longer waiting
+    leases = Leases(store.engine, "any")
+    leases.renew()
+    assert leases.owner(waiting.table_id) is None
+    assert leases.orphans() == [begun.table_id]  # a begun game with no owner: taken over
+    assert leases.claim(waiting.table_id) == 1  # its first command's worker takes it
+    assert sorted(leases.orphans()) == [begun.table_id]
+    await hub.close()
+
+
 async def test_a_takeover_reads_what_it_missed_of_every_table_in_one_query(store: Store) -> None:
     hub = TableHub(store, FakeTime(), random.Random(1))
     rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]

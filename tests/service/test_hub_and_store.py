@@ -244,7 +244,11 @@ def test_a_new_yes_no_column_reaches_an_older_database(store: Store) -> None:
         with again.session() as session:
             session.add(
                 EventRecord(
-                    id="ev", name="Old", format_id="sr2019", points=75, admin_token="t",
+                    id="ev",
+                    name="Old",
+                    format_id="sr2019",
+                    points=75,
+                    admin_token="t",
                     created_ms=0,
                 )
             )

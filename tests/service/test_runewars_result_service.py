@@ -27,8 +27,12 @@ def _policy(service: EventService, eid: str) -> Policy:
 
 async def _to_scoring(room: TableRoom, time: FakeTime) -> None:
     await play(room, time, random.Random(1), to_time=True)  # stops at game round 3
-    await room.execute(Side.P1 if isinstance(room.game, RwGame) and room.game.first is Side.P1
-                       else Side.P2, "phone", 50, rc.ArmyDestroyed(None))
+    await room.execute(
+        Side.P1 if isinstance(room.game, RwGame) and room.game.first is Side.P1 else Side.P2,
+        "phone",
+        50,
+        rc.ArmyDestroyed(None),
+    )
 
 
 async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
@@ -36,8 +40,7 @@ async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
 ) -> None:
     time = service.time
     assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec("RW Open", format_id="runewars2017",
-                                         fixed_rounds=2)).id
+    eid = service.create_event(EventSpec("RW Open", format_id="runewars2017", fixed_rounds=2)).id
     policy = _policy(service, eid)
     for name in ("Ann", "Bob", "Cal", "Dee"):
         policy.register(eid, name, 190)
@@ -70,7 +73,8 @@ async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
     with pytest.raises(NotFound, match="no table"):
         await policy.enter_result(eid, "nope", {"entries": [[0, 0], [0, 30]], "reason": "x"})
     fixed = await policy.enter_result(
-        eid, t1, {"entries": [[0, 0], [0, 30]], "reason": "objective tokens miscounted"})
+        eid, t1, {"entries": [[0, 0], [0, 30]], "reason": "objective tokens miscounted"}
+    )
     assert fixed["corrected"] is True and fixed["result"]["winner"] == "p2"
     assert fixed["correction"]["before"]["winner"] == "p1"
     assert fixed["correction"]["reason"] == "objective tokens miscounted"

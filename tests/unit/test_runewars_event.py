@@ -25,13 +25,19 @@ from app.domain.runewars.state import TableSetup
 T0 = 0
 
 
-def play_table(event: RwEvent, a: str, b: str, rng: random.Random) -> tuple[int, list[int],
-                                                                           list[int]]:
+def play_table(
+    event: RwEvent, a: str, b: str, rng: random.Random
+) -> tuple[int, list[int], list[int]]:
     """One game at its table: setup, eight game rounds (or time), scores, maybe a flurry."""
     play = event.rounds[-1]
     pa, pb = event.player(a), event.player(b)
-    setup = TableSetup((pa.name, pb.name), (pa.army_value, pb.army_value),
-                       play.deployment, play.objective, play.minutes)
+    setup = TableSetup(
+        (pa.name, pb.name),
+        (pa.army_value, pb.army_value),
+        play.deployment,
+        play.objective,
+        play.minutes,
+    )
     game = new_game(setup, rng)
     game = apply(game, game.chooser, rc.ChooseFirstPlayer(game.chooser), T0)
     assert game.second is not None
@@ -42,8 +48,9 @@ def play_table(event: RwEvent, a: str, b: str, rng: random.Random) -> tuple[int,
         game = apply(game, game.first, rc.EndGameRound(game.game_round), T0 + game.game_round)
     for side in (Side.P1, Side.P2):
         army = setup.army_values[side.other]
-        game = apply(game, side, rc.EnterScore(rng.randrange(army + 1), rng.choice((0, 10, 20))),
-                     T0 + 100)
+        game = apply(
+            game, side, rc.EnterScore(rng.randrange(army + 1), rng.choice((0, 10, 20))), T0 + 100
+        )
     if game.outcome is None:
         game = apply(game, Side.P1, rc.FinalFlurry((4, 2)), T0 + 200)
     out = game.outcome
@@ -88,7 +95,9 @@ def test_twelve_players_three_swiss_top_four_two_eliminations_one_drop__RP6() ->
     semis = event.rounds[-1]
     assert semis.stage is Stage.ELIMINATION and semis.minutes == 90
     assert [(m.a, m.b) for m in semis.matches] == [
-        (standings[0], standings[4]), (standings[2], standings[3])]
+        (standings[0], standings[4]),
+        (standings[2], standings[3]),
+    ]
     event = play_round(event, rng)
     winners = event.rounds[-1].winners()
 

@@ -145,8 +145,13 @@ def test_a_defeated_army_still_loses_when_judged__TS11() -> None:
 
 
 def test_the_judgement_travels_the_wire_and_the_log__TS11() -> None:
-    wire = {"c": "judge_scores", "entries": [[49, 0], [107, 5]], "flurry": None,
-            "conceded": "p2", "reason": "typo"}
+    wire = {
+        "c": "judge_scores",
+        "entries": [[49, 0], [107, 5]],
+        "flurry": None,
+        "conceded": "p2",
+        "reason": "typo",
+    }
     command = command_from_wire(wire)
     assert command == rc.JudgeScores(((49, 0), (107, 5)), None, P2, "typo")
     assert command_to_wire(command) == wire
@@ -187,8 +192,10 @@ def test_correct_replaces_the_result_and_the_standings_follow__ST5() -> None:
     assert [(g.won, g.tp) for g in fixed.player(first.b).games] == [(True, 8)]
     # Pairings made since stand; the later round keeps its matches.
     later = pair_next(fixed, random.Random(4))
-    assert correct(later, 1, first.game, Result(first.a, (8, 3), (80, 0))).rounds[1] == (
-        later.rounds[1])
+    assert (
+        correct(later, 1, first.game, Result(first.a, (8, 3), (80, 0))).rounds[1]
+        == (later.rounds[1])
+    )
 
 
 def test_correct_refuses_what_has_no_result__ST5() -> None:

@@ -49,12 +49,20 @@ def test_the_runewars_engine_uses_no_warmachine_rules__TS11() -> None:
         for module in _imports(path):
             if module.startswith("app."):
                 assert module in allowed or module.startswith("app.domain.runewars"), (
-                    path.name, module)
+                    path.name,
+                    module,
+                )
 
 
 def test_no_runewars_branch_on_the_warmachine_path__TS11() -> None:
-    seams = {"games.py", "engines.py", "tournaments.py", "runewars_codec.py", "runewars_table.py",
-             "runewars.py"}
+    seams = {
+        "games.py",
+        "engines.py",
+        "tournaments.py",
+        "runewars_codec.py",
+        "runewars_table.py",
+        "runewars.py",
+    }
     for path in APP.rglob("*.py"):
         if "runewars" in path.parts or path.name in seams:
             continue
@@ -68,9 +76,16 @@ def test_no_runewars_branch_on_the_warmachine_path__TS11() -> None:
 
 def test_commands_travel_as_the_log_keeps_them__TS11() -> None:
     commands = [
-        rc.ChooseFirstPlayer(Side.P2), rc.ChooseArea("red"), rc.StartRound(),
-        rc.EndGameRound(3), rc.CallTime(), rc.ArmyDestroyed(None), rc.ArmyDestroyed(Side.P1),
-        rc.Concede(), rc.EnterScore(120, 20), rc.FinalFlurry((3, 5)),
+        rc.ChooseFirstPlayer(Side.P2),
+        rc.ChooseArea("red"),
+        rc.StartRound(),
+        rc.EndGameRound(3),
+        rc.CallTime(),
+        rc.ArmyDestroyed(None),
+        rc.ArmyDestroyed(Side.P1),
+        rc.Concede(),
+        rc.EnterScore(120, 20),
+        rc.FinalFlurry((3, 5)),
     ]
     for command in commands:
         assert command_from_wire(command_to_wire(command)) == command

@@ -56,8 +56,15 @@ def test_basic_structure_rounds_by_attendance__RP6(players: int, rounds: int) ->
 
 @pytest.mark.parametrize(
     ("players", "plan"),
-    [(9, Plan(3, 0)), (28, Plan(3, 0)), (29, Plan(4, 2)), (44, Plan(4, 2)),
-     (45, Plan(5, 2)), (90, Plan(5, 2)), (91, Plan(5, 4))],
+    [
+        (9, Plan(3, 0)),
+        (28, Plan(3, 0)),
+        (29, Plan(4, 2)),
+        (44, Plan(4, 2)),
+        (45, Plan(5, 2)),
+        (90, Plan(5, 2)),
+        (91, Plan(5, 4)),
+    ],
 )
 def test_advanced_structure_rounds_and_cut__RP6(players: int, plan: Plan) -> None:
     assert plan_for(Structure.ADVANCED, players) == plan
@@ -126,8 +133,10 @@ def test_later_rounds_pair_within_tp_groups_odd_one_down__RP6() -> None:
 
 def test_no_rematch_within_a_stage__RP6() -> None:
     players = [
-        entrant("a", (won(1, "b"),)), entrant("b", (lost(1, "a"),)),
-        entrant("c", (won(1, "d"),)), entrant("d", (lost(1, "c"),)),
+        entrant("a", (won(1, "b"),)),
+        entrant("b", (lost(1, "a"),)),
+        entrant("c", (won(1, "d"),)),
+        entrant("d", (lost(1, "c"),)),
     ]
     for seed in range(10):
         for m in pairing.swiss(players, 2, random.Random(seed)):
@@ -136,9 +145,11 @@ def test_no_rematch_within_a_stage__RP6() -> None:
 
 def test_later_bye_to_the_lowest_ranked_without_one__RP6() -> None:
     players = [
-        entrant("a", (won(1, "b"),)), entrant("b", (lost(1, "a"),)),
+        entrant("a", (won(1, "b"),)),
+        entrant("b", (lost(1, "a"),)),
         entrant("c", (Played.bye(1, S),)),  # the lowest would be c, but c had the bye
-        entrant("d", (won(1, "e", 7, 40),)), entrant("e", (lost(1, "d"),)),
+        entrant("d", (won(1, "e", 7, 40),)),
+        entrant("e", (lost(1, "d"),)),
     ]
     matches = pairing.swiss(players, 2, random.Random(1))
     assert next(m.a for m in matches if m.b is None) == "e"
@@ -155,7 +166,11 @@ def test_a_bye_is_a_win_of_8_tp_and_mov_70__RP6() -> None:
 def test_elimination_seeds_one_against_the_lowest__RP6() -> None:
     first = pairing.first_elimination(["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"])
     assert [(m.game, m.a, m.b) for m in first] == [
-        (1, "s1", "s8"), (2, "s2", "s7"), (3, "s3", "s6"), (4, "s4", "s5")]
+        (1, "s1", "s8"),
+        (2, "s2", "s7"),
+        (3, "s3", "s6"),
+        (4, "s4", "s5"),
+    ]
     later = pairing.next_elimination(["w1", "w2", "w3", "w4"])
     assert [(m.game, m.a, m.b) for m in later] == [(1, "w1", "w4"), (2, "w2", "w3")]
     with pytest.raises(RuleError):
@@ -204,7 +219,10 @@ def test_sos_breaks_a_tie_on_tp_and_mov__ST5() -> None:
 def test_standings_export_as_csv__ST5() -> None:
     rows = standings([entrant("a", (won(1, "b"),)), entrant("b", (lost(1, "a"),))])
     assert export_csv(rows).splitlines() == [
-        "rank,name,tp,mov,sos,dropped", '1,"A",8,80,3.00,0', '2,"B",3,0,8.00,0']
+        "rank,name,tp,mov,sos,dropped",
+        '1,"A",8,80,3.00,0',
+        '2,"B",3,0,8.00,0',
+    ]
 
 
 # -- the event ----------------------------------------------------------------
