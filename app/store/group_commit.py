@@ -10,7 +10,9 @@ disk is waited on once per group, never by the event loop.
 - PostgreSQL: the writer's connection commits with `synchronous_commit = off`, and the
   flush is one tiny transaction that writes a record and commits with
   `synchronous_commit = on`, on a connection of its own. The write-ahead log is one
-  sequence: flushing it up to that commit flushes every commit logged before it.
+  sequence: flushing it up to that commit flushes every commit logged before it. The
+  wait is PostgreSQL's, so the flush is awaited on the loop (an asynchronous connection)
+  rather than handed to a thread.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -29,8 +31,14 @@ from sqlalchemy.engine import Engine
 class GroupCommit:
     """Counts the hot path's commits and waits, for whoever asks, until they are on disk."""
 
-    def __init__(self, flush: Callable[[], None], name: str) -> None:
+    def __init__(
+        self,
+        flush: Callable[[], None],
+        name: str,
+        flush_async: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self._flush_once = flush
+        self._flush_async = flush_async  # awaited on the loop instead of `flush` in a thread
         self._name = name
         self.written = 0  # hot-path commits so far
         self.synced = 0  # of which on disk
@@ -55,12 +63,15 @@ class GroupCommit:
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
-        if self._thread is None:
+        if self._thread is None and self._flush_async is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix=self._name)
         while self._waiting:
             target = self.written
             try:
-                await loop.run_in_executor(self._thread, self._flush_once)
+                if self._flush_async is not None:
+                    await self._flush_async()
+                else:
+                    await loop.run_in_executor(self._thread, self._flush_once)
             except Exception as exc:  # the disk or the database failed: nobody is acked
                 waiting, self._waiting = self._waiting, []
                 for _, done in waiting:
@@ -119,6 +130,27 @@ class PostgresWal:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._raw: Any = None
+        self._async: Any = None  # psycopg.AsyncConnection, made on the first flush
+
+    async def flush_async(self) -> None:
+        """`flush`, awaited: the loop serves the other tables while PostgreSQL flushes."""
+        import psycopg  # the postgres extra's
+
+        if self._async is None or self._async.closed:
+            _, params = self.engine.dialect.create_connect_args(self.engine.url)
+            self._async = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+            await self._async.execute("SET synchronous_commit = on")
+        try:
+            await self._async.execute(FLUSH)
+        except Exception:
+            self._close_async()
+            raise
+
+    def _close_async(self) -> None:
+        conn, self._async = self._async, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.pgconn.finish()
 
     def flush(self) -> None:
         if self._raw is None:
@@ -132,6 +164,7 @@ class PostgresWal:
             raise
 
     def close(self) -> None:
+        self._close_async()
         if self._raw is not None:
             with contextlib.suppress(Exception):
                 self._raw.invalidate()  # not back to the pool: it is in autocommit mode

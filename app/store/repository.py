@@ -123,7 +123,8 @@ class Store:
         elif sqlite_file is not None and _synchronous_level(synchronous) != "NORMAL":
             self._wal = WalFile(sqlite_file)
         self._sync_later = self._wal is not None
-        self._group = GroupCommit(self._flush_log, "log-sync")
+        pg_flush = self._wal.flush_async if isinstance(self._wal, PostgresWal) else None
+        self._group = GroupCommit(self._flush_log, "log-sync", pg_flush)
         self._create_schema()
         self._raw: Any = None
         self._cursor: Any = None
@@ -206,7 +207,7 @@ class Store:
 
     async def durable(self) -> None:
         """Wait until every hot-path commit so far survives a power loss: a group
-        commit, in a thread of its own (app.store.group_commit)."""
+        commit, never waited for by the loop (app.store.group_commit)."""
         await self._group.durable()
 
     def _flush_log(self) -> None:
