@@ -9,6 +9,7 @@ import random
 import pytest
 
 from app.domain.clock import Side
+from app.domain.commands import Role
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars.state import Phase, RwGame
@@ -202,3 +203,27 @@ async def test_a_correction_left_unstored_is_stored_by_the_next_step__TS11_ST5(
         row = repo.tournament_state(eid)
     assert row is not None
     assert load_event(row.state_json).rounds[0].results[game_no].winner == match.b
+
+
+async def test_a_result_judged_on_the_table_itself_moves_the_event__TS11_ST5(
+    service: EventService,
+) -> None:
+    """The organiser's link may judge the table on its own socket (not the event's REST):
+    the event follows the table's log all the same, and stores it with its next step."""
+    time = service.time
+    assert isinstance(time, FakeTime)
+    eid = service.create_event(EventSpec("RW Link", format_id="runewars2017", fixed_rounds=2)).id
+    policy = _policy(service, eid)
+    for name in ("Ann", "Bob"):
+        policy.register(eid, name, 190)
+    policy.pair_next(eid)
+    await policy.start_round(eid)
+    (room,) = policy.live(eid).rooms()
+    await _to_scoring(room, time)
+    await policy.enter_result(eid, room.table_id, {"entries": [[0, 20], [0, 0]]})
+    match = policy.live(eid).state.rounds[0].matches[0]
+    fix = rc.JudgeScores(((0, 0), (0, 30)), reason="tokens miscounted")
+    await room.execute(Role.EO, "eo-phone", 1, fix)
+    assert [(s.player_id, s.tp) for s in policy.standings(eid)] == [(match.b, 6), (match.a, 5)]
+    assert policy.collect(eid) == 1
+    assert policy.live(eid).state.rounds[0].results[match.game].winner == match.b
