@@ -94,6 +94,6 @@ async def table_detail(
         **service.table_detail(event_id, table_id),
         "round": meta.round_number if meta else None,
         "table_no": meta.table_no if meta else None,
-        "scenario": room.game.scenario.name,
+        "scenario": room.engine.summary(room.game)["scenario"],
         "links": links.model_dump(),
     }

@@ -38,10 +38,8 @@ from app.events.service import EventService, EventSpec
 from app.events.table_result import TableResult
 from app.store.models import EventRecord
 from app.tables import protocol
-from app.tables.codec import command_from_wire
 from app.tables.fanout import Subscriber
 from app.tables.jsontext import dumps, loads
-from app.tables.room import table_status
 
 #: A dashboard's first message is every table of the event (~1.3 kB a table).
 DASHBOARD_QUEUE_BYTES = 16 << 20
@@ -304,14 +302,12 @@ async def table_command(
     service: EventsDep,
     token: EoToken = None,
 ) -> dict[str, Any]:
-    """EO: pause, resume, adjust_clock or call_tie on one table (logged in its log)."""
+    """EO: one table's own command, logged in its log: a Warmachine table's pause,
+    resume, adjust_clock, call_tie, start or dice_down; a Runewars table's start_round
+    or call_time (its round timer, DC11). Anything else is refused with the reason."""
     service.authorize(event_id, token)
-    service.event_table(event_id, table_id)  # a table of another event is not found first
-    command = command_from_wire(body)
-    room, version = await service.table_command(
-        event_id, table_id, command, str(body.get("c")), body
-    )
-    return {"v": version, "status": table_status(room.game)}
+    room, version = await service.table_command(event_id, table_id, body)
+    return {"v": version, "status": room.engine.status(room.game)}
 
 
 @router.put("/{event_id}/tables/{table_id}/result")
@@ -363,8 +359,10 @@ async def eo_actions(
 
 @router.get("/{event_id}/standings")
 async def get_standings(event_id: str, service: EventsDep) -> list[dict[str, Any]]:
-    """ST1: TP, SoS, CP, APD."""
-    service.event(event_id)
+    """ST1: TP, SoS, CP, APD (an event run by its own policy: its own, e.g. ST5)."""
+    policy = service.tournament(event_id)
+    if policy is not None:
+        return [s.row() for s in policy.standings(event_id)]
     return [asdict(s) for s in service.standings(event_id)]
 
 

@@ -46,6 +46,11 @@ def csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
 
 @router.get("/{event_id}/standings.csv")
 async def standings_csv(event_id: str, service: EventsDep) -> Response:
+    policy = service.tournament(event_id)
+    if policy is not None:  # the event's own standings (Runewars: ST5)
+        return csv_response(
+            [s.row() for s in policy.standings(event_id)], f"standings-{event_id}.csv"
+        )
     order = service.standings_words(event_id)  # ST2: the variant the event is ranked by
     rows = [asdict(s) | {"standings": order} for s in service.standings(event_id)]
     return csv_response(rows, f"standings-{event_id}.csv")
@@ -53,6 +58,7 @@ async def standings_csv(event_id: str, service: EventsDep) -> Response:
 
 @router.get("/{event_id}/pairings.csv")
 async def pairings_csv(event_id: str, service: EventsDep) -> Response:
+    service.require(event_id, "results")
     view = service.read_models.event_view(event_id)
     rows = [
         {

@@ -362,8 +362,8 @@ for _path, _template, _what in EVENT_PAGES:
 async def sheet_page(
     request: Request, event_id: str, player_id: str, service: EventsDep
 ) -> HTMLResponse:
+    event = service.require(event_id, "results")  # ST6's sheet: CP and APD by round
     player = service.player(event_id, player_id)
-    event = service.event(event_id)
     return templates.TemplateResponse(
         request,
         "sheet.html",

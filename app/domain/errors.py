@@ -32,6 +32,13 @@ class BadInput(RuleError):
     code = "bad_input"
 
 
+class Unsupported(BadInput):
+    """Something the event's or table's format does not have (a Runewars table has no
+    control points); nothing is changed."""
+
+    code = "unsupported"
+
+
 class NotFound(RuleError):
     """No such table, event, player or round."""
 

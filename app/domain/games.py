@@ -35,6 +35,17 @@ def tournament_name(format_id: str) -> str:
     return TOURNAMENT_OF.get(format_id, "warmachine")
 
 
+#: Format id → the common event paths its events do not take, each with the reason.
+REFUSALS_OF: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {**{f.id: f.event_refusals for f in FORMATS.values()}, RW2017.id: RW2017.event_refusals}
+)
+
+
+def refusal(format_id: str, feature: str) -> str | None:
+    """Why an event of the format does not take a common path (None: it does)."""
+    return REFUSALS_OF.get(format_id, MappingProxyType({})).get(feature)
+
+
 #: The formats of other games (their own table engine and tournament), offered beside
 #: the Warmachine formats.
 OTHER_GAMES = (RW2017,)

@@ -12,8 +12,9 @@ from typing import Any
 
 from app.domain import variants
 from app.domain.army_lists import ListChecks
-from app.domain.errors import NotFound
+from app.domain.errors import NotFound, Unsupported
 from app.domain.formats import MINUTE_MS, ListRule, get_format
+from app.domain.games import refusal
 from app.store.events import EventStore
 from app.store.models import EoAction, EventRecord, PlayerEntry, RoundEntry
 from app.store.repository import Store
@@ -125,6 +126,15 @@ class EventBase:
             event = repo.event(event_id)
         if event is None:
             raise NotFound(f"no event {event_id!r}")
+        return event
+
+    def require(self, event_id: str, feature: str) -> EventRecord:
+        """The event, if its format takes this common path (`players`, `rounds`, `swap`,
+        `results`, `prizes`, `lists`); else Unsupported with the format's reason."""
+        event = self.event(event_id)
+        reason = refusal(event.format_id, feature)
+        if reason is not None:
+            raise Unsupported(reason)
         return event
 
     def players(self, event_id: str) -> list[PlayerEntry]:

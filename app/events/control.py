@@ -23,7 +23,6 @@ from app.events.registration import Registration
 from app.events.rounds import Rounds
 from app.store.models import PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
-from app.tables.view import side_name
 
 #: EO actions after which a table of the event was discarded (its seat links stale).
 DISCARDING = ("swap", "repair_round", "discard_round")
@@ -81,6 +80,7 @@ class Control(Rounds, Registration):
     def discard_draft(self, event_id: str) -> int:
         """Discard the paired round not started yet: its tables close, the round can be
         paired again (with another scenario). Its number comes back."""
+        self.require(event_id, "rounds")
         entry = self.draft(event_id)
         if entry is None:
             raise RuleError("only a round that has not started can be discarded")
@@ -98,6 +98,7 @@ class Control(Rounds, Registration):
         """Pair the round not started yet again, with the same scenario (RP2/RP3 on the
         players as they are now): swaps made before are undone. If it cannot be paired
         now, the draft stays as it was (`keep_on_failure`) or is discarded."""
+        self.require(event_id, "rounds")
         entry = self.draft(event_id)
         if entry is None:
             raise RuleError("only a round that has not started can be paired again")
@@ -162,6 +163,7 @@ class Control(Rounds, Registration):
     def delete_player(self, event_id: str, player_id: str) -> PlayerEntry:
         """A player added by mistake goes, before they played: paired in a round that
         started, they stay (drop them instead)."""
+        self.require(event_id, "players")
         player = self.player(event_id, player_id)
         for entry in self.rounds(event_id):
             if entry.started_ms is None:
@@ -182,6 +184,7 @@ class Control(Rounds, Registration):
 
     def round_end_preview(self, event_id: str) -> dict[str, str]:
         """DC8 as it would be called now, table by table (nothing is changed)."""
+        self.require(event_id, "rounds")
         entry = self.current_round(event_id)
         if entry is None or entry.started_ms is None:
             raise RuleError("no round is running")
@@ -204,34 +207,10 @@ class Control(Rounds, Registration):
     # -- one table, for the EO -------------------------------------------------------
 
     def table_detail(self, event_id: str, table_id: str) -> dict[str, Any]:
-        """A table's dispute and both players' reports, as the EO needs them."""
+        """What the EO needs of one table to settle it, as its engine says (a Warmachine
+        table: its dispute and both players' reports)."""
         room: TableRoom = self.event_table(event_id, table_id)
-        game = room.game
-        ending = game.ending
-        return {
-            "id": table_id,
-            "names": list(game.setup.names),
-            "player_clock_ms": game.setup.player_clock_ms,
-            "disputed": game.disputed,
-            "control_points": list(game.control_points),
-            "ending": None
-            if ending is None
-            else {
-                "method": ending.method.value,
-                "winner": side_name(ending.winner),
-            },
-            "reports": [
-                None
-                if r is None
-                else {
-                    "army_points_destroyed": r.army_points_destroyed,
-                    "scenario_presence": r.scenario_presence,
-                    "list_played": r.list_played,
-                }
-                for r in game.reports
-            ],
-            "confirmed": list(game.confirmed),
-        }
+        return room.engine.detail(table_id, room.game, self.time.now_ms())
 
     # -- stale seat links -----------------------------------------------------------
 

@@ -65,7 +65,7 @@ class Prizes(Results):
 
     def prizes_view(self, event_id: str) -> View:
         """Every prize and where it stands; a vote's count only once it is closed."""
-        event = self.event(event_id)
+        event = self.require(event_id, "prizes")
         players = self.players(event_id)
         names = {p.id: p.name for p in players}
         ineligible = {p.id for p in players if p.disqualified}
@@ -132,6 +132,7 @@ class Prizes(Results):
     def open_vote(self, event_id: str, prize_id: str, entries: list[str] | None = None) -> None:
         """A blind vote among the entries shown (all eligible players when none are
         named); after a tied vote, a second one among the tied entries only."""
+        self.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
         if not prize.vote:
             raise RuleError(f"{prize.name} is chosen by the EO, not by a vote")
@@ -162,6 +163,7 @@ class Prizes(Results):
     def close_vote(self, event_id: str, prize_id: str) -> None:
         """Count the vote: one winner takes the prize; a tie waits for the EO's choice
         among the tied or a second vote among them."""
+        self.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
         decision = self._decision(event_id, prize_id)
         if decision is None or decision.status != "open":
@@ -184,6 +186,7 @@ class Prizes(Results):
 
     def award(self, event_id: str, prize_id: str, player_id: str) -> None:
         """The EO chooses the winner (after a tied vote: one of the tied entries)."""
+        self.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
         player = self.player(event_id, player_id)
         if player.disqualified:
@@ -203,6 +206,7 @@ class Prizes(Results):
 
     def disqualify(self, event_id: str, player_id: str, disqualified: bool = True) -> PlayerEntry:
         """The EO disqualifies a player: not paired again, not eligible for any prize."""
+        self.require(event_id, "players")
         player = self.player(event_id, player_id)
         with self.db.unit() as repo:
             player.disqualified = disqualified
@@ -227,6 +231,7 @@ class Prizes(Results):
 
     def ballot_view(self, event_id: str, token: str | None) -> View:
         """What a player sees: the open votes, their entries and the player's own vote."""
+        self.require(event_id, "prizes")
         me = self.voter(event_id, token)
         event = self.event(event_id)
         names = {p.id: p.name for p in self.players(event_id)}
@@ -253,6 +258,7 @@ class Prizes(Results):
 
     def cast_vote(self, event_id: str, token: str | None, prize_id: str, choice: str) -> None:
         """A player's secret vote; voting again replaces it until the vote closes."""
+        self.require(event_id, "prizes")
         me = self.voter(event_id, token)
         prize = get_prize(self.prizes_of(self.event(event_id)), prize_id)
         decision = self._decision(event_id, prize_id)

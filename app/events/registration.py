@@ -130,6 +130,7 @@ class Registration(EventBase):
         """Register a player; a late arrival joins from the next round (RP7: losses before).
         The EO's `list_note` lets lists stand that the list rules would refuse; `painted`
         declares the army meets the event's Painting Required standard."""
+        self.require(event_id, "players")
         added, errors = self._add_players(event_id, [(name, faction, lists, painted)], list_note)
         if errors:
             raise BadInput(errors[0][1])
@@ -208,6 +209,7 @@ class Registration(EventBase):
         painted: bool | None = None,
     ) -> PlayerEntry:
         """Correct a player; `painted` None keeps their Painting Required declaration."""
+        self.require(event_id, "players")
         player = self.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
         event = self.event(event_id)
@@ -229,6 +231,7 @@ class Registration(EventBase):
 
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
         """RP7: a dropped player is not paired again; undropping rejoins them."""
+        self.require(event_id, "players")
         player = self.player(event_id, player_id)
         if not dropped and player.disqualified:
             raise RuleError(f"{player.name} is disqualified: lift the disqualification first")
@@ -244,6 +247,7 @@ class Registration(EventBase):
 
     def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
         """CSV with a header row: name, faction, lists, painted (all but name optional)."""
+        self.require(event_id, "players")
         rows = csv_rows(text)
         added, errors = self._add_players(event_id, [row for _, row in rows])
         return added, [f"line {rows[index][0]}: {message}" for index, message in errors]

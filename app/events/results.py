@@ -155,6 +155,7 @@ def over(
 class Results(EventBase):
     def _results(self, event_id: str) -> dict[str, TableResult]:
         """Recorded results by table: the EO's entry, else the players' confirmed one."""
+        self.require(event_id, "results")
         return recorded_results(self.hub.event_tables(event_id))
 
     def player_records(self, event_id: str) -> list[PlayerRecord]:

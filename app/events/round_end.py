@@ -113,6 +113,7 @@ class RoundEnds(Results):
     async def call_round_end(self, event_id: str) -> dict[str, str]:
         """DC8 at the round's end time: play on under 5 minutes combined, else a tie.
         Called once: a second call answers what the first decided."""
+        self.require(event_id, "rounds")
         entry = self.current_round(event_id)
         if entry is None or entry.expected_end_ms is None:
             raise RuleError("no round is running")

@@ -8,8 +8,9 @@ failure half way leaves neither half a round nor tables nobody plays on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from app.domain import commands as c
 from app.domain import variants
@@ -102,7 +103,7 @@ class Rounds(RoundEnds):
 
     def pair_next_round(self, event_id: str, scenario: str | None = None) -> RoundEntry:
         """Draft the next round: scenario (RP4), pairings (RP2/RP3) and their tables."""
-        event = self.event(event_id)
+        event = self.require(event_id, "rounds")
         rounds = self.rounds(event_id)
         self._check_can_pair(event_id, rounds)
         number = len(rounds) + 1
@@ -176,7 +177,7 @@ class Rounds(RoundEnds):
 
     def swap(self, event_id: str, a: str, b: str) -> list[str]:
         """Swap two players between pairings of a round not started yet; warns on rematches."""
-        event = self.event(event_id)
+        event = self.require(event_id, "swap")
         entry = self.current_round(event_id)
         if entry is None or entry.started_ms is not None:
             raise RuleError("players can only be swapped before the round starts")
@@ -228,7 +229,7 @@ class Rounds(RoundEnds):
 
     async def start_round(self, event_id: str) -> RoundEntry:
         """DC4: every clock starts now; the round ends after both player clocks."""
-        event = self.event(event_id)
+        event = self.require(event_id, "rounds")
         entry = self.current_round(event_id)
         if entry is None:
             raise RuleError("pair a round first")
@@ -287,25 +288,15 @@ class Rounds(RoundEnds):
         return lambda row: open_command(event, row, players, records, left)
 
     #: What the EO may do to one table from the event's screens.
-    TABLE_COMMANDS = (
-        c.PauseClock,
-        c.ResumeClock,
-        c.AdjustClock,
-        c.CallTie,
-        c.StartClock,
-        c.DiceDown,
-    )
-
     async def table_command(
-        self, event_id: str, table_id: str, command: c.Command, name: str, wire: object
+        self, event_id: str, table_id: str, wire: Mapping[str, Any]
     ) -> tuple[TableRoom, int]:
-        """The EO pauses, resumes, adjusts or ties one table; logged in its log and the
-        EO's. The table and the version the command made come back."""
+        """The EO sends one table a command of its own (a Warmachine table: pause, resume,
+        adjust, tie; a Runewars table: start or call its round timer), as the table's
+        engine reads it; logged in its log and the EO's. The table and the version the
+        command made come back."""
         room = self.event_table(event_id, table_id)
-        if not isinstance(command, self.TABLE_COMMANDS):
-            raise NotFound(
-                "the EO can pause, resume, adjust_clock, call_tie, start or dice_down here"
-            )
+        command = room.engine.eo_command(wire)
         ack = await room.execute(c.Role.EO, "", 0, command)
-        self.log_action(event_id, f"table_{name}", table=table_id, detail=wire)
+        self.log_action(event_id, f"table_{wire.get('c')}", table=table_id, detail=wire)
         return room, ack.version

@@ -17,7 +17,7 @@ from app.domain.clock import Side
 from app.domain.commands import Actor
 from app.domain.games import engine_name
 from app.domain.status import TableStatus, table_status
-from app.tables import codec, runewars_codec, runewars_table, snapshot
+from app.tables import codec, eo_table, runewars_codec, runewars_table, snapshot
 from app.tables.flag_timer import flag_bound
 from app.tables.pregame_view import own_choices, screens_to_refresh, side_for
 from app.tables.replay import decides
@@ -64,6 +64,11 @@ class Engine:
     quick_setup: Callable[[Any, random.Random], Any]
     #: What a table's links say of it: format, format_name, scenario, player_clock_ms.
     summary: Callable[[Any], dict[str, Any]]
+    #: A command the EO sends one table by itself (REST), from its wire form; one the
+    #: engine's tables do not take is refused with the reason.
+    eo_command: Callable[[Mapping[str, Any]], Any]
+    #: What the EO sees of one table to settle it (table id, game, now_ms).
+    detail: Callable[[str, Any, int], dict[str, Any]]
     #: One dashboard row (table id, table number, game, status, now_ms): the table live.
     board: Callable[[str, int, Any, str, int], dict[str, Any]] = table_summary
     #: The page a phone opens the table with.
@@ -167,6 +172,8 @@ WARMACHINE = Engine(
     pending=lambda game: warmachine.time_due_at(game) is not None,
     over=lambda game: game.phase is warmachine.Phase.OVER,
     quick_setup=lambda quick, rng: quick.setup(rng),
+    eo_command=eo_table.eo_command,
+    detail=eo_table.detail,
     summary=lambda game: {
         "format": game.setup.format_id,
         "format_name": game.format.name,
@@ -197,6 +204,8 @@ RUNEWARS = Engine(
     pending=lambda game: runewars_table.due(game) is not None,
     over=runewars_table.over,
     quick_setup=runewars_table.quick_setup,
+    eo_command=runewars_table.eo_command,
+    detail=runewars_table.detail,
     summary=runewars_table.summary,
     board=runewars_table.board,
     page="runewars_table.html",

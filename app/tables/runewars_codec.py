@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.domain.clock import Side
-from app.domain.errors import BadInput
+from app.domain.errors import BadInput, Unsupported
 from app.domain.runewars import commands as rc
+from app.domain.runewars.absent import ABSENT_COMMANDS
 
 MAX_POINTS = 1000
 
@@ -134,6 +135,9 @@ def command_from_wire(raw: Mapping[str, Any]) -> Any:
         raise BadInput("a command needs 'c', its name")
     found = _BY_NAME.get(name)
     if found is None:
+        absent = ABSENT_COMMANDS.get(name)
+        if absent is not None:  # another game's command: say why this table has none
+            raise Unsupported(absent)
         raise BadInput(f"unknown command {name!r} at a Runewars table")
     return found[1](raw)
 

@@ -11,13 +11,13 @@ from typing import Any
 
 from app.domain.clock import Side
 from app.domain.commands import Actor
-from app.domain.errors import BadInput
+from app.domain.errors import BadInput, Unsupported
 from app.domain.runewars import commands as rc
 from app.domain.runewars import engine
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.state import Phase, RwGame, TableSetup
 from app.domain.status import TableStatus
-from app.tables.runewars_codec import command_to_wire
+from app.tables.runewars_codec import command_from_wire, command_to_wire
 from app.tables.snapshot import decode, encode
 
 SNAPSHOT_FORMAT = "runewars-1"
@@ -59,6 +59,23 @@ def info(table_id: str, game: RwGame) -> dict[str, Any]:
         "round_minutes": setup.round_minutes,
         "last_game_round": RW2017.last_game_round,
     }
+
+
+def eo_command(raw: Mapping[str, Any]) -> Any:
+    """The organiser's command for one table by itself: its round timer's start or the
+    call of time (DC11); a result goes by PUT …/result, nothing else is the EO's here."""
+    name = raw.get("c")
+    if name not in RW2017.eo_table_commands:
+        reason = RW2017.absent_commands.get(name) if isinstance(name, str) else None
+        allowed = " or ".join(RW2017.eo_table_commands)
+        raise Unsupported(reason or f"the organiser sends a Runewars table {allowed} here")
+    return command_from_wire(raw)
+
+
+def detail(table_id: str, game: RwGame, now_ms: int) -> dict[str, Any]:
+    """What the organiser sees of a Runewars table to settle it: where it stands, which
+    scores are in, its result and the last correction (no reports or disputes)."""
+    return {"id": table_id, **engine.view(game, now_ms)}
 
 
 def status(game: RwGame) -> TableStatus:

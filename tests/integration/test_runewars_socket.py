@@ -36,7 +36,8 @@ async def test_two_phones_play_a_runewars_game_to_a_final_flurry__TS11_DC11(
     assert p1.game["phase"] == "playing" and p1.game["areas"] == ["blue", "red"]
     # A Warmachine command is no command at a Runewars table.
     wm = await p1.command("pass_turn", expect="p1")
-    assert wm["t"] == "error" and "unknown command" in wm["message"]
+    assert wm["t"] == "error" and wm["code"] == "unsupported"
+    assert "no turns to pass" in wm["message"]
 
     for n in range(1, 9):
         fake_time.advance(5 * MIN)

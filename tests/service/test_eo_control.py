@@ -147,9 +147,9 @@ async def test_the_eo_cannot_set_a_clock_above_the_player_clock__DC5(
     service.pair_next_round(eid)
     await service.start_round(eid)
     room = service.rooms(eid)[0]
-    command = c.AdjustClock(side=Side.P1, remaining_ms=119 * MIN)
+    command = {"c": "adjust_clock", "side": "p1", "remaining_ms": 119 * MIN}
     with pytest.raises(BadInput, match="0:00 to 60:00"):
-        await service.table_command(eid, room.table_id, command, "adjust_clock", {})
+        await service.table_command(eid, room.table_id, command)
 
 
 async def test_a_disputed_table_shows_the_reason_and_both_reports(service: EventService) -> None:

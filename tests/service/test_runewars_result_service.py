@@ -9,11 +9,14 @@ import random
 import pytest
 
 from app.domain.clock import Side
+from app.domain.commands import Role
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars.state import Phase, RwGame
+from app.events.runewars.codec import load_event
 from app.events.service import EventService, EventSpec
 from app.events.tournaments import Policy
+from app.store.events import EventRepo
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 from tests.service.test_runewars_event import play
@@ -92,3 +95,135 @@ async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
     assert room is not None and isinstance(room.game, RwGame)
     assert room.game.phase is Phase.OVER and room.game.correction is not None
     assert g2 != g1
+
+
+async def test_a_correction_whose_event_write_fails_is_not_half_applied__TS11_ST5(
+    service: EventService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table takes the organiser's correction (its log: the first write); the
+    event's state and the EO's action (the second write, one unit) fail. Every reading
+    of the event already follows the table's log, nothing of the failed unit is stored,
+    and sending the correction again completes it once: the table's log is not written
+    twice, the action is logged once."""
+    time = service.time
+    assert isinstance(time, FakeTime)
+    eid = service.create_event(EventSpec("RW Fail", format_id="runewars2017", fixed_rounds=2)).id
+    policy = _policy(service, eid)
+    for name in ("Ann", "Bob"):
+        policy.register(eid, name, 190)
+    policy.pair_next(eid)
+    await policy.start_round(eid)
+    live = policy.live(eid)
+    (room,) = live.rooms()
+    ((_, game_no), table_id) = next(iter(live.tables.items()))
+    await _to_scoring(room, time)
+    await policy.enter_result(eid, table_id, {"entries": [[0, 20], [0, 0]]})
+    match = policy.live(eid).state.rounds[0].matches[0]
+    assert policy.live(eid).state.rounds[0].results[game_no].winner == match.a
+
+    def stored() -> tuple[str, str]:
+        with service.db.read() as repo:
+            row = repo.tournament_state(eid)
+            assert row is not None
+            return row.state_json, row.tables_json
+
+    before_state = stored()
+    before_actions = len(service.actions(eid))
+    log_before = room.version
+    real_put = EventRepo.put_tournament_state
+    failures = [RuntimeError("the store went away")]
+
+    def failing_put(self: EventRepo, *args: str) -> None:
+        if failures:
+            raise failures.pop()
+        real_put(self, *args)
+
+    monkeypatch.setattr(EventRepo, "put_tournament_state", failing_put)
+    fix = {"entries": [[0, 0], [0, 30]], "reason": "objective tokens miscounted"}
+    with pytest.raises(RuntimeError, match="went away"):
+        await policy.enter_result(eid, table_id, fix)
+    # The table took it (its log is the result's one record) ...
+    assert room.version == log_before + 1
+    assert isinstance(room.game, RwGame) and room.game.correction is not None
+    # ... the failed unit stored nothing: neither the event's state nor the EO's action.
+    assert stored() == before_state
+    assert len(service.actions(eid)) == before_actions
+    # Every reading of the event follows the table already (no half-written result).
+    assert policy.live(eid).state.rounds[0].results[game_no].winner == match.a  # as stored
+    top = policy.standings(eid)
+    assert [(s.player_id, s.tp) for s in top] == [(match.b, 6), (match.a, 5)]
+    shown = policy.view(eid)["standings"]
+    assert [s["tp"] for s in shown] == [6, 5]
+
+    # The EO sends the correction again: the event's write is made, once.
+    again = await policy.enter_result(eid, table_id, fix)
+    assert again["corrected"] is True and again["result"]["winner"] == "p2"
+    assert room.version == log_before + 1  # the table's log is not written twice
+    state = policy.live(eid).state
+    assert state.rounds[0].results[game_no].winner == match.b
+    assert state.player(match.b).tp == 6 and state.player(match.a).tp == 5
+    actions = [a.action for a in service.actions(eid)]
+    assert actions[before_actions:] == ["correct_result"]
+    assert stored() != before_state
+
+
+async def test_a_correction_left_unstored_is_stored_by_the_next_step__TS11_ST5(
+    service: EventService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No retry: the next step that stores the event (here, collecting results) stores
+    the correction the table holds, so the stored standings follow too."""
+    time = service.time
+    assert isinstance(time, FakeTime)
+    eid = service.create_event(EventSpec("RW Late", format_id="runewars2017", fixed_rounds=2)).id
+    policy = _policy(service, eid)
+    for name in ("Ann", "Bob"):
+        policy.register(eid, name, 190)
+    policy.pair_next(eid)
+    await policy.start_round(eid)
+    live = policy.live(eid)
+    (room,) = live.rooms()
+    ((_, game_no), table_id) = next(iter(live.tables.items()))
+    await _to_scoring(room, time)
+    await policy.enter_result(eid, table_id, {"entries": [[0, 20], [0, 0]]})
+    match = policy.live(eid).state.rounds[0].matches[0]
+
+    real_put = EventRepo.put_tournament_state
+    failures = [RuntimeError("the store went away")]
+
+    def failing_put(self: EventRepo, *args: str) -> None:
+        if failures:
+            raise failures.pop()
+        real_put(self, *args)
+
+    monkeypatch.setattr(EventRepo, "put_tournament_state", failing_put)
+    with pytest.raises(RuntimeError):
+        await policy.enter_result(eid, table_id, {"entries": [[0, 0], [0, 30]], "reason": "x"})
+    assert policy.collect(eid) == 1
+    with service.db.read() as repo:
+        row = repo.tournament_state(eid)
+    assert row is not None
+    assert load_event(row.state_json).rounds[0].results[game_no].winner == match.b
+
+
+async def test_a_result_judged_on_the_table_itself_moves_the_event__TS11_ST5(
+    service: EventService,
+) -> None:
+    """The organiser's link may judge the table on its own socket (not the event's REST):
+    the event follows the table's log all the same, and stores it with its next step."""
+    time = service.time
+    assert isinstance(time, FakeTime)
+    eid = service.create_event(EventSpec("RW Link", format_id="runewars2017", fixed_rounds=2)).id
+    policy = _policy(service, eid)
+    for name in ("Ann", "Bob"):
+        policy.register(eid, name, 190)
+    policy.pair_next(eid)
+    await policy.start_round(eid)
+    (room,) = policy.live(eid).rooms()
+    await _to_scoring(room, time)
+    await policy.enter_result(eid, room.table_id, {"entries": [[0, 20], [0, 0]]})
+    match = policy.live(eid).state.rounds[0].matches[0]
+    fix = rc.JudgeScores(((0, 0), (0, 30)), reason="tokens miscounted")
+    await room.execute(Role.EO, "eo-phone", 1, fix)
+    assert [(s.player_id, s.tp) for s in policy.standings(eid)] == [(match.b, 6), (match.a, 5)]
+    assert policy.collect(eid) == 1
+    assert policy.live(eid).state.rounds[0].results[match.game].winner == match.b

@@ -94,7 +94,8 @@ def test_commands_travel_as_the_log_keeps_them__TS11() -> None:
 @pytest.mark.parametrize(
     ("wire", "words"),
     [
-        ({"c": "pass_turn"}, "unknown command 'pass_turn' at a Runewars table"),
+        ({"c": "pass_turn"}, "a Runewars table has no turns to pass"),
+        ({"c": "tap"}, "unknown command 'tap' at a Runewars table"),
         ({"c": "choose_first", "first": "p3"}, "first must be 'p1' or 'p2'"),
         ({"c": "enter_score", "destroyed": -1, "objectives": 0}, "between 0 and 1000"),
         ({"c": "enter_score", "destroyed": "ten", "objectives": 0}, "whole number"),

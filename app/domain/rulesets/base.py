@@ -259,6 +259,8 @@ class Ruleset:
     tournament: str = "warmachine"
     #: The event variants an EO may choose (`app.domain.variants`), none by default.
     variants: tuple[str, ...] = ()
+    #: The common event paths its events do not take, each with the reason (none).
+    event_refusals: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     # -- what the engine asks -------------------------------------------------
 

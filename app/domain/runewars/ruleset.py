@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from app.domain.runewars.absent import ABSENT_COMMANDS, EO_TABLE_COMMANDS, EVENT_REFUSALS
 from app.domain.runewars.rules import (
     ADVANCED,
     BASIC,
@@ -43,6 +44,12 @@ class RunewarsRules:
     )
     #: ST5: the standings' order after TP.
     standings_order: tuple[str, ...] = ("tp", "mov", "sos", "draw")
+    #: The common event paths its events do not take, each with the reason.
+    event_refusals: Mapping[str, str] = field(default_factory=lambda: EVENT_REFUSALS)
+    #: Other games' table commands its tables do not have, each with the reason.
+    absent_commands: Mapping[str, str] = field(default_factory=lambda: ABSENT_COMMANDS)
+    #: The commands the organiser may send one of its tables by itself.
+    eo_table_commands: tuple[str, ...] = EO_TABLE_COMMANDS
 
 
 RW2017 = RunewarsRules(

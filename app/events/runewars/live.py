@@ -12,7 +12,9 @@ from app.domain.clock import Side
 from app.domain.commands import Role
 from app.domain.errors import NotFound, RuleError
 from app.domain.runewars import commands as rc
+from app.domain.runewars import engine
 from app.domain.runewars import event as ev
+from app.domain.runewars.pairing import Match
 from app.domain.runewars.rules import Plan
 from app.domain.runewars.standings import Standing, export_csv
 from app.domain.runewars.state import Phase, RwGame, TableSetup
@@ -103,23 +105,51 @@ class RunewarsEvent:
                 await room.execute(Role.EO, "", 0, rc.CallTime())
 
     def collect(self) -> int:
-        """Every finished table's result into the event; returns how many came in."""
+        """Every finished table's result into the event, and every result the organiser
+        judged on its table since (see `reconcile`); returns how many came in."""
         play = self.state.current
+        taken = self.reconcile()
         if play is None:
-            return 0
-        taken = 0
+            return taken
         for match in play.matches:
-            room = self._room(play.number, match.game)
-            if match.game in play.results or room is None or match.b is None:
+            if match.game in play.results:
                 continue
-            game = room.game
-            if not isinstance(game, RwGame) or game.outcome is None:
-                continue
-            out = game.outcome
-            result = ev.results_from_table(int(out.winner), match.a, match.b, out.tp, out.mov)
-            self.state = ev.record(self.state, match.game, result)
-            taken += 1
+            result = self._table_result(play.number, match)
+            if result is not None:
+                self.state = ev.record(self.state, match.game, result)
+                taken += 1
         return taken
+
+    def _finished_game(self, number: int, game_no: int) -> RwGame | None:
+        room = self._room(number, game_no)
+        game = None if room is None else room.game
+        return game if isinstance(game, RwGame) and game.outcome is not None else None
+
+    def _table_result(self, number: int, match: Match) -> ev.Result | None:
+        """The finished table's outcome as the event's result (None: none yet, a bye)."""
+        game = self._finished_game(number, match.game)
+        if game is None or game.outcome is None or match.b is None:
+            return None
+        out = game.outcome
+        return ev.results_from_table(int(out.winner), match.a, match.b, out.tp, out.mov)
+
+    def reconcile(self) -> int:
+        """TS11/ST5: the table's log is a judged result's one record. A result the
+        organiser judged on its table that the event holds otherwise (the event's
+        write after the table's failed, or was lost) is corrected from the table, so
+        the event's write is safe to make again; returns how many were corrected."""
+        fixed = 0
+        for play in self.state.rounds:
+            for match in play.matches:
+                held = play.results.get(match.game)
+                game = self._finished_game(play.number, match.game)
+                if held is None or game is None or not game.judged:
+                    continue
+                result = self._table_result(play.number, match)
+                if result is not None and _key(result) != _key(held):
+                    self.state = ev.correct(self.state, play.number, match.game, result)
+                    fixed += 1
+        return fixed
 
     def table_key(self, table_id: str) -> tuple[int, int]:
         """The (round number, game number) a table of this event plays."""
@@ -129,28 +159,30 @@ class RunewarsEvent:
         raise NotFound(f"no table {table_id!r} in this event")
 
     async def judge(self, table_id: str, command: rc.JudgeScores) -> RwGame:
-        """TS11/ST5: the organiser's result on the table (logged in its log); the table
+        """TS11/ST5: the organiser's result on the table (logged in its log, once: the
+        very result the table has already, sent again, is not logged again); the table
         as it is now comes back."""
         self.table_key(table_id)
         room = self.hub.get(table_id)
         if room is None or not isinstance(room.game, RwGame):
             raise NotFound(f"no Runewars table {table_id!r} in this event")
-        await room.execute(Role.EO, "", 0, command)
+        game = room.game
+        if engine.apply(game, Role.EO, command, self.hub.time.now_ms()) != game:
+            await room.execute(Role.EO, "", 0, command)
+        # else: the table has this very result already (a retry): its log stays as it is
         assert isinstance(room.game, RwGame)
         return room.game
 
     def take_judged(self, table_id: str) -> bool:
         """A judged table's outcome into the event: a result already recorded is
-        corrected (True); one not yet in is recorded like any finished table."""
+        corrected (True, also when the event holds it already: the write is made again);
+        one not yet in is recorded like any finished table."""
         number, game_no = self.table_key(table_id)
         play = next(r for r in self.state.rounds if r.number == number)
         match = next(m for m in play.matches if m.game == game_no)
-        room = self.hub.get(table_id)
-        game = None if room is None else room.game
-        if not isinstance(game, RwGame) or game.outcome is None or match.b is None:
+        result = self._table_result(number, match)
+        if result is None:
             return False
-        out = game.outcome
-        result = ev.results_from_table(int(out.winner), match.a, match.b, out.tp, out.mov)
         if game_no in play.results:
             self.state = ev.correct(self.state, number, game_no, result)
             return True
@@ -171,3 +203,7 @@ class RunewarsEvent:
 
     def standings_csv(self) -> str:
         return export_csv(self.standings())
+
+
+def _key(result: ev.Result) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    return result.winner, tuple(result.tp), tuple(result.mov)

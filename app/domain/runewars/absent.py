@@ -1,0 +1,104 @@
+"""What a Runewars event and its tables do not have, in words an organiser or a phone
+is answered with: the Warmachine event paths (players with lists, Steamroller rounds,
+seat swaps, Deathclock round ends, prizes) and table commands (a chess clock, turns,
+control points, a kill box, casters, tiebreak reports) that Runewars does not play by.
+The format's ruleset carries these; the common paths ask it (see
+`app.domain.games.refusal`), never the format's name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+_TOURNAMENT = "/api/events/{id}/tournament"
+
+#: The common event paths a Runewars event refuses, each with the reason.
+EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
+    {
+        "players": "a Runewars event registers each player with an army value, not "
+        f"army lists: use {_TOURNAMENT}/players (and …/players/{{player}}/drop)",
+        "rounds": "a Runewars event pairs by RP6 and times its rounds with a round timer "
+        f"(DC11), not the Deathclock: use {_TOURNAMENT}/rounds, …/rounds/current/start "
+        "and …/rounds/current/time",
+        "swap": "a Runewars event has no seat swap: RP6 pairs each round "
+        "(a drop is handled by RP6: POST …/tournament/players/{player}/drop)",
+        "results": "a Runewars event is scored by margin of victory (ST5), not control "
+        f"points and army points destroyed: its pairings, results and standings are at "
+        f"{_TOURNAMENT} and …/tournament/standings.csv",
+        "prizes": "a Runewars event has no prizes or votes (ST3 is Steamroller's)",
+        "lists": "a Runewars player brings an army value, not army lists",
+    }
+)
+
+_NO_CLOCK = "a Runewars table has no chess clock: one round timer runs for the whole round (DC11)"
+_NO_TURNS = (
+    "a Runewars table has no turns to pass, control points or kill box: the first player "
+    "ends each game round (end_game_round) and each player enters a score at the end (TS11)"
+)
+_NO_CASTER = (
+    "a Runewars table has no casters: when all of a side's units are destroyed, "
+    "send army_destroyed (TS11)"
+)
+_NO_SCENARIO = (
+    "a Runewars table has no control points or scenario victory: the score is army value "
+    "destroyed plus objective points (TS11)"
+)
+_NO_REPORTS = (
+    "a Runewars table has no tiebreak reports or confirmations: each player enters a score "
+    "(enter_score); equal scores go to the Final Flurry (TS11)"
+)
+_NO_PREGAME = (
+    "a Runewars table has no pre-game of lists, rolls and edges: the player with the lower "
+    "army value chooses the first player (choose_first), then the area (choose_area)"
+)
+_NO_TIE = (
+    "a Runewars game does not end in a tie: equal scores go to the Final Flurry (TS11); "
+    "the organiser enters a result with PUT …/tables/{table}/result"
+)
+
+#: The Warmachine table commands, each with why a Runewars table has no such thing.
+ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
+    {
+        "start": _NO_CLOCK,
+        "switch": _NO_CLOCK,
+        "pause": _NO_CLOCK,
+        "resume": _NO_CLOCK,
+        "adjust_clock": _NO_CLOCK,
+        "report_pause": _NO_CLOCK,
+        "warn_for_pausing": _NO_CLOCK,
+        "accept_clock_loss": _NO_CLOCK,
+        "flag": _NO_CLOCK,
+        "start_timer": _NO_CLOCK,
+        "stop_timer": _NO_CLOCK,
+        "take_extension": _NO_CLOCK,
+        "start_extension": _NO_CLOCK,
+        "dice_down": "a Runewars table has no dice down: time is called (call_time) and the "
+        "players finish the current game round (DC11)",
+        "pass_turn": _NO_TURNS,
+        "propose_undo": _NO_TURNS,
+        "answer_undo": _NO_TURNS,
+        "caster_destroyed": _NO_CASTER,
+        "no_models_left": _NO_CASTER,
+        "claim_scenario": _NO_SCENARIO,
+        "answer_claim": _NO_SCENARIO,
+        "final_scoring": _NO_SCENARIO,
+        "scenario_roll": _NO_SCENARIO,
+        "report": _NO_REPORTS,
+        "confirm": _NO_REPORTS,
+        "dispute": _NO_REPORTS,
+        "call_tie": _NO_TIE,
+        "record_result": "a Runewars table's result is both players' entries: the organiser "
+        "sends judge_scores (PUT …/tables/{table}/result with entries)",
+        "offer_lists": _NO_PREGAME,
+        "open_pregame": _NO_PREGAME,
+        "choose_list": _NO_PREGAME,
+        "choose_objective": _NO_PREGAME,
+        "roll": _NO_PREGAME,
+        "choose_order": _NO_PREGAME,
+        "choose_edge": _NO_PREGAME,
+    }
+)
+
+#: What the organiser may send one Runewars table by itself (the EO's table command):
+#: the round timer's start and the call of time (DC11).
+EO_TABLE_COMMANDS = ("start_round", "call_time")
