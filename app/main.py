@@ -38,6 +38,13 @@ from app.tables.hub import TableHub
 from app.tables.timesource import SystemTime, TimeSource
 
 
+async def load_rest(hub: TableHub) -> None:
+    """The quick games a start left, read while the first sockets are served; then
+    they too are kept out of the collector."""
+    if await hub.load_later():
+        gc.freeze()
+
+
 def create_app(
     settings: Settings | None = None,
     time: TimeSource | None = None,
@@ -65,7 +72,7 @@ def create_app(
             await cluster.start()
         else:
             hub = TableHub(store, clock, rng)
-            hub.load()
+            hub.load(later=True)  # the event tables; quick games right after (load_rest)
         if settings.seed is not None:  # a seeded server rolls the same dice each run
             dice = random.Random(f"dice:{settings.seed}")
             hub.dice = lambda: random.Random(dice.random())
@@ -89,11 +96,13 @@ def create_app(
         app.state.heartbeats = heartbeats
         sweeper = asyncio.create_task(heartbeats.run())
         unloader = asyncio.create_task(hub.unload_forever())
+        loader = asyncio.create_task(load_rest(hub))
         io_time: TimeSource = app.state.io_time
         collector = asyncio.create_task(pace_collector(io_time.now_ms, heartbeats.churn))
         try:
             yield
         finally:
+            loader.cancel()
             collector.cancel()
             sweeper.cancel()
             unloader.cancel()
