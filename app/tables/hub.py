@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
 IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
 SWEEP_MS = MINUTE_MS
-LOAD_BATCH = 100  # quick games read at a time after a start (see `load_later`)
+LOAD_BATCH = 50  # quick games read at a time after a start (see `load_later`)
 log_error = logging.getLogger(__name__)
 
 
@@ -116,6 +116,9 @@ class TableHub:
         self.dice: Callable[[], random.Random] = random.SystemRandom
         #: Quick games in play that a start left for `load_later` (or their first socket).
         self.later: set[str] = set()
+        #: Sockets waiting for a table of `later`: it comes in `load_later`'s next batch.
+        self._wanted: dict[str, asyncio.Future[None]] = {}
+        self._loading_later = False
 
     def _register(self, room: TableRoom) -> TableRoom:
         self.later.discard(room.table_id)
@@ -193,24 +196,35 @@ class TableHub:
         return len(self.rooms)
 
     async def load_later(self, batch: int = LOAD_BATCH) -> int:
-        """Read the quick games `load(later=True)` left, `batch` at a time on a thread,
-        building each batch's tables and arming their flag timers (DC7) on the loop
-        between the sockets it serves meanwhile. A table read meanwhile by its first
-        socket is not read again. How many this read."""
+        """Read the quick games `load(later=True)` left, `batch` at a time, building each
+        batch's tables and arming their flag timers (DC7), and serving the sockets between
+        batches. The tables sockets are waiting for come first (`open`); one read
+        meanwhile otherwise (`get`) is not read again. How many this read."""
         loaded = 0
-        while self.later:
-            ids = list(itertools.islice(self.later, batch))
-            found = await asyncio.to_thread(self._read, ids)
-            for record, log in found:
-                if record.id in self.later:  # else opened meanwhile: that one is newer
-                    self._room_from(record, log).schedule_flag()
-                    loaded += 1
-            self.later.difference_update(ids)
-            await asyncio.sleep(0)
+        self._loading_later = True
+        try:
+            while self.later:
+                wanted = [t for t in self._wanted if t in self.later][:batch]
+                rest = itertools.islice(self.later - set(wanted), batch - len(wanted))
+                ids = [*wanted, *rest]
+                # One query a batch, on the loop: short, and no thread wakes per table.
+                for record, log in self.store.tables(ids=ids):
+                    if record.id in self.later:
+                        self._room_from(record, log).schedule_flag()
+                        loaded += 1
+                self.later.difference_update(ids)
+                self._answer_wanted(ids)
+                await asyncio.sleep(0)
+        finally:
+            self._loading_later = False
+            self._answer_wanted(list(self._wanted))
         return loaded
 
-    def _read(self, ids: list[str]) -> list[tuple[TableRecord, list[LogEntry]]]:
-        return list(self.store.tables(ids=ids))
+    def _answer_wanted(self, ids: list[str]) -> None:
+        for table_id in ids:
+            waiter = self._wanted.pop(table_id, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
 
     def unload_idle(self, idle_ms: int = IDLE_MS) -> int:
         """Let go of quick games nobody has open that need no timer: games that are over
@@ -317,6 +331,14 @@ class TableHub:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
+        if table_id in self.later and self._loading_later:  # after a start: see load_later
+            waiter = self._wanted.get(table_id)
+            if waiter is None:
+                waiter = self._wanted[table_id] = asyncio.get_running_loop().create_future()
+            await asyncio.shield(waiter)
+            room = self.rooms.get(table_id)
+            if room is not None:
+                return room
         found = await asyncio.to_thread(self.store.table_tail, table_id)
         room = self.rooms.get(table_id)  # read meanwhile for another socket
         if room is not None or found is None:

@@ -130,3 +130,37 @@ async def test_a_clock_that_ran_out_while_down_flags_once_read_later__DC7(store:
     assert [e.command_json for e in log].count('{"c":"flag"}') == 1
     assert log[-1].at_ms == flag_at
     await hub.close()
+
+
+async def test_a_socket_waiting_for_a_table_not_read_yet_gets_it_in_the_next_batch(
+    store: Store,
+) -> None:
+    time = FakeTime()
+    hub = TableHub(store, time)
+    rooms = [hub.create(QuickGame(clock_minutes=60, scenario="bunkers")) for _ in range(10)]
+    await hub.close()
+    again = TableHub(store, time)
+    again.load(later=True)
+    loader = asyncio.create_task(again.load_later(batch=1))
+    await asyncio.sleep(0)  # the first batch is read
+    wanted = next(room.table_id for room in rooms if room.table_id in again.later)
+    opened = await again.open(wanted)
+    assert opened is not None and again.rooms[wanted] is opened
+    assert len(again.rooms) <= 3  # read before the tables nobody is waiting for
+    assert await loader == 10
+    assert set(again.rooms) == {room.table_id for room in rooms}
+    await again.close()
+
+
+async def test_a_socket_for_a_table_not_read_yet_reads_it_itself_if_nothing_loads(
+    store: Store,
+) -> None:
+    time = FakeTime()
+    running, _over, _event = await _tables(store, time)
+    hub = TableHub(store, time)
+    hub.load(later=True)
+    loader = asyncio.create_task(hub.load_later(batch=1))
+    loader.cancel()  # a server stopping at once: the socket does not wait for it
+    opened = await hub.open(running.table_id)
+    assert opened is not None and opened.version == 2
+    await hub.close()
