@@ -18,8 +18,9 @@ reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. While
 come back in a crowd (`CROWD` sockets or more in a tick) the young collections wait too,
 `CROWD_DEFER_MS` at most: every one of them would walk all the new sockets' objects, a
 pause of a tenth of a second each just when every table is to be served again; once
-the crowd is in, one middle collection walks them once. What the server loads at start
-is frozen out of the collector altogether (see main.py).
+the crowd is in, one middle collection walks them once. A start is such a crowd: the
+phones that lost the server come back at once, and the tables are read meanwhile. What
+the server loads at start is frozen out of the collector altogether (see main.py).
 """
 
 from __future__ import annotations
@@ -71,13 +72,17 @@ class Pace:
         self.crowd = crowd
         self.crowd_defer_ms = crowd_defer_ms
         self.crowd_since_ms: int | None = None  # young collections wait since then
+        self.started_ms = now_ms
         self.deferred = False
 
     def generation(self, now_ms: int, socket_churn: int) -> int | None:
         """The generation to collect now, given the sockets opened and closed so far
         (None: none now, a crowd of sockets is coming in)."""
         self.ticks += 1
-        crowded = self.crowd is not None and socket_churn - self.churn_seen >= self.crowd
+        crowded = self.crowd is not None and (
+            socket_churn - self.churn_seen >= self.crowd
+            or now_ms - self.started_ms < self.crowd_defer_ms
+        )
         if socket_churn != self.churn_seen:
             self.churn_seen, self.last_churn_ms = socket_churn, now_ms
         if self._full_due(now_ms, socket_churn):
@@ -117,7 +122,7 @@ async def pace_collector(
     socket_churn: Callable[[], int],
     every_ms: int = YOUNG_EVERY_MS,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-    crowd: int | None = CROWD,
+    crowd: int | None = None,
 ) -> None:
     """Collect on `Pace`'s schedule until cancelled; CPython's own trigger is off meanwhile."""
     pace = Pace(now_ms(), crowd=crowd)

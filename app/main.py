@@ -26,7 +26,7 @@ from app.api import (
 )
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
-from app.collector import pace_collector
+from app.collector import CROWD, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
 from app.settings import Settings
@@ -98,7 +98,9 @@ def create_app(
         unloader = asyncio.create_task(hub.unload_forever())
         loader = asyncio.create_task(load_rest(hub))
         io_time: TimeSource = app.state.io_time
-        collector = asyncio.create_task(pace_collector(io_time.now_ms, heartbeats.churn))
+        collector = asyncio.create_task(
+            pace_collector(io_time.now_ms, heartbeats.churn, crowd=CROWD)
+        )
         try:
             yield
         finally:
