@@ -38,13 +38,6 @@ from app.tables.hub import TableHub
 from app.tables.timesource import SystemTime, TimeSource
 
 
-async def load_rest(hub: TableHub) -> None:
-    """The quick games a start left, read while the first sockets are served; then
-    they too are kept out of the collector."""
-    if await hub.load_later():
-        gc.freeze()
-
-
 def create_app(
     settings: Settings | None = None,
     time: TimeSource | None = None,
@@ -72,7 +65,7 @@ def create_app(
             await cluster.start()
         else:
             hub = TableHub(store, clock, rng)
-            hub.load(later=True)  # the event tables; quick games right after (load_rest)
+            hub.load(later=True)  # the event tables; quick games right after (load_later)
         if settings.seed is not None:  # a seeded server rolls the same dice each run
             dice = random.Random(f"dice:{settings.seed}")
             hub.dice = lambda: random.Random(dice.random())
@@ -96,7 +89,11 @@ def create_app(
         app.state.heartbeats = heartbeats
         sweeper = asyncio.create_task(heartbeats.run())
         unloader = asyncio.create_task(hub.unload_forever())
-        loader = asyncio.create_task(load_rest(hub))
+        # The quick games in play, read while the first sockets are served. They stay in
+        # the collector: the sockets' objects, alive by then, must not be frozen with them
+        # (a cycle through a frozen object is never collected), nor must a quick game that
+        # leaves memory later.
+        loader = asyncio.create_task(hub.load_later())
         io_time: TimeSource = app.state.io_time
         collector = asyncio.create_task(
             pace_collector(io_time.now_ms, heartbeats.churn, crowd=CROWD)
