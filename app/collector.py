@@ -14,8 +14,13 @@ pile up for minutes), and at least every ten minutes. That walk takes a large pa
 second with a thousand tables in memory, so it waits until no socket has opened or closed
 for `QUIET_MS`: when the hall's Wi-Fi restarts, every phone drops and comes back within a
 second or two, and the walk comes once they are back rather than several times while they
-reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. What the server
-loads at start is frozen out of the collector altogether (see main.py).
+reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. While they
+come back in a crowd (`CROWD` sockets or more in a tick) the young collections wait too,
+`CROWD_DEFER_MS` at most: every one of them would walk all the new sockets' objects, a
+pause of a tenth of a second each just when every table is to be served again; once
+the crowd is in, one middle collection walks them once. A start is such a crowd: the
+phones that lost the server come back at once, and the tables are read meanwhile. What
+the server loads at start is frozen out of the collector altogether (see main.py).
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ FULL_AFTER_CHURN = 1000
 QUIET_MS = 1000
 MAX_DEFER_MS = 30_000
 SLOW_MS = 100  # a collection this long is logged: every tap in flight waited for it
+CROWD = 20  # sockets opened or closed in one tick
+CROWD_DEFER_MS = 2_000
 
 
 class Pace:
@@ -48,6 +55,8 @@ class Pace:
         full_after_churn: int = FULL_AFTER_CHURN,
         quiet_ms: int = QUIET_MS,
         max_defer_ms: int = MAX_DEFER_MS,
+        crowd: int | None = None,
+        crowd_defer_ms: int = CROWD_DEFER_MS,
     ) -> None:
         self.middle_every = middle_every
         self.full_every_ms = full_every_ms
@@ -60,17 +69,39 @@ class Pace:
         self.churn_seen = 0
         self.last_churn_ms = now_ms
         self.churned_since_ms: int | None = None  # when enough sockets had churned
+        self.crowd = crowd
+        self.crowd_defer_ms = crowd_defer_ms
+        self.crowd_since_ms: int | None = None  # young collections wait since then
+        self.started_ms = now_ms
+        self.deferred = False
 
-    def generation(self, now_ms: int, socket_churn: int) -> int:
-        """The generation to collect now, given the sockets opened and closed so far."""
+    def generation(self, now_ms: int, socket_churn: int) -> int | None:
+        """The generation to collect now, given the sockets opened and closed so far
+        (None: none now, a crowd of sockets is coming in)."""
         self.ticks += 1
+        crowded = self.crowd is not None and (
+            socket_churn - self.churn_seen >= self.crowd
+            or now_ms - self.started_ms < self.crowd_defer_ms
+        )
         if socket_churn != self.churn_seen:
             self.churn_seen, self.last_churn_ms = socket_churn, now_ms
         if self._full_due(now_ms, socket_churn):
             self.last_full_ms = now_ms
             self.churn_at_last_full = socket_churn
             self.churned_since_ms = None
+            self.deferred = False
             return 2
+        if crowded:
+            if self.crowd_since_ms is None:
+                self.crowd_since_ms = now_ms
+            if now_ms - self.crowd_since_ms < self.crowd_defer_ms:
+                self.deferred = True
+                return None
+        else:
+            self.crowd_since_ms = None
+        if self.deferred:  # the crowd is in (or waited long enough): walk it once
+            self.deferred = False
+            return 1
         return 1 if self.ticks % self.middle_every == 0 else 0
 
     def _full_due(self, now_ms: int, socket_churn: int) -> bool:
@@ -91,14 +122,17 @@ async def pace_collector(
     socket_churn: Callable[[], int],
     every_ms: int = YOUNG_EVERY_MS,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    crowd: int | None = None,
 ) -> None:
     """Collect on `Pace`'s schedule until cancelled; CPython's own trigger is off meanwhile."""
-    pace = Pace(now_ms())
+    pace = Pace(now_ms(), crowd=crowd)
     gc.disable()
     try:
         while True:
             await sleep(every_ms / 1000)
             generation = pace.generation(now_ms(), socket_churn())
+            if generation is None:
+                continue
             began, began_cpu = time.perf_counter(), time.thread_time()
             found = gc.collect(generation)
             took_ms = (time.perf_counter() - began) * 1000

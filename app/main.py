@@ -26,7 +26,7 @@ from app.api import (
 )
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
-from app.collector import pace_collector
+from app.collector import CROWD, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
 from app.settings import Settings
@@ -65,7 +65,7 @@ def create_app(
             await cluster.start()
         else:
             hub = TableHub(store, clock, rng)
-            hub.load()
+            hub.load(later=True)  # the event tables; quick games right after (load_later)
         if settings.seed is not None:  # a seeded server rolls the same dice each run
             dice = random.Random(f"dice:{settings.seed}")
             hub.dice = lambda: random.Random(dice.random())
@@ -89,11 +89,19 @@ def create_app(
         app.state.heartbeats = heartbeats
         sweeper = asyncio.create_task(heartbeats.run())
         unloader = asyncio.create_task(hub.unload_forever())
+        # The quick games in play, read while the first sockets are served. They stay in
+        # the collector: the sockets' objects, alive by then, must not be frozen with them
+        # (a cycle through a frozen object is never collected), nor must a quick game that
+        # leaves memory later.
+        loader = asyncio.create_task(hub.load_later())
         io_time: TimeSource = app.state.io_time
-        collector = asyncio.create_task(pace_collector(io_time.now_ms, heartbeats.churn))
+        collector = asyncio.create_task(
+            pace_collector(io_time.now_ms, heartbeats.churn, crowd=CROWD)
+        )
         try:
             yield
         finally:
+            loader.cancel()
             collector.cancel()
             sweeper.cancel()
             unloader.cancel()

@@ -7,11 +7,10 @@ import hashlib
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 
 from app.api.deps import BaseUrlDep, HubDep
@@ -27,11 +26,31 @@ from app.domain.rankings import RANKINGS, get_ranking
 from app.events.service import EventService, EventSpec
 from app.tables.room import TableRoom
 
+if TYPE_CHECKING:
+    from fastapi.templating import Jinja2Templates
+
 WEB = Path(__file__).resolve().parent.parent.parent / "web"
-templates = Jinja2Templates(directory=WEB / "templates")
-#: Formats of another game (their own table engine and tournament): offered beside the
-#: Warmachine formats on the quick-game and new-event forms.
-templates.env.globals["other_games"] = list(OTHER_GAMES)
+
+
+class Templates:
+    """The page templates, read on the first page asked for (a start does not wait)."""
+
+    @functools.cached_property
+    def jinja(self) -> Jinja2Templates:
+        from fastapi.templating import Jinja2Templates
+
+        jinja = Jinja2Templates(directory=WEB / "templates")
+        #: Formats of another game (their own table engine and tournament): offered
+        #: beside the Warmachine formats on the quick-game and new-event forms.
+        jinja.env.globals["other_games"] = list(OTHER_GAMES)
+        return jinja
+
+    def TemplateResponse(self, *args: Any, **kwargs: Any) -> HTMLResponse:
+        response: HTMLResponse = self.jinja.TemplateResponse(*args, **kwargs)
+        return response
+
+
+templates = Templates()
 router = APIRouter()
 
 

@@ -6,7 +6,6 @@ import contextlib
 import functools
 from typing import Annotated, Any
 
-import segno
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -72,6 +71,8 @@ class TableLinks(BaseModel):
 
 @functools.lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
+    import segno  # read on the first links page, not at start
+
     return str(segno.make(url, error="m").svg_data_uri(scale=4))
 
 

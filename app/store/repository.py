@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, inspect, text
-from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from app.domain.errors import RuleError
-from app.domain.status import LIVE
 from app.store.checkpoint import CHECKPOINT_EVERY_S, Checkpointer
 from app.store.group_commit import PG_ASYNC_COMMIT, GroupCommit, PostgresWal, WalFile
 from app.store.models import LogRecord, TableRecord, TableSnapshot
@@ -45,10 +42,6 @@ class Fenced(RuleError):
 
 def _entry(r: LogRecord) -> LogEntry:
     return LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json, r.turn)
-
-
-#: A log row as `tables` reads it: its table, then a LogEntry's fields.
-LOG_ROW = tuple(col(getattr(LogRecord, f)) for f in ("table_id", *LogEntry.__dataclass_fields__))
 
 
 #: SQLite's `synchronous` levels a deployment may choose. FULL (the default) syncs the
@@ -387,25 +380,18 @@ class Store:
             self.close_writer()
             raise
 
-    def tables(self, live_only: bool = False) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
-        """Every table with its whole log, oldest first. `live_only`: leave out quick
-        games (no event) that are over; `table` reads one when someone opens it."""
-        settled = col(TableRecord.event_id).is_(None) & col(TableRecord.status).not_in(
-            [status.value for status in LIVE]
-        )
-        with Session(self.engine) as session:
-            query = select(TableRecord)
-            log_query = sa_select(*LOG_ROW)  # plain rows, not ORM objects: a start reads them all
-            if live_only:
-                query = query.where(~settled)
-                log_query = log_query.join(TableRecord).where(~settled)
-            records = list(session.exec(query))
-            logs: dict[str, list[LogEntry]] = defaultdict(list)
-            rows = session.execute(log_query.order_by(*LOG_ROW[:2]))
-            for table_id, *entry in rows:
-                logs[table_id].append(LogEntry(*entry))
-        for record in records:
-            yield record, logs.get(record.id, [])
+    def tables(
+        self, live_only: bool = False, events_only: bool = False, ids: list[str] | None = None
+    ) -> Iterator[tuple[TableRecord, list[LogEntry]]]:
+        """Tables with their whole logs (app.store.loading.read_tables)."""
+        from app.store.loading import read_tables
+
+        return read_tables(self.engine, live_only, events_only, ids)
+
+    def live_quick_ids(self) -> list[str]:
+        from app.store.loading import live_quick_ids
+
+        return live_quick_ids(self.engine)
 
     def has_table(self, table_id: str) -> bool:
         with Session(self.engine) as session:

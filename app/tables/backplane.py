@@ -27,14 +27,15 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
-from redis.exceptions import RedisError
 
 from app.tables.fanout import Channel, Subscriber
+
+if TYPE_CHECKING:  # redis is read only by a worker of several (a start without it is sooner)
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,8 @@ class Backplane:
         self._outbox.clear()  # what could not go out is read back from the store later
 
     async def _connect(self) -> PubSub:
+        from redis.asyncio import Redis
+
         redis = Redis.from_url(self.url, socket_connect_timeout=1.0, socket_timeout=2.0)
         await redis.ping()
         pubsub = redis.pubsub(ignore_subscribe_messages=True)
@@ -122,6 +125,8 @@ class Backplane:
         return pubsub
 
     async def _read_forever(self) -> None:
+        from redis.exceptions import RedisError
+
         while True:
             try:
                 pubsub = await self._connect()
@@ -170,6 +175,8 @@ class Backplane:
             log.exception("a message from worker %s could not be handled", envelope.get("w"))
 
     async def _write_forever(self) -> None:
+        from redis.exceptions import RedisError
+
         while True:
             await self._wake.wait()
             self._wake.clear()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
 import secrets
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
 IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
 SWEEP_MS = MINUTE_MS
+LOAD_BATCH = 50  # quick games read at a time after a start (see `load_later`)
 log_error = logging.getLogger(__name__)
 
 
@@ -112,8 +114,14 @@ class TableHub:
         self.cluster: Cluster | None = None
         #: Each table's dice (starting rolls, scenario rolls): the server's own.
         self.dice: Callable[[], random.Random] = random.SystemRandom
+        #: Quick games in play that a start left for `load_later` (or their first socket).
+        self.later: set[str] = set()
+        #: Sockets waiting for a table of `later`: it comes in `load_later`'s next batch.
+        self._wanted: dict[str, asyncio.Future[None]] = {}
+        self._loading_later = False
 
     def _register(self, room: TableRoom) -> TableRoom:
+        self.later.discard(room.table_id)
         room.listeners = self.listeners
         room.dice = self.dice()
         self.rooms[room.table_id] = room
@@ -172,17 +180,51 @@ class TableHub:
             engine=engine,
         )
 
-    def load(self, events_only: bool = False) -> int:
+    def load(self, events_only: bool = False, later: bool = False) -> int:
         """Rebuild every live table from the store; running clocks have kept running.
 
         Quick games that are over stay in the store until someone opens them (`get`);
         `events_only` (one of several workers): quick games too, until a phone opens
-        one or this worker takes one over.
+        one or this worker takes one over. `later`: the quick games in play are only
+        listed, for `load_later`, so that the server answers sooner after a restart;
+        a socket or a request for one of them reads it at once (`open`, `get`).
         """
-        for record, log in self.store.tables(live_only=True):
-            if record.event_id is not None or not events_only:
-                self._room_from(record, log)
+        if later and not events_only:
+            self.later.update(self.store.live_quick_ids())
+        for record, log in self.store.tables(live_only=True, events_only=events_only or later):
+            self._room_from(record, log)
         return len(self.rooms)
+
+    async def load_later(self, batch: int = LOAD_BATCH) -> int:
+        """Read the quick games `load(later=True)` left, `batch` at a time, building each
+        batch's tables and arming their flag timers (DC7), and serving the sockets between
+        batches. The tables sockets are waiting for come first (`open`); one read
+        meanwhile otherwise (`get`) is not read again. How many this read."""
+        loaded = 0
+        self._loading_later = True
+        try:
+            while self.later:
+                wanted = [t for t in self._wanted if t in self.later][:batch]
+                rest = itertools.islice(self.later - set(wanted), batch - len(wanted))
+                ids = [*wanted, *rest]
+                # One query a batch, on the loop: short, and no thread wakes per table.
+                for record, log in self.store.tables(ids=ids):
+                    if record.id in self.later:
+                        self._room_from(record, log).schedule_flag()
+                        loaded += 1
+                self.later.difference_update(ids)
+                self._answer_wanted(ids)
+                await asyncio.sleep(0)
+        finally:
+            self._loading_later = False
+            self._answer_wanted(list(self._wanted))
+        return loaded
+
+    def _answer_wanted(self, ids: list[str]) -> None:
+        for table_id in ids:
+            waiter = self._wanted.pop(table_id, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
 
     def unload_idle(self, idle_ms: int = IDLE_MS) -> int:
         """Let go of quick games nobody has open that need no timer: games that are over
@@ -263,6 +305,7 @@ class TableHub:
         if room is not None and room.version > 0:
             raise RuleError("a table whose game has begun cannot be removed")
         self.rooms.pop(table_id, None)
+        self.later.discard(table_id)
         self.broadcast.forget(f"table:{table_id}")
         self.store.delete_table(table_id)
         if self.cluster is not None:
@@ -288,6 +331,14 @@ class TableHub:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
+        if table_id in self.later and self._loading_later:  # after a start: see load_later
+            waiter = self._wanted.get(table_id)
+            if waiter is None:
+                waiter = self._wanted[table_id] = asyncio.get_running_loop().create_future()
+            await asyncio.shield(waiter)
+            room = self.rooms.get(table_id)
+            if room is not None:
+                return room
         found = await asyncio.to_thread(self.store.table_tail, table_id)
         room = self.rooms.get(table_id)  # read meanwhile for another socket
         if room is not None or found is None:

@@ -66,3 +66,30 @@ async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> No
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     assert gc.isenabled()
+
+
+def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_walk_it_once() -> None:
+    # The hall's phones come back after a restart: 100 sockets a tick for half a second.
+    pace = Pace(now_ms=-60_000, middle_every=5, crowd=20, crowd_defer_ms=2000)
+    assert pace.generation(50, socket_churn=5) == 0  # a few sockets: as ever
+    gens = [pace.generation(100 + 50 * n, socket_churn=5 + 100 * (n + 1)) for n in range(10)]
+    assert gens == [None] * 10  # nothing walks the new sockets while they come
+    assert pace.generation(650, socket_churn=1005) == 1  # in: both young ones, once
+    assert pace.generation(700, socket_churn=1006) in (0, 1)  # then as ever
+
+
+def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long() -> None:
+    pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000, full_after_churn=10**9)
+    gens = [pace.generation(50 * n, socket_churn=100 * n) for n in range(1, 81)]
+    assert gens[:40] == [None] * 40  # 2 s of a crowd
+    assert None not in gens[40:]  # then collected every tick again, crowd or not
+
+
+def test_a_start_is_a_crowd__the_young_collections_wait_then_walk_it_once() -> None:
+    # The server starts: its tables are read, and every phone that lost it comes back.
+    pace = Pace(now_ms=0, middle_every=5, crowd=20, crowd_defer_ms=2000)
+    gens = [pace.generation(50 * n, socket_churn=n) for n in range(1, 40)]
+    assert gens == [None] * 39  # a trickle, but the first 2 s after the start
+    assert pace.generation(2000, socket_churn=40) == 1
+    after = [pace.generation(2000 + 50 * n, 40) for n in range(1, 6)]
+    assert sorted(after) == [0, 0, 0, 0, 1]  # as ever
