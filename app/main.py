@@ -29,6 +29,7 @@ from app.api.hardening import ClientGuard, SecurityHeaders
 from app.collector import CROWD, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
+from app.quiet_logs import quiet_socket_logs
 from app.settings import Settings
 from app.store.lease import Leases
 from app.store.repository import Store
@@ -44,6 +45,7 @@ def create_app(
     io_time: TimeSource | None = None,
 ) -> FastAPI:
     """`time` runs the game clocks; `io_time` the sockets' heartbeat and rate limits."""
+    quiet_socket_logs()
     settings = settings or Settings.from_env()
     clock = time or SystemTime()
 
