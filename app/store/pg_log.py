@@ -126,7 +126,10 @@ class PgLogWriter:
                 each.append(write)
         cursors: list[list[psycopg.AsyncCursor[Any]]] = []
         bulk_cursors: list[tuple[psycopg.AsyncCursor[Any], tuple[int, ...], list[_Write]]] = []
-        async with conn.pipeline():
+        statements = len(bulks) + sum(len(write.steps) for write in each)
+        # One statement (the usual batch: its writes in one bulk insert) needs no pipeline.
+        together = conn.pipeline() if statements > 1 else contextlib.nullcontext()
+        async with together:
             for statement, writes in bulks.items():
                 bulk_statement, columns, key = self._bulk[statement]
                 rows = [write.steps[0][1] for write in writes]
