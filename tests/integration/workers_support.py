@@ -66,6 +66,20 @@ def pg_schema() -> Any:
             conn.execute(f"DROP SCHEMA {name} CASCADE")
 
 
+@contextlib.contextmanager
+def pg_store() -> Any:
+    """A store on a schema of its own on the test PostgreSQL (skips without it)."""
+    from app.store.repository import Store
+
+    need_services()
+    with pg_schema() as url:
+        store = Store(url)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
 def relaxed_env() -> dict[str, str]:
     return {"DEATHCLOCK_CLIENT_PER_S": "1000000", "DEATHCLOCK_CLIENT_BURST": "1000000"}
 

@@ -25,16 +25,13 @@ from app.tables.fanout import Subscriber
 from app.tables.flag_timer import RETRY_MS, FlagTimer
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
-from tests.integration.workers_support import REDIS_URL, need_services, pg_schema
+from tests.integration.workers_support import REDIS_URL, need_services, pg_store
 
 
 @pytest.fixture
 def store() -> Iterator[Store]:
-    need_services()
-    with pg_schema() as url:
-        store = Store(url)
+    with pg_store() as store:
         yield store
-        store.close()
 
 
 async def test_redis_broadcast_reaches_subscribers_on_every_worker() -> None:

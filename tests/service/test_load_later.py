@@ -42,6 +42,19 @@ async def _tables(store: Store, time: FakeTime) -> tuple[TableRoom, TableRoom, T
     return running, over, event
 
 
+async def _stored_and_started_again(
+    store: Store, time: FakeTime, tables: int
+) -> tuple[list[TableRoom], TableHub]:
+    """`tables` quick games stored by one server, and the next one started on them (its
+    quick games left to be read later)."""
+    hub = TableHub(store, time)
+    rooms = [hub.create(QuickGame(clock_minutes=60, scenario="bunkers")) for _ in range(tables)]
+    await hub.close()
+    again = TableHub(store, time)
+    again.load(later=True)
+    return rooms, again
+
+
 async def test_a_start_reads_the_event_tables_and_leaves_the_quick_games_for_later(
     store: Store,
 ) -> None:
@@ -79,11 +92,7 @@ async def test_a_table_not_read_yet_is_served_by_its_first_socket(store: Store) 
 
 async def test_a_table_read_while_the_rest_load_is_not_replaced(store: Store) -> None:
     time = FakeTime()
-    hub = TableHub(store, time)
-    rooms = [hub.create(QuickGame(clock_minutes=60, scenario="bunkers")) for _ in range(5)]
-    await hub.close()
-    again = TableHub(store, time)
-    again.load(later=True)
+    rooms, again = await _stored_and_started_again(store, time, 5)
     loading = asyncio.create_task(again.load_later(batch=2))
     got = again.get(rooms[4].table_id)  # a request meanwhile (REST reads it at once)
     assert got is not None
@@ -136,11 +145,7 @@ async def test_a_socket_waiting_for_a_table_not_read_yet_gets_it_in_the_next_bat
     store: Store,
 ) -> None:
     time = FakeTime()
-    hub = TableHub(store, time)
-    rooms = [hub.create(QuickGame(clock_minutes=60, scenario="bunkers")) for _ in range(10)]
-    await hub.close()
-    again = TableHub(store, time)
-    again.load(later=True)
+    rooms, again = await _stored_and_started_again(store, time, 10)
     loader = asyncio.create_task(again.load_later(batch=1))
     await asyncio.sleep(0)  # the first batch is read
     wanted = next(room.table_id for room in rooms if room.table_id in again.later)

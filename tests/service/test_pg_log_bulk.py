@@ -16,16 +16,13 @@ from app.store.lease import Leases
 from app.store.repository import Fenced, LogEntry, Store
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
-from tests.integration.workers_support import need_services, pg_schema
+from tests.integration.workers_support import pg_store
 
 
 @pytest.fixture
 def store() -> Iterator[Store]:
-    need_services()
-    with pg_schema() as url:
-        store = Store(url)
+    with pg_store() as store:
         yield store
-        store.close()
 
 
 def start(device: str, version: int = 1) -> LogEntry:

@@ -38,6 +38,35 @@ async def _to_scoring(room: TableRoom, time: FakeTime) -> None:
     )
 
 
+async def _one_table_scored(service: EventService, name: str) -> tuple[str, Policy, TableRoom]:
+    """A two-player event whose one table is scoring, its result entered (A wins)."""
+    time = service.time
+    assert isinstance(time, FakeTime)
+    eid = service.create_event(EventSpec(name, format_id="runewars2017", fixed_rounds=2)).id
+    policy = _policy(service, eid)
+    for player in ("Ann", "Bob"):
+        policy.register(eid, player, 190)
+    policy.pair_next(eid)
+    await policy.start_round(eid)
+    (room,) = policy.live(eid).rooms()
+    await _to_scoring(room, time)
+    await policy.enter_result(eid, room.table_id, {"entries": [[0, 20], [0, 0]]})
+    return eid, policy, room
+
+
+def _fail_the_next_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The event's next write of its state fails (the store went away), the later ones not."""
+    real_put = EventRepo.put_tournament_state
+    failures = [RuntimeError("the store went away")]
+
+    def failing_put(self: EventRepo, *args: str) -> None:
+        if failures:
+            raise failures.pop()
+        real_put(self, *args)
+
+    monkeypatch.setattr(EventRepo, "put_tournament_state", failing_put)
+
+
 async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
     service: EventService,
 ) -> None:
@@ -105,19 +134,9 @@ async def test_a_correction_whose_event_write_fails_is_not_half_applied__TS11_ST
     of the event already follows the table's log, nothing of the failed unit is stored,
     and sending the correction again completes it once: the table's log is not written
     twice, the action is logged once."""
-    time = service.time
-    assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec("RW Fail", format_id="runewars2017", fixed_rounds=2)).id
-    policy = _policy(service, eid)
-    for name in ("Ann", "Bob"):
-        policy.register(eid, name, 190)
-    policy.pair_next(eid)
-    await policy.start_round(eid)
-    live = policy.live(eid)
-    (room,) = live.rooms()
-    ((_, game_no), table_id) = next(iter(live.tables.items()))
-    await _to_scoring(room, time)
-    await policy.enter_result(eid, table_id, {"entries": [[0, 20], [0, 0]]})
+    eid, policy, room = await _one_table_scored(service, "RW Fail")
+    table_id = room.table_id
+    ((_, game_no), _) = next(iter(policy.live(eid).tables.items()))
     match = policy.live(eid).state.rounds[0].matches[0]
     assert policy.live(eid).state.rounds[0].results[game_no].winner == match.a
 
@@ -130,15 +149,7 @@ async def test_a_correction_whose_event_write_fails_is_not_half_applied__TS11_ST
     before_state = stored()
     before_actions = len(service.actions(eid))
     log_before = room.version
-    real_put = EventRepo.put_tournament_state
-    failures = [RuntimeError("the store went away")]
-
-    def failing_put(self: EventRepo, *args: str) -> None:
-        if failures:
-            raise failures.pop()
-        real_put(self, *args)
-
-    monkeypatch.setattr(EventRepo, "put_tournament_state", failing_put)
+    _fail_the_next_store(monkeypatch)
     fix = {"entries": [[0, 0], [0, 30]], "reason": "objective tokens miscounted"}
     with pytest.raises(RuntimeError, match="went away"):
         await policy.enter_result(eid, table_id, fix)
@@ -172,30 +183,12 @@ async def test_a_correction_left_unstored_is_stored_by_the_next_step__TS11_ST5(
 ) -> None:
     """No retry: the next step that stores the event (here, collecting results) stores
     the correction the table holds, so the stored standings follow too."""
-    time = service.time
-    assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec("RW Late", format_id="runewars2017", fixed_rounds=2)).id
-    policy = _policy(service, eid)
-    for name in ("Ann", "Bob"):
-        policy.register(eid, name, 190)
-    policy.pair_next(eid)
-    await policy.start_round(eid)
-    live = policy.live(eid)
-    (room,) = live.rooms()
-    ((_, game_no), table_id) = next(iter(live.tables.items()))
-    await _to_scoring(room, time)
-    await policy.enter_result(eid, table_id, {"entries": [[0, 20], [0, 0]]})
+    eid, policy, room = await _one_table_scored(service, "RW Late")
+    table_id = room.table_id
+    ((_, game_no), _) = next(iter(policy.live(eid).tables.items()))
     match = policy.live(eid).state.rounds[0].matches[0]
 
-    real_put = EventRepo.put_tournament_state
-    failures = [RuntimeError("the store went away")]
-
-    def failing_put(self: EventRepo, *args: str) -> None:
-        if failures:
-            raise failures.pop()
-        real_put(self, *args)
-
-    monkeypatch.setattr(EventRepo, "put_tournament_state", failing_put)
+    _fail_the_next_store(monkeypatch)
     with pytest.raises(RuntimeError):
         await policy.enter_result(eid, table_id, {"entries": [[0, 0], [0, 30]], "reason": "x"})
     assert policy.collect(eid) == 1
@@ -210,17 +203,7 @@ async def test_a_result_judged_on_the_table_itself_moves_the_event__TS11_ST5(
 ) -> None:
     """The organiser's link may judge the table on its own socket (not the event's REST):
     the event follows the table's log all the same, and stores it with its next step."""
-    time = service.time
-    assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec("RW Link", format_id="runewars2017", fixed_rounds=2)).id
-    policy = _policy(service, eid)
-    for name in ("Ann", "Bob"):
-        policy.register(eid, name, 190)
-    policy.pair_next(eid)
-    await policy.start_round(eid)
-    (room,) = policy.live(eid).rooms()
-    await _to_scoring(room, time)
-    await policy.enter_result(eid, room.table_id, {"entries": [[0, 20], [0, 0]]})
+    eid, policy, room = await _one_table_scored(service, "RW Link")
     match = policy.live(eid).state.rounds[0].matches[0]
     fix = rc.JudgeScores(((0, 0), (0, 30)), reason="tokens miscounted")
     await room.execute(Role.EO, "eo-phone", 1, fix)
