@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from tests.e2e.offline import serve_saved_copy
+from tests.e2e.servertime import MovableTime
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,10 @@ STORED_QUEUES = (
 )
 
 
-def _seat_pages(browser: Any, live_server: str) -> tuple[list[Any], list[Any], dict[str, Any]]:
+def _seat_pages(
+    browser: Any, live_server: str, clocks: bool = False
+) -> tuple[list[Any], list[Any], dict[str, Any]]:
+    """Both seats' pages of a new table (`clocks`: with clocks a test can move ahead)."""
     links = httpx.post(
         f"{live_server}/api/tables",
         json={"clock_minutes": 60, "scenario": "bunkers", "p1_name": "Ann", "p2_name": "Bob"},
@@ -31,6 +35,8 @@ def _seat_pages(browser: Any, live_server: str) -> tuple[list[Any], list[Any], d
     contexts, pages = [], []
     for seat in ("p1", "p2"):
         context = browser.new_context(viewport=PHONE, has_touch=True)
+        if clocks:
+            context.clock.install()
         page = context.new_page()
         page.goto(links[seat]["url"])
         contexts.append(context)
@@ -117,11 +123,11 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
 
 
 def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
-    browser: Any, live_server: str
+    browser: Any, live_server: str, server_time: MovableTime
 ) -> None:
     from playwright.sync_api import expect
 
-    (c1, c2), (p1, p2), _ = _seat_pages(browser, live_server)
+    (c1, c2), (p1, p2), _ = _seat_pages(browser, live_server, clocks=True)
     try:
         p1.locator("#start").click()
         expect(p2.locator("#side-p1")).to_have_class(RUNNING)
@@ -131,6 +137,11 @@ def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
 
         p1.locator("#tap").click()
         expect(p1.locator("#side-p2")).to_have_class(RUNNING)
+        # Two seconds pass, for the server and both phones alike: each phone stamps its
+        # tap with its own estimate of the server's time, and P1's came first.
+        server_time.ahead_ms += 2_000
+        for page in (p1, p2):
+            page.clock.fast_forward(2_000)
         # P2's phone did not see P1's tap; P2 ends deployment all the same.
         expect(p2.locator("#tap-hint")).to_contain_text("Offline")
         p2.locator("#tap").click()

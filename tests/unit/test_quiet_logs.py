@@ -3,24 +3,49 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import pytest
 
 from app.quiet_logs import quiet_socket_logs
 
 
-def test_socket_lines_are_dropped_and_errors_kept(caplog: pytest.LogCaptureFixture) -> None:
+class Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
+@pytest.fixture
+def kept() -> Iterator[Kept]:
+    """What the server's and the socket library's loggers pass on, whatever levels other
+    tests (or uvicorn's own set-up) left them at."""
+    handler = Kept()
+    loggers = [logging.getLogger(name) for name in ("uvicorn.error", "websockets.server")]
+    levels = [(logger, logger.level) for logger in loggers]
+    logging.getLogger("uvicorn.error").setLevel(logging.INFO)
+    logging.getLogger("websockets.server").setLevel(logging.NOTSET)  # its parent decides
+    for logger in loggers:
+        logger.addHandler(handler)
+    yield handler
+    for logger, level in levels:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def test_socket_lines_are_dropped_and_errors_kept(kept: Kept) -> None:
     quiet_socket_logs()
     quiet_socket_logs()  # once is enough: no second filter
     server_log = logging.getLogger("uvicorn.error")
     assert len(server_log.filters) == len({type(f) for f in server_log.filters})
-    with caplog.at_level(logging.INFO):
-        server_log.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/tables/abc")
-        logging.getLogger("websockets.server").info("connection open")
-        server_log.info("Application startup complete.")
-        server_log.error('%s - "WebSocket %s" failed', "127.0.0.1:5", "/ws/tables/abc")
-    said = [record.getMessage() for record in caplog.records]
-    assert said == [
+    server_log.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/tables/abc")
+    logging.getLogger("websockets.server").info("connection open")
+    server_log.info("Application startup complete.")
+    server_log.error('%s - "WebSocket %s" failed', "127.0.0.1:5", "/ws/tables/abc")
+    assert kept.lines == [
         "Application startup complete.",
         '127.0.0.1:5 - "WebSocket /ws/tables/abc" failed',
     ]
