@@ -42,6 +42,15 @@ def log(message: str) -> None:
     print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
+def run_main(main: Callable[[], int], stopped: str = "server and clients stopped") -> None:
+    """A benchmark's entry point: its exit code; Ctrl-C says what was stopped (130)."""
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        log(f"interrupted; {stopped}")
+        sys.exit(130)
+
+
 def percentile(values: list[float], p: float) -> float | None:
     """Nearest-rank percentile (p in 0..100)."""
     if not values:

@@ -56,6 +56,7 @@ from bench.common import (
     phone_worker,
     rounded,
     run_loop,
+    run_main,
     server_argv,
     steal_seconds,
 )
@@ -268,8 +269,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        log("interrupted; workers and clients stopped")
-        sys.exit(130)
+    run_main(main, "workers and clients stopped")

@@ -54,6 +54,7 @@ from bench.recovery import (
     Game,
     Phone,
     Run,
+    add_recovery_options,
     close_all,
     outcome,
     recovery_times,
@@ -265,15 +266,10 @@ def kill_group(server: ServerProcess) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.failover", description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--warmup", type=float, default=10.0, help="tapping before the kill")
-    parser.add_argument("--after", type=float, default=10.0, help="tapping after the takeover")
+    add_recovery_options(parser, "the kill", "the takeover")
     parser.add_argument(
         "--backoff-ms", type=float, default=500.0, help="the phones' first reconnect backoff"
     )
-    parser.add_argument("--recovery-timeout", type=float, default=60.0)
-    parser.add_argument("--create-concurrency", type=int, default=16)
     parser.add_argument("--log-dir", metavar="DIR", help="keep the workers' logs there")
     parser.add_argument("--py-spy", metavar="FILE", help="profile the surviving worker (raw)")
     args = parser.parse_args(argv)

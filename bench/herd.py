@@ -79,6 +79,7 @@ from bench.common import (
     percentile,
     rounded,
     run_loop,
+    run_main,
     server_argv,
     steal_seconds,
     wait_for_quiet,
@@ -831,8 +832,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        log("interrupted; server and clients stopped")
-        sys.exit(130)
+    run_main(main)

@@ -11,6 +11,7 @@ phone gets). Everything runs on one event loop; every wait is bounded.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -502,3 +503,14 @@ def with_targets(
         "every_command_answered": out["unanswered"] == 0 and unsettled == 0,
     }
     return {**out, "targets_met": targets, "all_targets_met": all(targets.values())}
+
+
+def add_recovery_options(parser: argparse.ArgumentParser, before: str, after: str) -> None:
+    """The options every recovery benchmark takes (`before`/`after`: what happens between
+    the warm-up and the tapping after, in its own words)."""
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
+    parser.add_argument("--warmup", type=float, default=10.0, help=f"tapping before {before}")
+    parser.add_argument("--after", type=float, default=10.0, help=f"tapping after {after}")
+    parser.add_argument("--recovery-timeout", type=float, default=60.0)
+    parser.add_argument("--create-concurrency", type=int, default=16)

@@ -48,6 +48,7 @@ from bench.logcheck import check_logs
 from bench.recovery import (
     Game,
     Run,
+    add_recovery_options,
     close_all,
     outcome,
     recovery_times,
@@ -194,15 +195,10 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.restart", description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--warmup", type=float, default=10.0, help="tapping before the stop")
-    parser.add_argument("--after", type=float, default=10.0, help="tapping after the restart")
+    add_recovery_options(parser, "the stop", "the restart")
     parser.add_argument(
         "--retry-ms", type=float, default=100.0, help="the phones' reconnect interval"
     )
-    parser.add_argument("--recovery-timeout", type=float, default=60.0)
-    parser.add_argument("--create-concurrency", type=int, default=16)
     parser.add_argument("--db-dir", metavar="DIR", help="where the SQLite file goes")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.interval <= 0 or args.warmup < 0 or args.after < 0:

@@ -58,7 +58,6 @@ import json
 import math
 import os
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -78,6 +77,7 @@ from bench.common import (
     machine_busy_seconds,
     percentile,
     rounded,
+    run_main,
     seat_token,
     server_argv,
 )
@@ -1152,8 +1152,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        log("interrupted; server stopped")
-        sys.exit(130)
+    run_main(main, "server stopped")

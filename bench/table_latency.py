@@ -71,6 +71,7 @@ from bench.common import (
     phone_worker,
     rounded,
     run_loop,
+    run_main,
     seat_token,
     server_argv,
     steal_seconds,
@@ -403,8 +404,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        log("interrupted; servers and clients stopped")
-        sys.exit(130)
+    run_main(main, "servers and clients stopped")
