@@ -7,8 +7,10 @@ disk is waited on once per group, never by the event loop.
 
 - SQLite (synchronous FULL): the writer commits with synchronous NORMAL, and the flush
   is one fsync of the write-ahead log file.
-- PostgreSQL: the writer's connection commits with `synchronous_commit = off`, and the
-  flush is one tiny transaction that writes a record and commits with
+- PostgreSQL: the taps' log writer (app.store.pg_log) commits each batch with
+  `synchronous_commit = on`, one round trip that both writes and flushes, so its taps
+  wait for no flush here. The other hot-path writes commit with `synchronous_commit =
+  off`, and their flush is one tiny transaction that writes a record and commits with
   `synchronous_commit = on`, on a connection of its own. The write-ahead log is one
   sequence: flushing it up to that commit flushes every commit logged before it. The
   wait is PostgreSQL's, so the flush is awaited on the loop (an asynchronous connection)
@@ -114,6 +116,8 @@ class WalFile:
 
 #: What the PostgreSQL writer's connection runs once: its commits do not wait for the disk.
 PG_ASYNC_COMMIT = "SET synchronous_commit = off"
+#: ... and the hot path's log writer's (app.store.pg_log): each batch's commit does.
+PG_SYNC_COMMIT = "SET synchronous_commit = on"
 #: The flush: a transaction of one log record, committed with synchronous_commit on.
 FLUSH = "SELECT pg_logical_emit_message(true, 'deathclock', '')"
 

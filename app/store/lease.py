@@ -50,6 +50,10 @@ class Leases:
         self.engine = engine
         self.worker_id = worker_id
         self.ttl_ms = ttl_ms
+        #: Whether the last renewal found the lease held, with a quarter of it to spare:
+        #: then it was live all the way from the renewal before, and no other worker
+        #: could take a table of this one's meanwhile (`claim` takes a live owner's never).
+        self.held = False
         with engine.begin() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(7319001)"))  # one creator at a time
             for statement in SCHEMA:
@@ -58,6 +62,13 @@ class Leases:
     def renew(self) -> list[str]:
         """Extend this worker's lease; the workers alive now (this one included)."""
         with self.engine.begin() as conn:
+            held = conn.execute(
+                text(
+                    "SELECT expires_at > clock_timestamp() + make_interval(secs => :spare) "
+                    "FROM worker_lease WHERE worker_id = :me FOR UPDATE"
+                ),
+                {"me": self.worker_id, "spare": self.ttl_ms / 4000},
+            ).scalar()
             conn.execute(
                 text(
                     "INSERT INTO worker_lease (worker_id, expires_at) VALUES "
@@ -69,7 +80,9 @@ class Leases:
             rows = conn.execute(
                 text("SELECT worker_id FROM worker_lease WHERE expires_at > clock_timestamp()")
             )
-            return sorted(r[0] for r in rows)
+            alive = sorted(r[0] for r in rows)
+        self.held = bool(held)
+        return alive
 
     def resign(self) -> None:
         """Leave at once (a clean stop): this worker's tables go to the others."""

@@ -1,12 +1,14 @@
 """PostgreSQL: the hot path's log writes, without holding up the event loop.
 
-A tap's log entry must be written before its event leaves for the other screens, but
-while PostgreSQL answers, the worker's other tables go on: the write is awaited, not
-waited for. Writes that come in while one batch is on its way go out together, in one
-round trip (psycopg's pipeline mode) and one transaction, on one connection of the
-writer's own (autocommit, `synchronous_commit = off`: `durable()` flushes the log for
-the acks, see app.store.group_commit). A batch that fails is rolled back whole and its
-writes are run again one by one, so one bad write never costs the others theirs.
+A tap's log entry must be on disk before its ack, and written before its event leaves
+for the other screens; while PostgreSQL answers, the worker's other tables go on: the
+write is awaited, not waited for. Writes that come in while one batch is on its way go
+out together, in one round trip (psycopg's pipeline mode) and one transaction, on one
+connection of the writer's own, in autocommit mode with `synchronous_commit = on`: the
+batch's commit returns once the write-ahead log is flushed up to it, so one round trip
+both writes a batch and makes it durable (PostgreSQL flushes the commits of both workers
+that arrive meanwhile together). A batch that fails is rolled back whole and its writes
+are run again one by one, so one bad write never costs the others theirs.
 
 A statement registered with `bulk` (the fenced log insert: nearly every write) is sent once
 for the whole batch, its rows as arrays (`unnest`), rather than once a write: PostgreSQL
@@ -25,7 +27,7 @@ from typing import Any
 import psycopg
 from sqlalchemy.engine import Engine
 
-from app.store.group_commit import PG_ASYNC_COMMIT
+from app.store.group_commit import PG_SYNC_COMMIT
 
 Step = tuple[str, Sequence[Any]]
 
@@ -83,7 +85,8 @@ class PgLogWriter:
         )
 
     async def write(self, steps: Sequence[Step]) -> list[int]:
-        """Run `steps` (statement, parameters) in one transaction; each one's row count."""
+        """Run `steps` (statement, parameters) in one transaction, durably; each one's row
+        count."""
         done: asyncio.Future[list[int]] = asyncio.get_running_loop().create_future()
         self._pending.append(_Write(steps, done))
         if self._task is None or self._task.done():
@@ -93,7 +96,7 @@ class PgLogWriter:
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
         if self._conn is None or self._conn.closed:
             self._conn = await psycopg.AsyncConnection.connect(**self._params, autocommit=True)
-            await self._conn.execute(PG_ASYNC_COMMIT)
+            await self._conn.execute(PG_SYNC_COMMIT)
         return self._conn
 
     async def _drain(self) -> None:

@@ -334,12 +334,12 @@ class Store:
         result_json: str | None,
         fence: int | None = None,
     ) -> None:
-        """`append`, awaited: on PostgreSQL the loop serves other tables meanwhile."""
+        """`append`, awaited: on PostgreSQL the loop serves other tables meanwhile, and
+        the write is on disk when it returns (app.store.pg_log)."""
         if self._pg_log is None:
             self.append(table_id, entry, status, result_json, fence)
             return
         steps = self._steps(table_id, entry, status, result_json, fence)
-        self._group.wrote()
         if (await self._pg_log.write(steps))[0] != 1:
             raise Fenced("server trouble: this table moved to another worker; try again")
 

@@ -69,6 +69,11 @@ class Cluster(News):
         self.owned: dict[str, int] = {}
         self.alive: list[str] = []
         self.lease_ok = False
+        #: Whether the next sweep reads who holds this worker's tables: at least once a
+        #: lease's time, and at once after a renewal that found the lease lapsed or near it
+        #: (only then can another worker have taken one: `Leases.held`).
+        self._holders_due = True
+        self._holders_at = 0.0
         self._owners: dict[str, str] = {}
         #: Each forwarded command's request: its table, and the future its reply settles.
         self._replies: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
@@ -126,7 +131,7 @@ class Cluster(News):
             try:
                 await self.renew()
             except Exception as exc:
-                self.lease_ok = False
+                self.lease_ok, self._holders_due = False, True
                 log.error("the worker's lease could not be renewed: %s", exc)
 
     async def _sweep_forever(self) -> None:
@@ -147,6 +152,8 @@ class Cluster(News):
         loop = asyncio.get_running_loop()
         started = loop.time()
         self.alive = await loop.run_in_executor(self._renewer, self.leases.renew)
+        if not self.leases.held:
+            self._holders_due = True
         self.sightings.now_alive(self.alive)
         if (took := loop.time() - started) > (lasts := self.leases.ttl_ms / 1000) / 2:
             log.warning("renewing the lease took %.2f s (it lasts %.1f s)", took, lasts)
@@ -154,12 +161,9 @@ class Cluster(News):
 
     async def sweep(self) -> None:
         """Let go of tables another worker took; take over orphaned ones (a thread of its own)."""
-        before, loop = dict(self.owned), asyncio.get_running_loop()
-        held = await loop.run_in_executor(self._sweeper, self.leases.holders, list(before))
-        for table_id, fence in before.items():
-            owner, token = held.get(table_id, (None, 0))
-            if self.owned.get(table_id) == fence and (owner != self.worker_id or token > fence):
-                self._lost(table_id)
+        loop = asyncio.get_running_loop()
+        if self._holders_due or loop.time() - self._holders_at >= self.leases.ttl_ms / 1000:
+            await self._check_holders(loop)
         orphans = await loop.run_in_executor(self._sweeper, self.leases.orphans)
         if orphans:
             await self.renew()  # who is alive now (a dead owner was, at the last renewal)
@@ -169,6 +173,20 @@ class Cluster(News):
         logs = await loop.run_in_executor(self._sweeper, logs_after, self.hub.store.engine, seen)
         for table_id, token in taken.items():
             self._took(table_id, token, logs.get(table_id))
+
+    async def _check_holders(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Let go of the tables another worker holds now."""
+        before, self._holders_due = dict(self.owned), False
+        try:
+            held = await loop.run_in_executor(self._sweeper, self.leases.holders, list(before))
+        except Exception:
+            self._holders_due = True
+            raise
+        self._holders_at = loop.time()
+        for table_id, fence in before.items():
+            owner, token = held.get(table_id, (None, 0))
+            if self.owned.get(table_id) == fence and (owner != self.worker_id or token > fence):
+                self._lost(table_id)
 
     # -- ownership ----------------------------------------------------------------------
 
