@@ -82,3 +82,51 @@ async def test_a_batch_that_fails_is_written_again_write_by_write(store: Store) 
     assert [e.device for e in store.log(one.table_id)] == ["a", "a"]
     assert [e.device for e in store.log(two.table_id)] == ["b"]
     await hub.close()
+
+
+async def test_a_busy_writer_waits_a_moment_for_company_and_a_quiet_one_never(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a batch held two writes or more, the next one waits GATHER_MS for the writes
+    that come in meanwhile: one transaction for them all (PostgreSQL's cost is mostly per
+    transaction). A lone write after a lone write goes at once."""
+    from app.store import pg_log
+
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(5)]
+    writer = store._pg_log
+    assert writer is not None
+    batches: list[int] = []
+    real_run = writer._run
+
+    async def run(batch: list[Any]) -> None:
+        batches.append(len(batch))
+        await real_run(batch)
+
+    naps: list[float] = []
+    late: list[asyncio.Task[None]] = []
+
+    async def nap(seconds: float) -> None:  # another table's tap comes in meanwhile
+        naps.append(seconds)
+        tap = store.write(rooms[4].table_id, start("e"), None, None)
+        late.append(asyncio.ensure_future(tap))
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(writer, "_run", run)
+    monkeypatch.setattr(writer, "_sleep", nap)
+    try:
+        await store.write(rooms[0].table_id, start("a"), None, None)
+        assert batches == [1] and naps == []  # quiet: no wait
+        await asyncio.gather(
+            store.write(rooms[1].table_id, start("b"), None, None),
+            store.write(rooms[2].table_id, start("c"), None, None),
+        )
+        assert batches == [1, 2] and naps == []  # the batch before held one write
+        await store.write(rooms[3].table_id, start("d"), None, None)
+        await late[0]
+        assert naps == [pg_log.GATHER_MS / 1000] and pg_log.BUSY == 2
+        assert batches == [1, 2, 2]  # the tap that came in during the wait went along
+        for room in rooms:
+            assert [e.version for e in store.log(room.table_id)] == [1]
+    finally:
+        await hub.close()
