@@ -41,6 +41,7 @@ async def player_links(
 ) -> list[dict[str, Any]]:
     """EO: each player's own link and its QR code, for the registration slips."""
     service.authorize(event_id, token)
+    service.require(event_id, "player_pages")
     rows = [
         (p, _link(base, event_id, player_link(service, event_id, p.id)))
         for p in service.players(event_id)

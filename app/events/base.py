@@ -130,7 +130,7 @@ class EventBase:
 
     def require(self, event_id: str, feature: str) -> EventRecord:
         """The event, if its format takes this common path (`players`, `rounds`, `swap`,
-        `results`, `prizes`, `lists`); else Unsupported with the format's reason."""
+        `results`, `prizes`, `lists`, `player_pages`); else Unsupported with the format's reason."""
         event = self.event(event_id)
         reason = refusal(event.format_id, feature)
         if reason is not None:

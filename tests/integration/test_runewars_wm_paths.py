@@ -29,6 +29,7 @@ REFUSED: tuple[tuple[str, str, Any, str], ...] = (
     ("GET", "/pairings.csv", None, "margin of victory (ST5)"),
     ("GET", "/results.csv", None, "margin of victory (ST5)"),
     ("GET", "/prizes", None, "no prizes"),
+    ("GET", "/player-links", None, "no player pages or registration slips"),
     ("POST", "/prizes/best_painted/vote", {}, "no prizes"),
     ("POST", "/prizes/best_painted/close", None, "no prizes"),
     ("POST", "/prizes/best_painted/award", {"player": "{a}"}, "no prizes"),

@@ -27,6 +27,8 @@ EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
         f"{_TOURNAMENT} and …/tournament/standings.csv",
         "prizes": "a Runewars event has no prizes or votes (ST3 is Steamroller's)",
         "lists": "a Runewars player brings an army value, not army lists",
+        "player_pages": "a Runewars event has no player pages or registration slips (they "
+        "carry army lists): its pairings and tables are on the event's page",
     }
 )
 
