@@ -138,22 +138,36 @@ class Leases:
             ).first()
         return None if row is None else str(row[0])
 
-    def orphans(self) -> list[str]:
-        """Tables still in play whose owner is gone (or that never had one). A table
-        nobody has taken yet whose game has not begun is not one: no clock of its runs,
-        and the worker its first command reaches takes it."""
-        live = [status.value for status in LIVE]
+    def orphans(self, never_owned: bool = True) -> list[str]:
+        """Tables still in play whose owner is gone; with `never_owned`, also those begun
+        that never had one (tables begun before any worker took tables: a worker takes a
+        table before its first command, so none begins unowned after that; a scan of every
+        table, so the sweep asks for them once a lease's time). A table nobody has taken yet
+        whose game has not begun is not one: no clock of its runs, and the worker its first
+        command reaches takes it."""
+        live = {"live": [status.value for status in LIVE]}
         with self.engine.begin() as conn:
-            rows = conn.execute(
-                text(
-                    "SELECT g.id FROM game_table g "
-                    "LEFT JOIN table_owner ON table_owner.table_id = g.id "
-                    "WHERE g.status = ANY(:live) "
-                    f"AND (table_owner.owner IS NULL OR NOT {_LIVE_WORKER}) "
-                    "AND (table_owner.table_id IS NOT NULL OR g.status <> :waiting)"
-                ),
-                {"live": live, "waiting": TableStatus.WAITING.value},
+            rows = list(
+                conn.execute(
+                    text(  # the live workers once, then only the rows no live worker holds
+                        "SELECT o.table_id FROM table_owner o "
+                        "JOIN game_table g ON g.id = o.table_id "
+                        "WHERE g.status = ANY(:live) AND (o.owner IS NULL OR o.owner <> ALL("
+                        "ARRAY(SELECT worker_id FROM worker_lease "
+                        "WHERE expires_at > clock_timestamp())))"
+                    ),
+                    live,
+                )
             )
+            if never_owned:
+                rows += conn.execute(
+                    text(
+                        "SELECT g.id FROM game_table g "
+                        "WHERE g.status = ANY(:live) AND g.status <> :waiting AND NOT EXISTS "
+                        "(SELECT 1 FROM table_owner o WHERE o.table_id = g.id)"
+                    ),
+                    {**live, "waiting": TableStatus.WAITING.value},
+                )
             return [r[0] for r in rows]
 
     def holders(self, table_ids: list[str]) -> dict[str, tuple[str | None, int]]:

@@ -162,9 +162,10 @@ class Cluster(News):
     async def sweep(self) -> None:
         """Let go of tables another worker took; take over orphaned ones (a thread of its own)."""
         loop = asyncio.get_running_loop()
-        if self._holders_due or loop.time() - self._holders_at >= self.leases.ttl_ms / 1000:
+        thorough = self._holders_due or loop.time() - self._holders_at >= self.leases.ttl_ms / 1000
+        if thorough:  # once a lease's time: the reads that go through every table
             await self._check_holders(loop)
-        orphans = await loop.run_in_executor(self._sweeper, self.leases.orphans)
+        orphans = await loop.run_in_executor(self._sweeper, self.leases.orphans, thorough)
         if orphans:
             await self.renew()  # who is alive now (a dead owner was, at the last renewal)
         mine = [t for t in orphans if heir(t, self.alive) == self.worker_id]

@@ -111,6 +111,7 @@ async def test_a_dead_workers_tables_taken_over_in_one_claim(store: Store) -> No
             )
         )
     assert sorted(heir_.orphans()) == sorted(ids[:2])
+    assert sorted(heir_.orphans(never_owned=False)) == sorted(ids[:2])  # the quick read
     assert heir_.claim_all(ids) == {ids[0]: 2, ids[1]: 2}  # the live owner keeps its own
     assert heir_.mine() == {ids[0]: 2, ids[1]: 2} and other.mine() == {ids[2]: 1}
     assert dead.claim_all(ids[:2]) == {} and heir_.claim_all([]) == {}
@@ -132,6 +133,7 @@ async def test_a_new_table_is_nobodys_until_a_command_and_no_orphan_meanwhile(
     leases.renew()
     assert leases.owner(waiting.table_id) is None
     assert leases.orphans() == [begun.table_id]  # a begun game with no owner: taken over
+    assert leases.orphans(never_owned=False) == []  # ...found by the thorough sweep only
     assert leases.claim(waiting.table_id) == 1  # its first command's worker takes it
     assert sorted(leases.orphans()) == [begun.table_id]
     await hub.close()

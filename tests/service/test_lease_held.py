@@ -52,16 +52,27 @@ def test_a_renewal_says_whether_the_lease_was_held_all_along(store: Store) -> No
 
 
 async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
-    store: Store,
+    store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     hub = TableHub(store, FakeTime(), random.Random(1))
     room = hub.create(QuickGame(clock_minutes=30))
     await room.execute(Side.P1, "d1", 1, c.StartClock())
     leases = Leases(store.engine, "stalled", ttl_ms=2_000)
     cluster = Cluster(hub, Backplane(REDIS_URL, "unused", "stalled"), leases)
-    reads: list[int] = []
-    holders = leases.holders
-    leases.holders = lambda ids: reads.append(len(ids)) or holders(ids)  # type: ignore[method-assign]
+    reads: list[int] = []  # how many tables each read of their holders asked about
+    scans: list[bool] = []  # whether each sweep looked for never-owned tables too
+    holders, orphans = leases.holders, leases.orphans
+
+    def read_holders(ids: list[str]) -> dict[str, tuple[str | None, int]]:
+        reads.append(len(ids))
+        return holders(ids)
+
+    def find_orphans(never_owned: bool = True) -> list[str]:
+        scans.append(never_owned)
+        return orphans(never_owned)
+
+    monkeypatch.setattr(leases, "holders", read_holders)
+    monkeypatch.setattr(leases, "orphans", find_orphans)
     try:
         await cluster.renew()
         token = leases.claim(room.table_id)
@@ -71,6 +82,7 @@ async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
         await cluster.renew()
         await cluster.sweep()
         assert reads == [1]  # held throughout since the first sweep: not read again
+        assert scans == [True, False]  # the scan of every table goes with the holders' read
 
         _expire_in(store, "stalled", -1.0)  # the worker stalls past its lease...
         other = Leases(store.engine, "other")
