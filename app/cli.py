@@ -10,6 +10,12 @@ import uvicorn
 
 from app.settings import Settings
 
+#: The protocol's keepalive pings, none: every socket of the app has a heartbeat of its
+#: own (the pages ping every 4 s; a socket silent for `heartbeat_ms` is dropped, see
+#: app.api.guard), so they would only add a message and two timers per socket every 20 s
+#: (at 10,000 phones, as many messages as half of all taps).
+WS_PING_INTERVAL: float | None = None
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="deathclock")
@@ -53,6 +59,7 @@ def main(argv: list[str] | None = None) -> None:
             port=args.port,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,
+            ws_ping_interval=WS_PING_INTERVAL,
             log_level="info",
             workers=workers,
         )
