@@ -169,5 +169,34 @@ async def create_table(base: str, **body: Any) -> dict[str, Any]:
         return data
 
 
+@dataclass
+class RunewarsRound:
+    """A Runewars event with Ann (army value 180) and Bob (190) in its first round."""
+
+    event_id: str
+    eo: dict[str, str]  # the EO's header
+    players: list[str]
+    table: dict[str, Any]  # the round's one table, as the EO's table list gives it
+
+
+async def runewars_round(http: httpx.AsyncClient, name: str) -> RunewarsRound:
+    body = {"name": name, "format": "runewars2017", "fixed_rounds": 2}
+    created = (await http.post("/api/events", json=body)).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    players = []
+    for player, army in (("Ann", 180), ("Bob", 190)):
+        added = await http.post(
+            f"/api/events/{eid}/tournament/players",
+            json={"name": player, "army_value": army},
+            headers=eo,
+        )
+        assert added.status_code == 201, added.text
+        players.append(added.json()["id"])
+    started = await http.post(f"/api/events/{eid}/tournament/rounds", headers=eo)
+    assert started.status_code == 201, started.text
+    (table,) = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
+    return RunewarsRound(eid, eo, players, table)
+
+
 def token_of(url: str) -> str:
     return url.split("#k=", 1)[1]

@@ -9,29 +9,16 @@ from typing import Any
 
 import httpx
 
-from tests.conftest import PhoneFactory, RunningServer, token_of
+from tests.conftest import PhoneFactory, RunningServer, runewars_round, token_of
 
 
 async def test_the_organiser_judges_and_corrects_a_runewars_table__TS11_ST5(
     server: RunningServer, phone: PhoneFactory
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
-        created = (
-            await http.post(
-                "/api/events",
-                json={"name": "RW Judge", "format": "runewars2017", "fixed_rounds": 2},
-            )
-        ).json()
-        eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+        rw = await runewars_round(http, "RW Judge")
+        eid, eo, table = rw.event_id, rw.eo, rw.table
         base = f"/api/events/{eid}/tournament"
-        for name, army in (("Ann", 180), ("Bob", 190)):
-            assert (
-                await http.post(
-                    f"{base}/players", json={"name": name, "army_value": army}, headers=eo
-                )
-            ).status_code == 201
-        assert (await http.post(f"{base}/rounds", headers=eo)).status_code == 201
-        (table,) = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
         tid = table["id"]
         url = f"/api/events/{eid}/tables/{tid}/result"
 

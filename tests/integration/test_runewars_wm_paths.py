@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.conftest import PhoneFactory, RunningServer, create_table, token_of
+from tests.conftest import PhoneFactory, RunningServer, create_table, runewars_round, token_of
 
 #: (method, path under /api/events/{id}, JSON body, words of the reason).
 REFUSED: tuple[tuple[str, str, Any, str], ...] = (
@@ -54,22 +54,9 @@ async def test_a_runewars_event_answers_every_warmachine_path_or_refuses_it__RP6
     server: RunningServer,
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
-        created = (
-            await http.post(
-                "/api/events",
-                json={"name": "RW Paths", "format": "runewars2017", "fixed_rounds": 2},
-            )
-        ).json()
-        eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+        rw = await runewars_round(http, "RW Paths")
+        eid, eo, ids, table = rw.event_id, rw.eo, rw.players, rw.table
         base, api = f"/api/events/{eid}/tournament", f"/api/events/{eid}"
-        ids = []
-        for name, army in (("Ann", 180), ("Bob", 190)):
-            added = await http.post(
-                f"{base}/players", json={"name": name, "army_value": army}, headers=eo
-            )
-            ids.append(added.json()["id"])
-        assert (await http.post(f"{base}/rounds", headers=eo)).status_code == 201
-        (table,) = (await http.get(f"{api}/tables", headers=eo)).json()
         names = {"a": ids[0], "b": ids[1], "t": table["id"]}
 
         async def snapshot() -> tuple[Any, Any, Any]:

@@ -42,6 +42,14 @@ async def _tables(store: Store, time: FakeTime) -> tuple[TableRoom, TableRoom, T
     return running, over, event
 
 
+def _started_again(store: Store, time: FakeTime) -> TableHub:
+    """The next server on the stored tables: the event tables read, the quick games left
+    to be read later."""
+    hub = TableHub(store, time)
+    hub.load(later=True)
+    return hub
+
+
 async def _stored_and_started_again(
     store: Store, time: FakeTime, tables: int
 ) -> tuple[list[TableRoom], TableHub]:
@@ -50,9 +58,7 @@ async def _stored_and_started_again(
     hub = TableHub(store, time)
     rooms = [hub.create(QuickGame(clock_minutes=60, scenario="bunkers")) for _ in range(tables)]
     await hub.close()
-    again = TableHub(store, time)
-    again.load(later=True)
-    return rooms, again
+    return rooms, _started_again(store, time)
 
 
 async def test_a_start_reads_the_event_tables_and_leaves_the_quick_games_for_later(
@@ -76,8 +82,7 @@ async def test_a_start_reads_the_event_tables_and_leaves_the_quick_games_for_lat
 async def test_a_table_not_read_yet_is_served_by_its_first_socket(store: Store) -> None:
     time = FakeTime()
     running, _over, _event = await _tables(store, time)
-    hub = TableHub(store, time)
-    hub.load(later=True)
+    hub = _started_again(store, time)
     assert running.table_id not in hub.rooms
     opened = await hub.open(running.table_id)
     assert opened is not None and opened.version == 2 and opened.game == running.game
@@ -107,8 +112,7 @@ async def test_a_quick_game_read_later_flags_at_its_exact_moment__DC7(store: Sto
     running, _over, _event = await _tables(store, time)
     flag_at = time.now_ms() + 30_000  # P2 runs since the pass, with all of its 30 s
     time.advance(10_000)  # the restart
-    hub = TableHub(store, time)
-    hub.load(later=True)
+    hub = _started_again(store, time)
     await hub.load_later()
     room = hub.rooms[running.table_id]
     time.advance(19_999)
@@ -128,8 +132,7 @@ async def test_a_clock_that_ran_out_while_down_flags_once_read_later__DC7(store:
     running, _over, _event = await _tables(store, time)
     flag_at = time.now_ms() + 30_000
     time.advance(60_000)  # down longer than the clock had left
-    hub = TableHub(store, time)
-    hub.load(later=True)
+    hub = _started_again(store, time)
     await hub.load_later()
     room = hub.rooms[running.table_id]
     for _ in range(5):
@@ -162,8 +165,7 @@ async def test_a_socket_for_a_table_not_read_yet_reads_it_itself_if_nothing_load
 ) -> None:
     time = FakeTime()
     running, _over, _event = await _tables(store, time)
-    hub = TableHub(store, time)
-    hub.load(later=True)
+    hub = _started_again(store, time)
     loader = asyncio.create_task(hub.load_later(batch=1))
     loader.cancel()  # a server stopping at once: the socket does not wait for it
     opened = await hub.open(running.table_id)
