@@ -14,7 +14,7 @@ from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from app.domain.errors import RuleError
 from app.store.checkpoint import CHECKPOINT_EVERY_S, Checkpointer
-from app.store.group_commit import PG_ASYNC_COMMIT, GroupCommit, PostgresWal, WalFile
+from app.store.group_commit import GroupCommit, WalFile
 from app.store.models import LogRecord, TableRecord, TableSnapshot
 
 if TYPE_CHECKING:
@@ -107,17 +107,15 @@ class Store:
         self.url = url
         self.checkpoint_every_s = checkpoint_every_s
         self.engine = make_engine(url, synchronous)
-        #: The hot path commits without waiting for the disk (SQLite FULL, PostgreSQL):
-        #: a tap's peers get it at once, its ack waits for `durable()` (group_commit).
+        #: SQLite FULL: the hot path commits without waiting for the disk, so a tap's
+        #: peers get it at once and its ack waits for `durable()` (group_commit).
+        #: PostgreSQL's commits wait for the disk themselves (app.store.pg_log).
         sqlite_file = _sqlite_file(url)
-        self._wal: WalFile | PostgresWal | None = None
-        if url.startswith("postgresql"):
-            self._wal = PostgresWal(self.engine)
-        elif sqlite_file is not None and _synchronous_level(synchronous) != "NORMAL":
+        self._wal: WalFile | None = None
+        if sqlite_file is not None and _synchronous_level(synchronous) != "NORMAL":
             self._wal = WalFile(sqlite_file)
         self._sync_later = self._wal is not None
-        pg_flush = self._wal.flush_async if isinstance(self._wal, PostgresWal) else None
-        self._group = GroupCommit(self._flush_log, "log-sync", pg_flush)
+        self._group = GroupCommit(self._flush_log, "log-sync")
         self._create_schema()
         self._raw: Any = None
         self._cursor: Any = None
@@ -148,7 +146,7 @@ class Store:
         )
         #: PostgreSQL: the hot path's writes are awaited, not waited for (app.store.pg_log).
         self._pg_log: PgLogWriter | None = None
-        if isinstance(self._wal, PostgresWal):
+        if url.startswith("postgresql"):
             from app.store.pg_log import PgLogWriter  # psycopg: the postgres extra's
 
             self._pg_log = PgLogWriter(self.engine)  # a batch's inserts: one statement
@@ -208,7 +206,7 @@ class Store:
             self._wal.flush()
 
     def close_writer(self) -> None:
-        if isinstance(self._wal, WalFile):
+        if self._wal is not None:
             self._wal.close()
         if self._raw is not None:
             with contextlib.suppress(Exception):
@@ -223,8 +221,6 @@ class Store:
         self._group.close()
         if self._pg_log is not None:
             self._pg_log.close()
-        if isinstance(self._wal, PostgresWal):
-            self._wal.close()  # its thread is done
         if self._checkpoints is not None:
             self._checkpoints.stop()
             self._checkpoints = None
@@ -298,8 +294,6 @@ class Store:
                     self._cursor.execute("PRAGMA synchronous=NORMAL")  # see `durable()`
                 if self._checkpoints is None:
                     self._checkpoints = Checkpointer(path, self.checkpoint_every_s)
-            elif isinstance(self._wal, PostgresWal):
-                self._cursor.execute(PG_ASYNC_COMMIT)  # see `durable()`
         return self._raw.driver_connection
 
     def _steps(

@@ -226,7 +226,7 @@ async def test_postgres_writes_a_batch_of_taps_durably_in_one_round_trip_awaited
     room = hub.create(QuickGame(clock_minutes=30))
     flushes: list[int] = []  # separate flushes of the log: none for the hot path
 
-    async def flush() -> None:
+    def flush() -> None:
         flushes.append(1)
 
     assert store._pg_log is not None
@@ -239,7 +239,7 @@ async def test_postgres_writes_a_batch_of_taps_durably_in_one_round_trip_awaited
         await real_run(batch)
         batches.append((len(batch), served.done()))
 
-    monkeypatch.setattr(store._group, "_flush_async", flush)
+    monkeypatch.setattr(store._group, "_flush_once", flush)
     monkeypatch.setattr(store._pg_log, "_run", run)
     try:
         ack = await room.execute(Side.P1, "d1", 1, c.StartClock())
