@@ -1,6 +1,7 @@
-"""PostgreSQL: a batch's fenced log inserts travel as one statement (rows as arrays), and
-each write still learns whether its row went in: a writer whose token is stale is fenced
-off, the others in its batch are not; a batch that fails is written again write by write."""
+"""PostgreSQL: a batch's fenced log inserts travel as one statement (its rows as one JSON
+parameter), and each write still learns whether its row went in: a writer whose token is
+stale is fenced off, the others in its batch are not; a batch that fails is written again
+write by write."""
 
 from __future__ import annotations
 
@@ -57,10 +58,35 @@ async def test_fenced_inserts_of_a_batch_go_as_one_statement_and_a_stale_one_is_
     )
     assert done[0] is None and done[1] is None
     assert isinstance(done[2], Fenced)
-    assert len(statements) == 1 and "unnest" in statements[0]  # one statement for three
+    assert len(statements) == 1 and "json_to_recordset" in statements[0]  # one for three
     assert [e.device for e in store.log(rooms[0].table_id)] == ["a"]
     assert [e.device for e in store.log(rooms[1].table_id)] == ["b"]
     assert store.log(rooms[2].table_id) == []
+    await hub.close()
+
+
+async def test_a_batch_keeps_every_character_and_an_empty_turn_as_written(store: Store) -> None:
+    """The rows travel as JSON: quotes, backslashes, new lines, accents and emoji in a
+    command, and an empty turn, come out of the log as they went in."""
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(2)]
+    leases = Leases(store.engine, "me")
+    leases.renew()
+    for room in rooms:
+        leases.claim(room.table_id)
+    awkward = '{"c":"note","text":"Björn said \\"hi\\"\\n\\\\ 🎲 \\ud83c\\udfb2"}\n\t'
+    entries = [
+        LogEntry(1, 2**40, "p1", 'dev "x"\\', 2**53, awkward, ""),
+        LogEntry(1, 7, "eo", "é", 1, '{"c":"start"}', "p2:1"),
+    ]
+    await asyncio.gather(
+        *(
+            store.write(room.table_id, entry, None, None, fence=1)
+            for room, entry in zip(rooms, entries, strict=True)
+        )
+    )
+    assert store.log(rooms[0].table_id) == [entries[0]]
+    assert store.log(rooms[1].table_id) == [entries[1]]
     await hub.close()
 
 
