@@ -1,5 +1,11 @@
-"""The logs of many tables at once, each after the version a worker holds: a worker taking
-over a dead worker's tables reads what it had not seen in one query, not one per table."""
+"""Many tables at once from the store, in a few queries rather than a few per table.
+
+- `logs_after`: each table's log after the version a worker holds (a worker taking over a
+  dead worker's tables reads what it had not seen; a worker that just read tables for its
+  sockets reads the moves their owners made meanwhile).
+- `table_tails`: tables as a socket needs them (record, latest snapshot, the log after it):
+  after the hall's Wi-Fi restarts, hundreds of phones reach a worker that has not read
+  their tables yet, and it reads them together."""
 
 from __future__ import annotations
 
@@ -7,8 +13,11 @@ from sqlalchemy import and_, or_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app.store.models import LogRecord
+from app.store.models import LogRecord, TableRecord, TableSnapshot
 from app.store.repository import LogEntry
+
+#: One table as a socket needs it: its record, its latest snapshot, the log after it.
+Tail = tuple[TableRecord, TableSnapshot | None, list[LogEntry]]
 
 
 def logs_after(engine: Engine, versions: dict[str, int]) -> dict[str, list[LogEntry]]:
@@ -26,3 +35,22 @@ def logs_after(engine: Engine, versions: dict[str, int]) -> dict[str, list[LogEn
             entry = LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json, r.turn)
             logs[r.table_id].append(entry)
     return logs
+
+
+def table_tails(engine: Engine, table_ids: list[str]) -> dict[str, Tail | None]:
+    """Each table with its latest snapshot and the log after it (None: no such table)."""
+    found: dict[str, Tail | None] = dict.fromkeys(table_ids)
+    if not table_ids:
+        return found
+    with Session(engine) as session:
+        records = session.exec(select(TableRecord).where(col(TableRecord.id).in_(table_ids)))
+        known = {record.id: record for record in records}
+        snapshots = session.exec(
+            select(TableSnapshot).where(col(TableSnapshot.table_id).in_(list(known)))
+        )
+        latest = {snapshot.table_id: snapshot for snapshot in snapshots}
+        session.expunge_all()
+    logs = logs_after(engine, {t: s.version if (s := latest.get(t)) else 0 for t in known})
+    for table_id, record in known.items():
+        found[table_id] = (record, latest.get(table_id), logs[table_id])
+    return found

@@ -16,9 +16,11 @@ from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Setup
 from app.store.models import TableRecord, TableSnapshot
 from app.store.repository import LogEntry, Store
+from app.store.tails import Tail, logs_after, table_tails
 from app.tables.engines import Engine, engine_for
 from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.following import catch_up, follow
+from app.tables.reads import BatchedReads
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
@@ -119,6 +121,14 @@ class TableHub:
         #: Sockets waiting for a table of `later`: it comes in `load_later`'s next batch.
         self._wanted: dict[str, asyncio.Future[None]] = {}
         self._loading_later = False
+        #: Tables (and the moves after them) that sockets want at once, read together.
+        engine = store.engine
+        self._tails: BatchedReads[str, None, Tail | None] = BatchedReads(
+            lambda asked: table_tails(engine, list(asked))
+        )
+        self._logs: BatchedReads[str, int, list[LogEntry]] = BatchedReads(
+            lambda asked: logs_after(engine, asked)
+        )
 
     def _register(self, room: TableRoom) -> TableRoom:
         self.later.discard(room.table_id)
@@ -339,7 +349,7 @@ class TableHub:
             room = self.rooms.get(table_id)
             if room is not None:
                 return room
-        found = await asyncio.to_thread(self.store.table_tail, table_id)
+        found = await self._tails.read(table_id, None)
         room = self.rooms.get(table_id)  # read meanwhile for another socket
         if room is not None or found is None:
             return room
@@ -347,8 +357,8 @@ class TableHub:
         if self.cluster is not None:
             # The owner's moves while this was read went by before this worker followed
             # the table: read them too (the ones it relays from now on are followed).
-            later = await asyncio.to_thread(self.store.log, table_id, room.version)
-            if not follow(room, later):
+            later = await self._logs.read(table_id, room.version)
+            if not follow(room, [entry for entry in later if entry.version > room.version]):
                 catch_up(room)
         return room
 

@@ -16,6 +16,7 @@ from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.domain.status import LIVE
 from app.store.repository import Store
+from app.tables import room as room_module
 from app.tables.fanout import Subscriber
 from app.tables.hub import QuickGame, TableHub
 from app.tables.jsontext import loads
@@ -325,4 +326,34 @@ async def test_sockets_reaching_a_table_not_in_memory_read_it_once_off_the_loop(
     assert first is second is other.rooms[room.table_id]
     assert first is not None and first.version == 2 and first.game == room.game
     assert await other.open("no-such-table") is None
+    await other.close()
+
+
+async def test_a_crowd_of_sockets_for_tables_not_in_memory_reads_them_in_one_go(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hall's Wi-Fi came back: phones reach a worker that has not read their tables
+    (one of them past its snapshot); the tables come in one read, each as it was."""
+    time = FakeTime()
+    hub = TableHub(store, time, random.Random(5))
+    rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(6)]
+    for room in rooms:
+        await room.execute(Side.P1, "d1", 1, c.StartClock())
+    monkeypatch.setattr(room_module, "SNAPSHOT_EVERY", 2)  # a snapshot within deployment
+    long = rooms[0]
+    for seq in range(2, 5):
+        side = long.game.clock.running
+        assert side is not None
+        await long.execute(side, f"d-{side.value}", seq, c.PassTurn(expect=side))
+    await hub.close()
+    assert store.snapshot(long.table_id) is not None
+
+    other = TableHub(store, time)  # another worker: the tables are only in the store
+    ids = [room.table_id for room in rooms]
+    opened = await asyncio.gather(*(other.open(t) for t in [*ids, "no-such-table", ids[2]]))
+    assert opened[-2] is None and opened[-1] is opened[2]
+    for room, again in zip(rooms, opened, strict=False):
+        assert again is other.rooms[room.table_id]
+        assert (again.version, again.game) == (room.version, room.game)
+    assert other._tails.reads <= 2  # the first socket's read, then everyone else's
     await other.close()
