@@ -10,9 +10,11 @@
 from __future__ import annotations
 
 from sqlalchemy import and_, or_
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from app.store.loading import LOG_ROW
 from app.store.models import LogRecord, TableRecord, TableSnapshot
 from app.store.repository import LogEntry
 
@@ -29,11 +31,11 @@ def logs_after(engine: Engine, versions: dict[str, int]) -> dict[str, list[LogEn
         and_(col(LogRecord.table_id) == table_id, col(LogRecord.version) > version)
         for table_id, version in versions.items()
     ]
-    query = select(LogRecord).where(or_(*after)).order_by(col(LogRecord.version))
+    # Plain rows, not ORM objects: after the hall's Wi-Fi restarts this reads hundreds.
+    query = sa_select(*LOG_ROW).where(or_(*after)).order_by(*LOG_ROW[:2])
     with Session(engine) as session:
-        for r in session.exec(query):
-            entry = LogEntry(r.version, r.at_ms, r.actor, r.device, r.seq, r.command_json, r.turn)
-            logs[r.table_id].append(entry)
+        for table_id, *entry in session.execute(query):
+            logs[table_id].append(LogEntry(*entry))
     return logs
 
 
