@@ -371,5 +371,7 @@ class TableHub:
         return room
 
     async def close(self) -> None:
+        self._tails.close()
+        self._logs.close()
         for room in self.rooms.values():
             await room.close()

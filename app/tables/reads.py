@@ -47,6 +47,15 @@ class BatchedReads(Generic[Key, Arg, Result]):
                 self._task = asyncio.create_task(self._run())
         return await asyncio.shield(waiting)
 
+    def close(self) -> None:
+        """Stop reading (the server is stopping): whoever still waits hears so."""
+        if self._task is not None:
+            self._task.cancel()
+        for future in self._waiting.values():
+            future.cancel()
+        self._asked.clear()
+        self._waiting.clear()
+
     async def _run(self) -> None:
         while self._asked:
             keys = list(self._asked)[: self._batch]
@@ -55,6 +64,10 @@ class BatchedReads(Generic[Key, Arg, Result]):
             self.reads += 1
             try:
                 found = await asyncio.to_thread(self._read_many, asked)
+            except asyncio.CancelledError:  # closed: nobody gets this batch
+                for future in futures.values():
+                    future.cancel()
+                raise
             except Exception as exc:  # every socket of the batch hears it
                 for future in futures.values():
                     if not future.done():

@@ -76,3 +76,18 @@ async def test_a_socket_that_leaves_while_its_table_is_read_leaves_the_others_th
     assert await stays == "t1@0"
     with pytest.raises(asyncio.CancelledError):
         await gone
+
+
+async def test_closing_stops_reading_and_whoever_still_waits_hears_so() -> None:
+    store = Store()
+    reads = BatchedReads(store.read_many)
+    first = asyncio.create_task(reads.read("t1", 0))
+    await asyncio.sleep(0.05)  # on its way, at the gate
+    queued = asyncio.create_task(reads.read("t2", 0))
+    await asyncio.sleep(0)
+    reads.close()
+    store.gate.set()
+    for waiting in (first, queued):
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+    assert store.calls == [{"t1": 0}]  # t2 was never read
