@@ -75,5 +75,10 @@ class BatchedReads(Generic[Key, Arg, Result]):
                         future.exception()  # told to whoever waits; nobody may be left
                 continue
             for key, future in futures.items():
-                if not future.done():
+                if future.done():
+                    continue
+                if key in found:
                     future.set_result(found[key])
+                else:  # a read that forgot a key must not leave its socket waiting
+                    future.set_exception(LookupError(f"the read gave nothing for {key!r}"))
+                    future.exception()

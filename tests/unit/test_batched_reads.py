@@ -91,3 +91,15 @@ async def test_closing_stops_reading_and_whoever_still_waits_hears_so() -> None:
         with pytest.raises(asyncio.CancelledError):
             await waiting
     assert store.calls == [{"t1": 0}]  # t2 was never read
+
+
+async def test_a_key_the_read_forgot_fails_its_own_socket_only() -> None:
+    def read_many(asked: dict[str, int]) -> dict[str, str]:
+        return {key: "found" for key in asked if key != "t2"}
+
+    reads = BatchedReads(read_many)
+    got = await asyncio.gather(
+        reads.read("t1", 0), reads.read("t2", 0), reads.read("t3", 0), return_exceptions=True
+    )
+    assert got[0] == got[2] == "found"
+    assert isinstance(got[1], LookupError)
