@@ -74,11 +74,11 @@ class BatchedReads(Generic[Key, Arg, Result]):
                         future.set_exception(exc)
                         future.exception()  # told to whoever waits; nobody may be left
                 continue
-            for key, future in futures.items():
+            for wanted, future in futures.items():
                 if future.done():
                     continue
-                if key in found:
-                    future.set_result(found[key])
-                else:  # a read that forgot a key must not leave its socket waiting
-                    future.set_exception(LookupError(f"the read gave nothing for {key!r}"))
+                if wanted in found:
+                    future.set_result(found[wanted])
+                else:  # a read that forgot one must not leave its socket waiting
+                    future.set_exception(LookupError(f"the read gave nothing for {wanted!r}"))
                     future.exception()
