@@ -51,7 +51,6 @@ def table_tails(engine: Engine, table_ids: list[str]) -> dict[str, Tail | None]:
             select(TableSnapshot).where(col(TableSnapshot.table_id).in_(list(known)))
         )
         latest = {snapshot.table_id: snapshot for snapshot in snapshots}
-        session.expunge_all()
     logs = logs_after(engine, {t: s.version if (s := latest.get(t)) else 0 for t in known})
     for table_id, record in known.items():
         found[table_id] = (record, latest.get(table_id), logs[table_id])
