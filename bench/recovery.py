@@ -184,6 +184,7 @@ class Phone:
                 open_timeout=CONNECT_S,
                 ping_interval=None,
                 close_timeout=2,
+                proxy=None,  # 127.0.0.1: no proxy lookup in the environment on every connect
             )
             hello: dict[str, Any] = {"t": "hello", "token": self.token, "device": self.device}
             if self.last_v >= 0:
