@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import os
 
 import uvicorn
 
+from app.quiet_logs import QuietSockets
 from app.settings import Settings
 
 #: The protocol's keepalive pings, none: every socket of the app has a heartbeat of its
@@ -52,11 +54,17 @@ def main(argv: list[str] | None = None) -> None:
             parser.exit(2, f"deathclock: cannot run {workers} workers: {problem}\n")
     if args.command in ("serve", "demo"):
         os.environ["DEATHCLOCK_DATABASE_URL"] = args.database_url
+        # The import and the start build only what lives as long as the server: no
+        # collection meanwhile (a restart answers sooner). Once the tables are read, the
+        # lifespan collects once and freezes them, and the server paces the collector
+        # from then on (app/collector.py). (Several workers: each is a process of its own.)
+        gc.disable()
         uvicorn.run(
             "app.main:create_app",
             factory=True,
             host=args.host,
             port=args.port,
+            ws=QuietSockets,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,
             ws_ping_interval=WS_PING_INTERVAL,

@@ -131,7 +131,6 @@ def create_app(
         return JSONResponse(body, status_code=200 if ok else 503)
 
     app.include_router(rest.router)
-    app.include_router(ws.router)
     app.include_router(tournament.router)
     app.include_router(events.router)
     app.include_router(event_control.router)
@@ -144,6 +143,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
     app.state.client_limits = limits
+    app.add_middleware(ws.TableSockets)  # inside the guard: a socket spends its budget first
     app.add_middleware(ClientGuard, limits=limits)
     app.add_middleware(SecurityHeaders)  # outermost: a refusal gets the headers too
     return app

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 
 import pytest
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 
-from app.quiet_logs import quiet_socket_logs
+from app.quiet_logs import SOCKET_LOG, QuietSockets, quiet_socket_logs
 
 
 class Kept(logging.Handler):
@@ -49,3 +52,19 @@ def test_socket_lines_are_dropped_and_errors_kept(kept: Kept) -> None:
         "Application startup complete.",
         '127.0.0.1:5 - "WebSocket /ws/tables/abc" failed',
     ]
+
+
+def test_the_served_socket_protocol_makes_no_line_below_a_warning(kept: Kept) -> None:
+    """`deathclock serve` runs QuietSockets (tests/unit/test_cli_serve.py): the handshake's
+    line is never made, not even as a record for the filter; its errors reach uvicorn's
+    server log as before."""
+    config = Config(app=lambda scope, receive, send: None, log_config=None)
+    loop = asyncio.new_event_loop()
+    protocol = QuietSockets(config, ServerState(), {}, loop)
+    loop.close()
+    quiet_socket_logs()  # as the app does, once uvicorn has set its logging up
+    assert protocol.logger is SOCKET_LOG
+    assert not SOCKET_LOG.isEnabledFor(logging.INFO)
+    protocol.logger.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/tables/abc")
+    protocol.logger.error("Exception in ASGI application")
+    assert kept.lines == ["Exception in ASGI application"]
