@@ -20,6 +20,8 @@ SOCKET_LOG = logging.getLogger("uvicorn.error.sockets")
 
 #: How uvicorn words a socket's handshake ('<client> - "WebSocket <path>" [accepted]').
 _SOCKET_LINE = '%s - "WebSocket %s"'
+#: What the socket library says of each socket, through uvicorn's server log.
+_LIBRARY_LINES = frozenset({"connection open", "connection closed"})
 
 
 class _NoSocketLines(logging.Filter):
@@ -27,7 +29,7 @@ class _NoSocketLines(logging.Filter):
         return not (
             record.levelno <= logging.INFO
             and isinstance(record.msg, str)
-            and record.msg.startswith(_SOCKET_LINE)
+            and (record.msg.startswith(_SOCKET_LINE) or record.msg in _LIBRARY_LINES)
         )
 
 
@@ -40,10 +42,13 @@ def quiet_socket_logs() -> None:
 
 
 class QuietSockets(WebSocketsSansIOProtocol):
-    """uvicorn's socket protocol, logging to `SOCKET_LOG`. The filter above drops the
-    line each handshake logs, but only after the record is made: when every phone of the
-    hall comes back at once, a twentieth of the server's work. Here that line is never
-    made; an error in a socket is logged as before. `deathclock serve` runs it."""
+    """uvicorn's socket protocol, it and its socket library logging to `SOCKET_LOG`. The
+    filter above drops the lines each socket logs (uvicorn's handshake line; the
+    library's "connection open" and "connection closed", which uvicorn hands its server
+    log), but only once each record is made and, where another handler came first,
+    written: when every phone of the hall comes back at once, a twentieth of the
+    server's work. Here they are never made; an error in a socket is logged as before.
+    `deathclock serve` runs it."""
 
     def __init__(
         self,
@@ -54,3 +59,4 @@ class QuietSockets(WebSocketsSansIOProtocol):
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.logger = SOCKET_LOG
+        self.conn.logger = SOCKET_LOG  # the library's "connection open" and "closed"

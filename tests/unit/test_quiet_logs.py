@@ -45,6 +45,8 @@ def test_socket_lines_are_dropped_and_errors_kept(kept: Kept) -> None:
     server_log = logging.getLogger("uvicorn.error")
     assert len(server_log.filters) == len({type(f) for f in server_log.filters})
     server_log.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/tables/abc")
+    server_log.info("connection open")  # the socket library, given uvicorn's server log
+    server_log.info("connection closed")
     logging.getLogger("websockets.server").info("connection open")
     server_log.info("Application startup complete.")
     server_log.error('%s - "WebSocket %s" failed', "127.0.0.1:5", "/ws/tables/abc")
@@ -63,7 +65,7 @@ def test_the_served_socket_protocol_makes_no_line_below_a_warning(kept: Kept) ->
     protocol = QuietSockets(config, ServerState(), {}, loop)
     loop.close()
     quiet_socket_logs()  # as the app does, once uvicorn has set its logging up
-    assert protocol.logger is SOCKET_LOG
+    assert protocol.logger is SOCKET_LOG and protocol.conn.logger is SOCKET_LOG
     assert not SOCKET_LOG.isEnabledFor(logging.INFO)
     protocol.logger.info('%s - "WebSocket %s" [accepted]', "127.0.0.1:5", "/ws/tables/abc")
     protocol.logger.error("Exception in ASGI application")
