@@ -18,9 +18,11 @@ reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. While
 come back in a crowd (`CROWD` sockets or more in a tick) the young collections wait too,
 `CROWD_DEFER_MS` at most: every one of them would walk all the new sockets' objects, a
 pause of a tenth of a second each just when every table is to be served again; once
-the crowd is in, one middle collection walks them once. A start is such a crowd: the
-phones that lost the server come back at once, and the tables are read meanwhile. What
-the server loads at start is frozen out of the collector altogether (see main.py).
+the crowd is in (no crowded tick for `CROWD_CALM_MS`: a busy server counts the sockets
+it took in bursts, with quiet ticks between), one middle collection walks them once. A
+start is such a crowd: the phones that lost the server come back at once, and the
+tables are read meanwhile. What the server loads at start is frozen out of the
+collector altogether (see main.py).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ MAX_DEFER_MS = 30_000
 SLOW_MS = 100  # a collection this long is logged: every tap in flight waited for it
 CROWD = 20  # sockets opened or closed in one tick
 CROWD_DEFER_MS = 2_000
+CROWD_CALM_MS = 500  # no crowded tick for so long: the crowd is in
 
 
 class Pace:
@@ -57,6 +60,7 @@ class Pace:
         max_defer_ms: int = MAX_DEFER_MS,
         crowd: int | None = None,
         crowd_defer_ms: int = CROWD_DEFER_MS,
+        crowd_calm_ms: int = CROWD_CALM_MS,
     ) -> None:
         self.middle_every = middle_every
         self.full_every_ms = full_every_ms
@@ -72,6 +76,8 @@ class Pace:
         self.crowd = crowd
         self.crowd_defer_ms = crowd_defer_ms
         self.crowd_since_ms: int | None = None  # young collections wait since then
+        self.crowd_calm_ms = crowd_calm_ms
+        self.last_crowd_ms = now_ms
         self.started_ms = now_ms
         self.deferred = False
 
@@ -92,13 +98,14 @@ class Pace:
             self.deferred = False
             return 2
         if crowded:
+            self.last_crowd_ms = now_ms
             if self.crowd_since_ms is None:
                 self.crowd_since_ms = now_ms
-            if now_ms - self.crowd_since_ms < self.crowd_defer_ms:
-                self.deferred = True
-                return None
-        else:
+        elif now_ms - self.last_crowd_ms >= self.crowd_calm_ms:
             self.crowd_since_ms = None
+        if self.crowd_since_ms is not None and now_ms - self.crowd_since_ms < self.crowd_defer_ms:
+            self.deferred = True
+            return None
         if self.deferred:  # the crowd is in (or waited long enough): walk it once
             self.deferred = False
             return 1

@@ -74,8 +74,26 @@ def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_walk_it_o
     assert pace.generation(50, socket_churn=5) == 0  # a few sockets: as ever
     gens = [pace.generation(100 + 50 * n, socket_churn=5 + 100 * (n + 1)) for n in range(10)]
     assert gens == [None] * 10  # nothing walks the new sockets while they come
-    assert pace.generation(650, socket_churn=1005) == 1  # in: both young ones, once
-    assert pace.generation(700, socket_churn=1006) in (0, 1)  # then as ever
+    # The last crowded tick was at 550: quiet ticks wait CROWD_CALM_MS (500 ms) for more.
+    calm = [pace.generation(600 + 50 * n, socket_churn=1005) for n in range(9)]
+    assert calm == [None] * 9
+    assert pace.generation(1050, socket_churn=1005) == 1  # in: both young ones, once
+    assert pace.generation(1100, socket_churn=1006) in (0, 1)  # then as ever
+
+
+def test_a_crowd_counted_in_bursts_is_one_crowd__the_quiet_ticks_between_walk_nothing() -> None:
+    # A busy server counts the sockets it took in bursts: 0, 43, 16, 0, 63, 0, 0, 168, ...
+    # (one worker's ticks while 1,000 phones came back to it). Each quiet tick's middle
+    # collection walked every socket come in so far, a pause of 30-140 ms each time.
+    pace = Pace(now_ms=-60_000, middle_every=5, crowd=20, crowd_defer_ms=2000)
+    bursts = [626, 1, 43, 16, 0, 63, 73, 0, 0, 96, 168, 31, 0, 0, 0, 77, 0, 0, 205, 228]
+    churn, gens = 0, []
+    for n, burst in enumerate(bursts):
+        churn += burst
+        gens.append(pace.generation(50 * (n + 1), socket_churn=churn))
+    assert gens == [None] * len(bursts)
+    after = [pace.generation(1000 + 50 * (n + 1), socket_churn=churn) for n in range(10)]
+    assert after == [None] * 9 + [1]  # once no crowded tick came for 500 ms: one walk
 
 
 def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long() -> None:
@@ -90,6 +108,8 @@ def test_a_start_is_a_crowd__the_young_collections_wait_then_walk_it_once() -> N
     pace = Pace(now_ms=0, middle_every=5, crowd=20, crowd_defer_ms=2000)
     gens = [pace.generation(50 * n, socket_churn=n) for n in range(1, 40)]
     assert gens == [None] * 39  # a trickle, but the first 2 s after the start
-    assert pace.generation(2000, socket_churn=40) == 1
-    after = [pace.generation(2000 + 50 * n, 40) for n in range(1, 6)]
+    # The crowd began at the first tick (50 ms): it waits 2 s from then at the most.
+    assert pace.generation(2000, socket_churn=40) is None
+    assert pace.generation(2050, socket_churn=40) == 1
+    after = [pace.generation(2050 + 50 * n, 40) for n in range(1, 6)]
     assert sorted(after) == [0, 0, 0, 0, 1]  # as ever
