@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 
 from app.api import (
     errors,
@@ -113,7 +114,10 @@ def create_app(
             await hub.close()
             store.close()
 
-    app = FastAPI(title="Deathclock", version="0.1.0", lifespan=lifespan)
+    # No OpenTelemetry: the server sets no provider up, and FastAPI would otherwise look
+    # the global ones up again for every request and every socket.
+    no_telemetry: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+    app = FastAPI(title="Deathclock", version="0.1.0", lifespan=lifespan, telemetry=no_telemetry)
     app.state.settings = settings
     app.state.io_time = io_time or SystemTime()
 
