@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import importlib
 import os
 
 import uvicorn
@@ -55,10 +56,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.command in ("serve", "demo"):
         os.environ["DEATHCLOCK_DATABASE_URL"] = args.database_url
         # The import and the start build only what lives as long as the server: no
-        # collection meanwhile (a restart answers sooner). Once the tables are read, the
-        # lifespan collects once and freezes them, and the server paces the collector
-        # from then on (app/collector.py). (Several workers: each is a process of its own.)
+        # collection meanwhile, and what the import made is frozen out of the collector
+        # at once (a restart answers sooner). Once the tables are read, the lifespan
+        # collects once and freezes them too, and the server paces the collector from
+        # then on (app/collector.py). (Several workers: each is a process of its own.)
         gc.disable()
+        if workers == 1:
+            importlib.import_module("app.main")
+            gc.freeze()
         uvicorn.run(
             "app.main:create_app",
             factory=True,

@@ -2,7 +2,8 @@
 keepalive pings (every socket has the app's own heartbeat: a socket silent for 10 s is
 dropped, tests/integration/test_socket_guards.py), no per-message compression, and
 messages of 64 KiB at the most; its socket protocol makes no log line per socket, and
-the collector waits while the app is imported and started."""
+the collector waits while the app is imported and started, and what the import made is
+frozen out of it."""
 
 from __future__ import annotations
 
@@ -22,14 +23,17 @@ def test_serve_runs_uvicorn_without_protocol_pings(
     ran: list[dict[str, Any]] = []
 
     def run(app: str, **kwargs: Any) -> None:
-        ran.append({"app": app, "collecting": gc.isenabled(), **kwargs})
+        frozen = gc.get_freeze_count() - frozen_before
+        ran.append({"app": app, "collecting": gc.isenabled(), "frozen": frozen, **kwargs})
 
     monkeypatch.setattr(uvicorn, "run", run)
     monkeypatch.setenv("DEATHCLOCK_DATABASE_URL", f"sqlite:///{tmp_path}/x.db")
+    frozen_before = gc.get_freeze_count()
     try:
         cli.main(["serve", "--port", "8123"])
     finally:
-        gc.enable()  # the served process leaves it to the app (app/collector.py); tests don't
+        gc.unfreeze()  # the served process leaves it to the app (app/collector.py); tests don't
+        gc.enable()
     (options,) = ran
     assert options["app"] == "app.main:create_app" and options["factory"] is True
     assert options["port"] == 8123 and options["workers"] == 1
@@ -38,3 +42,4 @@ def test_serve_runs_uvicorn_without_protocol_pings(
     assert options["ws_max_size"] == 64 * 1024
     assert options["ws"] is QuietSockets
     assert options["collecting"] is False
+    assert options["frozen"] > 10_000  # the app's import, out of the collector
