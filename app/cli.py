@@ -10,8 +10,8 @@ import os
 
 import uvicorn
 
-from app.quiet_logs import QuietSockets
 from app.settings import Settings
+from app.sockets import ServerSockets
 
 #: The protocol's keepalive pings, none: every socket of the app has a heartbeat of its
 #: own (the pages ping every 4 s; a socket silent for `heartbeat_ms` is dropped, see
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
             factory=True,
             host=args.host,
             port=args.port,
-            ws=QuietSockets,
+            ws=ServerSockets,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=False,
             ws_ping_interval=WS_PING_INTERVAL,

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import hmac
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 
 from app.domain.errors import RuleError
 from app.settings import Settings
+from app.sockets import WRITE
 from app.tables import protocol
 from app.tables.fanout import REPLACED, SILENT, Subscriber
 from app.tables.timesource import TimeSource
@@ -214,6 +215,25 @@ def send_now(websocket: WebSocket, text: str) -> bool:
     return False
 
 
+def send_each_now(websocket: WebSocket, texts: Sequence[str]) -> int:
+    """`send_now` each text in turn while the socket takes them: how many it took."""
+    for sent, text in enumerate(texts):
+        if not send_now(websocket, text):
+            return sent
+    return len(texts)
+
+
+def direct_writer(websocket: WebSocket) -> Callable[[Sequence[str]], int]:
+    """How a subscriber writes to this socket at once: the server's own write
+    (app.sockets: several messages in one write, the framework's send skipped) where it
+    offers it, else each message sent as usual."""
+    found = websocket.scope.get("extensions", {}).get(WRITE)
+    if found is not None:
+        write: Callable[[Sequence[str]], int] = found["write"]
+        return write
+    return lambda texts: send_each_now(websocket, texts)
+
+
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
     with contextlib.suppress(Exception):
         if code == REPLACED:
@@ -276,7 +296,7 @@ async def serve(
             stop.set_result(None)
 
     subscriber.on_drop = stopped
-    subscriber.direct = lambda text: send_now(websocket, text)
+    subscriber.direct = direct_writer(websocket)
     heartbeats.join(subscriber)
     reader = asyncio.create_task(read())
     writer = asyncio.create_task(_write(websocket, subscriber))

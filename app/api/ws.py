@@ -49,8 +49,10 @@ class Screen:
     sub: Subscriber
     commands: RateLimit
 
-    def ack(self, seq: int, version: int, duplicate: bool) -> None:
-        self.sub.offer(p.ack(seq, version, duplicate))
+    def ack(self, seq: int, version: int, duplicate: bool, before: tuple[str, ...] = ()) -> None:
+        """The ack, after what the command's own screen gets with it (`Ack.before`), in
+        one write."""
+        self.sub.offer_all((*before, p.ack(seq, version, duplicate)))
 
     def refuse(self, seqs: list[int], code: str, message: str) -> None:
         for seq in seqs:
@@ -100,7 +102,7 @@ async def _command(screen: Screen, msg: p.Cmd) -> None:
         log.exception("command failed on table %s", room.table_id)
         screen.refuse([msg.seq], "internal", "the command could not be saved; not applied")
         return
-    screen.ack(msg.seq, ack.version, ack.duplicate)
+    screen.ack(msg.seq, ack.version, ack.duplicate, ack.before)
 
 
 async def _handle(screen: Screen, msg: p.ClientMessage) -> None:

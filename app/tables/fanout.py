@@ -9,7 +9,7 @@ encode/broadcaster) can stand behind the same two calls.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 QUEUE_LIMIT = 256
@@ -27,7 +27,8 @@ class Subscriber:
     A message goes straight out through `direct` when nothing is queued or being sent
     and the socket takes it at once; otherwise it waits in the bounded queue for the
     socket's writer. Either way the order holds, and a phone that reads slowly only
-    fills its own queue.
+    fills its own queue. Messages offered together (`offer_all`: a tap's event and its
+    ack) go out together, in one write.
     """
 
     __slots__ = (
@@ -50,8 +51,9 @@ class Subscriber:
         #: (close code, reason) once dropped; the socket then closes with it.
         self.dropped: tuple[int, str] | None = None
         self.on_drop: Callable[[], None] | None = None
-        #: Writes a message out now if the socket takes it without waiting (True).
-        self.direct: Callable[[str], bool] | None = None
+        #: Writes messages out now, in order, as many as the socket takes without
+        #: waiting: how many it wrote.
+        self.direct: Callable[[Sequence[str]], int] | None = None
         #: True while the socket's writer is in the middle of sending.
         self.writing = False
 
@@ -66,24 +68,31 @@ class Subscriber:
                 self.on_drop()
 
     def offer(self, message: str) -> bool:
+        return self.offer_all((message,))
+
+    def offer_all(self, messages: Sequence[str]) -> bool:
+        """Offer `messages`, in order; False: the subscriber is dropped (now or before)."""
         if self.dropped is not None:
             return False
         if self.direct is not None and not self.writing and self.queue.empty():
             try:
-                if self.direct(message):
-                    return True
+                written = self.direct(messages)
             except Exception:  # the socket is gone: its reader ends it
                 self.drop(RESYNC, "resync")
                 return False
-        if self.queued_bytes + len(message) > self.limit_bytes:
-            self.drop(RESYNC, "resync")
-            return False
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.drop(RESYNC, "resync")
-            return False
-        self.queued_bytes += len(message)
+            if written == len(messages):
+                return True
+            messages = messages[written:]
+        for message in messages:
+            if self.queued_bytes + len(message) > self.limit_bytes:
+                self.drop(RESYNC, "resync")
+                return False
+            try:
+                self.queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self.drop(RESYNC, "resync")
+                return False
+            self.queued_bytes += len(message)
         return True
 
     def taken(self, message: str) -> None:

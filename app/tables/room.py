@@ -184,8 +184,8 @@ class TableRoom:
         """Apply a command once; it is durable before this returns its ack.
 
         The other screens get the event at once; `origin`, the sender's own screen, gets
-        it once it is durable, just before its ack, so that what a phone shows as done
-        is acked.
+        it once it is durable, just before its ack and with it (`Ack.before`: the caller
+        sends them together), so that what a phone shows as done is acked.
         """
         if self.cluster is not None and not self.cluster.applies(self):
             return await self.cluster.forward(self, actor, device, seq, command)
@@ -213,12 +213,14 @@ class TableRoom:
                 await self._roll_if_due(now)
                 self._refresh_screens(self.engine.to_refresh(before, game, actor), origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
+            to_origin: tuple[str, ...] = ()
             if origin is not None and event is not None:
-                self.channel.send(origin, event)
+                if origin in self.channel.subscribers:
+                    to_origin = (event,)
                 if self._refresh_origin is origin:
                     self._refresh_origin = None
-                    origin.offer(self.snapshot(origin.role))
-            return Ack(self.version)
+                    to_origin += (self.snapshot(origin.role),)
+            return Ack(self.version, before=to_origin)
 
     async def merge_offline(
         self,

@@ -13,6 +13,10 @@ ROLES = ("p1", "p2", "watch", "eo")
 class Ack:
     version: int
     duplicate: bool = False
+    #: What the sender's own screen gets just before the ack, in the same write: the
+    #: command's event (durable now), and the table afresh if the command changed what
+    #: that screen shows of its own seat.
+    before: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
-from app.api.guard import _write, send_now
+from app.api.guard import _write, send_each_now
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.store.repository import Store
@@ -53,7 +54,7 @@ class _Socket:
 
 
 def _direct(sub: Subscriber, socket: _Socket) -> None:
-    sub.direct = lambda text: send_now(socket, text)  # type: ignore[arg-type]
+    sub.direct = lambda texts: send_each_now(socket, texts)  # type: ignore[arg-type]
 
 
 async def test_a_message_goes_straight_out_only_when_nothing_waits_before_it() -> None:
@@ -108,8 +109,45 @@ async def test_the_other_screens_get_a_tap_before_the_sender(tmp_path: Path) -> 
     for sub in (sender, other):
         room.join(sub, None)
         sub.queue.get_nowait()  # the snapshot
-        sub.direct = lambda text, role=sub.role: sent.append(role) is None
-    await room.execute(Side.P1, "d1", 1, c.StartClock(), origin=sender)
-    assert sent == ["p2", "p1"]
+        sub.direct = lambda texts, role=sub.role: sent.append(role) or len(texts)
+    ack = await room.execute(Side.P1, "d1", 1, c.StartClock(), origin=sender)
+    assert sent == ["p2"]  # the sender's own event comes with its ack (app.api.ws)
+    assert len(ack.before) == 1 and '"t":"event"' in ack.before[0] and '"v":1' in ack.before[0]
     await hub.close()
     store.close()
+
+
+async def test_messages_offered_together_go_out_together_and_in_order_if_it_stalls() -> None:
+    """A tap's event and its ack leave in one write; if the socket takes only some of them
+    without waiting, the rest wait in the queue, in order, ahead of anything later."""
+    writes: list[list[str]] = []
+    room_for = [2]  # how many messages the socket takes before its buffer is full
+
+    def direct(texts: Sequence[str]) -> int:
+        taken = list(texts[: room_for[0]])
+        room_for[0] -= len(taken)
+        if taken:
+            writes.append(taken)
+        return len(taken)
+
+    sub = Subscriber("p1")
+    sub.direct = direct
+    assert sub.offer_all(("event-1", "ack-1"))
+    assert writes == [["event-1", "ack-1"]] and sub.queue.empty()  # one write
+    room_for[0] = 1
+    assert sub.offer_all(("event-2", "snapshot-2", "ack-2"))
+    assert writes[-1] == ["event-2"]
+    assert sub.offer("pong-3")  # behind what waits
+    assert [sub.queue.get_nowait() for _ in range(3)] == ["snapshot-2", "ack-2", "pong-3"]
+    assert sub.queued_bytes == len("snapshot-2") + len("ack-2") + len("pong-3")
+
+
+async def test_a_socket_gone_while_offered_several_messages_drops_its_subscriber() -> None:
+    def gone(texts: Sequence[str]) -> int:
+        raise RuntimeError("the socket is closed")
+
+    sub = Subscriber("p1")
+    sub.direct = gone
+    assert not sub.offer_all(("event-1", "ack-1"))
+    assert sub.overflowed and sub.queue.empty()
+    assert not sub.offer("pong-2")

@@ -57,9 +57,9 @@ def test_socket_lines_are_dropped_and_errors_kept(kept: Kept) -> None:
 
 
 def test_the_served_socket_protocol_makes_no_line_below_a_warning(kept: Kept) -> None:
-    """`deathclock serve` runs QuietSockets (tests/unit/test_cli_serve.py): the handshake's
-    line is never made, not even as a record for the filter; its errors reach uvicorn's
-    server log as before."""
+    """`deathclock serve` runs QuietSockets (as app.sockets.ServerSockets, see
+    tests/unit/test_cli_serve.py): the handshake's line is never made, not even as a
+    record for the filter; its errors reach uvicorn's server log as before."""
     config = Config(app=lambda scope, receive, send: None, log_config=None)
     loop = asyncio.new_event_loop()
     protocol = QuietSockets(config, ServerState(), {}, loop)
