@@ -7,6 +7,7 @@ import dataclasses
 import gc
 import importlib
 import os
+from typing import Any
 
 import uvicorn
 
@@ -18,6 +19,17 @@ from app.sockets import ServerSockets
 #: app.api.guard), so they would only add a message and two timers per socket every 20 s
 #: (at 10,000 phones, as many messages as half of all taps).
 WS_PING_INTERVAL: float | None = None
+
+
+def socket_options() -> dict[str, Any]:
+    """How the server runs its sockets (uvicorn's options): the browser tests' server
+    runs them the same way."""
+    return {
+        "ws": ServerSockets,
+        "ws_max_size": 64 * 1024,
+        "ws_per_message_deflate": False,
+        "ws_ping_interval": WS_PING_INTERVAL,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -69,10 +81,7 @@ def main(argv: list[str] | None = None) -> None:
             factory=True,
             host=args.host,
             port=args.port,
-            ws=ServerSockets,
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=False,
-            ws_ping_interval=WS_PING_INTERVAL,
+            **socket_options(),
             log_level="info",
             workers=workers,
         )

@@ -15,6 +15,7 @@ import pytest
 import uvicorn
 import websockets
 
+from app.cli import socket_options
 from app.main import create_app
 from app.settings import Settings
 from app.tables.timesource import FakeTime
@@ -53,7 +54,13 @@ async def start_server(
 ) -> RunningServer:
     config = {"database_url": database_url, "seed": 2019, **RELAXED, **settings}
     app = create_app(Settings(**config), time=time, io_time=io_time)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    # The sockets as `deathclock serve` runs them, but for the size of a message: the fuzz
+    # tests (integration/test_ws_fuzz.py) send larger ones, for the app's own answer to
+    # them (the server closes such a socket with 1009 before the app reads it).
+    options = {**socket_options(), "ws_max_size": 16 * 1024 * 1024}
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", **options
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import uvicorn
 
+from app.cli import socket_options
 from app.main import create_app
 from app.settings import Settings
 from tests.e2e.servertime import MovableTime
@@ -41,7 +42,14 @@ def live_server(
     db = tmp_path_factory.mktemp("e2e") / "deathclock.db"
     app = create_app(Settings(database_url=f"sqlite:///{db}"), time=server_time)
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            lifespan="on",
+            **socket_options(),  # the sockets as `deathclock serve` runs them
+        )
     )
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()

@@ -15,6 +15,7 @@ import httpx
 import pytest
 import uvicorn
 
+from app.cli import socket_options
 from app.main import create_app
 from app.settings import Settings
 from app.tables.timesource import SystemTime
@@ -47,7 +48,9 @@ def timed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     clock = JumpTime()
     app = create_app(Settings(database_url=f"sqlite:///{db}"), time=clock)
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+        uvicorn.Config(
+            app, host="127.0.0.1", port=0, log_level="warning", lifespan="on", **socket_options()
+        )
     )
     thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
     thread.start()
