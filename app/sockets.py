@@ -9,9 +9,10 @@ that is gone raises, as a send does.
 
 A tap's sender gets two messages back at once (its event, then its ack): one write, one
 TCP segment, where it was two of each. Every message also skips the way a send takes
-through Starlette and uvicorn (state checks, an awaitable made and stepped), which was as
-much work as the write itself for a pong. A server without the extension (a test client,
-another ASGI server) gets each message sent the usual way (app.api.guard).
+through Starlette and uvicorn (state checks, an awaitable made and stepped: about a fifth
+of what the write itself costs, in a profile at 5,000 tables). A server without the
+extension (a test client, another ASGI server) gets each message sent the usual way
+(app.api.guard).
 """
 
 from __future__ import annotations
