@@ -1,5 +1,12 @@
-"""The socket protocol `deathclock serve` runs: uvicorn's, quiet (app.quiet_logs), with one
-ASGI extension of its own.
+"""The socket protocol `deathclock serve` runs: uvicorn's, quiet, with one ASGI extension of
+its own.
+
+Quiet: it and its socket library log to `SOCKET_LOG` (app.quiet_logs), which keeps
+nothing below a warning. The filter on uvicorn's server log drops each socket's lines
+(uvicorn's handshake line; the library's "connection open" and "connection closed") only
+once each record is made and, where another handler came first, written: when every phone
+of the hall comes back at once, a twentieth of the server's work. Here they are never
+made; an error in a socket is logged as before.
 
 `deathclock.write` (in the scope's extensions, as `{"write": write}`): `write(texts)`
 writes several text messages to the socket at once, in one write to the transport, if the
@@ -17,18 +24,34 @@ extension (a test client, another ASGI server) gets each message sent the usual 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from typing import Any
 
+from uvicorn.config import Config
 from uvicorn.protocols.utils import ClientDisconnected
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.http11 import Request
 
-from app.quiet_logs import QuietSockets
+from app.quiet_logs import SOCKET_LOG
 
 WRITE = "deathclock.write"
 
 
-class ServerSockets(QuietSockets):
+class ServerSockets(WebSocketsSansIOProtocol):
     """uvicorn's socket protocol, quiet, offering `deathclock.write` to the app."""
+
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.logger = SOCKET_LOG
+        self.conn.logger = SOCKET_LOG  # the library's "connection open" and "closed"
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)

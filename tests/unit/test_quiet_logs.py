@@ -10,7 +10,8 @@ import pytest
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 
-from app.quiet_logs import SOCKET_LOG, QuietSockets, quiet_socket_logs
+from app.quiet_logs import SOCKET_LOG, quiet_socket_logs
+from app.sockets import ServerSockets
 
 
 class Kept(logging.Handler):
@@ -57,12 +58,12 @@ def test_socket_lines_are_dropped_and_errors_kept(kept: Kept) -> None:
 
 
 def test_the_served_socket_protocol_makes_no_line_below_a_warning(kept: Kept) -> None:
-    """`deathclock serve` runs QuietSockets (as app.sockets.ServerSockets, see
-    tests/unit/test_cli_serve.py): the handshake's line is never made, not even as a
-    record for the filter; its errors reach uvicorn's server log as before."""
+    """`deathclock serve` runs ServerSockets (tests/unit/test_cli_serve.py): the
+    handshake's line is never made, not even as a record for the filter; its errors
+    reach uvicorn's server log as before."""
     config = Config(app=lambda scope, receive, send: None, log_config=None)
     loop = asyncio.new_event_loop()
-    protocol = QuietSockets(config, ServerState(), {}, loop)
+    protocol = ServerSockets(config, ServerState(), {}, loop)
     loop.close()
     quiet_socket_logs()  # as the app does, once uvicorn has set its logging up
     assert protocol.logger is SOCKET_LOG and protocol.conn.logger is SOCKET_LOG
