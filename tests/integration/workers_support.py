@@ -169,8 +169,9 @@ class Worker:
 class RedisServer:
     """A redis-server of the test's own, on a port of its own: stopped and started at will."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, *args: str) -> None:
         self.port = port
+        self.args = args
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -182,7 +183,10 @@ class RedisServer:
         if binary is None:
             pytest.skip("redis-server is not installed (the test stops and starts one of its own)")
         self.proc = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", HOST, "--save", "", "--appendonly", "no"],
+            [
+                *(binary, "--port", str(self.port), "--bind", HOST),
+                *("--save", "", "--appendonly", "no", *self.args),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -194,6 +198,11 @@ class RedisServer:
             return False
 
         await poll(up, "redis-server to listen", 10)
+
+    def freeze(self, frozen: bool = True) -> None:
+        """Stop it answering without closing a connection (a hung server), or go on."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
