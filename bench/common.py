@@ -497,11 +497,18 @@ async def open_phone(port: int, phone: Phone, compression: str | None) -> None:
 
 
 async def ping_forever(ws: Any, every: float, until: float) -> None:
-    """{"t":"ping"} every `every` s (first one at a random offset) until `until` (monotonic)."""
+    """{"t":"ping"} every `every` s (first one at a random offset) until `until` (monotonic).
+
+    Each phone keeps its own beat: the n-th ping is due at its start plus n times `every`,
+    however late the one before went. A phone that slept `every` after each send would be
+    pushed back by every stall of the load generator's loop, and every phone with it: after
+    a few stalls their pings come in bunches, which independent phones never do."""
     if every <= 0:
         return
-    await asyncio.sleep(random.uniform(0.0, every))
+    loop = asyncio.get_running_loop()
+    start = loop.time() + random.uniform(0.0, every)
     for n in range(int(max(0.0, until - time.monotonic()) / every) + 1):
+        await asyncio.sleep(max(0.0, start + n * every - loop.time()))
         if time.monotonic() >= until:
             return
         ping = {"t": "ping", "id": n, "client_ms": time.time() * 1000}
@@ -509,7 +516,6 @@ async def ping_forever(ws: Any, every: float, until: float) -> None:
             await ws.send(json.dumps(ping, separators=(",", ":")))
         except Exception:  # the socket is gone; its reader counts that
             return
-        await asyncio.sleep(every)
 
 
 # ----------------------------------------------------------------------------

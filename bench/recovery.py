@@ -210,8 +210,12 @@ class Phone:
                     self.on_message(text, perf())
 
     async def ping(self, ws: ClientConnection) -> None:
+        """Every PING_S from the connect, on a fixed beat as the page's setInterval (see
+        `bench.common.ping_forever`: a stall of this loop does not bunch the phones)."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
         for n in range(10**6):
-            await asyncio.sleep(PING_S)
+            await asyncio.sleep(max(0.0, start + (n + 1) * PING_S - loop.time()))
             now = time.perf_counter() * 1000
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(dumps({"t": "ping", "id": n, "client_ms": round(now, 1)}))
