@@ -1,11 +1,13 @@
 """The backplane against a real redis-server of the test's own: a password in the URL is
-used; a wrong one is refused and said plainly; a Redis that hangs (the process stopped,
-its connections open) is found out within seconds, and the backplane comes back by itself
-once it answers again; messages and forwarded commands flow again afterwards."""
+used; a wrong one is refused and said plainly; a unix:// URL reaches its socket file; a
+Redis that hangs (the process stopped, its connections open) is found out within seconds,
+and the backplane comes back by itself once it answers again; messages flow again
+afterwards."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from app.tables.backplane import SILENT_S, Backplane
@@ -45,6 +47,22 @@ async def test_a_password_in_the_url_is_used_and_a_wrong_one_is_refused_plainly(
         assert wrong.trouble.startswith("Redis is unavailable: Redis refused a command")
     finally:
         for backplane in (wrong, two, one):
+            await backplane.close()
+        redis.stop()
+
+
+async def test_a_unix_socket_url_reaches_redis_by_its_socket_file(tmp_path: Path) -> None:
+    path = tmp_path / "redis.sock"
+    redis = RedisServer(free_port(), "--unixsocket", str(path), "--unixsocketperm", "700")
+    await redis.start()
+    one, two, heard = pair(f"unix://{path}?db=0")
+    try:
+        await one.start()
+        await two.start()
+        assert one.healthy and two.healthy
+        await delivered(one, heard, 1)
+    finally:
+        for backplane in (two, one):
             await backplane.close()
         redis.stop()
 
