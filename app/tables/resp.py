@@ -116,7 +116,11 @@ class RespConnection(asyncio.Protocol):
             raise RedisTrouble("a reply awaited behind others")  # only at the start
         self.send(encode(*parts))
         self._answers.append(answer)
-        done, _ = await asyncio.wait((answer, self.closed), return_when=asyncio.FIRST_COMPLETED)
+        try:
+            done, _ = await asyncio.wait((answer, self.closed), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not answer.done():  # given up on (a timeout): nobody reads what comes of it
+                answer.cancel()
         if answer not in done:
             raise RedisTrouble(self.trouble or "connection closed")
         return answer.result()

@@ -147,3 +147,15 @@ async def test_an_answer_resets_the_silence() -> None:
     conn.check(2.0, ping)
     assert conn.trouble is None  # heard 1.5 s ago, nothing owed: asked again
     assert wire.writes == [ping, ping]
+
+
+async def test_a_call_given_up_on_leaves_nothing_behind_when_the_connection_fails() -> None:
+    conn, _, _ = connected()
+    waiting = asyncio.ensure_future(conn.call("PING"))
+    await asyncio.sleep(0)
+    waiting.cancel()  # a connect that timed out
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    answer = conn._answers[0]
+    conn.fail("closed")
+    assert answer.cancelled()  # no exception set that nobody would read
