@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 RETRY_S = 0.25  # between reconnection attempts
 PING_S = 0.5  # how often the connections are checked
 SILENT_S = 2.0  # a reply owed for so long: Redis is in trouble
-PING = resp.encode(b"PING")
 
 Handler = Callable[[dict[str, Any]], None]
 
@@ -148,7 +147,7 @@ class Backplane:
             for conn in connections:
                 if conn.closed in done:
                     raise RedisTrouble(conn.trouble or "connection closed")
-                conn.check(SILENT_S, PING)
+                conn.check(SILENT_S)
 
     def _pushed(self, message: list[Any]) -> None:
         """A message of a subscription, in the connection's own callback."""

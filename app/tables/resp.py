@@ -42,6 +42,9 @@ def encode(*parts: bytes | str) -> bytes:
     return b"".join(out)
 
 
+PING = encode(b"PING")
+
+
 class RespConnection(asyncio.Protocol):
     """One connection to Redis. Replies to commands are counted and checked; arrays
     pushed by a subscription (`message`, `pmessage`) go to `push` as they are parsed."""
@@ -125,7 +128,7 @@ class RespConnection(asyncio.Protocol):
             raise RedisTrouble(self.trouble or "connection closed")
         return answer.result()
 
-    def check(self, silent_s: float, ping: bytes) -> None:
+    def check(self, silent_s: float) -> None:
         """Called now and then: a PING if nothing was heard lately, trouble if a reply is
         owed and nothing came for `silent_s`."""
         now = self._clock()
@@ -134,7 +137,7 @@ class RespConnection(asyncio.Protocol):
         if self._owed and waited >= silent_s:
             self.fail(f"no answer for {waited:.1f} s")
         elif not self._owed and quiet >= silent_s / 4:
-            self.send(ping)
+            self.send(PING)
 
     def fail(self, why: str) -> None:
         if self.trouble is None:

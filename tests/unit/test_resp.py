@@ -115,16 +115,16 @@ async def test_a_lost_connection_fails_whoever_waits() -> None:
 async def test_a_quiet_connection_is_pinged_and_a_silent_one_owing_a_reply_is_trouble() -> None:
     conn, wire, clock = connected()
     ping = encode(b"PING")
-    conn.check(2.0, ping)
+    conn.check(2.0)
     assert wire.writes == []  # heard just now
     clock.now += 0.5
-    conn.check(2.0, ping)
+    conn.check(2.0)
     assert wire.writes == [ping]  # quiet for a quarter of the limit: asked
     clock.now += 1.9
-    conn.check(2.0, ping)
+    conn.check(2.0)
     assert conn.trouble is None and len(wire.writes) == 1  # owed, not yet too long
     clock.now += 0.2
-    conn.check(2.0, ping)
+    conn.check(2.0)
     assert conn.trouble == "no answer for 2.1 s" and wire.aborted and conn.closed.done()
 
 
@@ -133,7 +133,7 @@ async def test_the_silence_counts_from_the_first_reply_owed_not_from_a_quiet_spe
     clock.now += 60  # a quiet minute, nothing owed
     conn.send(encode(b"PUBLISH", b"a", b"1"))
     clock.now += 1.0
-    conn.check(2.0, encode(b"PING"))
+    conn.check(2.0)
     assert conn.trouble is None  # its reply has been owed for 1 s only
 
 
@@ -144,7 +144,7 @@ async def test_an_answer_resets_the_silence() -> None:
     clock.now += 1.5
     conn.data_received(b"+PONG\r\n")
     clock.now += 1.5
-    conn.check(2.0, ping)
+    conn.check(2.0)
     assert conn.trouble is None  # heard 1.5 s ago, nothing owed: asked again
     assert wire.writes == [ping, ping]
 
