@@ -14,6 +14,11 @@
 3. Measures the server process's CPU (% of one core over the measured window) and RSS.
 4. Runs the same load (taps and the phones' pings) against bench/bare_relay.py, which relays
    taps and answers pings with no rules and no storage: the floor for the peer latency.
+   With --workers N it also runs the relay as a cluster of N workers with Redis between
+   them (`bare_cluster_*`): the floor of any design that lets any worker take any socket;
+   and that cluster writing each command to PostgreSQL before relaying it
+   (`bare_durable_*`): the floor of any such design that also keeps DESIGN.md's rule
+   (a command is written durably before its event goes out and before its ack).
 5. Prints one JSON line on stdout; progress goes to stderr.
 
 The client runs in --clients worker processes (uvloop when installed), each owning a
@@ -189,6 +194,44 @@ def worker_main(
 # ----------------------------------------------------------------------------
 
 
+def _floor_fields(prefix: str, result: dict[str, Any]) -> dict[str, Any]:
+    """A floor's figures, each named with `prefix`."""
+    b, bc = summary(result), result["counters"]
+    fields = {
+        "peer_p50_ms": b["peer_p50_ms"],
+        "peer_p99_ms": b["peer_p99_ms"],
+        "ack_p50_ms": b["ack_p50_ms"],
+        "ack_p99_ms": b["ack_p99_ms"],
+        "taps": result["taps"],
+        "lost": bc.get("lost", 0),
+        "duplicated": bc.get("duplicated", 0),
+        "server_cpu_pct": rounded(result["server_cpu_pct"], 1),
+        "server_cpu_ms_per_tap": rounded(result["server_cpu_ms_per_tap"]),
+        "server_rss_mb": rounded(result["server_rss_mb"], 1),
+        "client_cpu_pct": rounded(result["client_cpu_pct"], 1),
+        "other_cpu_pct": rounded(result["other_cpu_pct"], 1),
+        "steal_cpu_pct": rounded(result["steal_cpu_pct"], 1),
+    }
+    return {f"{prefix}_{name}": value for name, value in fields.items()}
+
+
+def _targets(out: dict[str, Any]) -> dict[str, bool]:
+    """The goals, met or not; against each floor that ran, ours within 2x at p50 and p99."""
+    targets = {
+        "lost_0": out["lost"] == 0 and out["rejected"] == 0,
+        "duplicated_0": out["duplicated"] == 0,
+        "ack_p99_le_10ms": out["ack_p99_ms"] is not None and out["ack_p99_ms"] <= 10,
+        "peer_p99_le_10ms": out["peer_p99_ms"] is not None and out["peer_p99_ms"] <= 10,
+        "rss_le_300mb": out["server_rss_mb"] <= 300,
+    }
+    for prefix in ("bare", "bare_cluster", "bare_durable"):
+        for q in ("p50", "p99"):
+            ours, floor = out["peer_" + q + "_ms"], out.get(f"{prefix}_peer_{q}_ms")
+            if floor is not None and ours is not None:
+                targets[f"peer_{q}_le_2x_{prefix}"] = ours <= 2 * floor
+    return targets
+
+
 def run_target(
     name: str, argv_for_port: Any, env: dict[str, str], args: argparse.Namespace, tmp: Path
 ) -> dict[str, Any]:
@@ -327,9 +370,22 @@ def main(argv: list[str] | None = None) -> int:
                 return [*server_argv(port), "--workers", str(args.workers)]
 
             app_result = run_target("deathclock", app_argv, app_env, args, tmp)
-        bare_result = None
+        bare_result = bare_cluster = bare_durable = None
         if not args.no_bare:
             bare_result = run_target("bare-relay", bare_argv, env, args, tmp)
+        if not args.no_bare and args.workers > 1:
+
+            def cluster_argv(port: int) -> list[str]:
+                redis = ["--redis", os.environ["DEATHCLOCK_TEST_REDIS_URL"]]
+                return [*bare_argv(port), "--workers", str(args.workers), *redis]
+
+            bare_cluster = run_target("bare-cluster", cluster_argv, env, args, tmp)
+
+            def durable_argv(port: int) -> list[str]:
+                log = ["--log", os.environ["DEATHCLOCK_TEST_POSTGRES_URL"]]
+                return [*cluster_argv(port), *log]
+
+            bare_durable = run_target("bare-durable", durable_argv, env, args, tmp)
 
     c = app_result["counters"]
     out: dict[str, Any] = {
@@ -360,37 +416,11 @@ def main(argv: list[str] | None = None) -> int:
         "workers": args.workers,
         "tables_per_core": rounded(app_result["tables"] / (os.cpu_count() or 1), 1),
     }
-    if bare_result is not None:
-        b = summary(bare_result)
-        bc = bare_result["counters"]
-        out |= {
-            "bare_peer_p50_ms": b["peer_p50_ms"],
-            "bare_peer_p99_ms": b["peer_p99_ms"],
-            "bare_ack_p50_ms": b["ack_p50_ms"],
-            "bare_ack_p99_ms": b["ack_p99_ms"],
-            "bare_taps": bare_result["taps"],
-            "bare_lost": bc.get("lost", 0),
-            "bare_duplicated": bc.get("duplicated", 0),
-            "bare_server_cpu_pct": rounded(bare_result["server_cpu_pct"], 1),
-            "bare_server_cpu_ms_per_tap": rounded(bare_result["server_cpu_ms_per_tap"]),
-            "bare_server_rss_mb": rounded(bare_result["server_rss_mb"], 1),
-            "bare_client_cpu_pct": rounded(bare_result["client_cpu_pct"], 1),
-            "bare_other_cpu_pct": rounded(bare_result["other_cpu_pct"], 1),
-            "bare_steal_cpu_pct": rounded(bare_result["steal_cpu_pct"], 1),
-        }
-    targets = {
-        "lost_0": out["lost"] == 0 and out["rejected"] == 0,
-        "duplicated_0": out["duplicated"] == 0,
-        "ack_p99_le_10ms": out["ack_p99_ms"] is not None and out["ack_p99_ms"] <= 10,
-        "peer_p99_le_10ms": out["peer_p99_ms"] is not None and out["peer_p99_ms"] <= 10,
-        "rss_le_300mb": out["server_rss_mb"] <= 300,
-    }
-    if bare_result is not None:
-        targets["peer_p50_le_2x_bare"] = (
-            out["peer_p50_ms"] is not None
-            and out["bare_peer_p50_ms"] is not None
-            and out["peer_p50_ms"] <= 2 * out["bare_peer_p50_ms"]
-        )
+    floors = (("bare", bare_result), ("bare_cluster", bare_cluster), ("bare_durable", bare_durable))
+    for prefix, result in floors:
+        if result is not None:
+            out |= _floor_fields(prefix, result)
+    targets = _targets(out)
     noisy = [k for k in ("other_cpu_pct", "bare_other_cpu_pct") if (out.get(k) or 0) > 25]
     if noisy:
         log(
