@@ -64,6 +64,19 @@ def rounded(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def cpu_fields(result: dict[str, Any]) -> dict[str, Any]:
+    """A measured window's CPU and memory, as the latency benchmarks report them."""
+    return {
+        "server_cpu_pct": rounded(result["server_cpu_pct"], 1),
+        "server_cpu_ms_per_tap": rounded(result["server_cpu_ms_per_tap"]),
+        "server_rss_mb": rounded(result["server_rss_mb"], 1),
+        "server_rss_max_mb": rounded(result["server_rss_max_mb"], 1),
+        "client_cpu_pct": rounded(result["client_cpu_pct"], 1),
+        "other_cpu_pct": rounded(result["other_cpu_pct"], 1),
+        "steal_cpu_pct": rounded(result["steal_cpu_pct"], 1),
+    }
+
+
 def steal_seconds() -> float:
     """CPU seconds the hypervisor gave to others while this machine wanted them (all cores)."""
     return float(getattr(psutil.cpu_times(), "steal", 0.0))
