@@ -284,10 +284,11 @@ def create_app() -> FastAPI:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        table = tables.get(table_id) or tables.setdefault(table_id, _Table(secret, table_id))
+        table = tables.get(table_id) or _Table(secret, table_id)
         seat = await _seat_of(websocket, table)
         if seat is None:
             return
+        table = tables.setdefault(table_id, table)  # kept only once a seat's token opened it
         table.sockets[seat] = websocket
         await websocket.send_text(f'{{"t":"state","v":{table.version}}}')
         try:
