@@ -16,7 +16,7 @@ import hashlib
 from collections.abc import Iterable
 
 from sqlalchemy import text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from app.domain.status import LIVE, TableStatus
 
@@ -77,12 +77,21 @@ class Leases:
                 ),
                 {"me": self.worker_id, "ttl": self.ttl_ms / 1000},
             )
-            rows = conn.execute(
-                text("SELECT worker_id FROM worker_lease WHERE expires_at > clock_timestamp()")
-            )
-            alive = sorted(r[0] for r in rows)
+            alive = self._alive(conn)
         self.held = bool(held)
         return alive
+
+    def alive(self) -> list[str]:
+        """The workers alive now (a read of the few lease rows, nothing written)."""
+        with self.engine.begin() as conn:
+            return self._alive(conn)
+
+    @staticmethod
+    def _alive(conn: Connection) -> list[str]:
+        rows = conn.execute(
+            text("SELECT worker_id FROM worker_lease WHERE expires_at > clock_timestamp()")
+        )
+        return sorted(r[0] for r in rows)
 
     def resign(self) -> None:
         """Leave at once (a clean stop): this worker's tables go to the others."""

@@ -74,6 +74,12 @@ class Cluster(News):
         #: (only then can another worker have taken one: `Leases.held`).
         self._holders_due = True
         self._holders_at = 0.0
+        #: The orphans' scan goes through every table, so a sweep runs it only when a table
+        #: can have lost its owner since the last: a worker seen alive since then is gone
+        #: (a lapsed lease, or a clean stop), or orphans were left to another heir (and
+        #: once a lease's time with the holders' read, as a backstop).
+        self._seen_alive: set[str] = set()
+        self._orphans_left = True
         self._owners: dict[str, str] = {}
         #: Each forwarded command's request: its table, and the future its reply settles.
         self._replies: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
@@ -152,6 +158,7 @@ class Cluster(News):
         loop = asyncio.get_running_loop()
         started = loop.time()
         self.alive = await loop.run_in_executor(self._renewer, self.leases.renew)
+        self._seen_alive.update(self.alive)
         if not self.leases.held:
             self._holders_due = True
         self.sightings.now_alive(self.alive)
@@ -165,6 +172,11 @@ class Cluster(News):
         thorough = self._holders_due or loop.time() - self._holders_at >= self.leases.ttl_ms / 1000
         if thorough:  # once a lease's time: the reads that go through every table
             await self._check_holders(loop)
+        alive = await loop.run_in_executor(self._sweeper, self.leases.alive)
+        gone = self._seen_alive.difference(alive)
+        self._seen_alive.update(alive)
+        if not (thorough or gone or self._orphans_left):
+            return  # no worker seen alive since the last scan has gone: no table lost its owner
         orphans = await loop.run_in_executor(self._sweeper, self.leases.orphans, thorough)
         if orphans:
             await self.renew()  # who is alive now (a dead owner was, at the last renewal)
@@ -174,6 +186,7 @@ class Cluster(News):
         logs = await loop.run_in_executor(self._sweeper, logs_after, self.hub.store.engine, seen)
         for table_id, token in taken.items():
             self._took(table_id, token, logs.get(table_id))
+        self._seen_alive, self._orphans_left = set(alive), len(taken) < len(orphans)
 
     async def _check_holders(self, loop: asyncio.AbstractEventLoop) -> None:
         """Let go of the tables another worker holds now."""

@@ -82,7 +82,8 @@ async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
         await cluster.renew()
         await cluster.sweep()
         assert reads == [1]  # held throughout since the first sweep: not read again
-        assert scans == [True, False]  # the scan of every table goes with the holders' read
+        assert scans == [True]  # the scan of every table goes with the holders' read...
+        # ...and no worker has gone since: no table can have lost its owner, nor is scanned
 
         _expire_in(store, "stalled", -1.0)  # the worker stalls past its lease...
         other = Leases(store.engine, "other")
@@ -94,6 +95,54 @@ async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
         await cluster.sweep()
         assert reads == [1, 1]
         assert room.table_id not in cluster.owned and room.fence is None
+    finally:
+        cluster._renewer.shutdown(wait=False)
+        cluster._sweeper.shutdown(wait=False)
+        await hub.close()
+
+
+async def test_the_orphans_scan_runs_only_once_a_worker_seen_alive_has_gone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scan goes through every table: while every worker seen alive stays alive, no
+    table can have lost its owner, and the sweep reads only the lease rows; a worker gone
+    (its lease lapsed, even one that came and went between two sweeps) starts it at once."""
+    hub = TableHub(store, FakeTime(), random.Random(1))
+    leases = Leases(store.engine, "heir", ttl_ms=2_000)
+    cluster = Cluster(hub, Backplane(REDIS_URL, "unused", "heir"), leases)
+    scans: list[bool] = []
+    orphans = leases.orphans
+
+    def find_orphans(never_owned: bool = True) -> list[str]:
+        scans.append(never_owned)
+        return orphans(never_owned)
+
+    monkeypatch.setattr(leases, "orphans", find_orphans)
+    monkeypatch.setattr(leases, "ttl_ms", 60_000)  # no backstop scan within the test
+    try:
+        await cluster.beat()
+        assert scans == [True]
+        room = hub.create(QuickGame(clock_minutes=30))
+        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        dying = Leases(store.engine, "dying")
+        dying.renew()
+        await cluster.sweep()
+        assert scans == [True]  # a new worker, nobody gone: nothing to scan for
+        assert dying.claim(room.table_id) is not None
+        _expire_in(store, "dying", -1.0)  # it dies holding the table
+        await cluster.sweep()
+        assert scans == [True, False]  # gone: scanned at once, without waiting for a renewal
+        assert room.table_id in cluster.owned  # ...and its table taken over
+        await cluster.sweep()
+        assert scans == [True, False]  # nothing left over, nobody else gone
+
+        brief = Leases(store.engine, "brief")
+        brief.renew()
+        await cluster.renew()  # seen alive by a renewal only...
+        assert "brief" in cluster.alive
+        _expire_in(store, "brief", -1.0)  # ...and gone before the next sweep
+        await cluster.sweep()
+        assert scans == [True, False, False]
     finally:
         cluster._renewer.shutdown(wait=False)
         cluster._sweeper.shutdown(wait=False)
