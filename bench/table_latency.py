@@ -4,7 +4,9 @@
 
 1. Starts the real server (`python -m app.cli serve`, one uvicorn worker, a fresh SQLite
    file in a temporary directory), creates the tables over REST, opens two phone sockets
-   per table (p1 and p2 links) and starts every game.
+   per table (p1 and p2 links) and starts every game, as a round begins: every table's
+   first command at once (start_ack_p50/p99_ms: its ack's latency; with several workers
+   this is when a worker takes the table on).
 2. Every table taps every --interval seconds (tables staggered uniformly over the
    interval); each tap is a `pass_turn` sent by the phone whose clock is running, with
    the turn-end answers the game view says are due (kill box: no; scoring: nothing).
@@ -170,6 +172,7 @@ def worker_main(
     tables = [Table(i, tid, p1, p2, stats) for i, tid, p1, p2 in rows]
     compression = None if cfg["compression"] == "none" else "deflate"
     pingers: set[asyncio.Task[None]] = set()
+    start_ms: list[float] = []  # each game's start, acked: the first command of its table
 
     async def prepare(table: Table) -> None:
         until = time.monotonic() + PING_BOUND_S
@@ -179,13 +182,15 @@ def worker_main(
         if not await table.finish(tap, START_TIMEOUT_S):
             stats.start_failures += 1
             return
+        assert tap.ack_t is not None
+        start_ms.append((tap.ack_t - tap.t0) * 1000)
         table.local_running = "p1"
 
     def measured(table: Table, tap: Tap, t0: float, ack_ms: float, peer_ms: float) -> None:
         stats.timeline.append((t0, ack_ms, peer_ms))
 
     def result() -> dict[str, Any]:
-        return {"timeline": stats.timeline}
+        return {"timeline": stats.timeline, "start_ms": start_ms}
 
     run_loop(phone_worker(f"client-{idx}", tables, cfg, ctrl_q, out_q, prepare, measured, result))
 
@@ -203,6 +208,7 @@ def _floor_fields(prefix: str, result: dict[str, Any]) -> dict[str, Any]:
         "peer_p99_ms": b["peer_p99_ms"],
         "ack_p50_ms": b["ack_p50_ms"],
         "ack_p99_ms": b["ack_p99_ms"],
+        "start_ack_p99_ms": b["start_ack_p99_ms"],
         "taps": result["taps"],
         "lost": bc.get("lost", 0),
         "duplicated": bc.get("duplicated", 0),
@@ -268,12 +274,13 @@ def run_target(
             "peer_ms": [],
             "send_lag_ms": [],
             "timeline": [],
+            "start_ms": [],
             "errors": [],
         }
         counters: dict[str, int] = {}
         client_cpu = 0.0
         for r in window.results.values():
-            for key in ("ack_ms", "peer_ms", "send_lag_ms", "timeline", "errors"):
+            for key in ("ack_ms", "peer_ms", "send_lag_ms", "timeline", "start_ms", "errors"):
                 merged[key] += r[key]
             for key, value in r["counters"].items():
                 counters[key] = counters.get(key, 0) + value
@@ -302,6 +309,7 @@ def run_target(
             "ack_ms": merged["ack_ms"],
             "peer_ms": merged["peer_ms"],
             "send_lag_ms": merged["send_lag_ms"],
+            "start_ms": merged["start_ms"],
             "counters": counters,
             "server_cpu_pct": server_cpu,
             "other_cpu_pct": max(0.0, machine_cpu - server_cpu - client_cpu),
@@ -326,6 +334,8 @@ def summary(result: dict[str, Any]) -> dict[str, Any]:
         "peer_p99_ms": rounded(percentile(peer, 99)),
         "peer_max_ms": rounded(max(peer) if peer else None),
         "send_lag_p99_ms": rounded(percentile(result["send_lag_ms"], 99)),
+        "start_ack_p50_ms": rounded(percentile(result["start_ms"], 50)),
+        "start_ack_p99_ms": rounded(percentile(result["start_ms"], 99)),
     }
 
 

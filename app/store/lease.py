@@ -104,19 +104,27 @@ class Leases:
         """Take the table if nobody alive holds it, or this worker does (a new token
         then: any write with the old one is refused): the new fencing token, or None
         (another live worker owns it)."""
+        return self.claim_or_owner(table_id)[0]
+
+    def claim_or_owner(self, table_id: str) -> tuple[int | None, str | None]:
+        """`claim`, and when another live worker owns the table, which (one round trip:
+        a round begins with every table's first command at once)."""
         with self.engine.begin() as conn:
             row = conn.execute(
                 text(
-                    "INSERT INTO table_owner (table_id, owner, token) VALUES (:t, :me, 1) "
-                    "ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
+                    "WITH taken AS (INSERT INTO table_owner (table_id, owner, token) "
+                    "VALUES (:t, :me, 1) ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
                     "token = table_owner.token + 1 "
                     "WHERE table_owner.owner IS NULL OR table_owner.owner = :me "
-                    f"OR NOT {_LIVE_WORKER} "
-                    "RETURNING token"
+                    f"OR NOT {_LIVE_WORKER} RETURNING token) "
+                    "SELECT (SELECT token FROM taken), (SELECT owner FROM table_owner "
+                    f"WHERE table_id = :t AND {_LIVE_WORKER})"
                 ),
                 {"t": table_id, "me": self.worker_id},
-            ).first()
-        return None if row is None else int(row[0])
+            ).one()
+        if row[0] is not None:
+            return int(row[0]), self.worker_id
+        return None, None if row[1] is None else str(row[1])
 
     def claim_all(self, table_ids: list[str]) -> dict[str, int]:
         """`claim` for many tables in one statement (a takeover: a dead worker's tables
@@ -137,15 +145,6 @@ class Leases:
                 {"ids": sorted(table_ids), "me": self.worker_id},  # one lock order for all
             )
             return {r[0]: int(r[1]) for r in rows}
-
-    def owner(self, table_id: str) -> str | None:
-        """The live worker that owns the table, or None."""
-        with self.engine.begin() as conn:
-            row = conn.execute(
-                text(f"SELECT owner FROM table_owner WHERE table_id = :t AND {_LIVE_WORKER}"),
-                {"t": table_id},
-            ).first()
-        return None if row is None else str(row[0])
 
     def orphans(self, never_owned: bool = True) -> list[str]:
         """Tables still in play whose owner is gone; with `never_owned`, also those begun

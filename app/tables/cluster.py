@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+Claimed = tuple[int, list[LogEntry]]  # a table taken: its new token, the log read after it
+
 ASK_S = 1.0  # the first try at the owner
 ASK_AGAIN_S = 0.5  # each try after it: the owner may be dead, its lease about to lapse
 FORWARD_S = 6.0  # every try: past this the phone hears "server trouble"
@@ -74,10 +76,8 @@ class Cluster(News):
         #: (only then can another worker have taken one: `Leases.held`).
         self._holders_due = True
         self._holders_at = 0.0
-        #: The orphans' scan goes through every table, so a sweep runs it only when a table
-        #: can have lost its owner since the last: a worker seen alive since then is gone
-        #: (a lapsed lease, or a clean stop), or orphans were left to another heir (and
-        #: once a lease's time with the holders' read, as a backstop).
+        #: A sweep scans every table for orphans only once a worker seen alive since the
+        #: last scan is gone, or it left orphans to another heir (and once a lease's time).
         self._seen_alive: set[str] = set()
         self._orphans_left = True
         self._owners: dict[str, str] = {}
@@ -220,9 +220,14 @@ class Cluster(News):
             )
         return room.fence is not None
 
-    async def _claim(self, table_id: str) -> bool:
-        token = await asyncio.to_thread(self.leases.claim, table_id)
-        return token is not None and self._took(table_id, token)
+    def _claim_or_find(self, table_id: str, after: int) -> tuple[Claimed | None, str | None]:
+        """(A thread: a round begins with every table's first command at once.) The new
+        token and the log after `after`, read once the claim fenced out any owner before;
+        or the live worker that owns the table."""
+        token, owner = self.leases.claim_or_owner(table_id)
+        if token is None:
+            return None, owner
+        return (token, self.hub.store.log(table_id, after=after)), owner
 
     def _took(self, table_id: str, token: int, read: list[LogEntry] | None = None) -> bool:
         if self.owned.get(table_id, 0) >= token:
@@ -265,11 +270,11 @@ class Cluster(News):
         table_id = room.table_id
         owner = self._owners.get(table_id)
         if owner is None or (owner == self.worker_id and room.fence is None):
-            owner = await asyncio.to_thread(self.leases.owner, table_id)
-            if room.fence is not None:  # taken meanwhile (another command, the sweep)
+            claimed, owner = await asyncio.to_thread(self._claim_or_find, table_id, room.version)
+            if claimed is not None:
+                owner = self.worker_id if self._took(table_id, *claimed) else None
+            elif room.fence is not None:  # taken meanwhile (another command, the sweep)
                 return self.worker_id
-            if owner in (None, self.worker_id):
-                owner = self.worker_id if await self._claim(table_id) else None
             if owner is not None:
                 self._owners[table_id] = owner
         return owner

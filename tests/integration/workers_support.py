@@ -265,4 +265,6 @@ def cluster_of(server: Any) -> Any:
 async def owned_by(server: Any, table_id: str) -> None:
     """Make a worker in the test's loop own a table before any command reaches it (a new
     table is taken by the worker that gets its first command)."""
-    assert await cluster_of(server)._claim(table_id)
+    cluster = cluster_of(server)
+    room = cluster.hub.get(table_id)
+    assert await cluster._owner(room) == cluster.worker_id

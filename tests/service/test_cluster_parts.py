@@ -70,8 +70,8 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
     second.renew()
     token = first.claim(room.table_id)
     assert token == 1
-    assert second.claim(room.table_id) is None  # its owner is alive
-    assert second.owner(room.table_id) == "first"
+    assert second.claim(room.table_id) is None  # its owner is alive...
+    assert second.claim_or_owner(room.table_id) == (None, "first")  # ...and which it is
     room.own(token)
     await room.execute(Side.P1, "d1", 1, c.StartClock())
 
@@ -89,7 +89,8 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
     assert [e.version for e in store.log(room.table_id)] == [1, 2]
     assert second.mine() == {room.table_id: 2} and first.mine() == {}
     second.resign()
-    assert second.owner(room.table_id) is None
+    assert second.holders([room.table_id]) == {room.table_id: (None, 2)}  # nobody's now
+    assert first.claim_or_owner(room.table_id) == (3, "first")
     await hub.close()
 
 
@@ -131,7 +132,7 @@ async def test_a_new_table_is_nobodys_until_a_command_and_no_orphan_meanwhile(
     await begun.execute(Side.P1, "d1", 1, c.StartClock())  # its status is no longer waiting
     leases = Leases(store.engine, "any")
     leases.renew()
-    assert leases.owner(waiting.table_id) is None
+    assert leases.holders([waiting.table_id]) == {}
     assert leases.orphans() == [begun.table_id]  # a begun game with no owner: taken over
     assert leases.orphans(never_owned=False) == []  # ...found by the thorough sweep only
     assert leases.claim(waiting.table_id) == 1  # its first command's worker takes it
