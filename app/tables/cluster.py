@@ -64,9 +64,7 @@ def new_worker_id() -> str:
 
 class Cluster(News):
     def __init__(self, hub: TableHub, backplane: Backplane, leases: Leases) -> None:
-        self.hub = hub
-        self.backplane = backplane
-        self.leases = leases
+        self.hub, self.backplane, self.leases = hub, backplane, leases
         self.worker_id = leases.worker_id
         self.owned: dict[str, int] = {}
         self.alive: list[str] = []
@@ -429,10 +427,14 @@ class Cluster(News):
             catch_up(room)
 
     async def _recover(self) -> None:
-        """Redis is back: read from the store what went by meanwhile."""
+        """Redis is back: what went by meanwhile, read for all followed tables at once."""
+        held = {t: room.version for t, room in self.hub.rooms.items() if room.fence is None}
+        loop = asyncio.get_running_loop()  # (on a thread: thousands of tables, the loop serves on)
+        logs = await loop.run_in_executor(self._sweeper, logs_after, self.hub.store.engine, held)
+        for table_id, read in logs.items():
+            if (room := self.hub.rooms.get(table_id)) is not None and room.fence is None:
+                catch_up(room, read)
         for room in tuple(self.hub.rooms.values()):
-            if room.fence is None:
-                catch_up(room)
             room.screens.share_again()
 
     # -- what the health endpoint says -------------------------------------------------
