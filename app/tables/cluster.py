@@ -379,9 +379,7 @@ class Cluster(News):
             asked[1].set_result(envelope)
 
     def _on_command(self, envelope: dict[str, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self._serve(envelope))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.spawn(self._serve(envelope))
 
     async def _serve(self, envelope: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "rep", "id": envelope["id"]}

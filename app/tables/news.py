@@ -3,8 +3,10 @@ opened or dropped, a table's links or names changed (meta), an event changed."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,8 @@ from app.tables.room import TableRoom, Tokens
 if TYPE_CHECKING:
     from app.tables.hub import TableHub
 
+log = logging.getLogger(__name__)
+
 
 class News:
     """The cluster's part that hears of tables and events changed on another worker."""
@@ -25,14 +29,27 @@ class News:
     owned: dict[str, int]
     event_listeners: list[Callable[[str], None]]
     _relaying: bool
+    _tasks: set[asyncio.Task[None]]
 
     def _on_open(self, envelope: dict[str, Any]) -> None:
         if envelope.get("dropped"):
             self.hub.rooms.pop(envelope["t"], None)
             self.hub.broadcast.forget(f"table:{envelope['t']}")
             self.owned.pop(envelope["t"], None)
-        elif envelope.get("ev"):
-            self.hub.get(envelope["t"])
+        elif envelope.get("ev"):  # read on a thread: an event's round opens its tables at once
+            self.spawn(self._load(envelope["t"]))
+
+    async def _load(self, table_id: str) -> None:
+        try:
+            await self.hub.open(table_id)
+        except Exception:  # the store away: the first socket or dashboard for it reads it
+            log.exception("a table opened on another worker could not be read: %s", table_id)
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` on the loop, kept until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def discarded(self, table_id: str) -> None:
         """A table removed before its game began: the other workers forget it too."""
