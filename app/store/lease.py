@@ -52,7 +52,7 @@ class Leases:
         self.ttl_ms = ttl_ms
         #: Whether the last renewal found the lease held, with a quarter of it to spare:
         #: then it was live all the way from the renewal before, and no other worker
-        #: could take a table of this one's meanwhile (`claim` takes a live owner's never).
+        #: could take a table of this one's meanwhile (`claim_or_owner` takes a live owner's never).
         self.held = False
         with engine.begin() as conn:
             conn.execute(text("SELECT pg_advisory_xact_lock(7319001)"))  # one creator at a time
@@ -100,25 +100,24 @@ class Leases:
             conn.execute(text("DELETE FROM worker_lease WHERE worker_id = :me"), me)
             conn.execute(text("UPDATE table_owner SET owner = NULL WHERE owner = :me"), me)
 
-    def claim(self, table_id: str) -> int | None:
-        """Take the table if nobody alive holds it, or this worker does (a new token
-        then: any write with the old one is refused): the new fencing token, or None
-        (another live worker owns it)."""
-        return self.claim_or_owner(table_id)[0]
-
     def claim_or_owner(self, table_id: str) -> tuple[int | None, str | None]:
-        """`claim`, and when another live worker owns the table, which (one round trip:
-        a round begins with every table's first command at once)."""
+        """Take the table if nobody alive holds it, or this worker does (a new token
+        then: any write with the old one is refused): the new fencing token; or, when
+        another live worker owns it, which (one round trip: a round begins with every
+        table's first command at once). A live owner's row is only read, never locked:
+        its writes go on meanwhile."""
         with self.engine.begin() as conn:
             row = conn.execute(
                 text(
-                    "WITH taken AS (INSERT INTO table_owner (table_id, owner, token) "
-                    "VALUES (:t, :me, 1) ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
+                    "WITH live AS (SELECT owner FROM table_owner WHERE table_id = :t "
+                    f"AND owner <> :me AND {_LIVE_WORKER}), "
+                    "taken AS (INSERT INTO table_owner (table_id, owner, token) "
+                    "SELECT :t, :me, 1 WHERE NOT EXISTS (SELECT 1 FROM live) "
+                    "ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
                     "token = table_owner.token + 1 "
                     "WHERE table_owner.owner IS NULL OR table_owner.owner = :me "
                     f"OR NOT {_LIVE_WORKER} RETURNING token) "
-                    "SELECT (SELECT token FROM taken), (SELECT owner FROM table_owner "
-                    f"WHERE table_id = :t AND {_LIVE_WORKER})"
+                    "SELECT (SELECT token FROM taken), (SELECT owner FROM live)"
                 ),
                 {"t": table_id, "me": self.worker_id},
             ).one()
@@ -127,8 +126,9 @@ class Leases:
         return None, None if row[1] is None else str(row[1])
 
     def claim_all(self, table_ids: list[str]) -> dict[str, int]:
-        """`claim` for many tables in one statement (a takeover: a dead worker's tables
-        at once, not one round trip each): those taken, with their new tokens."""
+        """The claim of `claim_or_owner` for many tables in one statement (a takeover: a
+        dead worker's tables at once, not one round trip each): those taken, with their
+        new tokens."""
         if not table_ids:
             return {}
         with self.engine.begin() as conn:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from app import cli
 from app.domain import commands as c
@@ -68,10 +68,22 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
     first, second = Leases(store.engine, "first", ttl_ms=2_000), Leases(store.engine, "second")
     assert first.renew() == ["first"]
     second.renew()
-    token = first.claim(room.table_id)
+    token = first.claim_or_owner(room.table_id)[0]
     assert token == 1
-    assert second.claim(room.table_id) is None  # its owner is alive...
+    assert second.claim_or_owner(room.table_id)[0] is None  # its owner is alive...
     assert second.claim_or_owner(room.table_id) == (None, "first")  # ...and which it is
+    # The owner's write holds a share lock on its row (as pg_log's fenced insert does); a
+    # worker asking meanwhile only reads the row: with a lock wait it would give up at once.
+    url = store.engine.url  # (its options name the test's own schema)
+    options = f"{url.query['options']} -c lock_timeout=100"
+    impatient = create_engine(url.update_query_dict({"options": options}))
+    asking = Leases(impatient, "second")
+    with store.engine.begin() as writing:
+        writing.execute(
+            text("SELECT 1 FROM table_owner WHERE table_id = :t FOR SHARE"), {"t": room.table_id}
+        )
+        assert asking.claim_or_owner(room.table_id) == (None, "first")
+    impatient.dispose()
     room.own(token)
     await room.execute(Side.P1, "d1", 1, c.StartClock())
 
@@ -79,7 +91,7 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
         conn.execute(text("UPDATE worker_lease SET expires_at = now() - interval '1 second'"))
     second.renew()
     assert second.orphans() == [room.table_id]
-    assert second.claim(room.table_id) == 2
+    assert second.claim_or_owner(room.table_id)[0] == 2
     with pytest.raises(Fenced) as refused:
         await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))  # still token 1
     assert refused.value.code == "server_trouble"
@@ -101,8 +113,8 @@ async def test_a_dead_workers_tables_taken_over_in_one_claim(store: Store) -> No
     dead, heir_, other = (Leases(store.engine, w) for w in ("dead", "heir", "other"))
     for worker in (dead, heir_, other):
         worker.renew()
-    assert [dead.claim(t) for t in ids[:2]] == [1, 1]
-    assert other.claim(ids[2]) == 1
+    assert [dead.claim_or_owner(t)[0] for t in ids[:2]] == [1, 1]
+    assert other.claim_or_owner(ids[2])[0] == 1
     assert heir_.claim_all(ids) == {}  # every owner alive: nothing taken
     with store.engine.begin() as conn:  # the first worker dies: its lease lapses
         conn.execute(
@@ -135,7 +147,7 @@ async def test_a_new_table_is_nobodys_until_a_command_and_no_orphan_meanwhile(
     assert leases.holders([waiting.table_id]) == {}
     assert leases.orphans() == [begun.table_id]  # a begun game with no owner: taken over
     assert leases.orphans(never_owned=False) == []  # ...found by the thorough sweep only
-    assert leases.claim(waiting.table_id) == 1  # its first command's worker takes it
+    assert leases.claim_or_owner(waiting.table_id)[0] == 1  # its first command's worker takes it
     assert sorted(leases.orphans()) == [begun.table_id]
     await hub.close()
 

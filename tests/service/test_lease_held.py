@@ -75,7 +75,7 @@ async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
     monkeypatch.setattr(leases, "orphans", find_orphans)
     try:
         await cluster.renew()
-        token = leases.claim(room.table_id)
+        token = leases.claim_or_owner(room.table_id)[0]
         assert token is not None
         cluster._took(room.table_id, token)
         await cluster.sweep()
@@ -88,7 +88,7 @@ async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
         _expire_in(store, "stalled", -1.0)  # the worker stalls past its lease...
         other = Leases(store.engine, "other")
         other.renew()
-        assert other.claim(room.table_id) == token + 1  # ...and another takes the table
+        assert other.claim_or_owner(room.table_id)[0] == token + 1  # ...and another takes the table
         await cluster.sweep()
         assert reads == [1] and room.fence == token  # no renewal yet: it cannot know
         await cluster.renew()  # the renewal finds the lease lapsed
@@ -128,7 +128,7 @@ async def test_the_orphans_scan_runs_only_once_a_worker_seen_alive_has_gone(
         dying.renew()
         await cluster.sweep()
         assert scans == [True]  # a new worker, nobody gone: nothing to scan for
-        assert dying.claim(room.table_id) is not None
+        assert dying.claim_or_owner(room.table_id)[0] is not None
         _expire_in(store, "dying", -1.0)  # it dies holding the table
         await cluster.sweep()
         assert scans == [True, False]  # gone: scanned at once, without waiting for a renewal

@@ -37,7 +37,7 @@ async def test_fenced_inserts_of_a_batch_go_as_one_statement_and_a_stale_one_is_
     rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
     leases = Leases(store.engine, "me")
     leases.renew()
-    tokens = [leases.claim(room.table_id) for room in rooms]
+    tokens = [leases.claim_or_owner(room.table_id)[0] for room in rooms]
     assert tokens == [1, 1, 1]
     assert store._pg_log is not None
     await store._pg_log._connection()  # made before: its own settings are not counted
@@ -73,7 +73,7 @@ async def test_a_batch_keeps_every_character_and_an_empty_turn_as_written(store:
     leases = Leases(store.engine, "me")
     leases.renew()
     for room in rooms:
-        leases.claim(room.table_id)
+        leases.claim_or_owner(room.table_id)[0]
     awkward = '{"c":"note","text":"Björn said \\"hi\\"\\n\\\\ 🎲 \\ud83c\\udfb2"}\n\t'
     entries = [
         LogEntry(1, 2**40, "p1", 'dev "x"\\', 2**53, awkward, ""),
@@ -95,7 +95,7 @@ async def test_a_batch_that_fails_is_written_again_write_by_write(store: Store) 
     one, two = hub.create(QuickGame(clock_minutes=30)), hub.create(QuickGame(clock_minutes=30))
     leases = Leases(store.engine, "me")
     leases.renew()
-    assert leases.claim(one.table_id) == 1 and leases.claim(two.table_id) == 1
+    assert [leases.claim_or_owner(room.table_id)[0] for room in (one, two)] == [1, 1]
     await store.write(one.table_id, start("a"), None, None, fence=1)
     done = await asyncio.gather(
         store.write(one.table_id, start("again"), None, None, fence=1),  # version 1 taken
