@@ -4,10 +4,14 @@ CPython starts a young collection when allocations outnumber frees by 700. A soc
 server frees about as much as it allocates (each message frees the previous wait's
 objects and makes the next), so that count rarely moves: young collections come
 seldom and then walk tens of thousands of live objects, a pause of 30-80 ms on a small
-machine, felt by every tap in flight. Paced instead, the youngest generation is
-collected every 50 ms (well under a millisecond) and the middle one every 250 ms (a
-few ms). Nearly everything that outlives those dies by reference count anyway, so the
-oldest generation is walked only when garbage cycles can have piled up: after
+machine, felt by every tap in flight. Paced instead, the young objects are collected
+every 50 ms (well under a millisecond), and what outlives that is frozen at once (moved
+out of the collector's generations, `gc.freeze`): nearly all of it dies by reference
+count anyway, and a phone's socket leaves a few objects behind at each message that
+live until its next one, seconds later. CPython's middle generation walked those again
+every 250 ms, 5-7 ms each time at 5,000 tables on two workers (a stall that every tap in
+flight felt), and never found a cycle. The oldest objects, the frozen ones included, are
+walked only when garbage cycles can have piled up: after
 `FULL_AFTER_CHURN` sockets have opened or closed (a handshake and a closed connection
 leave cycles behind; a crowd of phones joining at the start of a round must not let them
 pile up for minutes), and at least every ten minutes. That walk takes a large part of a
@@ -19,10 +23,10 @@ come back in a crowd (`CROWD` sockets or more in a tick) the young collections w
 `CROWD_DEFER_MS` at most: every one of them would walk all the new sockets' objects, a
 pause of a tenth of a second each just when every table is to be served again; once
 the crowd is in (no crowded tick for `CROWD_CALM_MS`: a busy server counts the sockets
-it took in bursts, with quiet ticks between), one middle collection walks them once. A
+it took in bursts, with quiet ticks between), one young collection walks them once. A
 start is such a crowd: the phones that lost the server come back at once, and the
-tables are read meanwhile. What the server loads at start is frozen out of the
-collector altogether (see main.py).
+tables are read meanwhile. What the server loads at start is frozen at once (see
+main.py); a full walk takes it in too (about 100,000 objects, 50 ms here).
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger(__name__)
 
 YOUNG_EVERY_MS = 50
-MIDDLE_EVERY = 5  # young ticks
 FULL_EVERY_MS = 10 * 60_000
 FULL_AFTER_CHURN = 1000
 QUIET_MS = 1000
@@ -53,7 +56,6 @@ class Pace:
     def __init__(
         self,
         now_ms: int,
-        middle_every: int = MIDDLE_EVERY,
         full_every_ms: int = FULL_EVERY_MS,
         full_after_churn: int = FULL_AFTER_CHURN,
         quiet_ms: int = QUIET_MS,
@@ -62,12 +64,10 @@ class Pace:
         crowd_defer_ms: int = CROWD_DEFER_MS,
         crowd_calm_ms: int = CROWD_CALM_MS,
     ) -> None:
-        self.middle_every = middle_every
         self.full_every_ms = full_every_ms
         self.full_after_churn = full_after_churn
         self.quiet_ms = quiet_ms
         self.max_defer_ms = max_defer_ms
-        self.ticks = 0
         self.last_full_ms = now_ms
         self.churn_at_last_full = 0
         self.churn_seen = 0
@@ -79,12 +79,10 @@ class Pace:
         self.crowd_calm_ms = crowd_calm_ms
         self.last_crowd_ms = now_ms
         self.started_ms = now_ms
-        self.deferred = False
 
     def generation(self, now_ms: int, socket_churn: int) -> int | None:
         """The generation to collect now, given the sockets opened and closed so far
         (None: none now, a crowd of sockets is coming in)."""
-        self.ticks += 1
         crowded = self.crowd is not None and (
             socket_churn - self.churn_seen >= self.crowd
             or now_ms - self.started_ms < self.crowd_defer_ms
@@ -95,7 +93,6 @@ class Pace:
             self.last_full_ms = now_ms
             self.churn_at_last_full = socket_churn
             self.churned_since_ms = None
-            self.deferred = False
             return 2
         if crowded:
             self.last_crowd_ms = now_ms
@@ -104,12 +101,8 @@ class Pace:
         elif now_ms - self.last_crowd_ms >= self.crowd_calm_ms:
             self.crowd_since_ms = None
         if self.crowd_since_ms is not None and now_ms - self.crowd_since_ms < self.crowd_defer_ms:
-            self.deferred = True
             return None
-        if self.deferred:  # the crowd is in (or waited long enough): walk it once
-            self.deferred = False
-            return 1
-        return 1 if self.ticks % self.middle_every == 0 else 0
+        return 0  # once the crowd is in (or waited long enough), it is walked once
 
     def _full_due(self, now_ms: int, socket_churn: int) -> bool:
         if now_ms - self.last_full_ms >= self.full_every_ms:
@@ -131,7 +124,8 @@ async def pace_collector(
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     crowd: int | None = None,
 ) -> None:
-    """Collect on `Pace`'s schedule until cancelled; CPython's own trigger is off meanwhile."""
+    """Collect on `Pace`'s schedule until cancelled; CPython's own trigger is off meanwhile.
+    What a young collection leaves is frozen; a full one walks the frozen too."""
     pace = Pace(now_ms(), crowd=crowd)
     gc.disable()
     try:
@@ -141,7 +135,10 @@ async def pace_collector(
             if generation is None:
                 continue
             began, began_cpu = time.perf_counter(), time.thread_time()
+            if generation == 2:
+                gc.unfreeze()
             found = gc.collect(generation)
+            gc.freeze()
             took_ms = (time.perf_counter() - began) * 1000
             if took_ms >= SLOW_MS:
                 log.warning(
@@ -153,4 +150,5 @@ async def pace_collector(
                     found,
                 )
     finally:
+        gc.unfreeze()
         gc.enable()

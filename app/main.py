@@ -74,7 +74,7 @@ def create_app(
             hub.dice = lambda: random.Random(dice.random())
         app.state.cluster = cluster
         gc.collect()
-        gc.freeze()  # what was loaded lives as long as the server: keep it out of the collector
+        gc.freeze()  # what was loaded lives as long as the server: only a full collection walks it
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)

@@ -1,17 +1,18 @@
-"""The collector's pace: young often, middle every fifth tick, full when cycles pile up."""
+"""The collector's pace: young often, what outlives it frozen, full when cycles pile up."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 
 from app.collector import Pace, pace_collector
 
 
-def test_young_every_tick_middle_every_fifth() -> None:
-    pace = Pace(now_ms=0, middle_every=5)
+def test_young_every_tick_and_never_the_middle_generation() -> None:
+    pace = Pace(now_ms=0)
     gens = [pace.generation(now_ms=50 * n, socket_churn=0) for n in range(1, 11)]
-    assert gens == [0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    assert gens == [0] * 10
 
 
 def test_a_full_collection_after_enough_sockets_opened_or_closed_once_they_stop() -> None:
@@ -70,22 +71,22 @@ async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> No
 
 def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_walk_it_once() -> None:
     # The hall's phones come back after a restart: 100 sockets a tick for half a second.
-    pace = Pace(now_ms=-60_000, middle_every=5, crowd=20, crowd_defer_ms=2000)
+    pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000)
     assert pace.generation(50, socket_churn=5) == 0  # a few sockets: as ever
     gens = [pace.generation(100 + 50 * n, socket_churn=5 + 100 * (n + 1)) for n in range(10)]
     assert gens == [None] * 10  # nothing walks the new sockets while they come
     # The last crowded tick was at 550: quiet ticks wait CROWD_CALM_MS (500 ms) for more.
     calm = [pace.generation(600 + 50 * n, socket_churn=1005) for n in range(9)]
     assert calm == [None] * 9
-    assert pace.generation(1050, socket_churn=1005) == 1  # in: both young ones, once
-    assert pace.generation(1100, socket_churn=1006) in (0, 1)  # then as ever
+    assert pace.generation(1050, socket_churn=1005) == 0  # in: walked once
+    assert pace.generation(1100, socket_churn=1006) == 0  # then as ever
 
 
 def test_a_crowd_counted_in_bursts_is_one_crowd__the_quiet_ticks_between_walk_nothing() -> None:
     # A busy server counts the sockets it took in bursts: 0, 43, 16, 0, 63, 0, 0, 168, ...
     # (one worker's ticks while 1,000 phones came back to it). Each quiet tick's middle
     # collection walked every socket come in so far, a pause of 30-140 ms each time.
-    pace = Pace(now_ms=-60_000, middle_every=5, crowd=20, crowd_defer_ms=2000)
+    pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000)
     bursts = [626, 1, 43, 16, 0, 63, 73, 0, 0, 96, 168, 31, 0, 0, 0, 77, 0, 0, 205, 228]
     churn, gens = 0, []
     for n, burst in enumerate(bursts):
@@ -93,7 +94,7 @@ def test_a_crowd_counted_in_bursts_is_one_crowd__the_quiet_ticks_between_walk_no
         gens.append(pace.generation(50 * (n + 1), socket_churn=churn))
     assert gens == [None] * len(bursts)
     after = [pace.generation(1000 + 50 * (n + 1), socket_churn=churn) for n in range(10)]
-    assert after == [None] * 9 + [1]  # once no crowded tick came for 500 ms: one walk
+    assert after == [None] * 9 + [0]  # once no crowded tick came for 500 ms: one walk
 
 
 def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long() -> None:
@@ -105,11 +106,53 @@ def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long(
 
 def test_a_start_is_a_crowd__the_young_collections_wait_then_walk_it_once() -> None:
     # The server starts: its tables are read, and every phone that lost it comes back.
-    pace = Pace(now_ms=0, middle_every=5, crowd=20, crowd_defer_ms=2000)
+    pace = Pace(now_ms=0, crowd=20, crowd_defer_ms=2000)
     gens = [pace.generation(50 * n, socket_churn=n) for n in range(1, 40)]
     assert gens == [None] * 39  # a trickle, but the first 2 s after the start
     # The crowd began at the first tick (50 ms): it waits 2 s from then at the most.
     assert pace.generation(2000, socket_churn=40) is None
-    assert pace.generation(2050, socket_churn=40) == 1
+    assert pace.generation(2050, socket_churn=40) == 0
     after = [pace.generation(2050 + 50 * n, 40) for n in range(1, 6)]
-    assert sorted(after) == [0, 0, 0, 0, 1]  # as ever
+    assert after == [0] * 5  # as ever
+
+
+class _Node:
+    me: _Node
+
+
+async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_it() -> None:
+    # A phone's socket leaves objects at each message that live till its next one: once
+    # they outlive a young collection, no later young or middle one walks them again.
+    now = {"ms": 0, "churn": 0}
+    ticks: asyncio.Queue[None] = asyncio.Queue()
+    ticked: asyncio.Queue[None] = asyncio.Queue()
+
+    async def tick(_seconds: float) -> None:
+        await ticked.put(None)  # the last tick's collection is over
+        await ticks.get()
+        now["ms"] += 50
+
+    async def one_tick() -> None:
+        ticks.put_nowait(None)
+        await ticked.get()
+
+    task = asyncio.create_task(pace_collector(lambda: now["ms"], lambda: now["churn"], sleep=tick))
+    await ticked.get()
+    node = _Node()
+    node.me = node  # a cycle: only the collector frees it
+    gone = weakref.ref(node)
+    await one_tick()
+    assert not any(o is node for o in gc.get_objects())  # frozen: out of every generation
+    del node
+    for _ in range(12):  # more than a middle collection's five young ticks
+        await one_tick()
+    assert gone() is not None  # garbage now, but no young collection walks it
+    now["churn"] = 1000  # a crowd of sockets opened and closed
+    await one_tick()
+    now["ms"] += 1000  # and then none for a second: the full collection
+    await one_tick()
+    assert gone() is None
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0  # a stopped pacer leaves nothing frozen
