@@ -184,7 +184,8 @@ class Cluster(News):
         logs = await loop.run_in_executor(self._sweeper, logs_after, self.hub.store.engine, seen)
         for table_id, token in taken.items():
             self._took(table_id, token, logs.get(table_id))
-        self._seen_alive, self._orphans_left = set(alive), len(taken) < len(orphans)
+        self._seen_alive -= gone  # scanned for; whoever a renewal saw meanwhile stays seen
+        self._orphans_left = len(taken) < len(orphans)
 
     async def _check_holders(self, loop: asyncio.AbstractEventLoop) -> None:
         """Let go of the tables another worker holds now."""
