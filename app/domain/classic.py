@@ -3,11 +3,10 @@ Assassination Victory and No Tiebreakers (SR2019 "Event Variants")."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.state import Game, Method, Phase, end_game, in_play, seat_of
 from app.domain.turn_timing import TurnTimer
 

@@ -7,9 +7,11 @@ moment the running side started, never ticked.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TypeVar
+
+from app.domain.frozen import replace
 
 
 class Side(IntEnum):

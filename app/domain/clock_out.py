@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain.clock import Side, put
+from app.domain.frozen import replace
 from app.domain.state import (
     Game,
     Method,

@@ -3,12 +3,11 @@ clock-out claims, reports and confirmation."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain import commands as c
 from app.domain.clock import put
 from app.domain.clock_out import lose_on_time
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.result import compute_result, settled
 from app.domain.state import (
     Game,

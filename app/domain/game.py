@@ -9,13 +9,13 @@ module is their one door.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from app.domain import classic, ending, judge, pregame_rules, turns
 from app.domain import commands as c
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
+from app.domain.frozen import replace
 from app.domain.result import compute_result, presence_needed, reports_needed, settled
 from app.domain.state import (
     UNDO_WINDOW_MS,

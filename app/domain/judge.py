@@ -4,11 +4,10 @@ corrected (TS9); and the server's die for a scenario's special rule."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain import commands as c
 from app.domain.clock import Side, put
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.result import settled_result
 from app.domain.state import (
     Correction,

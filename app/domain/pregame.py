@@ -14,12 +14,13 @@ goes first: the table maps its seats to sides by it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.frozen import replace
 
 MAX_LIST_NAME = 200
 

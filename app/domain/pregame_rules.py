@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TypeVar
 
 from app.domain import commands as c
 from app.domain import pregame as p
 from app.domain.errors import NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.scenarios import ElementKind
 from app.domain.state import Game, Phase, seat_of
 

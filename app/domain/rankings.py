@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from app.domain.errors import BadInput
+from app.domain.frozen import replace
 from app.domain.pairing import Pairing, pair_round, pairing_of
 from app.domain.standings import (
     SR2019_TP,

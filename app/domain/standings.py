@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
 from app.domain.errors import BadInput
+from app.domain.frozen import replace
 from app.domain.method import Method
 
 

@@ -4,13 +4,14 @@ helpers every rule uses."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
 from app.domain import commands as c
 from app.domain.clock import Clock, Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.method import Method as Method
 from app.domain.pregame import STEP_WORDS, Pregame
 from app.domain.rulesets.base import Ruleset as Format

@@ -10,10 +10,11 @@ the EO calls "dice down" and the game ends, with one last scenario scoring.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from app.domain.clock import Side, put
 from app.domain.errors import BadInput, RuleError
+from app.domain.frozen import replace
 
 MINUTE_MS = 60_000
 

@@ -3,12 +3,11 @@ interrupts (DC6), undo."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain import commands as c
 from app.domain.clock import Side, update
 from app.domain.clock_out import decide_flag
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
+from app.domain.frozen import replace
 from app.domain.pregame import STEP_WORDS
 from app.domain.state import (
     UNDO_WINDOW_MS,

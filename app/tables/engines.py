@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from app.domain import commands as c
 from app.domain import game as warmachine
 from app.domain.clock import Side
 from app.domain.commands import Actor
+from app.domain.frozen import replace
 from app.domain.games import engine_name
 from app.domain.status import TableStatus, table_status
 from app.tables import codec, eo_table, runewars_codec, runewars_table, snapshot

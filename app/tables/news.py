@@ -7,9 +7,9 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable, Coroutine
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from app.domain.frozen import replace
 from app.store.models import TableRecord
 from app.tables.backplane import Backplane
 from app.tables.fanout import REPLACED

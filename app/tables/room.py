@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.game import Game
 from app.domain.merge import MergeRefused, check_offline
 from app.domain.status import TableStatus, table_status

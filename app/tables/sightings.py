@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from app.domain.frozen import replace
 from app.tables.backplane import Backplane
 from app.tables.offline import Gap
 

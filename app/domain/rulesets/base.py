@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -29,6 +29,7 @@ from app.domain.army_lists import NO_CHECKS, ListChecks, check_armies, read_list
 from app.domain.army_lists import split_lists as split_lists
 from app.domain.clock import Side
 from app.domain.errors import BadInput
+from app.domain.frozen import replace
 from app.domain.prizes import SR2019_PRIZES, Prize
 
 if TYPE_CHECKING:  # the hooks read the game; the game reads its ruleset

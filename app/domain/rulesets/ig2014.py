@@ -34,13 +34,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from app.domain import commands as c
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput, RuleError
+from app.domain.frozen import replace
 from app.domain.prizes import PLACES
 from app.domain.rulesets.base import (
     PLAY_ON_MS,

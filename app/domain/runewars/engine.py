@@ -5,12 +5,12 @@ or raises a RuleError, the same door the Warmachine tables use; `new_game` opens
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from app.domain.clock import Side
 from app.domain.commands import Actor, Role
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
+from app.domain.frozen import replace
 from app.domain.runewars import commands as rc
 from app.domain.runewars.judge import judge
 from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND, score

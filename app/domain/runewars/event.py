@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from app.domain.errors import BadInput, NotFound, RuleError
+from app.domain.frozen import replace
 from app.domain.runewars import pairing
 from app.domain.runewars.pairing import Match
 from app.domain.runewars.rules import (

@@ -4,11 +4,10 @@ reason, and the correction keeps what it replaced."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain.clock import Side
 from app.domain.commands import Actor, Role
 from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.frozen import replace
 from app.domain.runewars import commands as rc
 from app.domain.runewars.rules import score
 from app.domain.runewars.scoring import decide, flurry_win, scores

@@ -4,10 +4,9 @@ destruction, concession) or, on equal scores, by the Final Flurry."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
+from app.domain.frozen import replace
 from app.domain.runewars.rules import (
     BYE_MOV,
     BYE_TP,

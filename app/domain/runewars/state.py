@@ -4,11 +4,12 @@ way the game ended, the scores and the result. Immutable; time is passed in."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from app.domain.clock import Side
 from app.domain.errors import BadInput
+from app.domain.frozen import replace
 from app.domain.runewars.rules import (
     AREAS,
     MINUTE_MS,

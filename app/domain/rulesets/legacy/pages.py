@@ -6,9 +6,8 @@ has a kill box or a turn limit.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from app.domain.clock import Side
+from app.domain.frozen import replace
 from app.domain.rulesets.base import RoundNotes, ScenarioVictory, TurnMark
 from app.domain.rulesets.legacy.rules import (
     by_round,
