@@ -7,17 +7,17 @@ through `object.__setattr__` (the class is frozen): 7 us a `Game` here, two thir
 tap's rules. Here each class gets a function of its own, compiled once from its field
 names, that copies the fields straight into a new instance: under 3 us.
 
-Only where that is the same thing: a class whose fields are all set by `__init__` and that
-has no `__post_init__`. Any other (`Setup`, whose lookups are cached in fields of its
-own that a new setup must not keep) goes to `dataclasses.replace`, as does any call
-naming a field the class lacks, which then raises its `TypeError`.
+Only where that is the same thing: a class whose `__init__` the dataclass made, that sets
+all of its fields and has no `__post_init__` to run. Any other (`Setup`, whose lookups are
+cached in fields of its own that a new setup must not keep) goes to `dataclasses.replace`,
+as does any call naming a field the class lacks, which then raises its `TypeError`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -41,7 +41,8 @@ def replace(obj: T, /, **changes: Any) -> T:
 
 def _compile(cls: type) -> tuple[_Copier, frozenset[str]] | None:
     fields = dataclasses.fields(cls)
-    if hasattr(cls, "__post_init__") or not all(f.init for f in fields):
+    made_init = cast(Any, cls).__dataclass_params__.init  # not an __init__ of its own
+    if not made_init or hasattr(cls, "__post_init__") or not all(f.init for f in fields):
         return None
     names = [f.name for f in fields]
     lines = ["def copy(obj, changes):", "    new = new_of(cls)"]

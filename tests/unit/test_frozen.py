@@ -54,3 +54,23 @@ def test_a_setup_keeps_none_of_its_cached_lookups_when_its_format_changes() -> N
     other = replace(setup, format_id="ig2014")
     assert other.format_id == "ig2014"
     assert other.format is not setup.format
+
+
+def test_a_class_with_its_own_init_or_post_init_is_copied_through_them() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        turn: int
+        doubled: int = 0
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "doubled", self.turn * 2)
+
+    @dataclasses.dataclass(frozen=True, init=False)
+    class Own:
+        turn: int
+
+        def __init__(self, turn: int) -> None:
+            object.__setattr__(self, "turn", turn + 100)
+
+    assert replace(Checked(1), turn=4).doubled == 8
+    assert replace(Own(1), turn=4).turn == 104
