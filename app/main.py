@@ -63,7 +63,7 @@ def create_app(
             backplane = Backplane(settings.redis_url, settings.redis_prefix, worker_id)
             hub = TableHub(store, clock, rng, RedisBroadcast(backplane))
             hub.load(events_only=True)  # the dashboards'; the others as phones open them
-            leases = Leases(store.engine, worker_id, settings.lease_ms)
+            leases = Leases(store.engine, worker_id, settings.lease_ms, life_line=True)
             cluster = Cluster(hub, backplane, leases)
             await cluster.start()
         else:

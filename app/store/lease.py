@@ -8,25 +8,54 @@ its token (`Store.append(..., fence=token)`): the insert holds a share lock on t
 owner row and happens only while the token is still the table's, so a worker that
 lost a table (it stalled past its lease and another took over) cannot write to it any
 more, and the new owner reads the log only after every write of the old one is in.
+
+A worker that dies is not waited for that long when its process ends: each worker keeps a
+life line, a session of its own that holds an advisory lock on the worker's id for as
+long as the process lives (`life_line` in its lease row says it does). A killed or crashed
+process loses it at once (its socket closes and PostgreSQL ends the session), and the
+other workers end its lease at their next look at who is alive (`alive`): its tables are
+taken over within a sweep rather than a lease's time. A worker whose host is gone (no
+socket closed) or that stalls still holds its lock: for it the lease's time stands, as it
+does for a worker that keeps no life line. A worker looks for dead ones only once its own
+life line has held for half a lease, so that when PostgreSQL restarts (every life line
+lost at once) each has taken its lock again, at its next renewal, before any is judged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Iterable
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
+import psycopg
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
 from app.domain.status import LIVE, TableStatus
+
+log = logging.getLogger(__name__)
 
 TTL_MS = 2_000
 
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS worker_lease ("
     " worker_id TEXT PRIMARY KEY, expires_at TIMESTAMPTZ NOT NULL)",
+    "ALTER TABLE worker_lease ADD COLUMN IF NOT EXISTS life_line BOOLEAN NOT NULL DEFAULT false",
     "CREATE TABLE IF NOT EXISTS table_owner ("
     " table_id TEXT PRIMARY KEY, owner TEXT, token BIGINT NOT NULL DEFAULT 0)",
+)
+
+#: The advisory lock a worker's life line holds (one key a worker id).
+_LIFE_LOCK = "hashtextextended({}, 0)"
+
+#: Ends the lease of every worker whose life line is gone: its lock is free.
+_END_DEAD = (
+    "UPDATE worker_lease SET expires_at = clock_timestamp() "
+    "WHERE life_line AND worker_id <> :me AND expires_at > clock_timestamp() "
+    f"AND pg_try_advisory_xact_lock({_LIFE_LOCK.format('worker_id')})"
 )
 
 _LIVE_WORKER = (
@@ -46,10 +75,21 @@ def heir(table_id: str, workers: Iterable[str]) -> str | None:
 
 
 class Leases:
-    def __init__(self, engine: Engine, worker_id: str, ttl_ms: int = TTL_MS) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        worker_id: str,
+        ttl_ms: int = TTL_MS,
+        life_line: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.engine = engine
         self.worker_id = worker_id
         self.ttl_ms = ttl_ms
+        self._clock = clock
+        self._wants_life_line = life_line
+        self._life: psycopg.Connection[Any] | None = None
+        self._life_since: float | None = None  # when the life line last took its lock
         #: Whether the last renewal found the lease held, with a quarter of it to spare:
         #: then it was live all the way from the renewal before, and no other worker
         #: could take a table of this one's meanwhile (`claim_or_owner` takes a live owner's never).
@@ -58,9 +98,80 @@ class Leases:
             conn.execute(text("SELECT pg_advisory_xact_lock(7319001)"))  # one creator at a time
             for statement in SCHEMA:
                 conn.execute(text(statement))
+        if life_line:
+            self._hold_life_line()  # before the first lease: no lease without its lock
+
+    # -- the life line ------------------------------------------------------------------
+
+    def _hold_life_line(self) -> bool:
+        """Open the life line afresh and take the worker's lock on it: whether it holds."""
+        self._drop_life_line()
+        if not self._wants_life_line:
+            return False  # closed meanwhile (a clean stop)
+        try:
+            _, params = self.engine.dialect.create_connect_args(self.engine.url)
+            conn: psycopg.Connection[Any] = psycopg.connect(**params, autocommit=True)
+        except psycopg.Error as exc:
+            log.warning("the worker's life line could not be opened: %s", exc)
+            return False
+        try:
+            lock = f"SELECT pg_try_advisory_lock({_LIFE_LOCK.format('%s')})"
+            row = conn.execute(lock, (self.worker_id,)).fetchone()
+        except psycopg.Error as exc:
+            log.warning("the worker's life line could not take its lock: %s", exc)
+            row = None
+        if row is None or not row[0]:
+            conn.close()
+            return False
+        self._life, self._life_since = conn, self._clock()
+        return True
+
+    def _life_line_holds(self) -> bool:
+        """Whether the life line still holds the lock (a round trip on it); taken again if
+        it was lost."""
+        if not self._wants_life_line:
+            return False
+        conn = self._life
+        if conn is not None and not conn.closed:
+            try:
+                conn.execute("SELECT 1")
+                return True
+            except psycopg.Error:
+                pass
+        return self._hold_life_line()
+
+    def _drop_life_line(self) -> None:
+        conn, self._life, self._life_since = self._life, None, None
+        if conn is not None:
+            with contextlib.suppress(psycopg.Error):
+                conn.close()
+
+    def _judges(self) -> bool:
+        """Whether this worker ends the leases of dead ones: its own life line held for
+        half a lease."""
+        since = self._life_since
+        return since is not None and self._clock() - since >= self.ttl_ms / 2000
+
+    @property
+    def life_line(self) -> str:
+        """What the health endpoint says of it: "held" (this worker judges the others),
+        "settling", "lost" (taken again at the next renewal) or "none" (kept none)."""
+        if not self._wants_life_line:
+            return "none"
+        if self._life is None:
+            return "lost"
+        return "held" if self._judges() else "settling"
+
+    def close(self) -> None:
+        """Let the life line go (the process ends; a clean stop resigns first)."""
+        self._wants_life_line = False
+        self._drop_life_line()
+
+    # -- the lease ----------------------------------------------------------------------
 
     def renew(self) -> list[str]:
         """Extend this worker's lease; the workers alive now (this one included)."""
+        line = self._life_line_holds()
         with self.engine.begin() as conn:
             held = conn.execute(
                 text(
@@ -71,23 +182,26 @@ class Leases:
             ).scalar()
             conn.execute(
                 text(
-                    "INSERT INTO worker_lease (worker_id, expires_at) VALUES "
-                    "(:me, clock_timestamp() + make_interval(secs => :ttl)) "
-                    "ON CONFLICT (worker_id) DO UPDATE SET expires_at = EXCLUDED.expires_at"
+                    "INSERT INTO worker_lease (worker_id, expires_at, life_line) VALUES "
+                    "(:me, clock_timestamp() + make_interval(secs => :ttl), :line) "
+                    "ON CONFLICT (worker_id) DO UPDATE SET expires_at = EXCLUDED.expires_at, "
+                    "life_line = EXCLUDED.life_line"
                 ),
-                {"me": self.worker_id, "ttl": self.ttl_ms / 1000},
+                {"me": self.worker_id, "ttl": self.ttl_ms / 1000, "line": line},
             )
             alive = self._alive(conn)
         self.held = bool(held)
         return alive
 
     def alive(self) -> list[str]:
-        """The workers alive now (a read of the few lease rows, nothing written)."""
+        """The workers alive now (a read of the few lease rows; a dead worker's life line
+        gone, its lease ended first)."""
         with self.engine.begin() as conn:
             return self._alive(conn)
 
-    @staticmethod
-    def _alive(conn: Connection) -> list[str]:
+    def _alive(self, conn: Connection) -> list[str]:
+        if self._judges():
+            conn.execute(text(_END_DEAD), {"me": self.worker_id})
         rows = conn.execute(
             text("SELECT worker_id FROM worker_lease WHERE expires_at > clock_timestamp()")
         )

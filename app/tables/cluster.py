@@ -7,11 +7,11 @@ Redis; the other workers apply the entry to their copy and hand the event to the
 so dashboards on any worker see every table. A command that reaches a worker which does not own
 its table goes to the owner through Redis, and its ack or error comes back the same way.
 
-A worker that dies stops renewing its lease; within the lease's time another worker takes each
-of its tables over (rendezvous hashing picks which), reads from the store what it had not seen,
-and goes on: every acked command is in the log, and the fencing token keeps the old owner from
-writing any more. Without Redis a worker cannot tell the others what it applies, so it refuses
-commands ("server trouble") until Redis returns, then reads back from the store what it missed.
+A worker that dies loses its lease (at once if its process ended: app.store.lease's life
+line); another takes each of its tables over (rendezvous hashing picks which), reads what it
+had not seen, and goes on: every acked command is in the log, and the fencing token keeps the
+old owner from writing. Without Redis a worker cannot tell the others what it applies, so it
+refuses commands ("server trouble") until Redis returns, then reads back what it missed.
 """
 
 from __future__ import annotations
@@ -120,6 +120,7 @@ class Cluster(News):
                     await task
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self.leases.resign)
+        await asyncio.to_thread(self.leases.close)
         for room in self.hub.rooms.values():
             room.own(None)
         self.owned.clear()
@@ -443,6 +444,7 @@ class Cluster(News):
             "worker": self.worker_id,
             "redis": "ok" if self.backplane.healthy else self.backplane.trouble,
             "lease": "ok" if self.lease_ok else "not renewed",
+            "life_line": self.leases.life_line,
             "workers_alive": len(self.alive),
             "tables_owned": len(self.owned),
         }
