@@ -41,12 +41,18 @@ log = logging.getLogger(__name__)
 TTL_MS = 2_000
 
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS worker_lease ("
-    " worker_id TEXT PRIMARY KEY, expires_at TIMESTAMPTZ NOT NULL)",
-    "ALTER TABLE worker_lease ADD COLUMN IF NOT EXISTS life_line BOOLEAN NOT NULL DEFAULT false",
+    "CREATE TABLE IF NOT EXISTS worker_lease (worker_id TEXT PRIMARY KEY,"
+    " expires_at TIMESTAMPTZ NOT NULL, life_line BOOLEAN NOT NULL DEFAULT false)",
     "CREATE TABLE IF NOT EXISTS table_owner ("
     " table_id TEXT PRIMARY KEY, owner TEXT, token BIGINT NOT NULL DEFAULT 0)",
 )
+#: A database of a release before life lines gets the column (only then: an ALTER locks
+#: the lease table, and every worker's renewal with it, even when it has nothing to do).
+_HAS_LIFE_LINE = (
+    "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+    "AND table_name = 'worker_lease' AND column_name = 'life_line'"
+)
+_ADD_LIFE_LINE = "ALTER TABLE worker_lease ADD COLUMN life_line BOOLEAN NOT NULL DEFAULT false"
 
 #: The advisory lock a worker's life line holds (one key a worker id).
 _LIFE_LOCK = "hashtextextended({}, 0)"
@@ -98,6 +104,8 @@ class Leases:
             conn.execute(text("SELECT pg_advisory_xact_lock(7319001)"))  # one creator at a time
             for statement in SCHEMA:
                 conn.execute(text(statement))
+            if conn.execute(text(_HAS_LIFE_LINE)).first() is None:
+                conn.execute(text(_ADD_LIFE_LINE))
         if life_line:
             self._hold_life_line()  # before the first lease: no lease without its lock
 

@@ -166,3 +166,25 @@ def test_a_closed_worker_lets_its_lock_go(
     assert line.closed and leaving._life is None and leaving.life_line == "none"
     leaving.renew()  # a closed worker opens no line again
     assert leaving._life is None
+
+
+def test_a_lease_table_of_a_release_before_life_lines_gets_the_column(
+    store: Store, worker: Callable[..., tuple[Leases, Clock]]
+) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(
+            text(
+                "CREATE TABLE worker_lease (worker_id TEXT PRIMARY KEY, "
+                "expires_at TIMESTAMPTZ NOT NULL)"
+            )
+        )
+        conn.execute(
+            text("INSERT INTO worker_lease VALUES ('older', clock_timestamp() + interval '1 h')")
+        )
+    newer, clock = worker("newer")
+    newer.renew()
+    clock.now += TTL_MS / 2000
+    assert newer.alive() == sorted(["older", newer.worker_id])  # no line: not judged
+    with store.engine.begin() as conn:
+        lines = dict(conn.execute(text("SELECT worker_id, life_line FROM worker_lease")).all())
+    assert lines == {"older": False, newer.worker_id: True}
