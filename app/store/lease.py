@@ -28,13 +28,15 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import psycopg
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
 from app.domain.status import LIVE, TableStatus
+
+if TYPE_CHECKING:  # imported where a life line is kept: one worker on SQLite starts without it
+    import psycopg
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +115,8 @@ class Leases:
 
     def _hold_life_line(self) -> bool:
         """Open the life line afresh and take the worker's lock on it: whether it holds."""
+        import psycopg
+
         self._drop_life_line()
         if not self._wants_life_line:
             return False  # closed meanwhile (a clean stop)
@@ -137,6 +141,8 @@ class Leases:
     def _life_line_holds(self) -> bool:
         """Whether the life line still holds the lock (a round trip on it); taken again if
         it was lost."""
+        import psycopg
+
         if not self._wants_life_line:
             return False
         conn = self._life
@@ -151,6 +157,8 @@ class Leases:
     def _drop_life_line(self) -> None:
         conn, self._life, self._life_since = self._life, None, None
         if conn is not None:
+            import psycopg
+
             with contextlib.suppress(psycopg.Error):
                 conn.close()
 
