@@ -19,16 +19,13 @@ pytestmark = pytest.mark.postgres
 LEASE_MS = 8_000
 
 
-@pytest.fixture
-def database_url() -> Any:
+async def test_a_killed_owner_is_taken_over_long_before_its_lease_lapses(tmp_path: Path) -> None:
     need_services()
-    with pg_schema() as url:
-        yield url
+    with pg_schema() as database_url:
+        await _killed_owner_taken_over(tmp_path, database_url)
 
 
-async def test_a_killed_owner_is_taken_over_long_before_its_lease_lapses(
-    tmp_path: Path, database_url: str
-) -> None:
+async def _killed_owner_taken_over(tmp_path: Path, database_url: str) -> None:
     async with workers(tmp_path, database_url, REDIS_URL) as make:
         a, b = make(), make()
         for worker in (a, b):
