@@ -39,7 +39,9 @@ def read_tables(
         where.append(col(TableRecord.id).in_(list(ids)))
     if where:
         query = query.where(*where)
-        log_query = log_query.join(TableRecord).where(*where)
+        log_query = log_query.join(
+            TableRecord, col(TableRecord.id) == col(LogRecord.table_id)
+        ).where(*where)
     with Session(engine) as session:
         records = list(session.exec(query))
         logs: dict[str, list[LogEntry]] = defaultdict(list)

@@ -172,6 +172,7 @@ class Store:
     def _add_missing_columns(self) -> None:
         """New nullable or defaulted columns reach a database made by an older version."""
         inspector = inspect(self.engine)
+        self._drop_log_key(inspector)
         with self.engine.begin() as conn:
             # (table_id, version) is unique, so that index serves lookups by table; an
             # older version kept a second one that every insert had to write as well.
@@ -194,6 +195,23 @@ class Store:
                         default = f" DEFAULT {shown}"
                     conn.execute(
                         text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}{default}')
+                    )
+
+    def _drop_log_key(self, inspector: Any) -> None:
+        """An older PostgreSQL database's log has a foreign key on its table, whose check
+        locks the table's row at every tap (see LogRecord). It goes if it is there, in a
+        transaction of its own (the inspector reads on other connections): an ALTER locks
+        the log, and every worker's taps with it, even with nothing to do. (SQLite checks
+        a key by a lookup, and drops one only by copying the table.)"""
+        if self.url.startswith("sqlite"):
+            return
+        for key in inspector.get_foreign_keys(LogRecord.__tablename__):
+            if key.get("name") and key.get("referred_table") == TableRecord.__tablename__:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        text(
+                            f'ALTER TABLE {LogRecord.__tablename__} DROP CONSTRAINT "{key["name"]}"'
+                        )
                     )
 
     async def durable(self) -> None:
@@ -252,6 +270,7 @@ class Store:
                 session.delete(found)
             for row in session.exec(select(LogRecord).where(col(LogRecord.table_id) == table_id)):
                 session.delete(row)
+            session.flush()  # an older SQLite file's log still has a key on its table
             record = session.get(TableRecord, table_id)
             if record is not None:
                 session.delete(record)

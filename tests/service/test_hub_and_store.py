@@ -357,3 +357,46 @@ async def test_a_crowd_of_sockets_for_tables_not_in_memory_reads_them_in_one_go(
         assert (again.version, again.game) == (room.version, room.game)
     assert other._tails.reads <= 2  # the first socket's read, then everyone else's
     await other.close()
+
+
+async def test_the_log_keeps_no_key_on_its_table_and_an_older_database_loses_it(
+    store: Store,
+) -> None:
+    """The log's foreign key on its table locked the table's row at every tap on
+    PostgreSQL; an older database loses it there (SQLite keeps an older file's key, which
+    only costs a lookup), and a table that never started still goes with its log."""
+    from sqlalchemy import inspect, text
+
+    def log_keys(of: Store) -> list[str]:
+        return [key["referred_table"] for key in inspect(of.engine).get_foreign_keys("table_log")]
+
+    assert log_keys(store) == []
+    sqlite = store.url.startswith("sqlite")
+    with store.engine.begin() as conn:  # the log as an older version made it
+        if sqlite:
+            made = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'table_log'"))
+            keyed = made.scalar_one().replace(
+                "PRIMARY KEY (id)",
+                "PRIMARY KEY (id), FOREIGN KEY(table_id) REFERENCES game_table (id)",
+            )
+            conn.execute(text("DROP TABLE table_log"))
+            conn.execute(text(keyed))
+        else:
+            conn.execute(
+                text(
+                    "ALTER TABLE table_log ADD CONSTRAINT table_log_table_id_fkey "
+                    "FOREIGN KEY (table_id) REFERENCES game_table (id)"
+                )
+            )
+    assert log_keys(store) == ["game_table"]
+    again = Store(store.engine.url.render_as_string(hide_password=False))
+    try:
+        assert log_keys(again) == (["game_table"] if sqlite else [])
+        hub = TableHub(again, FakeTime(), random.Random(3))
+        room = hub.create(QuickGame())
+        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        await hub.close()
+        again.delete_table(room.table_id)
+        assert again.table(room.table_id) is None and again.log(room.table_id) == []
+    finally:
+        again.close()
