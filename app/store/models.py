@@ -26,7 +26,9 @@ class TableRecord(TableBase, table=True):
     watch_token: str = Field(index=True, unique=True)
     admin_token: str = Field(index=True, unique=True)
     version: int = 0  # as of the last status change; the log has every version
-    status: str = "waiting"
+    #: Indexed: every worker's sweep looks for the tables still in play, which a season's
+    #: finished games would otherwise make a walk through them all.
+    status: str = Field(default="waiting", index=True)
     result_json: str | None = None
     event_id: str | None = Field(default=None, index=True)
     round_number: int | None = None

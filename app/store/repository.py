@@ -170,7 +170,8 @@ class Store:
                 conn.commit()
 
     def _add_missing_columns(self) -> None:
-        """New nullable or defaulted columns reach a database made by an older version."""
+        """New nullable or defaulted columns, and new indexes, reach a database made by an
+        older version."""
         inspector = inspect(self.engine)
         self._drop_log_key(inspector)
         with self.engine.begin() as conn:
@@ -180,6 +181,8 @@ class Store:
             for retired_table in RETIRED_TABLES:
                 conn.execute(text(f"DROP TABLE IF EXISTS {retired_table}"))
             for table in SQLModel.metadata.sorted_tables:
+                # (read before this table's own ALTERs, which lock it from other connections)
+                made = {index["name"] for index in inspector.get_indexes(table.name)}
                 present = {c["name"] for c in inspector.get_columns(table.name)}
                 for retired in RETIRED_COLUMNS.get(table.name, frozenset()) & present:
                     conn.execute(text(f'ALTER TABLE {table.name} DROP COLUMN "{retired}"'))
@@ -196,6 +199,9 @@ class Store:
                     conn.execute(
                         text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}{default}')
                     )
+                for index in table.indexes:  # an index added later (game_table.status)
+                    if index.name not in made:
+                        index.create(conn)
 
     def _drop_log_key(self, inspector: Any) -> None:
         """An older PostgreSQL database's log has a foreign key on its table, whose check

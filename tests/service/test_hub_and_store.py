@@ -400,3 +400,28 @@ async def test_the_log_keeps_no_key_on_its_table_and_an_older_database_loses_it(
         assert again.table(room.table_id) is None and again.log(room.table_id) == []
     finally:
         again.close()
+
+
+def test_the_tables_in_play_are_found_by_an_index_an_older_database_gets_too(
+    store: Store,
+) -> None:
+    """Every worker's sweep looks for the tables still in play: `game_table.status` is
+    indexed, so a season of finished games is not walked through each time; a database
+    made before the index gets it at start."""
+    from sqlalchemy import inspect, text
+
+    def indexed(of: Store) -> bool:
+        return any(
+            index["column_names"] == ["status"]
+            for index in inspect(of.engine).get_indexes("game_table")
+        )
+
+    assert indexed(store)
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_game_table_status"))
+    assert not indexed(store)
+    again = Store(store.engine.url.render_as_string(hide_password=False))
+    try:
+        assert indexed(again)
+    finally:
+        again.close()
