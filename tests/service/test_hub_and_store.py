@@ -364,7 +364,7 @@ async def test_the_log_keeps_no_key_on_its_table_and_an_older_database_loses_it(
 ) -> None:
     """The log's foreign key on its table locked the table's row at every tap on
     PostgreSQL; an older database loses it there (SQLite keeps an older file's key, which
-    only costs a lookup), and a table that never started still goes with its log."""
+    only costs a lookup), and a deleted table still goes with its log, key or none."""
     from sqlalchemy import inspect, text
 
     def log_keys(of: Store) -> list[str]:
