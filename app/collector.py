@@ -11,12 +11,17 @@ count anyway, and a phone's socket leaves a few objects behind at each message t
 live until its next one, seconds later. CPython's middle generation walked those again
 every 250 ms, 5-7 ms each time at 5,000 tables on two workers (a stall that every tap in
 flight felt), and never found a cycle. The oldest objects, the frozen ones included, are
-walked only when garbage cycles can have piled up: after
-`FULL_AFTER_CHURN` sockets have opened or closed (a handshake and a closed connection
-leave cycles behind; a crowd of phones joining at the start of a round must not let them
-pile up for minutes), and at least every ten minutes. That walk takes a large part of a
-second with a thousand tables in memory, so it waits until no socket has opened or closed
-for `QUIET_MS`: when the hall's Wi-Fi restarts, every phone drops and comes back within a
+walked only when garbage cycles can have piled up there: when what the server has let go
+of since the last walk (sockets closed, tables unloaded: each leaves its cycles behind,
+frozen with it) comes to a quarter of what it holds now (sockets open, tables in memory),
+`FULL_AFTER_RELEASE` at least, and at least every half hour. A walk costs what the server
+holds: about a second at 2,500 tables and 5,000 sockets a worker, and every tap in flight
+waits for it; by the quarter, its cost is paid for by the garbage it can find, as
+CPython's own rule for its oldest generation has it. Sockets that open are not counted: a
+round begins with every phone of the hall joining, and the walk after it found a hundredth
+of a per cent of what it walked (its handshakes' cycles die young, and the young
+collections take them). The walk waits until no socket has opened or closed for
+`QUIET_MS`: when the hall's Wi-Fi restarts, every phone drops and comes back within a
 second or two, and the walk comes once they are back rather than several times while they
 reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. While they
 come back in a crowd (`CROWD` sockets or more in a tick) the young collections wait too,
@@ -36,18 +41,29 @@ import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
 YOUNG_EVERY_MS = 50
-FULL_EVERY_MS = 10 * 60_000
-FULL_AFTER_CHURN = 1000
+FULL_EVERY_MS = 30 * 60_000
+FULL_AFTER_RELEASE = 1000
+RELEASE_SHARE = 0.25  # of what the server holds
 QUIET_MS = 1000
 MAX_DEFER_MS = 30_000
 SLOW_MS = 100  # a collection this long is logged: every tap in flight waited for it
 CROWD = 20  # sockets opened or closed in one tick
 CROWD_DEFER_MS = 2_000
 CROWD_CALM_MS = 500  # no crowded tick for so long: the crowd is in
+
+
+@dataclass(frozen=True, slots=True)
+class Census:
+    """What the server's sockets and tables come to, as the pace reads it at a tick."""
+
+    churn: int = 0  # sockets opened plus sockets closed since the start
+    released: int = 0  # sockets closed and tables let go since the start
+    held: int = 0  # sockets open and tables in memory now
 
 
 class Pace:
@@ -57,7 +73,8 @@ class Pace:
         self,
         now_ms: int,
         full_every_ms: int = FULL_EVERY_MS,
-        full_after_churn: int = FULL_AFTER_CHURN,
+        full_after_release: int = FULL_AFTER_RELEASE,
+        release_share: float = RELEASE_SHARE,
         quiet_ms: int = QUIET_MS,
         max_defer_ms: int = MAX_DEFER_MS,
         crowd: int | None = None,
@@ -65,14 +82,15 @@ class Pace:
         crowd_calm_ms: int = CROWD_CALM_MS,
     ) -> None:
         self.full_every_ms = full_every_ms
-        self.full_after_churn = full_after_churn
+        self.full_after_release = full_after_release
+        self.release_share = release_share
         self.quiet_ms = quiet_ms
         self.max_defer_ms = max_defer_ms
         self.last_full_ms = now_ms
-        self.churn_at_last_full = 0
+        self.released_at_last_full = 0
         self.churn_seen = 0
         self.last_churn_ms = now_ms
-        self.churned_since_ms: int | None = None  # when enough sockets had churned
+        self.released_since_ms: int | None = None  # when enough had been let go
         self.crowd = crowd
         self.crowd_defer_ms = crowd_defer_ms
         self.crowd_since_ms: int | None = None  # young collections wait since then
@@ -80,19 +98,20 @@ class Pace:
         self.last_crowd_ms = now_ms
         self.started_ms = now_ms
 
-    def generation(self, now_ms: int, socket_churn: int) -> int | None:
-        """The generation to collect now, given the sockets opened and closed so far
-        (None: none now, a crowd of sockets is coming in)."""
+    def generation(self, now_ms: int, census: Census) -> int | None:
+        """The generation to collect now, given what the server's sockets and tables come
+        to (None: none now, a crowd of sockets is coming in)."""
+        socket_churn = census.churn
         crowded = self.crowd is not None and (
             socket_churn - self.churn_seen >= self.crowd
             or now_ms - self.started_ms < self.crowd_defer_ms
         )
         if socket_churn != self.churn_seen:
             self.churn_seen, self.last_churn_ms = socket_churn, now_ms
-        if self._full_due(now_ms, socket_churn):
+        if self._full_due(now_ms, census):
             self.last_full_ms = now_ms
-            self.churn_at_last_full = socket_churn
-            self.churned_since_ms = None
+            self.released_at_last_full = census.released
+            self.released_since_ms = None
             return 2
         if crowded:
             self.last_crowd_ms = now_ms
@@ -104,22 +123,23 @@ class Pace:
             return None
         return 0  # once the crowd is in (or waited long enough), it is walked once
 
-    def _full_due(self, now_ms: int, socket_churn: int) -> bool:
+    def _full_due(self, now_ms: int, census: Census) -> bool:
         if now_ms - self.last_full_ms >= self.full_every_ms:
             return True
-        if socket_churn - self.churn_at_last_full < self.full_after_churn:
+        enough = max(self.full_after_release, self.release_share * census.held)
+        if census.released - self.released_at_last_full < enough:
             return False
-        if self.churned_since_ms is None:
-            self.churned_since_ms = now_ms
+        if self.released_since_ms is None:
+            self.released_since_ms = now_ms
         return (
             now_ms - self.last_churn_ms >= self.quiet_ms
-            or now_ms - self.churned_since_ms >= self.max_defer_ms
+            or now_ms - self.released_since_ms >= self.max_defer_ms
         )
 
 
 async def pace_collector(
     now_ms: Callable[[], int],
-    socket_churn: Callable[[], int],
+    census: Callable[[], Census],
     every_ms: int = YOUNG_EVERY_MS,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     crowd: int | None = None,
@@ -131,7 +151,7 @@ async def pace_collector(
     try:
         while True:
             await sleep(every_ms / 1000)
-            generation = pace.generation(now_ms(), socket_churn())
+            generation = pace.generation(now_ms(), census())
             if generation is None:
                 continue
             began, began_cpu = time.perf_counter(), time.thread_time()

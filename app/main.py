@@ -27,7 +27,7 @@ from app.api import (
 )
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import ClientGuard, SecurityHeaders
-from app.collector import CROWD, pace_collector
+from app.collector import CROWD, Census, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
 from app.quiet_logs import quiet_socket_logs
@@ -98,9 +98,15 @@ def create_app(
         # leaves memory later.
         loader = asyncio.create_task(hub.load_later())
         io_time: TimeSource = app.state.io_time
-        collector = asyncio.create_task(
-            pace_collector(io_time.now_ms, heartbeats.churn, crowd=CROWD)
-        )
+
+        def census() -> Census:
+            return Census(
+                churn=heartbeats.churn(),
+                released=heartbeats.closed + hub.released,
+                held=len(heartbeats.heard) + len(hub.rooms),
+            )
+
+        collector = asyncio.create_task(pace_collector(io_time.now_ms, census, crowd=CROWD))
         try:
             yield
         finally:

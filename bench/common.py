@@ -16,6 +16,7 @@ import multiprocessing as mp
 import os
 import queue
 import random
+import re
 import resource
 import signal
 import socket
@@ -125,6 +126,9 @@ def raise_open_files_limit(needed: int) -> int:
 # ----------------------------------------------------------------------------
 
 
+_FULL_WALK = re.compile(rb"garbage collection \(generation 2\) took (\d+) ms")
+
+
 class ServerProcess:
     def __init__(self, name: str, argv: list[str], env: dict[str, str], log_path: Path) -> None:
         self.name = name
@@ -148,6 +152,24 @@ class ServerProcess:
         )
         self.ps = psutil.Process(self.proc.pid)
         log(f"{self.name}: started pid {self.proc.pid}: {' '.join(self.argv)}")
+
+    def log_size(self) -> int:
+        """How far the server's log has come (an offset for `full_walks`)."""
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def full_walks(self, since: int) -> list[int]:
+        """The collector's full walks the server logged after offset `since`, in ms (it logs
+        those of 100 ms or more: app.collector); every tap in flight waited for each."""
+        try:
+            with self.log_path.open("rb") as f:
+                f.seek(since)
+                text = f.read()
+        except OSError:
+            return []
+        return [int(m.group(1)) for m in _FULL_WALK.finditer(text)]
 
     def log_tail(self, lines: int = 20) -> str:
         try:

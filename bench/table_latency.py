@@ -13,7 +13,10 @@
    Ack latency is send -> ack on the sender; peer latency is send -> the event with the
    tap's version on the other phone. A tap without its ack or its peer event within 5 s
    is lost; a dup ack, a repeated version or a second event for one tap is duplicated.
-3. Measures the server process's CPU (% of one core over the measured window) and RSS.
+3. Measures the server process's CPU (% of one core over the measured window) and RSS,
+   and counts the collector's full walks that it logged while the phones tapped, warm-up
+   included (server_full_gc, the longest in server_full_gc_max_ms; it logs those of
+   100 ms or more): every tap in flight waits for one.
 4. Runs the same load (taps and the phones' pings) against bench/bare_relay.py, which relays
    taps and answers pings with no rules and no storage: the floor for the peer latency.
    With --workers N it also runs the relay as a cluster of N workers with Redis between
@@ -264,9 +267,11 @@ def run_target(
                 steal_seconds(),
             )
 
+        logged = server.log_size()
         window = Window.begin(f"{name}: ", server, workers, args, len(rows), sample)
         first_at = window.first_at
         window.run(workers, TAP_TIMEOUT_S + 60, lambda _now: "")
+        walks = server.full_walks(logged)
         cpu0, cpu1 = window.edges
 
         merged: dict[str, Any] = {
@@ -318,6 +323,7 @@ def run_target(
             "server_rss_max_mb": window.rss_max,
             "client_cpu_pct": client_cpu,
             "clients": n_clients,
+            "full_walks": walks,
         }
     finally:
         workers.stop(clean=sys.exc_info()[0] is None)
@@ -410,6 +416,8 @@ def main(argv: list[str] | None = None) -> int:
         "connect_failures": c.get("connect_failures", 0),
         "games_finished": c.get("games_finished", 0),
         **cpu_fields(app_result),
+        "server_full_gc": len(app_result["full_walks"]),
+        "server_full_gc_max_ms": max(app_result["full_walks"], default=0),
         "clients": app_result["clients"],
         "compression": args.compression,
         "cores": os.cpu_count(),

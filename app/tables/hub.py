@@ -111,6 +111,9 @@ class TableHub:
         self.rng = rng or random.Random()
         self.broadcast = broadcast or MemoryBroadcast()
         self.rooms: dict[str, TableRoom] = {}
+        #: Tables let go of since the start (what they leave behind waits for a full walk
+        #: of the collector's: app.collector).
+        self.released = 0
         self.listeners: list[Callable[[TableRoom], None]] = []
         #: Several workers: who owns which table, and the way to the others.
         self.cluster: Cluster | None = None
@@ -245,17 +248,19 @@ class TableHub:
         now = self.time.now_ms()
         gone = [room for room in self.rooms.values() if self._idle(room, now, idle_ms)]
         for room in gone:
-            self._let_go(room.table_id)
+            self.let_go(room.table_id)
         return len(gone)
 
     def left(self, room: TableRoom) -> None:
         """A screen closed: a quick game that is over goes as soon as nobody has it open."""
         now = self.time.now_ms()
         if self.rooms.get(room.table_id) is room and self._idle(room, now, IDLE_MS):
-            self._let_go(room.table_id)
+            self.let_go(room.table_id)
 
-    def _let_go(self, table_id: str) -> None:
-        del self.rooms[table_id]
+    def let_go(self, table_id: str) -> None:
+        """Forget a table here (the store keeps it): `get` reads it back when it is wanted."""
+        if self.rooms.pop(table_id, None) is not None:
+            self.released += 1
         self.broadcast.forget(f"table:{table_id}")
 
     @staticmethod
@@ -314,9 +319,8 @@ class TableHub:
         room = self.rooms.get(table_id)
         if room is not None and room.version > 0:
             raise RuleError("a table whose game has begun cannot be removed")
-        self.rooms.pop(table_id, None)
+        self.let_go(table_id)
         self.later.discard(table_id)
-        self.broadcast.forget(f"table:{table_id}")
         self.store.delete_table(table_id)
         if self.cluster is not None:
             self.cluster.discarded(table_id)

@@ -33,8 +33,7 @@ class News:
 
     def _on_open(self, envelope: dict[str, Any]) -> None:
         if envelope.get("dropped"):
-            self.hub.rooms.pop(envelope["t"], None)
-            self.hub.broadcast.forget(f"table:{envelope['t']}")
+            self.hub.let_go(envelope["t"])
             self.owned.pop(envelope["t"], None)
         elif envelope.get("ev"):  # read on a thread: an event's round opens its tables at once
             self.spawn(self._load(envelope["t"]))
@@ -66,7 +65,7 @@ class News:
         with self.hub.store.session() as session:
             record = session.get(TableRecord, room.table_id)
         if record is None:
-            self.hub.rooms.pop(room.table_id, None)
+            self.hub.let_go(room.table_id)
             return
         tokens = Tokens(record.p1_token, record.p2_token, record.watch_token, record.admin_token)
         for subscriber in tuple(room.channel.subscribers):

@@ -152,8 +152,10 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     for room in (running, fresh):
         assert table_status(room.game) in LIVE
 
+    assert hub.released == 0
     assert hub.unload_idle() == 2  # the games over that nobody has open
     assert set(hub.rooms) == {watched.table_id, running.table_id, fresh.table_id}
+    assert hub.released == 2  # counted for the collector's full walk (app.collector)
     back = hub.get(settled.table_id)
     assert back is not None and back is not settled
     assert back.version == settled.version and back.game == settled.game
@@ -168,10 +170,12 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     assert running.table_id in hub.rooms
     hub.left(watched)  # the last screen of a game that is over closed: it goes at once
     assert watched.table_id not in hub.rooms
+    assert hub.released == 3
 
     time.advance(60 * 60_000)  # an hour on: the untouched game goes too, the running one stays
     assert hub.unload_idle() == 3
     assert set(hub.rooms) == {running.table_id}
+    assert hub.released == 6
     assert hub.get(fresh.table_id) is not None and fresh.table_id in hub.rooms
     assert hub.get("nosuchid") is None
     await hub.close()

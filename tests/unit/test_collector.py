@@ -6,47 +6,87 @@ import asyncio
 import gc
 import weakref
 
-from app.collector import Pace, pace_collector
+from app.api.guard import Heartbeats
+from app.collector import Census, Pace, pace_collector
+from app.tables.fanout import Subscriber
+from app.tables.timesource import FakeTime
 
 
 def test_young_every_tick_and_never_the_middle_generation() -> None:
     pace = Pace(now_ms=0)
-    gens = [pace.generation(now_ms=50 * n, socket_churn=0) for n in range(1, 11)]
+    gens = [pace.generation(now_ms=50 * n, census=Census()) for n in range(1, 11)]
     assert gens == [0] * 10
 
 
-def test_a_full_collection_after_enough_sockets_opened_or_closed_once_they_stop() -> None:
-    pace = Pace(now_ms=0, full_after_churn=1000, quiet_ms=1000)
-    assert pace.generation(50, socket_churn=999) == 0
-    assert pace.generation(100, socket_churn=1000) != 2  # sockets still opening
-    assert pace.generation(1050, socket_churn=1000) != 2
-    assert pace.generation(1100, socket_churn=1000) == 2  # a second without a new one
-    assert pace.generation(1150, socket_churn=1999) != 2  # counted from the last full one
-    assert pace.generation(2150, socket_churn=1999) != 2
-    assert pace.generation(2200, socket_churn=2000) != 2
-    assert pace.generation(3200, socket_churn=2000) == 2
+def closed(n: int, held: int = 100) -> Census:
+    """`n` sockets opened and closed so far, `held` open now."""
+    return Census(churn=2 * n, released=n, held=held)
+
+
+def test_a_full_collection_after_enough_sockets_closed_once_they_stop() -> None:
+    pace = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000)
+    assert pace.generation(50, closed(999)) == 0
+    assert pace.generation(100, closed(1000)) != 2  # sockets still coming and going
+    assert pace.generation(1050, closed(1000)) != 2
+    assert pace.generation(1100, closed(1000)) == 2  # a second without a new one
+    assert pace.generation(1150, closed(1999)) != 2  # counted from the last full one
+    assert pace.generation(2150, closed(1999)) != 2
+    assert pace.generation(2200, closed(2000)) != 2
+    assert pace.generation(3200, closed(2000)) == 2
+
+
+def test_tables_let_go_count_as_sockets_closed_do() -> None:
+    pace = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000)
+    unloaded = Census(churn=0, released=1000, held=100)  # quick games over, nobody on them
+    assert pace.generation(950, unloaded) != 2
+    assert pace.generation(1000, unloaded) == 2  # no socket came or went for a second
+
+
+def test_a_round_that_begins_with_every_phone_joining_costs_no_full_collection() -> None:
+    # The round's start: 10,000 phones join over 20 s; a walk of what they hold then
+    # took about a second a worker at 5,000 tables, and found next to nothing.
+    pace = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000)
+    opened = [Census(churn=50 * n, released=0, held=50 * n) for n in range(1, 201)]
+    gens = [pace.generation(100 * n, census) for n, census in enumerate(opened, start=1)]
+    gens += [pace.generation(20_000 + 50 * n, opened[-1]) for n in range(1, 100)]
+    assert 2 not in gens
+
+
+def test_the_more_the_server_holds_the_more_it_lets_go_before_a_full_collection() -> None:
+    # A walk costs what is held: 10,000 sockets and 5,000 tables wait for a quarter of
+    # that (3,750) to be let go; a small server for FULL_AFTER_RELEASE (1,000).
+    big = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000)
+    assert big.generation(2000, Census(churn=3000, released=3000, held=15_000)) != 2
+    assert big.generation(4000, Census(churn=3749, released=3749, held=15_000)) != 2
+    assert big.generation(6000, Census(churn=3750, released=3750, held=15_000)) != 2
+    assert big.generation(7000, Census(churn=3750, released=3750, held=15_000)) == 2
+    small = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000)
+    assert small.generation(2000, Census(churn=999, released=999, held=400)) != 2
+    assert small.generation(4000, Census(churn=1000, released=1000, held=400)) != 2
+    assert small.generation(5000, Census(churn=1000, released=1000, held=400)) == 2
 
 
 def test_every_phone_of_the_hall_back_at_once_costs_one_full_collection() -> None:
     # 2000 phones drop together (2000 closes), come back over a second (2000 opens).
-    pace = Pace(now_ms=0, full_after_churn=1000, quiet_ms=1000)
-    churn = [2000] + [2000 + 100 * n for n in range(1, 21)] + [4000] * 40
-    gens = [pace.generation(50 * (n + 1), c) for n, c in enumerate(churn)]
+    pace = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000)
+    back = [Census(churn=2000 + 100 * n, released=2000, held=100 * n) for n in range(1, 21)]
+    censuses = [Census(churn=2000, released=2000, held=0), *back] + [back[-1]] * 40
+    gens = [pace.generation(50 * (n + 1), c) for n, c in enumerate(censuses)]
     assert gens.count(2) == 1
     assert gens.index(2) == 20 + 20  # the second after the last phone came back
 
 
 def test_a_steady_trickle_of_sockets_puts_the_full_collection_off_only_so_long() -> None:
-    pace = Pace(now_ms=0, full_after_churn=1000, quiet_ms=1000, max_defer_ms=30_000)
-    fulls = [t for t in range(50, 40_000, 50) if pace.generation(t, 1000 + t) == 2]
+    pace = Pace(now_ms=0, full_after_release=1000, quiet_ms=1000, max_defer_ms=30_000)
+    fulls = [t for t in range(50, 40_000, 50) if pace.generation(t, closed(1000 + t)) == 2]
     assert fulls == [30_050]  # the threshold crossed at once; then 30 s at most
 
 
-def test_a_full_collection_at_least_every_ten_minutes() -> None:
-    pace = Pace(now_ms=0, full_every_ms=600_000)
-    assert pace.generation(599_999, socket_churn=0) != 2
-    assert pace.generation(600_000, socket_churn=0) == 2
-    assert pace.generation(600_050, socket_churn=0) != 2
+def test_a_full_collection_at_least_every_half_hour() -> None:
+    pace = Pace(now_ms=0)
+    assert pace.generation(1_799_999, Census()) != 2
+    assert pace.generation(1_800_000, Census()) == 2
+    assert pace.generation(1_800_050, Census()) != 2
 
 
 async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> None:
@@ -59,7 +99,7 @@ async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> No
         await asyncio.sleep(0)  # a tick passes; no real time is waited for
 
     before = gc.get_stats()[0]["collections"]
-    task = asyncio.create_task(pace_collector(lambda: 0, lambda: 0, sleep=tick))
+    task = asyncio.create_task(pace_collector(lambda: 0, Census, sleep=tick))
     while ticks < 4:
         await asyncio.sleep(0)
         assert not gc.isenabled()
@@ -72,14 +112,14 @@ async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> No
 def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_walk_it_once() -> None:
     # The hall's phones come back after a restart: 100 sockets a tick for half a second.
     pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000)
-    assert pace.generation(50, socket_churn=5) == 0  # a few sockets: as ever
-    gens = [pace.generation(100 + 50 * n, socket_churn=5 + 100 * (n + 1)) for n in range(10)]
+    assert pace.generation(50, Census(churn=5)) == 0  # a few sockets: as ever
+    gens = [pace.generation(100 + 50 * n, Census(churn=5 + 100 * (n + 1))) for n in range(10)]
     assert gens == [None] * 10  # nothing walks the new sockets while they come
     # The last crowded tick was at 550: quiet ticks wait CROWD_CALM_MS (500 ms) for more.
-    calm = [pace.generation(600 + 50 * n, socket_churn=1005) for n in range(9)]
+    calm = [pace.generation(600 + 50 * n, Census(churn=1005)) for n in range(9)]
     assert calm == [None] * 9
-    assert pace.generation(1050, socket_churn=1005) == 0  # in: walked once
-    assert pace.generation(1100, socket_churn=1006) == 0  # then as ever
+    assert pace.generation(1050, Census(churn=1005)) == 0  # in: walked once
+    assert pace.generation(1100, Census(churn=1006)) == 0  # then as ever
 
 
 def test_a_crowd_counted_in_bursts_is_one_crowd__the_quiet_ticks_between_walk_nothing() -> None:
@@ -91,15 +131,15 @@ def test_a_crowd_counted_in_bursts_is_one_crowd__the_quiet_ticks_between_walk_no
     churn, gens = 0, []
     for n, burst in enumerate(bursts):
         churn += burst
-        gens.append(pace.generation(50 * (n + 1), socket_churn=churn))
+        gens.append(pace.generation(50 * (n + 1), Census(churn=churn)))
     assert gens == [None] * len(bursts)
-    after = [pace.generation(1000 + 50 * (n + 1), socket_churn=churn) for n in range(10)]
+    after = [pace.generation(1000 + 50 * (n + 1), Census(churn=churn)) for n in range(10)]
     assert after == [None] * 9 + [0]  # once no crowded tick came for 500 ms: one walk
 
 
 def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long() -> None:
-    pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000, full_after_churn=10**9)
-    gens = [pace.generation(50 * n, socket_churn=100 * n) for n in range(1, 81)]
+    pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000, full_after_release=10**9)
+    gens = [pace.generation(50 * n, Census(churn=100 * n)) for n in range(1, 81)]
     assert gens[:40] == [None] * 40  # 2 s of a crowd
     assert None not in gens[40:]  # then collected every tick again, crowd or not
 
@@ -107,12 +147,12 @@ def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long(
 def test_a_start_is_a_crowd__the_young_collections_wait_then_walk_it_once() -> None:
     # The server starts: its tables are read, and every phone that lost it comes back.
     pace = Pace(now_ms=0, crowd=20, crowd_defer_ms=2000)
-    gens = [pace.generation(50 * n, socket_churn=n) for n in range(1, 40)]
+    gens = [pace.generation(50 * n, Census(churn=n)) for n in range(1, 40)]
     assert gens == [None] * 39  # a trickle, but the first 2 s after the start
     # The crowd began at the first tick (50 ms): it waits 2 s from then at the most.
-    assert pace.generation(2000, socket_churn=40) is None
-    assert pace.generation(2050, socket_churn=40) == 0
-    after = [pace.generation(2050 + 50 * n, 40) for n in range(1, 6)]
+    assert pace.generation(2000, Census(churn=40)) is None
+    assert pace.generation(2050, Census(churn=40)) == 0
+    after = [pace.generation(2050 + 50 * n, Census(churn=40)) for n in range(1, 6)]
     assert after == [0] * 5  # as ever
 
 
@@ -123,7 +163,7 @@ class _Node:
 async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_it() -> None:
     # A phone's socket leaves objects at each message that live till its next one: once
     # they outlive a young collection, no later young or middle one walks them again.
-    now = {"ms": 0, "churn": 0}
+    now = {"ms": 0, "closed": 0}
     ticks: asyncio.Queue[None] = asyncio.Queue()
     ticked: asyncio.Queue[None] = asyncio.Queue()
 
@@ -136,7 +176,10 @@ async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_
         ticks.put_nowait(None)
         await ticked.get()
 
-    task = asyncio.create_task(pace_collector(lambda: now["ms"], lambda: now["churn"], sleep=tick))
+    def census() -> Census:
+        return Census(churn=2 * now["closed"], released=now["closed"], held=10)
+
+    task = asyncio.create_task(pace_collector(lambda: now["ms"], census, sleep=tick))
     await ticked.get()
     node = _Node()
     node.me = node  # a cycle: only the collector frees it
@@ -147,7 +190,7 @@ async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_
     for _ in range(12):  # more than a middle collection's five young ticks
         await one_tick()
     assert gone() is not None  # garbage now, but no young collection walks it
-    now["churn"] = 1000  # a crowd of sockets opened and closed
+    now["closed"] = 1000  # a crowd of sockets opened and closed
     await one_tick()
     now["ms"] += 1000  # and then none for a second: the full collection
     await one_tick()
@@ -156,3 +199,14 @@ async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_
     await asyncio.gather(task, return_exceptions=True)
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0  # a stopped pacer leaves nothing frozen
+
+
+def test_the_heartbeats_count_what_the_census_needs_of_the_sockets() -> None:
+    beats = Heartbeats(FakeTime())
+    phones = [Subscriber("p1") for _ in range(3)]
+    for phone in phones:
+        beats.join(phone)
+    beats.forget(phones[0])
+    assert (beats.churn(), beats.closed, len(beats.heard)) == (4, 1, 2)
+    beats.sweep()  # nobody silent yet: nothing dropped, nothing counted
+    assert (beats.churn(), beats.closed) == (4, 1)
