@@ -2,36 +2,36 @@
 
 CPython starts a young collection when allocations outnumber frees by 700. A socket
 server frees about as much as it allocates (each message frees the previous wait's
-objects and makes the next), so that count rarely moves: young collections come
-seldom and then walk tens of thousands of live objects, a pause of 30-80 ms on a small
-machine, felt by every tap in flight. Paced instead, the young objects are collected
-every 50 ms (well under a millisecond), and what outlives that is frozen at once (moved
-out of the collector's generations, `gc.freeze`): nearly all of it dies by reference
-count anyway, and a phone's socket leaves a few objects behind at each message that
-live until its next one, seconds later. CPython's middle generation walked those again
-every 250 ms, 5-7 ms each time at 5,000 tables on two workers (a stall that every tap in
-flight felt), and never found a cycle. The oldest objects, the frozen ones included, are
-walked only when garbage cycles can have piled up there: when what the server has let go
-of since the last walk (sockets closed, tables unloaded: each leaves its cycles behind,
-frozen with it) comes to a quarter of what it holds now (sockets open, tables in memory),
+objects and makes the next), so that count rarely moves: young collections come seldom
+and then walk tens of thousands of live objects, a pause of 30-80 ms on a small machine,
+felt by every tap in flight. Paced instead, the young objects are collected every 50 ms
+(well under a millisecond), and what outlives that is frozen at once (moved out of the
+collector's generations, `gc.freeze`): nearly all of it dies by reference count anyway,
+and a phone's socket leaves a few objects behind at each message that live until its next
+one, seconds later. CPython's middle generation walked those again every 250 ms, 5-7 ms
+each time at 5,000 tables on two workers (a stall that every tap in flight felt), and
+never found a cycle. The oldest objects, the frozen ones included, are walked only when
+garbage cycles can have piled up there: when what the server has let go of since the last
+walk (sockets closed, tables unloaded: each leaves its cycles behind, frozen with it)
+comes to a quarter of what it holds now (sockets open, tables in memory),
 `FULL_AFTER_RELEASE` at least, and at least every half hour. A walk costs what the server
 holds: about a second at 2,500 tables and 5,000 sockets a worker, and every tap in flight
 waits for it; by the quarter, its cost is paid for by the garbage it can find, as
 CPython's own rule for its oldest generation has it. Sockets that open are not counted: a
-round begins with every phone of the hall joining, and the walk after it found a hundredth
-of a per cent of what it walked (its handshakes' cycles die young, and the young
-collections take them). The walk waits until no socket has opened or closed for
-`QUIET_MS`: when the hall's Wi-Fi restarts, every phone drops and comes back within a
-second or two, and the walk comes once they are back rather than several times while they
-reconnect. A steady trickle of sockets puts it off `MAX_DEFER_MS` at most. While they
-come back in a crowd (`CROWD` sockets or more in a tick) the young collections wait too,
-`CROWD_DEFER_MS` at most: every one of them would walk all the new sockets' objects, a
-pause of a tenth of a second each just when every table is to be served again; once
-the crowd is in (no crowded tick for `CROWD_CALM_MS`: a busy server counts the sockets
-it took in bursts, with quiet ticks between), one young collection walks them once. A
-start is such a crowd: the phones that lost the server come back at once, and the
-tables are read meanwhile. What the server loads at start is frozen at once (see
-main.py); a full walk takes it in too (about 100,000 objects, 50 ms here).
+round begins with every phone of the hall joining, and each walk after it found 0.1-2 %
+of what it walked (a handshake's cycles die young, and the young collections take them).
+The walk waits until no socket has opened or closed for `QUIET_MS`: when the hall's Wi-Fi
+restarts, every phone drops and comes back within a second or two, and the walk comes
+once they are back rather than several times while they reconnect. A steady trickle of
+sockets puts it off `MAX_DEFER_MS` at most. While they come back in a crowd (`CROWD`
+sockets or more in a tick) the young collections wait too, `CROWD_DEFER_MS` at most:
+every one of them would walk all the new sockets' objects, a pause of a tenth of a second
+each just when every table is to be served again; once the crowd is in (no crowded tick
+for `CROWD_CALM_MS`: a busy server counts the sockets it took in bursts, with quiet ticks
+between), one young collection walks them once. A start is such a crowd: the phones that
+lost the server come back at once, and the tables are read meanwhile. What the server
+loads at start is frozen at once (see main.py); a full walk takes it in too (about
+100,000 objects, 50 ms here).
 """
 
 from __future__ import annotations
