@@ -56,6 +56,7 @@ from bench.recovery import (
     Run,
     add_recovery_options,
     close_all,
+    collector_off,
     outcome,
     recovery_times,
     run_fast,
@@ -171,12 +172,13 @@ async def session(
     load = os.getloadavg()[0]
     proc = servers[0].proc
     assert proc is not None
-    os.killpg(proc.pid, signal.SIGKILL)
-    killed_at = run.disrupt()
-    alive[0] = False
-    watcher = asyncio.create_task(watch_survivor(ports[1], n, killed_at, 20.0))
-    log(f"killed worker 0 (pid {proc.pid}) after {taps_before} taps; load average {load:.2f}")
-    client_lag = await wait_served(tables, args.recovery_timeout, "takeover")
+    with collector_off():
+        os.killpg(proc.pid, signal.SIGKILL)
+        killed_at = run.disrupt()
+        alive[0] = False
+        watcher = asyncio.create_task(watch_survivor(ports[1], n, killed_at, 20.0))
+        log(f"killed worker 0 (pid {proc.pid}) after {taps_before} taps; load average {load:.2f}")
+        client_lag = await wait_served(tables, args.recovery_timeout, "takeover")
     watched = await watcher
     run.end = time.perf_counter() + args.after
     log(f"tapping {args.after:g} s more")

@@ -50,6 +50,7 @@ from bench.recovery import (
     Run,
     add_recovery_options,
     close_all,
+    collector_off,
     outcome,
     recovery_times,
     run_fast,
@@ -137,8 +138,11 @@ async def session(
     taps_before = run.c["taps"]
     load = os.getloadavg()[0]
     log(f"stopping the server after {taps_before} taps; load average {load:.2f}")
-    stopped_at, exited_at, started_at, answered_task = await restart(servers, port, env, tmp, run)
-    client_lag = await wait_served(tables, args.recovery_timeout, "restart")
+    with collector_off():
+        stopped_at, exited_at, started_at, answered_task = await restart(
+            servers, port, env, tmp, run
+        )
+        client_lag = await wait_served(tables, args.recovery_timeout, "restart")
     answered = await answered_task
     run.end = time.perf_counter() + args.after
     log(f"tapping {args.after:g} s more")
