@@ -588,8 +588,12 @@ async def client(
         live = sum(not tb.broken for tb in herd.tables)
         ready = {"tables": live, "seconds": time.monotonic() - t, "errors": herd.notes[:5]}
         out_q.put(("ready", name, ready))
+        # What setup built is frozen, and the collector stays off until the run is over:
+        # with it on, the reconnects set off this generator's own collections in the middle
+        # of the herd, and every resync in flight counted them.
         gc.collect()
-        gc.freeze()  # what setup built stays out of the collector's pauses
+        gc.freeze()
+        gc.disable()
         s: Schedule | None = await loop.run_in_executor(None, ctrl_q.get, True, 600)
         if s is None:
             return
@@ -611,6 +615,7 @@ async def client(
             client_cpu = await asyncio.wait_for(cpu, timeout=5)
         out_q.put(("result", name, _result(herd, client_cpu)))
     finally:
+        gc.enable()
         herd.stopping = True
         for phone in herd.phones:
             await phone.close()

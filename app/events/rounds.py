@@ -8,7 +8,7 @@ failure half way leaves neither half a round nor tables nobody plays on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -53,24 +53,48 @@ class Rounds(RoundEnds):
     # -- tables -------------------------------------------------------------------
 
     def _open(
-        self, event: EventRecord, number: int, scenario_id: str, pairing: Pairing
-    ) -> PairingRow:
-        if pairing.p2 is None:
-            return PairingRow(pairing.table, pairing.p1, None, pairing.paired_down, None)
-        p1 = self.player(event.id, pairing.p1)
-        p2 = self.player(event.id, pairing.p2)
+        self,
+        event: EventRecord,
+        number: int,
+        scenario_id: str,
+        pairings: Sequence[Pairing],
+        players: list[PlayerEntry] | None = None,
+    ) -> list[PairingRow]:
+        """The pairings' rows, each game on a new table (a bye has none), the tables
+        opened together: the database is asked a fixed number of times for a round,
+        not a few times a table, while every table of the worker waits."""
+        entries = {p.id: p for p in players or self.players(event.id)}
+
+        def entry(player_id: str) -> PlayerEntry:
+            found = entries.get(player_id)
+            if found is None:
+                raise NotFound(f"no player {player_id!r} in this event")
+            return found
+
         fmt = rules_for_scenario(get_format(event.format_id), scenario_id)
-        setup = Setup(
-            format_id=fmt.id,
-            scenario_id=scenario_id,
-            player_clock_ms=event_clock_ms(event),
-            army_points=event.points,
-            names=(p1.name, p2.name),
-            variants=event_variants(event),
-        )
-        meta = TableMeta(event.id, number, pairing.table, p1.id, p2.id)
-        room = self.hub.open_table(setup, meta)
-        return PairingRow(pairing.table, p1.id, p2.id, pairing.paired_down, room.table_id)
+        wanted = []
+        for pairing in pairings:
+            if pairing.p2 is None:
+                continue
+            p1, p2 = entry(pairing.p1), entry(pairing.p2)
+            setup = Setup(
+                format_id=fmt.id,
+                scenario_id=scenario_id,
+                player_clock_ms=event_clock_ms(event),
+                army_points=event.points,
+                names=(p1.name, p2.name),
+                variants=event_variants(event),
+            )
+            wanted.append((setup, TableMeta(event.id, number, pairing.table, p1.id, p2.id)))
+        rooms = iter(self.hub.open_tables(wanted))
+        return [
+            PairingRow(pairing.table, pairing.p1, pairing.p2, pairing.paired_down, None)
+            if pairing.p2 is None
+            else PairingRow(
+                pairing.table, pairing.p1, pairing.p2, pairing.paired_down, next(rooms).table_id
+            )
+            for pairing in pairings
+        ]
 
     def _discard(self, rows: Iterable[PairingRow]) -> None:
         for row in rows:
@@ -125,8 +149,7 @@ class Rounds(RoundEnds):
         )
         opened: list[PairingRow] = []
         try:
-            for pairing in pairings:
-                opened.append(self._open(event, number, scenario_id, pairing))
+            opened = self._open(event, number, scenario_id, pairings, players)
             entry = RoundEntry(
                 event_id=event_id,
                 number=number,
@@ -202,7 +225,7 @@ class Rounds(RoundEnds):
                     new_row = replace(row, table_id=None, paired_down=None)
                 else:
                     warnings += self._swap_warnings(event_id, row, pairing, records)
-                    new_row = self._open(event, entry.number, entry.scenario_id, pairing)
+                    new_row = self._open(event, entry.number, entry.scenario_id, [pairing])[0]
                     opened.append(new_row)
                 rows[next(i for i in (ia, ib) if rows[i].table == new_row.table)] = new_row
             with self.db.unit() as repo:

@@ -254,9 +254,10 @@ class Store:
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
-    def add_table(self, record: TableRecord) -> None:
+    def add_tables(self, records: list[TableRecord]) -> None:
+        """New tables (a round's at once): one transaction, whatever their number."""
         with Session(self.engine) as session:
-            session.add(record)
+            session.add_all(records)
             session.commit()
 
     def save_snapshot(self, snapshot: TableSnapshot) -> None:
@@ -412,9 +413,11 @@ class Store:
 
         return live_quick_ids(self.engine)
 
-    def has_table(self, table_id: str) -> bool:
+    def taken_ids(self, table_ids: list[str]) -> set[str]:
+        """Which of these ids a table has already (one query for them all)."""
+        found = select(TableRecord.id).where(col(TableRecord.id).in_(table_ids))
         with Session(self.engine) as session:
-            return session.get(TableRecord, table_id) is not None
+            return set(session.exec(found))
 
     def table(self, table_id: str) -> tuple[TableRecord, list[LogEntry]] | None:
         """One table with its whole log, or None."""
@@ -442,7 +445,6 @@ class Store:
                 select(LogRecord)
                 .where(col(LogRecord.table_id) == table_id, col(LogRecord.version) > after)
                 .order_by(col(LogRecord.version))
+                .limit(limit)  # None: no limit
             )
-            if limit is not None:
-                query = query.limit(limit)
             return [_entry(r) for r in session.exec(query)]

@@ -65,6 +65,7 @@ class RunewarsEvent:
         """The next round's pairings, each game on a table of its own."""
         self.state = ev.pair_next(self.state, self.rng)
         play = self.state.rounds[-1]
+        games, wanted = [], []
         for match in play.matches:
             if match.b is None:
                 continue
@@ -76,8 +77,10 @@ class RunewarsEvent:
                 objective=play.objective,
                 round_minutes=play.minutes,
             )
-            meta = TableMeta(self.id, play.number, match.game, a.id, b.id)
-            self.tables[(play.number, match.game)] = self.hub.open_table(setup, meta).table_id
+            games.append(match.game)
+            wanted.append((setup, TableMeta(self.id, play.number, match.game, a.id, b.id)))
+        for game, room in zip(games, self.hub.open_tables(wanted), strict=True):
+            self.tables[(play.number, game)] = room.table_id  # opened together: one write
         return play
 
     def _room(self, number: int, game: int) -> TableRoom | None:
