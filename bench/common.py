@@ -18,6 +18,7 @@ import queue
 import random
 import re
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -825,6 +826,24 @@ def compile_app() -> None:
         check=True,
         stdout=subprocess.DEVNULL,
     )
+
+
+@contextlib.contextmanager
+def postgres_schema(url: str) -> Iterator[tuple[str, str]]:
+    """A schema of this run's own on the PostgreSQL at `url` (dropped afterwards): the URL
+    that uses it, and its name."""
+    import psycopg
+
+    schema = f"bench_{secrets.token_hex(4)}"
+    plain = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{schema}", schema
+    finally:
+        with psycopg.connect(plain, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 @contextlib.contextmanager

@@ -24,15 +24,12 @@ import contextlib
 import json
 import os
 import random
-import secrets
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import event
 
@@ -40,24 +37,7 @@ from app.events.service import EventService, EventSpec
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.timesource import FakeTime
-from bench.common import log
-
-
-@contextlib.contextmanager
-def postgres_schema(url: str) -> Iterator[str]:
-    """A schema of its own on the PostgreSQL at `url`, dropped afterwards."""
-    import psycopg
-
-    name = f"bench_{secrets.token_hex(6)}"
-    plain = url.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    sep = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{sep}options={quote(f'-csearch_path={name}')}"
-    finally:
-        with psycopg.connect(plain, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {name} CASCADE")
+from bench.common import log, postgres_schema
 
 
 async def measure(url: str, players: int, repeat: int) -> tuple[list[float], int]:
@@ -101,13 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     pg_url = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL", "")
     with tempfile.TemporaryDirectory(prefix="deathclock-pairing-") as tmp:
         for players in args.players:
-            stores: list[tuple[str, contextlib.AbstractContextManager[str]]] = [
-                ("sqlite", contextlib.nullcontext(f"sqlite:///{Path(tmp) / f'{players}.db'}"))
+            sqlite = (f"sqlite:///{Path(tmp) / f'{players}.db'}", "")
+            stores: list[tuple[str, contextlib.AbstractContextManager[tuple[str, str]]]] = [
+                ("sqlite", contextlib.nullcontext(sqlite))
             ]
             if pg_url:
                 stores.append(("postgres", postgres_schema(pg_url)))
             for name, where in stores:
-                with where as url:
+                with where as (url, _schema):
                     held, statements = asyncio.run(measure(url, players, args.repeat))
                 log(
                     f"{name}, {players} players: held the loop {statistics.median(held):.0f} ms "

@@ -49,7 +49,6 @@ import asyncio
 import contextlib
 import json
 import os
-import secrets
 import shlex
 import signal
 import sys
@@ -80,6 +79,7 @@ from bench.common import (
     open_phones,
     percentile,
     phone_worker,
+    postgres_schema,
     rounded,
     run_loop,
     run_main,
@@ -96,27 +96,17 @@ def cluster_env(env: dict[str, str], workers: int) -> Iterator[dict[str, str]]:
     if workers <= 1:
         yield env
         return
-    import psycopg
-
     postgres = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL", "")
     redis = os.environ.get("DEATHCLOCK_TEST_REDIS_URL", "")
     if not postgres or not redis:
         raise SystemExit("--workers needs DEATHCLOCK_TEST_POSTGRES_URL and _REDIS_URL set")
-    schema = f"bench_{secrets.token_hex(4)}"
-    plain = postgres.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in postgres else "?"
-    try:
+    with postgres_schema(postgres) as (url, schema):
         yield {
             **env,
-            "DEATHCLOCK_DATABASE_URL": f"{postgres}{sep}options=-csearch_path%3D{schema}",
+            "DEATHCLOCK_DATABASE_URL": url,
             "DEATHCLOCK_REDIS_URL": redis,
             "DEATHCLOCK_REDIS_PREFIX": f"bench-{schema}",
         }
-    finally:
-        with psycopg.connect(plain, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
