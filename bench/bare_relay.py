@@ -25,6 +25,11 @@ With `--log URL` (PostgreSQL) each command is also written to a table of its own
 is relayed or acked, as DESIGN.md asks of the server: one INSERT a batch in autocommit with
 `synchronous_commit = on`, batches gathered by the server's own rule (`app.store.pg_log`'s
 BUSY and GATHER_MS). That is the floor of any design that writes each tap durably first.
+
+With `--busy-us N` each command also costs N microseconds of the worker's CPU (a spin on the
+thread's CPU clock) before it is relayed or written, standing for a server's own work on a
+tap (its rules, its views, its checks): how the floor moves with the CPU a tap costs, on a
+machine whose cores the load generator shares.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 SEATS = ("p1", "p2")
 SECRET, REDIS_URL, CHANNEL = "BARE_RELAY_SECRET", "BARE_RELAY_REDIS_URL", "BARE_RELAY_CHANNEL"
 LOG_URL, LOG_TABLE = "BARE_RELAY_LOG_URL", "BARE_RELAY_LOG_TABLE"
+BUSY_US = "BARE_RELAY_BUSY_US"
 Elsewhere = Callable[[str, str, int, str], None]  # table id, seat, version, event
 
 
@@ -172,6 +178,13 @@ class _Log:
         self._draining = False
 
 
+def _spin(busy_ns: int) -> None:
+    """Spend `busy_ns` of this thread's CPU time (time the core really gave it)."""
+    end = time.thread_time_ns() + busy_ns
+    while time.thread_time_ns() < end:
+        pass
+
+
 def _compact(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
@@ -210,10 +223,13 @@ async def _relay_command(
     command: dict[str, Any],
     elsewhere: Elsewhere | None,
     log: _Log | None,
+    busy_ns: int,
 ) -> None:
     """Bump the version, write the command (when there is a log), pass it to the other seat
     (here, or through `elsewhere` to the worker that has it), ack it to the sender."""
     table_id, table, other_seat = where
+    if busy_ns:
+        _spin(busy_ns)
     table.version += 1
     version = table.version
     if log is not None:
@@ -234,7 +250,7 @@ async def _serve_seat(
     table_id: str,
     table: _Table,
     seat: str,
-    links: tuple[Elsewhere | None, _Log | None],
+    links: tuple[Elsewhere | None, _Log | None, int],
 ) -> None:
     """Answer pings and relay commands until the socket goes."""
     where = (table_id, table, "p2" if seat == "p1" else "p1")
@@ -259,6 +275,7 @@ def create_app() -> FastAPI:
     )
 
     log = _Log(os.environ[LOG_URL], os.environ[LOG_TABLE]) if LOG_URL in os.environ else None
+    busy_ns = int(os.environ.get(BUSY_US, "0")) * 1000
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -292,7 +309,8 @@ def create_app() -> FastAPI:
         table.sockets[seat] = websocket
         await websocket.send_text(f'{{"t":"state","v":{table.version}}}')
         try:
-            await _serve_seat(websocket, table_id, table, seat, (link and link.send, log))
+            links = (link.send if link else None, log, busy_ns)
+            await _serve_seat(websocket, table_id, table, seat, links)
         except (WebSocketDisconnect, RuntimeError, ValueError):
             pass
         finally:
@@ -330,9 +348,15 @@ def main(argv: list[str] | None = None) -> None:
         "--redis", metavar="URL", help="Redis between the workers (needed for several)"
     )
     parser.add_argument("--log", metavar="URL", help="PostgreSQL: each command written first")
+    parser.add_argument(
+        "--busy-us", type=int, default=0, help="CPU microseconds each command costs first"
+    )
     args = parser.parse_args(argv)
     if args.workers > 1 and not args.redis:
         parser.error("several workers need --redis")
+    if args.busy_us < 0:
+        parser.error("--busy-us is a number of microseconds, 0 or more")
+    os.environ[BUSY_US] = str(args.busy_us)
     if args.redis:
         os.environ[REDIS_URL] = args.redis
         os.environ[CHANNEL] = f"bare-relay-{secrets.token_hex(4)}"

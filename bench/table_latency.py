@@ -24,6 +24,9 @@
    and that cluster writing each command to PostgreSQL before relaying it
    (`bare_durable_*`): the floor of any such design that also keeps DESIGN.md's rule
    (a command is written durably before its event goes out and before its ack).
+   With --busy-floor US (repeatable) it also runs the relay (as a cluster with --workers N,
+   with no log) spending US microseconds of CPU on each tap (`bare_busy<US>_*`): how far a
+   relay's latency moves with the CPU a tap costs, on cores the load generator shares.
 5. Prints one JSON line on stdout; progress goes to stderr.
 
 The client runs in --clients worker processes (uvloop when installed), each owning a
@@ -335,6 +338,36 @@ def summary(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _run_floors(
+    args: argparse.Namespace, env: dict[str, str], tmp: Path
+) -> list[tuple[str, dict[str, Any]]]:
+    """The same load against the relay: bare, then (several workers) as a cluster and as a
+    durable cluster, then spending --busy-floor microseconds a tap; each with its prefix."""
+
+    def bare_argv(port: int) -> list[str]:
+        return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
+
+    several = ["--workers", str(args.workers)] if args.workers > 1 else []
+    if several:
+        several += ["--redis", os.environ["DEATHCLOCK_TEST_REDIS_URL"]]
+    runs: list[tuple[str, list[str]]] = []
+    if not args.no_bare:
+        runs.append(("bare", []))
+        if several:
+            log = ["--log", os.environ["DEATHCLOCK_TEST_POSTGRES_URL"]]
+            runs += [("bare_cluster", several), ("bare_durable", [*several, *log])]
+    runs += [(f"bare_busy{us}", [*several, "--busy-us", str(us)]) for us in args.busy_floor]
+    floors = []
+    for prefix, extra in runs:
+
+        def argv(port: int, extra: list[str] = extra) -> list[str]:
+            return [*bare_argv(port), *extra]
+
+        name = "bare-relay" if prefix == "bare" else prefix.replace("_", "-")
+        floors.append((prefix, run_target(name, argv, env, args, tmp)))
+    return floors
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.table_latency", description=__doc__)
     parser.add_argument("--tables", type=int, default=1000)
@@ -355,39 +388,30 @@ def main(argv: list[str] | None = None) -> int:
         "and a channel prefix of its own",
     )
     parser.add_argument(
+        "--busy-floor",
+        type=int,
+        action="append",
+        default=[],
+        metavar="US",
+        help="also run the relay spending US microseconds of CPU a tap (repeatable)",
+    )
+    parser.add_argument(
         "--timeline", metavar="PREFIX", help="write each measured tap to PREFIX.<server>.csv"
     )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.warmup < 0:
         parser.error("--tables, --seconds and --interval must be positive")
+    if any(us <= 0 for us in args.busy_floor):
+        parser.error("--busy-floor takes a positive number of microseconds")
 
     with bench_run(4 * args.tables + 1024, args.db_dir) as (tmp, env):
-
-        def bare_argv(port: int) -> list[str]:
-            return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
-
         with cluster_env(env, args.workers) as app_env:
 
             def app_argv(port: int) -> list[str]:
                 return [*server_argv(port), "--workers", str(args.workers)]
 
             app_result = run_target("deathclock", app_argv, app_env, args, tmp)
-        bare_result = bare_cluster = bare_durable = None
-        if not args.no_bare:
-            bare_result = run_target("bare-relay", bare_argv, env, args, tmp)
-        if not args.no_bare and args.workers > 1:
-
-            def cluster_argv(port: int) -> list[str]:
-                redis = ["--redis", os.environ["DEATHCLOCK_TEST_REDIS_URL"]]
-                return [*bare_argv(port), "--workers", str(args.workers), *redis]
-
-            bare_cluster = run_target("bare-cluster", cluster_argv, env, args, tmp)
-
-            def durable_argv(port: int) -> list[str]:
-                log = ["--log", os.environ["DEATHCLOCK_TEST_POSTGRES_URL"]]
-                return [*cluster_argv(port), *log]
-
-            bare_durable = run_target("bare-durable", durable_argv, env, args, tmp)
+        floors = _run_floors(args, env, tmp)
 
     c = app_result["counters"]
     out: dict[str, Any] = {
@@ -414,10 +438,8 @@ def main(argv: list[str] | None = None) -> int:
         "workers": args.workers,
         "tables_per_core": rounded(app_result["tables"] / (os.cpu_count() or 1), 1),
     }
-    floors = (("bare", bare_result), ("bare_cluster", bare_cluster), ("bare_durable", bare_durable))
     for prefix, result in floors:
-        if result is not None:
-            out |= _floor_fields(prefix, result)
+        out |= _floor_fields(prefix, result)
     targets = _targets(out)
     noisy = [k for k in ("other_cpu_pct", "bare_other_cpu_pct") if (out.get(k) or 0) > 25]
     if noisy:
