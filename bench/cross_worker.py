@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import shlex
 import signal
 import sys
@@ -51,6 +50,7 @@ from bench.common import (
     free_port,
     log,
     machine_busy_seconds,
+    machine_fields,
     open_phones,
     percentile,
     phone_worker,
@@ -231,7 +231,7 @@ def report(
         "steal_cpu_pct": rounded((cpu1[3] - cpu0[3]) / wall * 100, 1),
         "clients": n_clients,
         "workers": 2,
-        "cores": os.cpu_count(),
+        **machine_fields(),
     }
     targets = {
         "lost_0": out["lost"] == 0 and out["rejected"] == 0,

@@ -43,7 +43,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import shlex
 import signal
 import sys
@@ -74,6 +73,7 @@ from bench.common import (
     free_port,
     log,
     machine_busy_seconds,
+    machine_fields,
     open_phones,
     percentile,
     phone_worker,
@@ -699,7 +699,7 @@ def main(argv: list[str] | None = None) -> int:
         "games_finished": c.get("games_finished", 0),
         **cpu_fields(result),
         "clients": result["clients"],
-        "cores": os.cpu_count(),
+        **machine_fields(),
         "setup_s": {k: rounded(v, 2) for k, v in timings.items()}
         | {
             "phones": rounded(result["phones_connect_s"], 2),

@@ -48,7 +48,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import HOST, ServerProcess, bench_run, free_port, log, server_argv
+from bench.common import HOST, ServerProcess, bench_run, free_port, log, machine_fields, server_argv
 from bench.logcheck import check_logs
 from bench.recovery import (
     Game,
@@ -223,7 +223,7 @@ async def session(
         "backoff_ms": args.backoff_ms,
         "lease_ms": int(os.environ.get("DEATHCLOCK_LEASE_MS", "2000")),
         "loadavg_1m_at_kill": round(load, 2),
-        "cores": os.cpu_count(),
+        **machine_fields(),
     }
     return with_targets(
         out, "takeover_max_le_3s", out["takeover_max_s"], TAKEOVER_GOAL_S, run.c["unsettled"]

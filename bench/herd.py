@@ -49,7 +49,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import os
 import random
 import shlex
 import signal
@@ -76,6 +75,7 @@ from bench.common import (
     free_port,
     log,
     machine_busy_seconds,
+    machine_fields,
     percentile,
     rounded,
     run_loop,
@@ -791,7 +791,7 @@ def report(
         "server_rss_end_mb": rounded(rss[1], 1),
         "server_rss_max_mb": rounded(rss[2], 1),
         "clients": n_clients,
-        "cores": os.cpu_count(),
+        **machine_fields(),
     }
     p99 = out["resync_p99_ms"]
     targets = {

@@ -42,7 +42,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import HOST, ServerProcess, bench_run, free_port, log, server_argv
+from bench.common import HOST, ServerProcess, bench_run, free_port, log, machine_fields, server_argv
 from bench.failover import kill_group
 from bench.logcheck import check_logs
 from bench.recovery import (
@@ -174,7 +174,7 @@ async def session(
         "interval_s": args.interval,
         "retry_ms": args.retry_ms,
         "loadavg_1m_at_stop": round(load, 2),
-        "cores": os.cpu_count(),
+        **machine_fields(),
     }
     return with_targets(
         out, "restart_max_le_2s", out["restart_max_s"], RESTART_GOAL_S, run.c["unsettled"]

@@ -63,6 +63,7 @@ from bench.common import (
     bench_run,
     free_port,
     log,
+    machine_fields,
     percentile,
     rounded,
     server_argv,
@@ -402,7 +403,7 @@ def summary(run: Run, args: argparse.Namespace) -> dict[str, Any]:
         "read_errors": run.read_errors,
         "switch_timeouts": run.switch_timeouts,
         "seconds": args.seconds,
-        "cores": os.cpu_count(),
+        **machine_fields(),
         "targets_met": targets,
         "all_targets_met": all(targets.values()),
     }

@@ -56,7 +56,6 @@ import contextlib
 import gc
 import json
 import math
-import os
 import random
 import time
 from collections import Counter
@@ -75,6 +74,7 @@ from bench.common import (
     free_port,
     log,
     machine_busy_seconds,
+    machine_fields,
     percentile,
     rounded,
     run_main,
@@ -1074,7 +1074,7 @@ def report(soak: Soak, r: Readings) -> dict[str, Any]:
         "server_cpu_pct": rounded(server_cpu, 1),
         "client_cpu_pct": rounded(client_cpu, 1),
         "other_cpu_pct": rounded(max(0.0, machine_cpu - server_cpu - client_cpu), 1),
-        "cores": os.cpu_count(),
+        **machine_fields(),
     }
     targets = {
         "lost_0": out["lost"] == 0 and out["rejected"] == 0,

@@ -79,6 +79,7 @@ from bench.common import (
     free_port,
     log,
     machine_busy_seconds,
+    machine_fields,
     open_phones,
     percentile,
     phone_worker,
@@ -434,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         "server_full_gc_max_ms": max(app_result["full_walks"], default=0),
         "clients": app_result["clients"],
         "compression": args.compression,
-        "cores": os.cpu_count(),
+        **machine_fields(),
         "workers": args.workers,
         "tables_per_core": rounded(app_result["tables"] / (os.cpu_count() or 1), 1),
     }
