@@ -107,7 +107,7 @@ def machine_ref_ms(rounds: int = 5) -> float:
 
 def machine_fields() -> dict[str, Any]:
     """What every benchmark line says of the machine: its cores, and its speed (taken now,
-    once the servers are stopped)."""
+    when the line is made, once the load has stopped)."""
     return {"cores": os.cpu_count(), "machine_ref_ms": machine_ref_ms()}
 
 
