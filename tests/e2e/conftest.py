@@ -18,6 +18,11 @@ from app.main import create_app
 from app.settings import Settings
 from tests.e2e.servertime import MovableTime
 
+#: How long a browser test waits for a page to reach a state. A page waits on the server,
+#: and the server on a machine that may be busy with other work: a state is waited for,
+#: never assumed to come within a short time (a run must pass on a loaded machine too).
+PAGE_STATE_TIMEOUT_MS = 20_000
+
 CHROMIUM = os.environ.get("DEATHCLOCK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -71,6 +76,7 @@ def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
         pytest.skip(f"Debian chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    playwright_api.expect.set_options(timeout=PAGE_STATE_TIMEOUT_MS)
     with playwright_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

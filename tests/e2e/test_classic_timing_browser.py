@@ -105,7 +105,7 @@ def _tap(page: Any, running_next: str, flag: str = "running") -> None:
     from playwright.sync_api import expect
 
     page.locator("#tap").click()
-    expect(page.locator(f"#side-{running_next}")).to_have_class(RUNNING, timeout=2000)
+    expect(page.locator(f"#side-{running_next}")).to_have_class(RUNNING)
     expect(page.locator(f"#flags-{running_next}")).to_have_text(flag)
 
 
@@ -280,7 +280,7 @@ def test_offline_phone_keeps_the_turn_timer_and_queues_its_stop__DC10(
             expect(page.locator("#turn-clock")).to_have_class(RUNNING)
             wait_until_counted_on(page, "#turn-clock", online[page])
         round_then = p1.locator("#round-clock").inner_text()
-        expect(p1.locator("#round-clock")).not_to_have_text(round_then, timeout=3_000)
+        expect(p1.locator("#round-clock")).not_to_have_text(round_then)
 
         # Ann's phone reloads with nothing queued: its last server view is kept.
         serve_saved_copy(c1, base, links["id"])
@@ -306,7 +306,7 @@ def test_offline_phone_keeps_the_turn_timer_and_queues_its_stop__DC10(
         elapsed_s = (stopped.at_ms - running.at_ms) / 1000
         assert running.seconds - elapsed_s - SLACK_S <= stopped.seconds <= running.seconds
         expect(p1.locator("#round-clock")).not_to_have_text(
-            p1.locator("#round-clock").inner_text(), timeout=3_000
+            p1.locator("#round-clock").inner_text()
         )  # the round clock never stops
         expect(p1.locator("#turn-clock")).to_have_text(stopped_at)
         expect(p2.locator("#turn-clock")).to_have_class(RUNNING)  # Bob's phone cannot know

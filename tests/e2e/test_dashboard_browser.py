@@ -48,21 +48,21 @@ def test_dashboard_shows_tables_tapping_and_a_paused_table__DC5(
         expect(card).to_have_class(re.compile(r"\brunning-p1\b"))
     # Clocks tick on the dashboard by themselves.
     before = cards[0].locator(".clock-p1").inner_text()
-    expect(cards[0].locator(".clock-p1")).not_to_have_text(before, timeout=3000)
+    expect(cards[0].locator(".clock-p1")).not_to_have_text(before)
 
     ws_base = live_server.replace("http://", "ws://")
     _tap(ws_base, tables[0], "p1", "p1")
     _tap(ws_base, tables[1], "p1", "p1")
     for card in cards[:2]:
-        expect(card).to_have_class(re.compile(r"\brunning-p2\b"), timeout=2000)
+        expect(card).to_have_class(re.compile(r"\brunning-p2\b"))
     p2_before = cards[0].locator(".clock-p2").inner_text()
-    expect(cards[0].locator(".clock-p2")).not_to_have_text(p2_before, timeout=3000)
+    expect(cards[0].locator(".clock-p2")).not_to_have_text(p2_before)
 
     paused = http.post(
         f"/api/events/{eid}/tables/{tables[2]['id']}/command", json={"c": "pause"}, headers=eo
     )
     assert paused.json()["status"] == "paused"
-    expect(cards[2].locator(".status")).to_have_text("paused", timeout=2000)
+    expect(cards[2].locator(".status")).to_have_text("paused")
     frozen = cards[2].locator(".clock-p1").inner_text()
     page.wait_for_timeout(1200)  # the paused clock must not move, so watch it for a while
     assert cards[2].locator(".clock-p1").inner_text() == frozen
@@ -75,14 +75,14 @@ def test_the_eo_page_stays_live_and_syncs_its_clock(browser: Any, live_server: s
     created = http.post("/api/events", json={"name": "EO page check", "points": 75}).json()
     page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     page.goto(created["admin_url"])
-    expect(page.locator("#live")).to_have_text("live", timeout=5000)
+    expect(page.locator("#live")).to_have_text("live")
     # Its socket pings (the heartbeat): the pongs set the page's estimate of server time.
-    page.wait_for_function("window.DC.time.samples.length >= 2", timeout=5000)
+    page.wait_for_function("window.DC.time.samples.length >= 2")
     eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
     assert http.post(f"/api/events/{eid}/players", json={"name": "Ann"}, headers=eo).is_success
-    expect(page.locator("body")).to_contain_text("Ann", timeout=5000)  # live: no reload
+    expect(page.locator("body")).to_contain_text("Ann")  # live: no reload
     standings = page.locator("#standings-body tr[data-player-id]")
-    expect(standings).to_have_count(1, timeout=5000)
+    expect(standings).to_have_count(1)
     expect(standings.first.locator("td").nth(1)).to_have_text("Ann")
     public = browser.new_context().new_page()
     public.goto(f"{live_server}/e/{eid}")

@@ -44,7 +44,7 @@ def _tap(page: Any, running_next: str) -> None:
     from playwright.sync_api import expect
 
     page.locator("#tap").click()
-    expect(page.locator(f"#side-{running_next}")).to_have_class(RUNNING, timeout=2000)
+    expect(page.locator(f"#side-{running_next}")).to_have_class(RUNNING)
 
 
 def _shot(page: Any, tmp_path: Path, name: str) -> None:
@@ -68,7 +68,7 @@ def test_dominate_and_the_incursion_roll_on_two_phones__TS5_DC3(
     _tap(p2, "p1")  # the end of P2's turn 1: the server removes an outer flag
     for page in (p1, p2):
         removed = page.locator("#scenario-elements li", has_text="removed (the server's roll)")
-        expect(removed).to_have_count(1, timeout=2000)
+        expect(removed).to_have_count(1)
         expect(page.locator("#rule-note")).to_contain_text("Removed from the table")
     gone = p1.locator("#scenario-elements li", has_text="removed").text_content()
     assert gone and gone == p2.locator("#scenario-elements li", has_text="removed").text_content()
@@ -89,7 +89,7 @@ def test_dominate_and_the_incursion_roll_on_two_phones__TS5_DC3(
     expect(p2.locator("#sheet-preview")).to_contain_text("Ann 1 – Bob 2")
     _shot(p2, tmp_path, "dominate-sheet-p2")
     p2.locator("#end-turn").click()
-    expect(p1.locator("#cp-p2")).to_have_text("2", timeout=2000)  # dominate: 2 CP
+    expect(p1.locator("#cp-p2")).to_have_text("2")  # dominate: 2 CP
     expect(p1.locator("#cp-p1")).to_have_text("1")  # control: 1 CP
     _shot(p1, tmp_path, "after-dominate-p1")
 
@@ -121,13 +121,11 @@ def test_a_draw_at_the_round_end_and_pause_warnings_on_two_phones__DC8_DC5(
     # Bob says Ann paused the clock: the EO sees it and warns her.
     p2.locator("#report-pause").click()
     p2.locator("#confirm-yes").click()
-    expect(eo.locator("#pause-note")).to_contain_text(
-        f"{second} reported that {first} paused", timeout=2000
-    )
+    expect(eo.locator("#pause-note")).to_contain_text(f"{second} reported that {first} paused")
     _shot(eo, tmp_path, "pause-reported-eo")
     eo.locator("#warn-p1").click()
     eo.locator("#confirm-yes").click()
-    expect(p1.locator("#pause-note")).to_contain_text("P1 1", timeout=2000)
+    expect(p1.locator("#pause-note")).to_contain_text("P1 1")
 
     # The round's time is up with far more than 5 minutes left: a draw (DC8).
     expect(eo.locator("#call-tie")).to_contain_text("declare a draw")
@@ -137,7 +135,7 @@ def test_a_draw_at_the_round_end_and_pause_warnings_on_two_phones__DC8_DC5(
         page.locator("#report-apd").fill(apd)
         page.locator("#report-submit").click()
     for page in (p1, p2):
-        expect(page.locator("#result")).to_contain_text("Draw", timeout=2000)
+        expect(page.locator("#result")).to_contain_text("Draw")
     _shot(p1, tmp_path, "draw-p1")
     _shot(p2, tmp_path, "draw-p2")
 
@@ -184,7 +182,7 @@ def test_the_dashboard_shows_a_reported_pause_to_the_eo__DC5(
     expect(card).not_to_have_class(re.compile(r"\bpause-reported\b"))
     p2.locator("#report-pause").click()
     p2.locator("#confirm-yes").click()
-    expect(card).to_have_class(re.compile(r"\bpause-reported\b"), timeout=3000)
+    expect(card).to_have_class(re.compile(r"\bpause-reported\b"))
     expect(card.locator(".dflag").first).to_contain_text("pause reported")
     expect(board.locator("#summary")).to_contain_text("1 pause reported")
     artifacts = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -48,12 +48,12 @@ def _tap_to_round(p1: Any, p2: Any, taps: int) -> None:
     from playwright.sync_api import expect
 
     p1.locator("#start").click()
-    expect(p1.locator("#side-p1")).to_have_class(RUNNING, timeout=2000)
+    expect(p1.locator("#side-p1")).to_have_class(RUNNING)
     pages = [(p1, p2, "p2"), (p2, p1, "p1")]
     for n in range(taps):
         page, other, next_side = pages[n % 2]
         page.locator("#tap").click()
-        expect(other.locator(f"#side-{next_side}")).to_have_class(RUNNING, timeout=2000)
+        expect(other.locator(f"#side-{next_side}")).to_have_class(RUNNING)
 
 
 def test_transverse_assault_on_two_phones__TS10_transverse_assault(
@@ -82,7 +82,7 @@ def test_transverse_assault_on_two_phones__TS10_transverse_assault(
     p1.locator("#end-turn").click()
 
     for page in (p1, p2):
-        expect(page.locator("#result")).to_contain_text("(P1) wins", timeout=3000)
+        expect(page.locator("#result")).to_contain_text("(P1) wins")
         expect(page.locator("#result")).to_contain_text("scenario")
     _shot(p1, "transverse-p1-over")
     _shot(p2, "transverse-p2-over")
@@ -101,6 +101,6 @@ def test_daybreak_line_of_sight_on_both_phones__TS10_daybreak(
         expect(page.locator("#round-notes")).to_have_text('Round 2: 8" LOS')
     p1.locator("#tap").click()  # never a scoring sheet: won by assassination only
     expect(p1.locator("#sheet")).to_be_hidden()
-    expect(p2.locator("#side-p2")).to_have_class(RUNNING, timeout=2000)
+    expect(p2.locator("#side-p2")).to_have_class(RUNNING)
     _shot(p1, "daybreak-p1-round2")
     _shot(p2, "daybreak-p2-round2")

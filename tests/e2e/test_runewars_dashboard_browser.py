@@ -64,12 +64,12 @@ def test_dashboard_shows_runewars_round_timer_and_game_round__DC11(
     page.goto(created["dashboard_url"])
     cards = [page.locator(f'[data-table-id="{t["id"]}"]') for t in tables]
     for card in cards:
-        expect(card).to_have_class(re.compile(r"\bround-timer\b"), timeout=5000)
+        expect(card).to_have_class(re.compile(r"\bround-timer\b"))
     # The round timer counts down on the dashboard by itself (90 minutes, DC11).
     timer = cards[0].locator(".round-timer-clock")
     expect(timer).to_have_text(re.compile(r"^1:29:|^1:30:00$"))
     before = timer.inner_text()
-    expect(timer).not_to_have_text(before, timeout=3000)
+    expect(timer).not_to_have_text(before)
 
     # The first table sets up: the lower army total chooses who goes first, the other
     # player picks the side; then the first player ends game round 1.
@@ -86,7 +86,7 @@ def test_dashboard_shows_runewars_round_timer_and_game_round__DC11(
             (chooser, {"c": "end_game_round", "expect": 1}),
         ],
     )
-    expect(cards[0].locator(".phase")).to_have_text(re.compile(r"Game round 2 of 8"), timeout=3000)
+    expect(cards[0].locator(".phase")).to_have_text(re.compile(r"Game round 2 of 8"))
     expect(cards[0].locator(".game-round")).to_have_text("2")
     expect(cards[1].locator(".phase")).to_have_text("Choosing the first player")
     expect(page.locator("#round-label")).to_contain_text("Round 1 of 2")

