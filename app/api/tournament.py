@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.api.events import EoToken, EventsDep
 from app.api.exports import csv_response
 from app.api.hardening import StrictJsonRoute
-from app.domain.errors import NotFound
+from app.domain.errors import NotFound, Unauthorized
 from app.events.service import EventService
 from app.events.tournaments import Policy
 
@@ -34,15 +34,25 @@ def _policy(service: EventService, event_id: str) -> Policy:
     return policy
 
 
+def _is_eo(service: EventService, event_id: str, token: str | None) -> bool:
+    try:
+        service.authorize(event_id, token)
+    except Unauthorized:
+        return False
+    return True
+
+
 def _eo(service: EventService, event_id: str, token: str | None) -> Policy:
     service.authorize(event_id, token)
     return _policy(service, event_id)
 
 
 @router.get("")
-async def view(event_id: str, service: EventsDep) -> dict[str, Any]:
-    """Public: players with army values, rounds with cards and pairings, standings."""
-    return _policy(service, event_id).view(event_id)
+async def view(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    """Public: players with army values, rounds with cards and pairings (a round's once
+    it has started; with the EO token, also before), standings."""
+    policy = _policy(service, event_id)
+    return policy.view(event_id, admin=_is_eo(service, event_id, token))
 
 
 @router.post("/players", status_code=201)

@@ -60,7 +60,7 @@ class ReadModels:
         self._views: dict[str, tuple[Statuses, dict[bool, View]]] = {}
         self._status: dict[str, str] = {}
         #: The view of an event run by its format's own tournament policy (else None).
-        self.own_view: Callable[[str], View | None] = lambda _event_id: None
+        self.own_view: Callable[[str, bool], View | None] = lambda _event_id, _admin: None
         service.listeners.insert(0, self.invalidate)
         service.hub.listeners.append(self.table_changed)
 
@@ -116,7 +116,7 @@ class ReadModels:
     def event_view(self, event_id: str, admin: bool = False) -> View:
         """The event as its EO (`admin`) or the public sees it: the public sees neither
         the players' lists nor a round's scenario and pairings before it starts (RP4)."""
-        own = self.own_view(event_id)
+        own = self.own_view(event_id, admin)
         if own is not None:
             return {**own, "server_ms": self.service.time.now_ms()}
         statuses = self._statuses(event_id)

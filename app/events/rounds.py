@@ -33,6 +33,7 @@ from app.events.base import (
 from app.events.pregame import open_command
 from app.events.round_end import RoundEnds
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
+from app.tables import round_gate
 from app.tables.room import TableMeta, TableRoom
 
 
@@ -320,6 +321,7 @@ class Rounds(RoundEnds):
         command made come back."""
         room = self.event_table(event_id, table_id)
         command = room.engine.eo_command(wire)
+        round_gate.check_eo(room)
         ack = await room.execute(c.Role.EO, "", 0, command)
         self.log_action(event_id, f"table_{wire.get('c')}", table=table_id, detail=wire)
         return room, ack.version

@@ -51,9 +51,9 @@ class EventService(Control, Prizes):
         self.tournaments = {t.name: t for t in (policy(self) for policy in POLICIES.values())}
         self.read_models.own_view = self._own_view
 
-    def _own_view(self, event_id: str) -> dict[str, object] | None:
+    def _own_view(self, event_id: str, admin: bool) -> dict[str, object] | None:
         policy = self.tournament(event_id)
-        return None if policy is None else policy.view(event_id)
+        return None if policy is None else policy.view(event_id, admin)
 
     def tournament_of(self, format_id: str) -> Policy | None:
         return self.tournaments.get(tournament_name(format_id))

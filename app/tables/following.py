@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from app.domain.errors import RuleError
 from app.store.repository import LogEntry
+from app.tables import round_gate as gate
 from app.tables.backplane import RelayChannel
 from app.tables.codec import actor_from_wire
 from app.tables.dedupe import Dedupe
@@ -48,7 +49,8 @@ def followed(room: TableRoom, entry: LogEntry, text: str) -> bool:
         channel = room.channel
         if isinstance(channel, RelayChannel):
             channel.local(text)
-        roles = room.engine.to_refresh(before, room.game, actor_from_wire(entry.actor))
+        actor = actor_from_wire(entry.actor)
+        roles = gate.to_refresh(room, version == 0, before, room.game, actor)
         for subscriber in tuple(channel.subscribers):
             if subscriber.role in roles:
                 subscriber.offer(room.snapshot(subscriber.role))

@@ -17,6 +17,7 @@ from app.domain.status import TableStatus, table_status
 from app.store.models import TableSnapshot
 from app.store.repository import LogEntry, Store
 from app.tables import protocol
+from app.tables import round_gate as gate
 from app.tables.codec import actor_to_wire
 from app.tables.dedupe import Dedupe
 from app.tables.engines import WARMACHINE, Engine
@@ -168,9 +169,9 @@ class TableRoom:
 
     def actor_for(self, role: str) -> c.Actor:
         """Who a link's commands come from: a seat's side follows the pre-game's choice
-        of who goes first (P1); the EO is the EO."""
-        if role == "eo":
-            return c.Role.EO
+        of who goes first (P1); the EO is the EO, a watch link the watcher (refused all)."""
+        if role in ("eo", "watch"):
+            return c.Role(role)
         return self.engine.side_of(self.game, Side.parse(role))
 
     async def execute(
@@ -199,19 +200,18 @@ class TableRoom:
             now = self.time.now_ms()
             await self._decide_flag(now)
             event = None
-            if isinstance(command, c.CallTie) and self.meta is None:
-                raise RuleError("a quick game has no round, so no round time to call a tie on")
+            gate.check(self, actor, command)
             if isinstance(command, c.StartingRoll):  # the server rolls every die
                 command = c.StartingRoll(self.dice.randint(1, 6))
             if not isinstance(command, c.FlagCheck):
-                before = self.game
+                before, opened = self.game, self.version == 0
                 game = self.engine.apply(self.game, actor, command, now)
                 wire = self.engine.command_to_wire(command)
                 event = await self._commit(game, actor, device, seq, wire, now, origin)
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
                 await self._roll_if_due(now)
-                self._refresh_screens(self.engine.to_refresh(before, game, actor), origin)
+                self._refresh_screens(gate.to_refresh(self, opened, before, game, actor), origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             to_origin: tuple[str, ...] = ()
             if origin is not None and event is not None:
@@ -239,6 +239,7 @@ class TableRoom:
             return await self.cluster.forward_merge(self, actor, device, gap, base, queued)
         async with self.lock:
             self._read_only()
+            gate.check(self, actor, None)
             if not isinstance(actor, Side):
                 raise NotYourSeat("only a player's phone queues commands offline")
             if not self.engine.offline:
@@ -407,19 +408,16 @@ class TableRoom:
 
     def snapshot(self, role: str) -> str:
         """The whole table as `role` (a link) sees it (a `state` message): a seat sees its
-        side, as the pre-game settled it, and its own secret choices."""
+        side, as the pre-game settled it, and its own secret choices; a table waiting for
+        its round shows a seat or a watcher only itself and its players (`round_gate`)."""
         now = self.time.now_ms()
         table = self.engine.info(self.table_id, self.game)
-        meta = self.meta
-        table["round"] = (
-            None if meta is None else {"number": meta.round_number, "table_no": meta.table_no}
-        )
         game = self.engine.view(self.game, now)
         if role in ("p1", "p2"):
             side = self.engine.side_of(self.game, Side.parse(role))
             game = self.engine.own_view(self.game, side, game)
             role = side.name.lower()
-        return protocol.state(self.version, role, table, game, now)
+        return protocol.state(self.version, role, *gate.screen(self, role, table, game), now)
 
     def join(
         self,

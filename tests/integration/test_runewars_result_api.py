@@ -31,13 +31,15 @@ async def test_the_organiser_judges_and_corrects_a_runewars_table__TS11_ST5(
         early = await put(entries)
         assert early.status_code == 400 and "once the table is scoring" in early.json()["detail"]
 
+        # DC11: the organiser starts the round (its timer on every table), then the
+        # players choose the first player and the areas.
+        assert (await http.post(f"{base}/rounds/current/start", headers=eo)).status_code == 200
         p1 = await phone(tid, token_of(table["links"]["p1"]["url"]), "phone-1")
         p2 = await phone(tid, token_of(table["links"]["p2"]["url"]), "phone-2")
         seats = {"p1": p1, "p2": p2}
         chooser = seats[p1.game["chooser"]]
         assert (await chooser.command("choose_first", first="p1"))["t"] == "ack"
         assert (await p2.command("choose_area", area="red"))["t"] == "ack"
-        assert (await p1.command("start_round"))["t"] == "ack"
         assert (await http.post(f"{base}/rounds/current/time", headers=eo)).status_code == 200
         assert (await p1.command("end_game_round", expect=1))["t"] == "ack"
         assert p1.game["phase"] == "scoring"

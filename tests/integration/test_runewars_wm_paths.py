@@ -91,14 +91,19 @@ async def test_a_runewars_event_answers_every_warmachine_path_or_refuses_it__RP6
         assert detail["game"] == "runewars" and detail["phase"] == "first_player"
         assert detail["scenario"] == table["scenario"] and "reports" not in detail
 
-        # DC11: the EO starts and calls the round timer of one table by itself.
+        # DC11: one table's round timer waits for the round's start (every table's at
+        # once); then the EO calls time on one table by itself.
         url = f"{api}/tables/{table['id']}/command"
-        started = await http.post(url, json={"c": "start_round"}, headers=eo)
+        early = await http.post(url, json={"c": "start_round"}, headers=eo)
+        assert early.status_code == 400 and "Round 1 has not started" in early.text
+        started = await http.post(f"{base}/rounds/current/start", headers=eo)
         assert started.status_code == 200, started.text
+        again = await http.post(url, json={"c": "start_round"}, headers=eo)
+        assert again.status_code == 400 and "already running" in again.text
         called = await http.post(url, json={"c": "call_time"}, headers=eo)
-        assert called.status_code == 200 and called.json()["v"] > started.json()["v"]
+        assert called.status_code == 200 and called.json()["v"] == 2
         actions = [a["action"] for a in (await http.get(f"{api}/actions", headers=eo)).json()]
-        assert actions[-2:] == ["table_start_round", "table_call_time"]
+        assert actions[-2:] == ["start_round", "table_call_time"]
 
 
 async def test_warmachine_commands_at_a_runewars_table_are_refused_with_reasons__TS3_TS7(

@@ -20,6 +20,7 @@ from app.domain.runewars.standings import Standing, export_csv
 from app.domain.runewars.state import Phase, RwGame, TableSetup
 from app.tables.hub import TableHub, new_id
 from app.tables.room import TableMeta, TableRoom
+from app.tables.round_gate import waiting
 
 
 @dataclass
@@ -43,12 +44,26 @@ class RunewarsEvent:
 
     async def drop(self, player_id: str) -> None:
         """RP6: the player is not paired again; during the elimination their opponent has
-        a bye, and their open table is conceded for them."""
+        a bye, and their open table is conceded for them (a table whose round has not
+        started yet: once the organiser starts it)."""
         room = self._open_table_of(player_id)
         self.state = ev.drop(self.state, player_id)
-        if room is not None and room.meta is not None:
-            side = Side.P1 if room.meta.p1_player == player_id else Side.P2
-            await room.execute(side, "event", 0, rc.Concede())
+        if room is not None and not waiting(room.meta, room.version):
+            await self._concede_dropped(room)
+
+    async def _concede_dropped(self, room: TableRoom) -> None:
+        """A dropped player's game on `room` is conceded for them."""
+        meta, game, play = room.meta, room.game, self.state.current
+        if meta is None or not isinstance(game, RwGame) or game.conceded is not None:
+            return
+        if game.phase in (Phase.FINAL_FLURRY, Phase.OVER) or play is None:
+            return
+        if meta.table_no in play.results:  # decided by the drop (a bye in the elimination)
+            return
+        for side, player_id in ((Side.P1, meta.p1_player), (Side.P2, meta.p2_player)):
+            if self.state.player(player_id).dropped:
+                await room.execute(side, "event", 0, rc.Concede())
+                return
 
     def _open_table_of(self, player_id: str) -> TableRoom | None:
         play = self.state.current
@@ -95,11 +110,13 @@ class RunewarsEvent:
         return [room for room in found if room is not None]
 
     async def start_round(self) -> None:
-        """DC11: the organiser starts the round timer on every table of the round."""
+        """DC11: the organiser starts the round timer on every table of the round, which
+        opens the tables to their players (a player dropped meanwhile concedes)."""
         for room in self.rooms():
             if isinstance(room.game, RwGame) and room.game.started_ms is None:
                 await room.execute(Role.EO, "", 0, rc.StartRound())
                 room.schedule_flag()
+            await self._concede_dropped(room)
 
     async def call_time(self) -> None:
         """DC11: the organiser calls time: every table finishes its game round."""

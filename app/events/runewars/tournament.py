@@ -222,9 +222,10 @@ class RunewarsTournament:
         live.collect()
         return live.standings_csv()
 
-    def view(self, event_id: str) -> dict[str, Any]:
-        """The event as the EO and the public see it (and the dashboard draws)."""
+    def view(self, event_id: str, admin: bool = True) -> dict[str, Any]:
+        """The event as the EO (`admin`) or the public sees it (and the dashboard draws):
+        the public sees a round's cards and pairings once it has started."""
         event = self.service.event(event_id)
         live = self.live(event_id)
         live.collect()  # results from the live tables, shown before they are stored
-        return event_view(event, live, self.name)
+        return event_view(event, live, self.name, admin)

@@ -39,7 +39,7 @@ def _judging(game: object) -> dict[str, Any] | None:
     }
 
 
-def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
+def _round(live: RunewarsEvent, play: RoundPlay, admin: bool) -> dict[str, Any]:
     state = live.state
     pairings = []
     started: list[int] = []
@@ -69,6 +69,21 @@ def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
             }
         )
     start = min(started) if started else None
+    if start is None and not admin:
+        # RP4: the round's cards and pairings are announced when the organiser starts it.
+        return {
+            "number": play.number,
+            "stage": play.stage.value,
+            "deployment": None,
+            "objective": None,
+            "minutes": play.minutes,
+            "scenario": None,
+            "started_ms": None,
+            "expected_end_ms": None,
+            "complete": False,
+            "pairings": [],
+            "announced": False,
+        }
     return {
         "number": play.number,
         "stage": play.stage.value,
@@ -83,7 +98,11 @@ def _round(live: RunewarsEvent, play: RoundPlay) -> dict[str, Any]:
     }
 
 
-def event_view(event: EventRecord, live: RunewarsEvent, tournament: str) -> dict[str, Any]:
+def event_view(
+    event: EventRecord, live: RunewarsEvent, tournament: str, admin: bool = True
+) -> dict[str, Any]:
+    """The event as its organiser (`admin`) or the public sees it: the public sees a
+    round's cards and pairings once the round has started."""
     state = live.state
     names = {p.id: p.name for p in state.players}
     return {
@@ -101,7 +120,7 @@ def event_view(event: EventRecord, live: RunewarsEvent, tournament: str) -> dict
         "format": event.format_id,
         "plan": {"swiss_rounds": state.plan.swiss_rounds, "cut": state.plan.cut},
         "players": [_player(p) for p in state.players],
-        "rounds": [_round(live, play) for play in state.rounds],
+        "rounds": [_round(live, play, admin) for play in state.rounds],
         "cut_to": [names.get(i, i) for i in state.cut_to],
         "standings": [s.row() for s in live.standings()],
         "over": state.over,

@@ -26,7 +26,7 @@ async function load() {
   try {
     do {
       again = false;
-      render(await DC.api("GET", base));
+      render(await DC.api("GET", base, { eo: admin }));
     } while (again);
   } catch (e) {
     showError(e.message);
@@ -58,7 +58,9 @@ function renderRounds(rounds) {
   if (!rounds.length) box.append(el("p", { class: "muted", text: "No round yet." }));
   rounds.slice().reverse().forEach((r) => {
     const stage = r.stage === "swiss" ? "Swiss" : "Elimination";
-    const head = "Round " + r.number + " · " + stage + " · " + r.deployment + " / " + r.objective + " · " + r.minutes + " min";
+    // The public learns a round's cards and pairings when the organiser starts it.
+    const cards = r.deployment ? r.deployment + " / " + r.objective : "announced when it starts";
+    const head = "Round " + r.number + " · " + stage + " · " + cards + " · " + r.minutes + " min";
     const rows = r.pairings.map((p) =>
       el("tr", {}, cell(p.table), cell(p.p1.name + " (" + p.p1.army_value + ")"),
         cell(p.p2 ? p.p2.name + " (" + p.p2.army_value + ")" : "—"), cell(result(p)),
@@ -107,7 +109,7 @@ async function act(method, path, json) {
   try {
     await DC.api(method, path, { eo: true, json: json });
     showError("");
-    render(await DC.api("GET", base));
+    render(await DC.api("GET", base, { eo: admin }));
     return true;
   } catch (e) {
     showError(e.message);
