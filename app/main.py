@@ -26,7 +26,7 @@ from app.api import (
     ws,
 )
 from app.api.guard import ClientLimits, Heartbeats
-from app.api.hardening import ClientGuard, SecurityHeaders
+from app.api.hardening import BodyLimit, ClientGuard, SecurityHeaders
 from app.collector import CROWD, Census, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
@@ -154,6 +154,7 @@ def create_app(
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
     app.state.client_limits = limits
     app.add_middleware(ws.TableSockets)  # inside the guard: a socket spends its budget first
+    app.add_middleware(BodyLimit)  # a body past its limit is refused as it streams in
     app.add_middleware(ClientGuard, limits=limits)
     app.add_middleware(SecurityHeaders)  # outermost: a refusal gets the headers too
     return app

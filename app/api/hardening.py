@@ -1,7 +1,8 @@
 """What every request goes through before the routers: security headers on every
-HTTP response, a per-address budget for what opens or misses, and strict JSON bodies.
+HTTP response, a per-address budget for what opens or misses, request bodies refused as
+they stream past their size limit, and strict JSON bodies.
 
-The two middlewares are plain ASGI (no body buffering, no per-request task); a socket's
+The three middlewares are plain ASGI (no body buffering, no per-request task); a socket's
 frames never pass through them, only its opening handshake.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -164,10 +166,100 @@ class ClientGuard:
         await send({"type": "websocket.close", "code": 4429, "reason": "rate limited"})
 
 
+# --- request bodies: counted as they arrive ----------------------------------------------
+
+#: A request body's size (JSON, forms): far beyond any request this server takes.
+MAX_BODY_BYTES = 64 * 1024
+#: A player list as CSV (the import): room for its 200 000 characters in any UTF-8.
+MAX_UPLOAD_BYTES = 1024 * 1024
+UPLOADS = re.compile(r"/api/events/[^/]+/players/import")
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+def _declared_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    body = json.dumps({"detail": f"the body is {limit} bytes at most", "code": "too_large"})
+    # The connection stays open: the server drops what is left of the body as it comes
+    # (never holding it), so a client that sends it all before reading sees this answer.
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": body.encode()})
+
+
+class _CountedBody:
+    """One request's body, counted as the app reads it: past `limit` the request is
+    answered 413 and the app reads no more (and whatever it sends after is dropped)."""
+
+    def __init__(self, receive: Receive, send: Send, limit: int) -> None:
+        self._receive = receive
+        self._send = send
+        self.limit = limit
+        self.count = 0
+        self.started = False
+        self.refused = False
+
+    async def receive(self) -> Message:
+        if self.refused:
+            raise _BodyTooLarge
+        message = await self._receive()
+        if message["type"] == "http.request":
+            self.count += len(message.get("body", b""))
+            if self.count > self.limit:
+                self.refused = True
+                if not self.started:
+                    await _too_large(self._send, self.limit)
+                raise _BodyTooLarge
+        return message
+
+    async def send(self, message: Message) -> None:
+        if self.refused:
+            return
+        if message["type"] == "http.response.start":
+            self.started = True
+        await self._send(message)
+
+
+class BodyLimit:
+    """Every HTTP request body is refused (413) as soon as it is known to be too large:
+    a Content-Length over the limit before a byte is read; a body without one (chunked)
+    as its bytes, counted as they arrive, pass the limit. Nothing is buffered here."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = MAX_UPLOAD_BYTES if UPLOADS.fullmatch(scope["path"]) else MAX_BODY_BYTES
+        declared = _declared_length(scope)
+        if declared is not None and declared > limit:
+            await _too_large(send, limit)
+            return
+        body = _CountedBody(receive, send, limit)
+        try:
+            await self.app(scope, body.receive, body.send)
+        except Exception:
+            if not body.refused:  # what the app made of a refused body is of no account
+                raise
+
+
 # --- strict JSON bodies ------------------------------------------------------------------
 
 #: A JSON request body's size and shape: far beyond any request this API takes.
-MAX_JSON_BYTES = 64 * 1024
+MAX_JSON_BYTES = MAX_BODY_BYTES
 MAX_DEPTH = 32
 MAX_INT_DIGITS = 4000
 
