@@ -1,27 +1,40 @@
 // ST3 ballot page on a player's phone: the open blind votes with their entries; one
 // secret vote per prize (a new one replaces it until the EO closes the vote). The
 // player is known by one of their seat links' token (#k=…), sent only in the
-// X-Player-Token header and kept on this phone, never in a URL.
+// X-Player-Token header. The key is the link's alone: it stays in this page's address
+// and nowhere else on the phone, so a page opened without one (a shared phone, the next
+// player) asks for the player's own ballot link and never votes as whoever came before.
 import { $, el, setText } from "../lib/dom.js";
 
 const eventId = document.body.getAttribute("data-event-id") || "";
 const base = "/api/events/" + encodeURIComponent(eventId);
-const KEY = "deathclock.ballot." + eventId;
+const ASK = "Open the vote from your own ballot link, or paste your seat link below.";
 
-function seatToken() {
-  const k = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
-  try {
-    if (k) {
-      localStorage.setItem(KEY, k);
-      history.replaceState(history.state, "", location.pathname + location.search);
-    }
-    return k || localStorage.getItem(KEY) || "";
-  } catch (e) {
-    return k || "";
-  }
+// Earlier versions of this page kept the key on the phone: forget it.
+try {
+  localStorage.removeItem("deathclock.ballot." + eventId);
+} catch (e) {
+  /* no storage: nothing kept */
 }
 
-let token = seatToken();
+function linkToken() {
+  return new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
+}
+
+let token = linkToken();
+
+// Vote with `key` from now on: nothing the page showed for another key stays on it.
+function useKey(key) {
+  token = key;
+  shown = "";
+  $("ballots").textContent = "";
+  $("no-votes").hidden = true;
+  showError("");
+  load();
+}
+
+// Another ballot link opened in this tab (only its #k= differs): vote with its key.
+window.addEventListener("hashchange", () => useKey(linkToken()));
 
 // A pasted seat link ("…#k=abc"), or the bare token.
 function tokenFrom(text) {
@@ -35,19 +48,14 @@ $("seat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const found = tokenFrom($("seat-input").value);
   if (!found) return showError("That is not a seat link: it ends with #k= and a code.");
-  token = found;
-  try {
-    localStorage.setItem(KEY, found);
-  } catch (e) {
-    /* private mode: this page only */
-  }
-  shown = "";
-  load();
+  useKey(found); // this page only, until it is left or reloaded
 });
 let shown = "";
 
+// The server's answer for the page's key; null when the key changed meanwhile.
 async function call(method, path, json) {
-  const headers = { Accept: "application/json", "X-Player-Token": token };
+  const key = token;
+  const headers = { Accept: "application/json", "X-Player-Token": key };
   if (json !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(base + path, {
     method: method,
@@ -56,6 +64,7 @@ async function call(method, path, json) {
     cache: "no-store",
   });
   const data = await response.json().catch(() => null);
+  if (key !== token) return null;
   if (!response.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || "The server answered " + response.status + ".");
   return data;
 }
@@ -87,6 +96,7 @@ function ballotCard(b) {
 }
 
 function render(view) {
+  if (!view) return;
   setText($("voter"), "Voting as " + view.me.name);
   const key = JSON.stringify(view.ballots);
   if (key === shown) return;
@@ -100,7 +110,7 @@ function render(view) {
 async function load() {
   $("seat-form").hidden = !!token;
   if (!token) {
-    setText($("voter"), "Open this page from your ballot link, or paste your seat link below.");
+    setText($("voter"), ASK);
     return;
   }
   try {
@@ -109,8 +119,8 @@ async function load() {
   } catch (e) {
     showError(e.message);
     if (e.message.includes("seat link")) {
-      token = "";
-      $("seat-form").hidden = false;
+      useKey("");
+      showError(e.message);
     }
   }
 }
