@@ -1,11 +1,14 @@
 """The event variants at the table: Classic Turn Timing (DC10) and its dice down, No
-Assassination Victory and No Tiebreakers (SR2019 "Event Variants")."""
+Assassination Victory and No Tiebreakers (SR2019 "Event Variants").
+
+Who presses the turn timer is `who_may_act`'s: the active player starts and stops it and
+takes the extension, the opponent starts the extension, the EO (or the server at the
+round time) calls dice down."""
 
 from __future__ import annotations
 
 from app.domain import commands as c
-from app.domain.clock import Side
-from app.domain.errors import NotYourSeat, RuleError
+from app.domain.errors import RuleError
 from app.domain.frozen import replace
 from app.domain.state import Game, Method, Phase, end_game, in_play, seat_of
 from app.domain.turn_timing import TurnTimer
@@ -19,30 +22,27 @@ def _timer(game: Game) -> TurnTimer:
     return game.timer
 
 
-def _active_player(game: Game, actor: c.Actor, what: str) -> TurnTimer:
-    seat = seat_of(actor)
+def _playing(game: Game, actor: c.Actor) -> TurnTimer:
+    seat_of(actor)
     in_play(game)
-    timer = _timer(game)
-    if seat is not game.active:
-        raise NotYourSeat(f"only the active player ({game.active.label}) {what}")
-    return timer
+    return _timer(game)
 
 
 def start_timer(game: Game, actor: c.Actor, now_ms: int) -> Game:
     """DC10: the turn time begins once continuous effects are resolved."""
-    timer = _active_player(game, actor, "starts the turn timer")
+    timer = _playing(game, actor)
     return replace(game, timer=timer.start(now_ms))
 
 
 def stop_timer(game: Game, actor: c.Actor, now_ms: int) -> Game:
     """DC10: the active player may stop the timer while the opponent acts."""
-    timer = _active_player(game, actor, "stops the turn timer")
+    timer = _playing(game, actor)
     return replace(game, timer=timer.stop(now_ms))
 
 
 def take_extension(game: Game, actor: c.Actor, _now_ms: int) -> Game:
     """DC10: once per game, during one's own turn."""
-    timer = _active_player(game, actor, "takes a turn extension, during their turn")
+    timer = _playing(game, actor)
     if game.phase is not Phase.TURN:
         raise RuleError("a turn extension is taken during a turn, not during deployment")
     return replace(game, timer=timer.declare_extension(game.active))
@@ -50,18 +50,12 @@ def take_extension(game: Game, actor: c.Actor, _now_ms: int) -> Game:
 
 def start_extension(game: Game, actor: c.Actor, now_ms: int) -> Game:
     """DC10: the active player's opponent resets the clock for the extension."""
-    seat = seat_of(actor)
-    in_play(game)
-    timer = _timer(game)
-    if seat is game.active:
-        raise NotYourSeat(f"{game.active.other.label}, the opponent, starts the turn extension")
+    timer = _playing(game, actor)
     return replace(game, timer=timer.start_extension(now_ms))
 
 
-def dice_down(game: Game, actor: c.Actor, now_ms: int) -> Game:
+def dice_down(game: Game, _actor: c.Actor, now_ms: int) -> Game:
     """DC10: at the round time the EO calls dice down; the game ends."""
-    if isinstance(actor, Side):
-        raise NotYourSeat("the EO calls dice down at the round time")
     timer = _timer(game)
     if not timer.timing.round_ms:
         raise RuleError("this event has no time limits: the game is played to its end")

@@ -14,6 +14,12 @@ from app.domain.method import Method
 class Role(StrEnum):
     EO = "eo"
     SYSTEM = "system"
+    #: A watch link: it reads the table, and every command from it is refused.
+    WATCHER = "watch"
+
+
+#: What a watcher's command is told, whichever game the table plays.
+WATCHING = "a watch link only watches: it cannot change the table"
 
 
 Actor = Side | Role

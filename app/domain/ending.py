@@ -47,8 +47,10 @@ def concede(game: Game, actor: c.Actor, now_ms: int) -> Game:
 
 def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
     seat = seat_of(actor)
-    if game.phase is not Phase.CLOCK_OUT or game.flagged is not seat:
+    if game.phase is not Phase.CLOCK_OUT or game.flagged is None:
         raise RuleError("only the player whose clock ran out in their own turn can claim")
+    if game.flagged is not seat:
+        raise NotYourSeat("your opponent's clock ran out, not yours: only they may claim")
     if game.claim is not None:
         raise RuleError("a claim is already waiting for the opponent")
     if not game.scoring_due_at_mark:
@@ -90,8 +92,12 @@ def answer_claim(game: Game, actor: c.Actor, cmd: c.AnswerClaim, now_ms: int) ->
 
 def accept_clock_loss(game: Game, actor: c.Actor, now_ms: int) -> Game:
     seat = seat_of(actor)
-    if game.phase is not Phase.CLOCK_OUT or game.flagged is not seat:
+    if game.phase is not Phase.CLOCK_OUT or game.flagged is None:
         raise RuleError("only the player whose clock ran out can accept the loss")
+    if game.flagged is not seat:
+        raise NotYourSeat(
+            "your opponent's clock ran out, not yours: only they may accept the loss on time"
+        )
     return lose_on_time(game, seat, game.clock.since_ms)
 
 

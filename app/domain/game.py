@@ -1,9 +1,10 @@
 """One game at a table: phases, turns, scoring, kill box, victory and result.
 
 `apply(game, actor, command, now_ms)` returns the next game or raises a RuleError;
-a game is immutable, so a rejected command changes nothing. The rules live by topic
-(`turns`, `clock_out`, `ending`, `judge`, `result`) over the game's `state`; this
-module is their one door.
+a game is immutable, so a rejected command changes nothing. Who may send each command
+is one table (`who_may_act`), asked first; the rules live by topic (`turns`,
+`clock_out`, `ending`, `judge`, `result`) over the game's `state`; this module is their
+one door.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.domain import classic, ending, judge, pregame_rules, turns
+from app.domain import classic, ending, judge, pregame_rules, turns, who_may_act
 from app.domain import commands as c
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
@@ -139,5 +140,6 @@ def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
+    who_may_act.check(game, actor, command)
     after = classic.follow(game, rule(game, actor, command, now_ms), now_ms)
     return replace(after, undo=None) if type(command) in _ENDS_UNDO else after

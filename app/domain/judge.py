@@ -1,12 +1,13 @@
 """What only the EO does at a table: pause, resume and adjust the clock (DC5), a
 warning for pausing (DC5, IG2014), the round-end tie (DC8), a result entered or
-corrected (TS9); and the server's die for a scenario's special rule."""
+corrected (TS9); and the server's die for a scenario's special rule. That only the EO
+(or the server) sends these is `who_may_act`'s table."""
 
 from __future__ import annotations
 
 from app.domain import commands as c
-from app.domain.clock import Side, put
-from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.clock import put
+from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
 from app.domain.result import settled_result
 from app.domain.state import (
@@ -16,16 +17,13 @@ from app.domain.state import (
     Phase,
     Result,
     end_game,
-    eo_only,
     in_play,
     seat_of,
 )
 
 
-def call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
+def call_tie(game: Game, _actor: c.Actor, now_ms: int) -> Game:
     """DC8: declared a tie at the round's end time; CP stand as they are."""
-    if not isinstance(actor, c.Role):
-        raise NotYourSeat("only the EO declares a game a tie at the round's end")
     if game.phase is Phase.OVER:
         raise RuleError("the game is over")
     if game.phase is Phase.CLOCK_OUT:
@@ -35,13 +33,12 @@ def call_tie(game: Game, actor: c.Actor, now_ms: int) -> Game:
     return end_game(game, Method.TIME, None, now_ms)
 
 
-def record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> Game:
+def record(game: Game, _actor: c.Actor, command: c.RecordResult, now_ms: int) -> Game:
     """The EO's result ends a game still in play (its clock stops) and stands as confirmed.
 
     TS9: a settled result (both players confirmed it, or the EO entered it) moves only
     with the reason, kept with what it replaced.
     """
-    eo_only(actor)
     if any(not 0 <= v <= 10_000 for v in (*command.control_points, *command.army_points_destroyed)):
         raise BadInput("control points and army points are whole numbers from 0 to 10000")
     if any(len(name) > 200 for name in command.lists or ()):
@@ -81,8 +78,7 @@ def record(game: Game, actor: c.Actor, command: c.RecordResult, now_ms: int) -> 
     )
 
 
-def pause(game: Game, actor: c.Actor, now_ms: int) -> Game:
-    eo_only(actor)
+def pause(game: Game, _actor: c.Actor, now_ms: int) -> Game:
     in_play(game)
     return replace(
         game,
@@ -94,8 +90,7 @@ def pause(game: Game, actor: c.Actor, now_ms: int) -> Game:
     )
 
 
-def resume(game: Game, actor: c.Actor, now_ms: int) -> Game:
-    eo_only(actor)
+def resume(game: Game, _actor: c.Actor, now_ms: int) -> Game:
     if not game.paused:
         raise RuleError("the clock is not paused")
     return replace(
@@ -103,8 +98,7 @@ def resume(game: Game, actor: c.Actor, now_ms: int) -> Game:
     )
 
 
-def adjust(game: Game, actor: c.Actor, cmd: c.AdjustClock, now_ms: int) -> Game:
-    eo_only(actor)
+def adjust(game: Game, _actor: c.Actor, cmd: c.AdjustClock, now_ms: int) -> Game:
     if game.phase in (Phase.OVER, Phase.CLOCK_OUT):
         raise RuleError("the game is over; correct the result instead")
     limit = game.setup.player_clock_ms
@@ -134,10 +128,9 @@ def report_pause(game: Game, actor: c.Actor) -> Game:
     return replace(game, pause_reported=seat.other)
 
 
-def warn_for_pausing(game: Game, actor: c.Actor, cmd: c.WarnForPausing, now_ms: int) -> Game:
+def warn_for_pausing(game: Game, _actor: c.Actor, cmd: c.WarnForPausing, now_ms: int) -> Game:
     """DC5 (IG2014): a player who pauses the clock receives one warning; upon a second
     infraction they lose the game."""
-    eo_only(actor)
     lose = _warnings_lose(game)
     if game.phase is Phase.OVER:
         raise RuleError("the game is over")
@@ -148,10 +141,8 @@ def warn_for_pausing(game: Game, actor: c.Actor, cmd: c.WarnForPausing, now_ms: 
     return end_game(replace(warned, flagged=None), Method.PAUSING, cmd.side.other, now_ms)
 
 
-def offer_lists(game: Game, actor: c.Actor, cmd: c.OfferLists) -> Game:
+def offer_lists(game: Game, _actor: c.Actor, cmd: c.OfferLists) -> Game:
     """The event names the lists each player may play this game, before it ends."""
-    if isinstance(actor, Side):
-        raise NotYourSeat("the event names the lists a player may play")
     if game.phase is Phase.OVER:
         raise RuleError("the game is over")
     if any(len(choices) > 8 or any(len(n) > 200 for n in choices) for choices in (cmd.p1, cmd.p2)):
@@ -159,10 +150,8 @@ def offer_lists(game: Game, actor: c.Actor, cmd: c.OfferLists) -> Game:
     return replace(game, list_choices=(cmd.p1, cmd.p2))
 
 
-def scenario_roll(game: Game, actor: c.Actor, cmd: c.ScenarioRoll) -> Game:
+def scenario_roll(game: Game, _actor: c.Actor, cmd: c.ScenarioRoll) -> Game:
     """The server rolls the die a scenario's special rule asks for; nobody else does."""
-    if actor is not c.Role.SYSTEM:
-        raise NotYourSeat("the server rolls the scenario's dice")
     if game.roll_due == 0:
         raise RuleError("no roll is due")
     if not 1 <= cmd.value <= game.roll_due:

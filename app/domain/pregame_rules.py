@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from app.domain import commands as c
 from app.domain import pregame as p
-from app.domain.errors import NotYourSeat, RuleError
+from app.domain.errors import RuleError
 from app.domain.frozen import replace
 from app.domain.scenarios import ElementKind
 from app.domain.state import Game, Phase, seat_of
@@ -15,10 +15,9 @@ from app.domain.state import Game, Phase, seat_of
 C = TypeVar("C")
 
 
-def open_pregame(game: Game, actor: c.Actor, cmd: c.OpenPregame, _now_ms: int) -> Game:
-    """The EO (at the round's start) or the table's creator opens the pre-game."""
-    if not isinstance(actor, c.Role):
-        raise NotYourSeat("the pre-game is opened for the table, not by a player")
+def open_pregame(game: Game, _actor: c.Actor, cmd: c.OpenPregame, _now_ms: int) -> Game:
+    """The EO (at the round's start) or the table's creator opens the pre-game; no player
+    does (`who_may_act`)."""
     if game.pregame is not None:
         raise RuleError("the pre-game has already begun")
     if game.phase is not Phase.READY:

@@ -282,11 +282,6 @@ def seat_of(actor: c.Actor) -> Side:
     return actor
 
 
-def eo_only(actor: c.Actor) -> None:
-    if actor is not c.Role.EO:
-        raise NotYourSeat("only the EO can do that (DC5: players cannot pause the clock)")
-
-
 def in_play(game: Game) -> None:
     if game.phase in (
         Phase.PRE_DEPLOYMENT,

@@ -24,10 +24,9 @@ from app.domain.state import (
 
 
 def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
+    """P1 (or the EO, `who_may_act`) starts P1's clock."""
     if game.phase is not Phase.READY:
         raise RuleError("the clock is already started")
-    if actor is not Side.P1 and actor is not c.Role.EO:
-        raise NotYourSeat("P1 starts the clock and deploys first (DC3)")
     if game.in_pregame and actor is not c.Role.EO:  # the EO may start a stuck table
         assert game.pregame is not None
         raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
@@ -36,6 +35,7 @@ def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
 
 
 def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
+    """A tap of the active player (`who_may_act`) ends their deployment step or turn."""
     seat_of(actor)
     in_play(game)
     if game.interrupted:
@@ -136,7 +136,9 @@ def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:
         if game.interrupted:
             raise StaleCommand(f"{inactive.label}'s clock already runs for the interrupt")
         if seat is not game.active:
-            raise NotYourSeat("only the active player switches the clock to the opponent (DC6)")
+            raise NotYourSeat(
+                "it is your opponent's turn: only they may switch the clock to you for an interrupt"
+            )
         return replace(game, interrupted=True, clock=game.clock.run(inactive, now_ms), undo=None)
     if not game.interrupted:
         raise StaleCommand(f"{game.active.label}'s clock is already running")

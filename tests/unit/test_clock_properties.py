@@ -28,7 +28,7 @@ seats = st.sampled_from([P1, P2])
 @dataclass(frozen=True)
 class Tap:
     right: bool  # expect the side that is running (False: a stale double tap)
-    by: Side
+    by: Side | None  # None: the active player (a seat is refused in the opponent's turn)
     kill_box: bool  # the answer when the kill box is asked
 
 
@@ -84,7 +84,7 @@ Op = Tap | Switch | Interrupt | SwitchBack | Pause | Resume | Propose | Answer |
 taps = st.builds(
     Tap,
     right=st.sampled_from([True, True, True, False]),
-    by=seats,
+    by=st.sampled_from([None, None, None, P1, P2]),
     kill_box=st.sampled_from([False, False, True]),
 )
 #: how often each kind of op is drawn (taps most, so that games get into their turns)
@@ -152,7 +152,7 @@ def command_for(op: Op, game: Game) -> tuple[c.Actor, c.Command] | None:
             turn_end = default_turn_end(game)
             if turn_end is not None and game.kill_box_due:
                 turn_end = c.TurnEnd(kill_box=kill_box, scoring=turn_end.scoring)
-            return by, c.PassTurn(expect=expect, turn_end=turn_end)
+            return by or game.active, c.PassTurn(expect=expect, turn_end=turn_end)
         case Switch(to=to, by=by):
             return by, c.SwitchClock(to=to)
         case Interrupt():
@@ -249,7 +249,7 @@ def test_clock_books_balance_and_flags_are_exact(
     check_books(game, each, now)
     flags_seen = 0
 
-    right_tap = Tap(right=True, by=P1, kill_box=False)
+    right_tap = Tap(right=True, by=None, kill_box=False)
     for gap, op in [(gap, right_tap) for gap in quiet_taps] + script:
         now += gap
         prev = game

@@ -136,10 +136,13 @@ def test_nothing_is_scored_during_deployment__DC3() -> None:
         table.try_do(P1, c.PassTurn(expect=P1, turn_end=c.TurnEnd(scoring=scoring())))
 
 
-def test_either_player_may_tap_for_the_active_side__DC3() -> None:
+def test_only_the_deploying_player_taps_for_their_side__DC3() -> None:
     table = Table.new()
     table.start()
-    game = table.tap(by=P2)  # the tap names the side it expects, not the seat
+    with pytest.raises(NotYourSeat, match="only they may end their deployment"):
+        table.tap(by=P2)  # names P1's running clock, from P2's seat
+    assert table.game.active is P1
+    game = table.tap(by=P1)
     assert game.active is P2
 
 

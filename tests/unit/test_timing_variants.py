@@ -140,7 +140,7 @@ def test_active_player_starts_and_stops_the_turn_timer__DC10() -> None:
     assert timer is not None and not timer.running and timer.left(table.now) == 10 * MINUTE
     # The time begins only once continuous effects are resolved: when P1 starts it.
     table.wait(30_000)
-    with pytest.raises(NotYourSeat, match="only the active player"):
+    with pytest.raises(NotYourSeat, match="your opponent's turn: only they may start"):
         table.try_do(P2, c.StartTurnTimer())
     table.do(P1, c.StartTurnTimer())
     game = table.do(P1, c.StopTurnTimer(), after=2 * MINUTE)  # the opponent rolls
@@ -187,7 +187,7 @@ def test_one_extension_a_game_started_by_the_opponent__DC10() -> None:
     with pytest.raises(RuleError, match="once the turn time has run out"):
         table.try_do(P2, c.StartExtension())
     table.wait(10 * MINUTE)
-    with pytest.raises(NotYourSeat, match="the opponent, starts"):
+    with pytest.raises(NotYourSeat, match="only your opponent may start the turn extension"):
         table.try_do(P1, c.StartExtension())
     with pytest.raises(RuleError, match="the opponent starts the turn extension"):
         table.try_do(P1, c.StartTurnTimer())
@@ -230,7 +230,7 @@ def test_an_extension_never_runs_past_the_round_time__DC10() -> None:
 
 def test_eo_calls_dice_down_and_a_last_scoring_follows__DC10() -> None:
     table = to_turn(classic(CLASSIC), 3, P1)
-    with pytest.raises(NotYourSeat, match="the EO calls dice down"):
+    with pytest.raises(NotYourSeat, match="only the EO may call dice down"):
         table.try_do(P1, c.DiceDown())
     game = table.do(EO, c.DiceDown())
     assert game.phase is Phase.OVER and game.final_scoring_due

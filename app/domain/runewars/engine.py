@@ -1,6 +1,7 @@
 """The Runewars table engine: `apply(game, actor, command, now_ms)` returns the next game
 or raises a RuleError, the same door the Warmachine tables use; `new_game` opens one and
-`view` is what every phone and the dashboard show."""
+`view` is what every phone and the dashboard show. Who may send each command is one
+table (`who_may_act`), asked first."""
 
 from __future__ import annotations
 
@@ -9,23 +10,16 @@ from typing import Any
 
 from app.domain.clock import Side
 from app.domain.commands import Actor, Role
-from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
+from app.domain.errors import BadInput, RuleError, StaleCommand
 from app.domain.frozen import replace
 from app.domain.runewars import commands as rc
+from app.domain.runewars import who_may_act
 from app.domain.runewars.judge import judge
 from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND, score
 from app.domain.runewars.scoring import decide, flurry_win
 from app.domain.runewars.state import EndedBy, Outcome, Phase, RwGame, TableSetup, new_game
 
 __all__ = ["RwGame", "TableSetup", "apply", "new_game", "view"]
-
-_JUDGES = (Role.EO, Role.SYSTEM)
-
-
-def _seat(actor: Actor, *allowed: Side | None) -> None:
-    if actor in _JUDGES or actor in allowed:
-        return
-    raise NotYourSeat("that is the other player's choice")
 
 
 def _phase(game: RwGame, *phases: Phase) -> None:
@@ -35,13 +29,11 @@ def _phase(game: RwGame, *phases: Phase) -> None:
 
 def _choose_first(game: RwGame, actor: Actor, cmd: rc.ChooseFirstPlayer, _now: int) -> RwGame:
     _phase(game, Phase.FIRST_PLAYER)
-    _seat(actor, game.chooser)
     return replace(game, first=Side(cmd.first), phase=Phase.AREA, game_round=1)
 
 
 def _choose_area(game: RwGame, actor: Actor, cmd: rc.ChooseArea, _now: int) -> RwGame:
     _phase(game, Phase.AREA)
-    _seat(actor, game.second)
     if cmd.area not in AREAS:
         raise BadInput(f"choose the red or blue deployment area, not {cmd.area!r}")
     ready = Phase.READY if game.started_ms is None else Phase.PLAYING
@@ -60,7 +52,6 @@ def _end_game_round(game: RwGame, actor: Actor, cmd: rc.EndGameRound, _now: int)
     """The first player turns the counter in the End Phase; after the eighth game round,
     or the game round in which time was called, the game is scored."""
     _phase(game, Phase.PLAYING)
-    _seat(actor, game.first)
     if cmd.expect != game.game_round:
         raise StaleCommand(f"the counter already shows game round {game.game_round}")
     if game.game_round >= LAST_GAME_ROUND:
@@ -70,9 +61,7 @@ def _end_game_round(game: RwGame, actor: Actor, cmd: rc.EndGameRound, _now: int)
     return replace(game, game_round=game.game_round + 1)
 
 
-def _call_time(game: RwGame, actor: Actor, _cmd: rc.CallTime, _now: int) -> RwGame:
-    if actor not in _JUDGES:
-        raise NotYourSeat("only the organiser or the round timer calls time")
+def _call_time(game: RwGame, _actor: Actor, _cmd: rc.CallTime, _now: int) -> RwGame:
     if game.time_called or game.phase in (Phase.SCORING, Phase.FINAL_FLURRY, Phase.OVER):
         return game
     return replace(game, time_called=True)
@@ -80,7 +69,6 @@ def _call_time(game: RwGame, actor: Actor, _cmd: rc.CallTime, _now: int) -> RwGa
 
 def _army_destroyed(game: RwGame, actor: Actor, cmd: rc.ArmyDestroyed, _now: int) -> RwGame:
     _phase(game, Phase.PLAYING)
-    _seat(actor, Side.P1, Side.P2)
     if cmd.side is None:
         return replace(
             game,
@@ -93,16 +81,14 @@ def _army_destroyed(game: RwGame, actor: Actor, cmd: rc.ArmyDestroyed, _now: int
 
 
 def _concede(game: RwGame, actor: Actor, _cmd: rc.Concede, _now: int) -> RwGame:
-    if not isinstance(actor, Side):
-        raise NotYourSeat("only a player can concede their game")
     _phase(game, Phase.FIRST_PLAYER, Phase.AREA, Phase.READY, Phase.PLAYING, Phase.SCORING)
+    assert isinstance(actor, Side)  # `who_may_act`: a player concedes for themselves
     return replace(game, conceded=actor, phase=Phase.SCORING, ended_by=EndedBy.CONCESSION)
 
 
 def _enter_score(game: RwGame, actor: Actor, cmd: rc.EnterScore, _now: int) -> RwGame:
     _phase(game, Phase.SCORING)
-    if not isinstance(actor, Side):
-        raise NotYourSeat("each player enters their own score")
+    assert isinstance(actor, Side)  # `who_may_act`: each player enters their own score
     opponent_army = game.setup.army_values[actor.other]
     if not game.destroyed[actor.other] and cmd.destroyed > opponent_army:
         raise BadInput(
@@ -120,7 +106,6 @@ def _enter_score(game: RwGame, actor: Actor, cmd: rc.EnterScore, _now: int) -> R
 
 def _final_flurry(game: RwGame, actor: Actor, cmd: rc.FinalFlurry, _now: int) -> RwGame:
     _phase(game, Phase.FINAL_FLURRY)
-    _seat(actor, Side.P1, Side.P2)
     return flurry_win(game, (int(cmd.hits[0]), int(cmd.hits[1])))
 
 
@@ -156,6 +141,7 @@ def apply(game: RwGame, actor: Actor, command: Any, now_ms: int) -> RwGame:
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
+    who_may_act.check(game, actor, command)
     if game.phase is Phase.OVER and not isinstance(command, _AFTER_THE_GAME):
         raise RuleError("the game is over: only the organiser corrects its result")
     return rule(timer_check(game, now_ms), actor, command, now_ms)

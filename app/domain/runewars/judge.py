@@ -5,8 +5,8 @@ reason, and the correction keeps what it replaced."""
 from __future__ import annotations
 
 from app.domain.clock import Side
-from app.domain.commands import Actor, Role
-from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.commands import Actor
+from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
 from app.domain.runewars import commands as rc
 from app.domain.runewars.rules import score
@@ -62,9 +62,7 @@ def judge(game: RwGame, actor: Actor, cmd: rc.JudgeScores, now_ms: int) -> RwGam
     """TS11/ST5: the organiser sets both players' scores (and, on equal scores, the
     Final Flurry's hits, or a concession) and the outcome follows by the rules. Only
     once the table is scoring; on a decided result it is a correction, which needs
-    the reason and keeps the outcome it replaced."""
-    if actor is not Role.EO:
-        raise NotYourSeat("only the organiser enters or corrects a table's result")
+    the reason and keeps the outcome it replaced. Only the organiser (`who_may_act`)."""
     if game.phase not in JUDGED_IN:
         where = (
             f"game round {game.game_round}"

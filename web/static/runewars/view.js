@@ -52,6 +52,7 @@ function drawPlayers(game, role) {
     setText($("rw-first-" + side), game.names[i]);
     setText($("rw-hits-name-" + side), game.names[i]);
     setText($("rw-destroyed-" + side), "All of " + game.names[i] + "'s units destroyed");
+    show("rw-destroyed-" + side, !isPlayer(role) || role === side); // each reports their own
   }
 }
 
