@@ -239,6 +239,7 @@ def _event_view(
             "fixed_rounds": event.fixed_rounds,
             "cut_to_top": event.cut_to_top,
             "variants": variant_names(v for v in event.variants.split(",") if v),
+            "pregame": event.pregame,
             "planned_rounds": planned,
             "over": over(event, rounds, data.records, data.results),
             "standings": event.standings,

@@ -152,7 +152,10 @@ def test_start_round_and_the_round_end_ask_first_and_say_what_they_do__DC4_DC8(
     page.locator("#start-round").click()
     dialog = page.locator("#confirm-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Every clock starts now: 2 tables")
+    expect(dialog).to_contain_text(
+        "Each of the 2 tables goes into deployment now: the clock of the player named first"
+    )
+    expect(dialog).not_to_contain_text("P1")
     expect(dialog.locator("#confirm-items li")).to_have_count(2)
     expect(dialog).to_contain_text("cannot be undone")
     page.screenshot(path=str(ARTIFACTS / "eo-confirm-start-round.png"))

@@ -3,6 +3,7 @@
 // player — and a change of the field while a round is a draft says what it did to it.
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
+import { startWords } from "./start-words.js";
 import { $, S, api, base, current, format, load, run, toast } from "./admin-state.js";
 
 const CALL_WORDS = {
@@ -30,8 +31,8 @@ export async function startRound() {
   const ok = await ask({
     title: "Start round " + r.number + "?",
     lines: [
-      "Every clock starts now: " + tables.length + (tables.length === 1 ? " table" : " tables") + " go into deployment, P1's clock running at each.",
-      ends ? "The round ends at about " + ends + " (both player clocks, " + 2 * minutes + " minutes, DC4)." : "The round's end is set from both player clocks (DC4).",
+      startWords(S.view.event, tables.length),
+      ends ? "The round ends at about " + ends + " (both player clocks, " + 2 * minutes + " minutes)." : "The round's end is set from both player clocks.",
     ],
     items: tables.map(tableLine).concat(byes.map((p) => "Bye: " + p.p1.name)),
     note: "This cannot be undone: once started, the round cannot be paired again or discarded.",

@@ -4,6 +4,7 @@ import { renderStandings } from "./admin-live.js";
 import { openFromLink, renderPairings } from "./admin-pairings.js";
 import { renderPlayers } from "./admin-players.js";
 import { $, S, current, el, format, renderSection, rounds } from "./admin-state.js";
+import { startWords } from "./start-words.js";
 
 // ---------------------------------------------------------------- rendering
 
@@ -100,11 +101,9 @@ export function renderRound() {
     DC.setText($("start-round"), "Start round " + r.number);
     const f = format();
     const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
-    DC.setText(
-      $("start-hint"),
-      "Starts every table's clock (deployment)" +
-        (minutes ? "; the round ends " + DC.longClock(2 * minutes * 60000) + " later (DC4)." : " and sets the round's end (DC4).")
-    );
+    const count = r.pairings.filter((p) => p.p2).length;
+    const end = minutes ? " The round ends " + DC.longClock(2 * minutes * 60000) + " later." : "";
+    DC.setText($("start-hint"), startWords(ev, count) + end);
     const options = [];
     r.pairings.forEach((p) => {
       const where = p.p2 ? "T" + p.table : "Bye";

@@ -5,6 +5,7 @@ import { serverClock } from "../lib/clock.js";
 import { $, showFatal, toast } from "../lib/dom.js";
 import { reconnectingSocket } from "../lib/socket.js";
 import { draw, drawTimer } from "./view.js";
+import { drawWaiting } from "./waiting.js";
 
 const FATAL_CLOSE = [4400, 4403, 4404];
 const STORE_DEVICE = "deathclock.device";
@@ -12,7 +13,10 @@ const ROLE_WORDS = { p1: "P1", p2: "P2", watch: "Watching", eo: "Organiser" };
 
 const tableId = document.body.getAttribute("data-table-id");
 const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
-const S = { role: null, game: null, v: null, sock: null, joined: false, seq: 0, clock: serverClock(true) };
+const S = { role: null, table: null, game: null, v: null, sock: null, joined: false, seq: 0, clock: serverClock(true) };
+
+// The table's event round has not started yet: the table is all there is to show.
+const waiting = () => !!(S.table && S.table.round && S.table.round.started === false);
 
 function deviceId() {
   try {
@@ -47,9 +51,15 @@ function onMessage(msg) {
       S.clock.roughly(msg.server_ms);
       $("role").textContent = ROLE_WORDS[msg.role] || msg.role;
       $("app").dataset.role = msg.role;
+      S.table = msg.table;
     }
     S.v = msg.v;
     S.game = msg.game;
+    if (drawWaiting(S.table, S.role)) {
+      // The round started: the whole table comes with it (the server sends it; ask too).
+      if (msg.t === "event" && S.sock) S.sock.send({ t: "sync" });
+      return;
+    }
     draw(S.game, S.role);
   } else if (msg.t === "error") {
     toast(msg.message);
@@ -95,7 +105,7 @@ function onFlurry(ev) {
 }
 
 function frame() {
-  drawTimer(S.game, S.clock.now());
+  if (!waiting()) drawTimer(S.game, S.clock.now());
   requestAnimationFrame(frame);
 }
 
@@ -110,7 +120,7 @@ function start() {
   $("rw-flurry").addEventListener("submit", onFlurry);
   S.sock = reconnectingSocket({
     path: "/ws/tables/" + encodeURIComponent(tableId),
-    hello: () => ({ t: "hello", token: token, device: deviceId(), ...(S.v !== null ? { v: S.v } : {}) }),
+    hello: () => ({ t: "hello", token: token, device: deviceId(), ...(S.v !== null && !waiting() ? { v: S.v } : {}) }),
     clock: S.clock,
     stopWhen: (code) => FATAL_CLOSE.includes(code) && !S.joined,
     onOpen: () => ($("offline").hidden = true),

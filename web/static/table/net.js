@@ -7,6 +7,7 @@ import { signal } from "./alerts.js";
 import { render, renderConnection, renderPresence } from "./render.js";
 import { FATAL_CLOSE, OFFLINE_RESEND_MS, OPTIMISTIC, PING_BURST, S, deviceId, me, nextSeq, serverNow, setText, tableId, token } from "./state.js";
 import { setupRole } from "./ui.js";
+import { roundWaiting } from "./waiting.js";
 
 
 // ---------------------------------------------------------------- connection
@@ -36,8 +37,9 @@ export function connect() {
 
 function hello() {
   const msg = { t: "hello", token: token, device: deviceId(), presence: true };
-  // Ask only for what was missed when we already hold the table.
-  if (S.v !== null && S.table) msg.v = S.v;
+  // Ask only for what was missed when we already hold the table (a table still waiting
+  // for its round is sent whole: its scenario comes with the round's start).
+  if (S.v !== null && S.table && !roundWaiting()) msg.v = S.v;
   return msg;
 }
 
@@ -156,7 +158,8 @@ export function onEvent(msg) {
     return;
   }
   if (S.v !== null && msg.v <= S.v) return; // already seen
-  if (S.v === null || msg.v !== S.v + 1) requestSync(); // a gap: ask for the whole state
+  // A gap, or the round has started here: ask for the whole state (the table with it).
+  if (S.v === null || msg.v !== S.v + 1 || roundWaiting()) requestSync();
   const before = S.game;
   S.v = msg.v;
   S.base = msg.game;

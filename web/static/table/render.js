@@ -12,12 +12,13 @@ import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, o
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
 import { renderTimer, tickTimer } from "./timer.js";
 import { decidedText, elementName, endingText, phaseText, resultText } from "./ui.js";
+import { renderWaiting, roundWaiting } from "./waiting.js";
 
 // ---------------------------------------------------------------- render
 
 export function render() {
   renderConnection();
-  if (!S.game || !S.table) return;
+  if (!S.game || !S.table || renderWaiting()) return;
   const g = S.game;
   const app = $("app");
   app.classList.toggle("paused", !!g.paused);
@@ -122,7 +123,6 @@ export function renderSides(g) {
     setText("flags-" + side, flags.join(" · "));
   }
 }
-
 
 export function whoSays(side, verb) {
   return side === me() ? "You " + verb : nameOf(side) + " " + verb + "s";
@@ -365,7 +365,7 @@ function renderRound(g) {
 
 // Clocks and the undo countdown, every frame.
 export function tick() {
-  if (!S.game) return;
+  if (!S.game || roundWaiting()) return;
   const g = S.game;
   tickTimer();
   const at = performance.now();
