@@ -142,4 +142,6 @@ def apply(game: Game, actor: c.Actor, command: c.Command, now_ms: int) -> Game:
         raise BadInput(f"unknown command {type(command).__name__}")
     who_may_act.check(game, actor, command)
     after = classic.follow(game, rule(game, actor, command, now_ms), now_ms)
+    if after.deployed_ms is None and after.clock.running is not None:
+        after = replace(after, deployed_ms=now_ms)  # DC4: deployment begins
     return replace(after, undo=None) if type(command) in _ENDS_UNDO else after

@@ -158,6 +158,9 @@ class Game:
     #: DC10: the round clock and turn timer of a Classic Turn Timing game (None: the
     #: Deathclock's chess clock).
     timer: TurnTimer | None = None
+    #: DC4: the moment its first player began deployment (its clocks first ran); the
+    #: game's expected end is this plus both player clocks. None: not begun.
+    deployed_ms: int | None = None
 
     @property
     def format(self) -> Format:

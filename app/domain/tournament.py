@@ -182,6 +182,15 @@ def expected_end_ms(deployment_start_ms: int, player_clock_ms: int) -> int:
     return deployment_start_ms + 2 * player_clock_ms
 
 
+def last_deployment(starts: Sequence[int | None]) -> int | None:
+    """DC4 with the pre-game on the phones: each table's clocks start when its first
+    player begins deployment, so the round's time counts from the last table's start,
+    once every table has begun (one still in its pre-game is None: no start yet)."""
+    if not starts or None in starts:
+        return None
+    return max(s for s in starts if s is not None)
+
+
 def round_end_call(
     remaining_ms: tuple[int, int],
     paused_by_eo: bool,

@@ -13,7 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 from app.domain import commands as c
-from app.domain import variants
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format, rules_for_scenario, split_lists
 from app.domain.game import Phase, Setup
@@ -31,7 +30,7 @@ from app.events.base import (
     pairings_of,
 )
 from app.events.pregame import open_command
-from app.events.round_end import RoundEnds
+from app.events.round_clock import RoundClock
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables import round_gate
 from app.tables.room import TableMeta, TableRoom
@@ -50,7 +49,7 @@ def _seat(row: PairingRow, side: str, player_id: str) -> PairingRow:
     return replace(row, p1=player_id) if side == "p1" else replace(row, p2=player_id)
 
 
-class Rounds(RoundEnds):
+class Rounds(RoundClock):
     # -- tables -------------------------------------------------------------------
 
     def _open(
@@ -252,7 +251,9 @@ class Rounds(RoundEnds):
     # -- the round's clock --------------------------------------------------------
 
     async def start_round(self, event_id: str) -> RoundEntry:
-        """DC4: every clock starts now; the round ends after both player clocks."""
+        """DC4: every clock starts now and the round ends after both player clocks; with
+        the pre-game on the phones, each table's clocks start when it begins deployment
+        and the round's end is set once the last table has begun (`RoundClock`)."""
         event = self.require(event_id, "rounds")
         entry = self.current_round(event_id)
         if entry is None:
@@ -273,14 +274,14 @@ class Rounds(RoundEnds):
                 await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
             await room.execute(c.Role.EO, "", 0, c.StartClock())
         now = self.time.now_ms()
-        fmt = get_format(event.format_id)
-        chosen = variants.parse(event_variants(event), fmt.variants, fmt.name)
-        end = variants.round_end_ms(now, event.points, chosen, event_clock_ms(event))
+        end = None if opening else self.round_end_at(event, now)
         with self.db.unit() as repo:
             entry.started_ms = now
             entry.expected_end_ms = end
             repo.add(entry, self._action(event_id, "start_round", round=entry.number))
         self._schedule_round_end(entry)
+        if opening:
+            self.await_deployment(entry)
         self.changed(event_id)
         return entry
 

@@ -70,6 +70,19 @@ class EventRepo:
             )
         )
 
+    def rounds_without_end(self) -> list[RoundEntry]:
+        """Rounds started with no end time yet (their tables' pre-game goes on, or they
+        are untimed) and not ended (any event)."""
+        return list(
+            self.session.exec(
+                select(RoundEntry).where(
+                    col(RoundEntry.started_ms).is_not(None),
+                    col(RoundEntry.expected_end_ms).is_(None),
+                    col(RoundEntry.end_calls_json).is_(None),
+                )
+            )
+        )
+
     def actions(self, event_id: str) -> list[EoAction]:
         return list(
             self.session.exec(
