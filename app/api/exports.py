@@ -61,14 +61,23 @@ async def pairings_csv(event_id: str, service: EventsDep) -> Response:
             "round": r["number"],
             "scenario": r["scenario"]["name"],
             "table": p["table"] or "bye",
-            "p1": p["p1"]["name"],
-            "p2": p["p2"]["name"] if p["p2"] else "Bye",
+            "player": p["p1"]["name"],
+            "opponent": p["p2"]["name"] if p["p2"] else "Bye",
+            # Decided at the table (the pre-game's starting roll): empty until then.
+            "first player": _first_player(p),
         }
         for r in view["rounds"]
         if r["announced"]  # RP4: a round's pairings are public once it starts
         for p in r["pairings"]
     ]
     return csv_response(rows, f"pairings-{event_id}.csv")
+
+
+def _first_player(pairing: dict[str, Any]) -> str:
+    """The name of the player who goes first at a table, once decided (else empty)."""
+    first = pairing.get("first")
+    players = [p for p in (pairing["p1"], pairing["p2"]) if p is not None]
+    return next((p["name"] for p in players if first is not None and p["id"] == first), "")
 
 
 @router.get("/{event_id}/results.csv")

@@ -225,10 +225,10 @@ async def log_page(
     room = hub.get(table_id)
     if room is None:
         return _no_table(request, table_id, service)
-    names = " vs ".join(room.game.setup.names)
-    label = f"{_table_label(room, service)} · {names}"
+    players = list(room.game.setup.names)  # the links' order; the log says who went first
+    label = f"{_table_label(room, service)} · {' vs '.join(players)}"
     return templates.TemplateResponse(
-        request, "log.html", {"table_id": table_id, "table_label": label}
+        request, "log.html", {"table_id": table_id, "table_label": label, "players": players}
     )
 
 

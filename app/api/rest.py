@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from app.api.deps import BaseUrlDep, HubDep
 from app.api.hardening import StrictJsonRoute
 from app.domain import commands as c
+from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
 from app.domain.games import OTHER_GAMES
@@ -55,6 +56,10 @@ class QuickGameIn(BaseModel):
 class SeatLink(BaseModel):
     url: str
     qr_svg: str
+    name: str = Field("", description="the player the link seats")
+    first: bool | None = Field(
+        None, description="this player goes first (null: not decided yet, at the pre-game)"
+    )
 
 
 class TableLinks(BaseModel):
@@ -85,19 +90,23 @@ def table_links(room: TableRoom, base: str) -> TableLinks:
     def link(token: str) -> str:
         return f"{base}t/{room.table_id}#k={token}"
 
-    def seat(token: str) -> SeatLink:
-        url = link(token)
-        return SeatLink(url=url, qr_svg=qr_svg(url))
-
     summary = room.engine.summary(room.game)
+    first = summary.get("first")  # the seat whose player goes first, once decided
+
+    def seat(token: str, at: Side) -> SeatLink:
+        url = link(token)
+        name = room.game.setup.names[at]
+        goes_first = None if first is None else first is at
+        return SeatLink(url=url, qr_svg=qr_svg(url), name=name, first=goes_first)
+
     return TableLinks(
         id=room.table_id,
         format=summary["format"],
         format_name=summary["format_name"],
         scenario=summary["scenario"],
         player_clock_ms=summary["player_clock_ms"],
-        p1=seat(room.tokens.p1),
-        p2=seat(room.tokens.p2),
+        p1=seat(room.tokens.p1, Side.P1),
+        p2=seat(room.tokens.p2, Side.P2),
         watch=link(room.tokens.watch),
         eo=link(room.tokens.eo),
     )

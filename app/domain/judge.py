@@ -70,6 +70,7 @@ def record(game: Game, _actor: c.Actor, command: c.RecordResult, now_ms: int) ->
             lists=(lists[0], lists[1]),
         ),
         correction=correction,
+        eo_reason=reason,
         final_scoring_due=False,
         confirmed=(True, True),
         disputed=None,

@@ -143,6 +143,7 @@ class Game:
     undo: Undo | None = None
     recorded: Result | None = None  # the EO's result, which stands over the players'
     correction: Correction | None = None  # the last time the EO moved a settled result
+    eo_reason: str = ""  # why the EO entered or last corrected the result (players see it)
     #: DC5 (IG2014): warnings each player had for pausing, and a pause a player reported.
     pause_warnings: tuple[int, int] = (0, 0)
     pause_reported: Side | None = None  # the player said to have paused

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.domain.game import Phase
 from app.domain.tournament import round_end_call
@@ -208,9 +209,11 @@ class Control(Rounds, Registration):
 
     def table_detail(self, event_id: str, table_id: str) -> dict[str, Any]:
         """What the EO needs of one table to settle it, as its engine says (a Warmachine
-        table: its dispute and both players' reports)."""
+        table: its dispute and both players' reports, in seat order), and its players in
+        seat order: the pairing's first, then its second, whoever goes first."""
         room: TableRoom = self.event_table(event_id, table_id)
-        return room.engine.detail(table_id, room.game, self.time.now_ms())
+        detail = room.engine.detail(table_id, room.game, self.time.now_ms())
+        return {**detail, "players": seated_players(room)}
 
     # -- stale seat links -----------------------------------------------------------
 
@@ -228,3 +231,19 @@ class Control(Rounds, Registration):
             "discard_round": "the round's pairings were discarded",
         }[action.action]
         return StaleLink(event.id, event.name, detail.get("round"), why)
+
+
+def seated_players(room: TableRoom) -> list[dict[str, Any]]:
+    """An event table's two players in seat order (the pairing's): id, name, and whether
+    they go first (None: not decided yet)."""
+    meta = room.meta
+    ids = ("", "") if meta is None else (meta.p1_player, meta.p2_player)
+    first = room.engine.summary(room.game).get("first")
+    return [
+        {
+            "id": ids[seat],
+            "name": room.game.setup.names[seat],
+            "first": None if first is None else first is seat,
+        }
+        for seat in Side
+    ]

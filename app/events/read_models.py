@@ -35,6 +35,7 @@ from app.events.results import (
 )
 from app.events.table_result import TableResult
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
+from app.tables import seating
 from app.tables.room import TableRoom, table_status
 
 View = dict[str, Any]
@@ -101,17 +102,28 @@ class ReadModels:
 
     def _build(self, event_id: str) -> dict[bool, View]:
         data = self.load(event_id)
-        statuses = {}
+        statuses: dict[str | None, str] = {}
+        firsts: dict[str | None, str | None] = {}
         for entry in data.rounds:
             for row in pairings_of(entry):
                 room = self.service.hub.get(row.table_id or "")
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
+                if room is not None and row.p2 is not None:
+                    firsts[row.table_id] = seating.first_player(room.game, (row.p1, row.p2))
         ranked = [asdict(s) for s in event_standings(data.event, data.rounds, data.records)]
-        return {admin: _event_view(data, statuses, ranked, admin) for admin in (False, True)}
+        return {
+            admin: _event_view(data, (statuses, firsts), ranked, admin) for admin in (False, True)
+        }
 
     def _statuses(self, event_id: str) -> Statuses:
+        """Each table's status, and who goes first at it (decided at the table)."""
         rooms = self.service.hub.event_tables(event_id)
-        return tuple(sorted((r.table_id, table_status(r.game)) for r in rooms))
+        return tuple(
+            sorted(
+                (r.table_id, f"{table_status(r.game)}:{seating.first_seat(r.game)}")
+                for r in rooms
+            )
+        )
 
     def event_view(self, event_id: str, admin: bool = False) -> View:
         """The event as its EO (`admin`) or the public sees it: the public sees neither
@@ -163,9 +175,12 @@ def _result_json(result: TableResult | None) -> View | None:
     return None if result is None else result.as_json()
 
 
-def _round_view(
-    data: EventData, entry: RoundEntry, statuses: dict[str | None, str], admin: bool
-) -> View:
+#: Each table's status, and the player who goes first at it (None: not decided yet).
+Tables = tuple[dict[str | None, str], dict[str | None, str | None]]
+
+
+def _round_view(data: EventData, entry: RoundEntry, tables: Tables, admin: bool) -> View:
+    statuses, firsts = tables
     if entry.started_ms is None and not admin:
         # RP4: the scenario (and the draft pairings) are announced when the round starts.
         return {
@@ -185,6 +200,7 @@ def _round_view(
             "p1": {"id": row.p1, "name": names.get(row.p1, "?")},
             "p2": None if row.p2 is None else {"id": row.p2, "name": names.get(row.p2, "?")},
             "paired_down": row.paired_down,
+            "first": firsts.get(row.table_id),
             "table_id": row.table_id,
             "status": statuses.get(row.table_id, "bye"),
             "result": _result_json(data.results.get(row.table_id or "")),
@@ -222,9 +238,7 @@ def _list_rules(event: EventRecord) -> dict[str, Any]:
     }
 
 
-def _event_view(
-    data: EventData, statuses: dict[str | None, str], ranked: list[View], admin: bool
-) -> View:
+def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool) -> View:
     event, players, rounds = data.event, data.players, data.rounds
     planned = plan_of(event).round_limit(max(len(players), 2)) if players or rounds else None
     return {
@@ -263,6 +277,6 @@ def _event_view(
             }
             for p in players
         ],
-        "rounds": [_round_view(data, r, statuses, admin) for r in rounds],
+        "rounds": [_round_view(data, r, tables, admin) for r in rounds],
         "standings": ranked,
     }

@@ -14,7 +14,13 @@ from app.domain.rankings import Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import EventBase, PairingRow, pairings_of
-from app.events.table_result import TableResult, by_seat, recorded_result, seats_swapped
+from app.events.table_result import (
+    TableResult,
+    change_words,
+    in_side_order,
+    recorded_result,
+    table_says,
+)
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.room import TableRoom
 
@@ -212,7 +218,7 @@ class Results(EventBase):
         """
         room = self.event_table(event_id, table_id)
         number = room.meta.round_number if room.meta is not None else 0
-        played = by_seat(result, seats_swapped(room.game))  # P1 is whoever went first
+        played = in_side_order(result, room.game)  # the game's P1 is whoever went first
         command = c.RecordResult(
             winner=played.winner,
             control_points=played.control_points,
@@ -222,11 +228,20 @@ class Results(EventBase):
             reason=reason,
             round_closed=number < len(self.rounds(event_id)) or self.event_over(event_id),
         )
-        before = self.table_result(event_id, table_id)
+        before = table_says(room.game)
+        settled = self.table_result(event_id, table_id) is not None
         await room.execute(c.Role.EO, "", 0, command)
         entered = self.table_result(event_id, table_id)
         assert entered is not None
-        action = "enter_result" if before is None else "correct_result"
+        words = change_words(before, entered, room.game.setup.names, self.tie_word(event_id))
+        detail = {
+            "table": table_id,
+            "result": entered.as_json(),
+            "before": None if before is None else before.as_json(),
+            "reason": reason.strip(),
+            "words": words + (f". Why: {reason.strip()}" if reason.strip() else ""),
+        }
+        action = "correct_result" if settled else "enter_result"
         with self.db.unit() as repo:
-            repo.add(self._action(event_id, action, table=table_id, result=entered.as_json()))
+            repo.add(self._action(event_id, action, **detail))
         self.changed(event_id)

@@ -11,7 +11,10 @@ from typing import Any, Literal
 from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.game import Game, Result
+from app.domain.method import Method
 from app.domain.result import settled_result
+from app.tables import seating
+from app.tables.view import outcome_words
 
 By = Literal["players", "eo"]
 
@@ -35,6 +38,7 @@ class TableResult:
     method: str = "eo"
     by: By = "eo"
     correction: Correction | None = None
+    reason: str = ""  # why the EO entered it (a correction's reason, or a decision's)
 
     def outcome_for(self, side: Side) -> str:
         """A seat's outcome: "win", "loss" or "tie"."""
@@ -49,7 +53,9 @@ class TableResult:
     # -- JSON, at the edges ---------------------------------------------------------
 
     def as_json(self) -> dict[str, Any]:
-        """The API's form: winner "p1"/"p2"/null, [P1, P2] pairs, "by", "correction"."""
+        """The API's form, in the pairing's order: winner "p1"/"p2" (the pairing's first
+        or second player, whoever went first) or null, pairs [its first's, its second's],
+        "by", "reason", "correction"."""
         out: dict[str, Any] = {
             "winner": None if self.winner is None else self.winner.name.lower(),
             "method": self.method,
@@ -58,6 +64,8 @@ class TableResult:
             "army_points_destroyed": list(self.army_points_destroyed),
             "by": self.by,
         }
+        if self.reason:
+            out["reason"] = self.reason
         if self.correction is not None:
             out["correction"] = {
                 "reason": self.correction.reason,
@@ -69,7 +77,8 @@ class TableResult:
 
     @classmethod
     def from_wire(cls, body: Mapping[str, Any]) -> TableResult:
-        """The EO's result as sent, checked: winner "p1", "p2" or null, two pairs."""
+        """The EO's result as sent, checked: winner "p1", "p2" or null, two pairs, all in
+        the pairing's order."""
         winner = body.get("winner")
         if winner not in ("p1", "p2", None):
             raise BadInput("winner must be 'p1', 'p2' or null for a tie")
@@ -81,7 +90,10 @@ class TableResult:
                 or len(value) != 2
                 or not all(isinstance(v, int) and 0 <= v <= 10_000 for v in value)
             ):
-                raise BadInput(f"{key} must be two whole numbers from 0, [P1, P2]")
+                raise BadInput(
+                    f"{key} must be two whole numbers from 0, the pairing's first "
+                    "player's, then the second's"
+                )
             pairs.append((value[0], value[1]))
         lists = ([str(x)[:200] for x in (body.get("lists") or [])] + ["", ""])[:2]
         return cls(
@@ -93,26 +105,24 @@ class TableResult:
         )
 
 
-def seats_swapped(game: Game) -> bool:
-    """The pre-game made the second seat's player P1 (they go first)."""
-    return game.pregame is not None and game.pregame.swapped
-
-
-def by_seat(result: TableResult, swapped: bool) -> TableResult:
-    """A result between a table's sides (P1 goes first) and its seats (the pairing's
-    first and second player): the same when the seats were not swapped."""
-    if not swapped:
-        return result
+def in_seat_order(result: TableResult, game: Game) -> TableResult:
+    """A result the table's game keeps by side (P1 went first) in the pairing's order
+    (its first player's first), whoever went first; the same swap maps it back."""
     return replace(
         result,
-        winner=None if result.winner is None else result.winner.other,
-        control_points=result.control_points[::-1],
-        army_points_destroyed=result.army_points_destroyed[::-1],
-        lists=result.lists[::-1],
+        winner=None if result.winner is None else seating.seat_of(game, result.winner),
+        control_points=seating.in_seat_order(game, result.control_points),
+        army_points_destroyed=seating.in_seat_order(game, result.army_points_destroyed),
+        lists=seating.in_seat_order(game, result.lists),
     )
 
 
-def _from_domain(result: Result, by: By, correction: Correction | None = None) -> TableResult:
+in_side_order = in_seat_order
+
+
+def _from_domain(
+    result: Result, by: By, correction: Correction | None = None, reason: str = ""
+) -> TableResult:
     return TableResult(
         winner=result.winner,
         control_points=result.control_points,
@@ -121,24 +131,63 @@ def _from_domain(result: Result, by: By, correction: Correction | None = None) -
         method=result.method.value,
         by=by,
         correction=correction,
+        reason=reason,
     )
 
 
 def recorded_result(game: Game) -> TableResult | None:
     """The table's result as the event counts it, from the table's own log (its one
     source): the EO's entry, else the players' once both confirmed it and nobody
-    disputes it; by seat (the pairing's first player first, whoever went first)."""
+    disputes it; in the pairing's order, whoever went first."""
     result = settled_result(game)
     if result is None:
         return None
-    swapped = seats_swapped(game)
     if game.recorded is None:
-        return by_seat(_from_domain(result, "players"), swapped)
+        return in_seat_order(_from_domain(result, "players"), game)
     correction = None
     moved = game.correction
     if moved is not None:
         before = _from_domain(moved.before, "eo" if moved.before_by_eo else "players")
         correction = Correction(
-            moved.reason, moved.at_ms, by_seat(before, swapped), moved.round_closed
+            moved.reason, moved.at_ms, in_seat_order(before, game), moved.round_closed
         )
-    return by_seat(_from_domain(result, "eo", correction), swapped)
+    return in_seat_order(_from_domain(result, "eo", correction, game.eo_reason), game)
+
+
+def table_says(game: Game) -> TableResult | None:
+    """What the table says the result is now, in the pairing's order: the one that
+    stands, else the one the players' reports make (unconfirmed, or disputed)."""
+    recorded = recorded_result(game)
+    if recorded is not None:
+        return recorded
+    result = game.result()
+    return None if result is None else in_seat_order(_from_domain(result, "players"), game)
+
+
+def change_words(
+    before: TableResult | None, after: TableResult, names: tuple[str, str], tie_word: str
+) -> str:
+    """What the EO's entry made of the table's result, by the players' names: the
+    outcome (from what to what), then each number or list it changed."""
+
+    def outcome(result: TableResult) -> str:
+        winner = None if result.winner is None else names[result.winner]
+        return outcome_words(winner, Method(result.method), tie_word)
+
+    if before is None:
+        scores = "; ".join(
+            f"{name} {after.control_points[i]} CP, {after.army_points_destroyed[i]} APD"
+            for i, name in enumerate(names)
+        )
+        return f"{outcome(after)}; {scores}"
+    was, now = outcome(before), outcome(after)
+    moved = [now if was == now else f"{was} → {now}"]
+    for i, name in enumerate(names):
+        for label, old, new in (
+            ("CP", before.control_points[i], after.control_points[i]),
+            ("APD", before.army_points_destroyed[i], after.army_points_destroyed[i]),
+            ("list", before.lists[i] or "none", after.lists[i] or "none"),
+        ):
+            if old != new:
+                moved.append(f"{name}'s {label} {old} → {new}")
+    return "; ".join(moved)

@@ -18,7 +18,7 @@ from app.domain.commands import Actor
 from app.domain.frozen import replace
 from app.domain.games import engine_name
 from app.domain.status import TableStatus, table_status
-from app.tables import codec, eo_table, runewars_codec, runewars_table, snapshot
+from app.tables import codec, eo_table, runewars_codec, runewars_table, seating, snapshot
 from app.tables.flag_timer import flag_bound
 from app.tables.pregame_view import own_choices, screens_to_refresh, side_for
 from app.tables.replay import decides
@@ -63,7 +63,8 @@ class Engine:
     over: Callable[[Any], bool]
     #: The setup of a quick game (no event) from what the players asked for.
     quick_setup: Callable[[Any, random.Random], Any]
-    #: What a table's links say of it: format, format_name, scenario, player_clock_ms.
+    #: What a table's links say of it: format, format_name, scenario, player_clock_ms,
+    #: and the seat whose player goes first (None: not decided yet).
     summary: Callable[[Any], dict[str, Any]]
     #: A command the EO sends one table by itself (REST), from its wire form; one the
     #: engine's tables do not take is refused with the reason.
@@ -180,6 +181,7 @@ WARMACHINE = Engine(
         "format_name": game.format.name,
         "scenario": game.scenario.name,
         "player_clock_ms": game.setup.player_clock_ms,
+        "first": seating.first_seat(game),
     },
 )
 

@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.domain import commands as c
+from app.domain.clock import Side, each
 from app.domain.errors import NotFound
-from app.domain.game import Game
+from app.domain.game import Game, Report, Result
+from app.tables import seating
 from app.tables.codec import command_from_wire
-from app.tables.view import side_name
+from app.tables.view import disputed_words, side_name
 
 #: The commands the EO sends one Warmachine table by itself.
 EO_COMMANDS = (
@@ -33,29 +35,64 @@ def eo_command(raw: Mapping[str, Any]) -> c.Command:
 
 
 def detail(table_id: str, game: Game, _now_ms: int) -> dict[str, Any]:
-    """A table's dispute and both players' reports, as the EO needs them."""
+    """A table's dispute and both players' reports, as the EO needs them, in seat order
+    (the pairing's first player's, then the second's) whoever went first; `prefill`: the
+    result the table's reports and ending make (the EO's editor opens with it)."""
     ending = game.ending
+    first = seating.first_seat(game)
     return {
         "id": table_id,
         "names": list(game.setup.names),
+        "first": side_name(first),
         "player_clock_ms": game.setup.player_clock_ms,
-        "disputed": game.disputed,
-        "control_points": list(game.control_points),
+        "disputed": disputed_words(game),
+        "control_points": list(seating.in_seat_order(game, game.control_points)),
         "ending": None
         if ending is None
         else {
             "method": ending.method.value,
-            "winner": side_name(ending.winner),
+            "winner": _seat_name(game, ending.winner),
         },
-        "reports": [
-            None
-            if r is None
-            else {
-                "army_points_destroyed": r.army_points_destroyed,
-                "scenario_presence": r.scenario_presence,
-                "list_played": r.list_played,
-            }
-            for r in game.reports
-        ],
-        "confirmed": list(game.confirmed),
+        "reports": [_report(r) for r in seating.in_seat_order(game, game.reports)],
+        "confirmed": list(seating.in_seat_order(game, game.confirmed)),
+        "prefill": _prefill(game),
+    }
+
+
+def _seat_name(game: Game, side: Side | None) -> str | None:
+    return None if side is None else side_name(seating.seat_of(game, side))
+
+
+def _report(report: Report | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {
+        "army_points_destroyed": report.army_points_destroyed,
+        "scenario_presence": report.scenario_presence,
+        "list_played": report.list_played,
+    }
+
+
+def _prefill(game: Game) -> dict[str, Any] | None:
+    """The result as the table has it (settled or not), in seat order; before both
+    reports are in, the ending's winner, the CP and what was reported so far."""
+    ending = game.ending
+    if ending is None:
+        return None
+    result = game.result()
+    if result is None:
+        reports = game.reports
+        result = Result(
+            winner=ending.winner,
+            method=ending.method,
+            control_points=game.control_points,
+            army_points_destroyed=each(reports, lambda r: r.army_points_destroyed if r else 0),
+            lists=each(reports, lambda r: r.list_played if r else ""),
+        )
+    return {
+        "winner": _seat_name(game, result.winner),
+        "method": result.method.value,
+        "control_points": list(seating.in_seat_order(game, result.control_points)),
+        "army_points_destroyed": list(seating.in_seat_order(game, result.army_points_destroyed)),
+        "lists": list(seating.in_seat_order(game, result.lists)),
     }

@@ -10,6 +10,7 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.game import Game
 from app.domain.pregame import STEP_WORDS, Pregame, Step
+from app.tables import seating
 from app.tables.seats import ROLES
 
 
@@ -92,7 +93,7 @@ def pregame_prompt(game: Game) -> dict[str, Any] | None:
 def side_for(game: Game, seat: Side) -> Side:
     """A seat's side: the second seat is P1 once its player chose (or was given) to go
     first in the pre-game."""
-    return seat.other if game.pregame is not None and game.pregame.swapped else seat
+    return seating.side_of(game, seat)
 
 
 def screens_to_refresh(before: Game, after: Game, actor: c.Actor) -> tuple[str, ...]:

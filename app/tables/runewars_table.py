@@ -193,6 +193,7 @@ def summary(game: RwGame) -> dict[str, Any]:
         "format_name": RW2017.name,
         "scenario": f"{setup.deployment} / {setup.objective}",
         "player_clock_ms": setup.round_minutes * 60_000,
+        "first": game.first,  # chosen at the table; each link plays its own side
     }
 
 

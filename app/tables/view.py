@@ -91,16 +91,49 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
     }
 
 
-def _result(result: Result | None) -> dict[str, Any] | None:
+#: How a game ended, in the players' words ("Ann wins by <words>").
+METHOD_WORDS = {
+    Method.SCENARIO: "scenario",
+    Method.ASSASSINATION: "assassination",
+    Method.CLOCK: "clock",
+    Method.CONCESSION: "concession",
+    Method.TIEBREAKER: "tiebreaker",
+    Method.TIME: "time",
+    Method.EO: "the organiser's decision",
+    Method.PAUSING: "a second warning for pausing the clock",
+    Method.DESTRUCTION: "no models left",
+}
+
+
+def outcome_words(winner: str | None, method: Method, tie_word: str) -> str:
+    """A result in words, by the winner's name: "Ann wins by assassination"."""
+    how = METHOD_WORDS.get(method, method.value)
+    return f"{tie_word} by {how}" if winner is None else f"{winner} wins by {how}"
+
+
+def _result(game: Game, result: Result | None) -> dict[str, Any] | None:
     if result is None:
         return None
+    winner = None if result.winner is None else game.names[result.winner]
     return {
         "winner": side_name(result.winner),
         "method": result.method.value,
         "control_points": list(result.control_points),
         "army_points_destroyed": list(result.army_points_destroyed),
         "lists": list(result.lists),
+        "words": outcome_words(winner, result.method, game.format.tie_word),
+        # The organiser's reason for the result they entered or corrected.
+        "reason": game.eo_reason if game.recorded is not None else "",
     }
+
+
+def disputed_words(game: Game) -> str | None:
+    """Each player's reason for disputing the result, after their name."""
+    if game.disputed is None:
+        return None
+    labels = {side.label + ": ": name + ": " for side, name in zip(Side, game.names, strict=True)}
+    lines = game.disputed.split("\n")
+    return "\n".join(labels.get(line[:4], line[:4]) + line[4:] for line in lines)
 
 
 Prompt = dict[str, Any]
@@ -145,7 +178,7 @@ def _over_prompts(game: Game) -> list[Prompt]:
     if presence_needed(game) and game.result() is None:
         due.append({"kind": "scenario_presence"})
     if game.disputed is not None:
-        due.append({"kind": "disputed", "reason": game.disputed})
+        due.append({"kind": "disputed", "reason": disputed_words(game)})
     elif game.result() is not None:
         due.extend(
             {"kind": "confirm", "by": side_name(side)} for side in Side if not game.confirmed[side]
@@ -241,8 +274,8 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "final_scoring_due": game.final_scoring_due,
         "reports": [_report(r) for r in game.reports],
         "confirmed": list(game.confirmed),
-        "disputed": game.disputed,
-        "result": _result(result),
+        "disputed": disputed_words(game),
+        "result": _result(game, result),
         "decided_by": decided_by(game, result),
         # TS9: both players confirmed, or the EO entered it: final, only the EO moves it.
         "settled": settled(game),
@@ -317,7 +350,7 @@ def table_summary(
         "pause_reported": side_name(game.pause_reported),
         "pause_warnings": list(game.pause_warnings),
         "flagged": side_name(game.flagged),
-        "disputed": game.disputed,
+        "disputed": disputed_words(game),
         "ending": None
         if game.ending is None
         else {"method": game.ending.method.value, "winner": side_name(game.ending.winner)},

@@ -88,6 +88,8 @@ async def test_scripted_game_to_a_confirmed_result__DC3_TS1_TS2_TS3_TS4_TS9(
         "control_points": [7, 1],
         "army_points_destroyed": [31, 12],
         "lists": ["Haley", "Butcher"],
+        "words": f"{watch.received[0]['table']['names'][0]} wins by scenario",
+        "reason": "",
     }
     assert watch.game["confirmed"] == [True, True]
 

@@ -162,11 +162,15 @@ async def test_a_disputed_table_shows_the_reason_and_both_reports(service: Event
     await room.execute(Side.P2, "b", 1, c.ReportGame(40, list_played="Butcher"))
     await room.execute(Side.P1, "a", 3, c.DisputeResult("I never conceded"))
     detail = service.table_detail(eid, room.table_id)
-    assert detail["disputed"] == "P1: I never conceded"
+    first, second = room.game.setup.names  # each reason after its player's name
+    assert detail["disputed"] == f"{first}: I never conceded"
     assert [r["army_points_destroyed"] for r in detail["reports"]] == [12, 40]
     assert [r["list_played"] for r in detail["reports"]] == ["Haley", "Butcher"]
     assert detail["ending"] == {"method": "concession", "winner": "p2"}
     await room.execute(Side.P2, "b", 2, c.DisputeResult("P1 conceded at turn 3"))
     await room.execute(Side.P1, "a", 4, c.DisputeResult("I never conceded, ask the judge"))
     reasons = service.table_detail(eid, room.table_id)["disputed"].split("\n")
-    assert reasons == ["P2: P1 conceded at turn 3", "P1: I never conceded, ask the judge"]
+    assert reasons == [
+        f"{second}: P1 conceded at turn 3",
+        f"{first}: I never conceded, ask the judge",
+    ]

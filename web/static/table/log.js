@@ -5,8 +5,14 @@ import { $ } from "../lib/dom.js";
 const tableId = document.body.getAttribute("data-table-id");
 const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
 const pad = (n, w) => String(n).padStart(w || 2, "0");
-const side = (s) => (s === "p1" || s === "p2" ? s.toUpperCase() : String(s));
-const WHO = { p1: "P1", p2: "P2", eo: "EO", system: "Server" };
+// The players in their links' order; who plays first (the log's "p1") is decided at the
+// table, in the pre-game's choose_order entry, and the walk follows it (walk.sides).
+const players = JSON.parse(document.body.getAttribute("data-players") || '["Player 1", "Player 2"]');
+const side = (s) => (s === "p1" ? walk.sides[0] : s === "p2" ? walk.sides[1] : String(s));
+const WHO = { eo: "EO", system: "Server" };
+const who = (by) => WHO[by] || side(by);
+// The server's "P2's turn 3", by name.
+const turnWords = (turn) => turn.replace(/^P([12])/, (_, n) => walk.sides[n - 1]);
 
 function time(ms) {
   const d = new Date(ms);
@@ -33,12 +39,12 @@ function scoring(sc) {
   return parts.length ? "scored: " + parts.join(", ") : "scored: nothing";
 }
 
-// The slot a tap ends: P1/P2 deployment, advance deployment, then turns.
+// The slot a tap ends: each player's deployment, advance deployment, then turns.
 function slot(k) {
-  const who = k % 2 ? "P2" : "P1";
-  if (k < 2) return who + "'s deployment";
-  if (k < 4) return who + "'s advance deployment";
-  return who + "'s turn " + (Math.floor((k - 4) / 2) + 1);
+  const name = side(k % 2 ? "p2" : "p1");
+  if (k < 2) return name + "'s deployment";
+  if (k < 4) return name + "'s advance deployment";
+  return name + "'s turn " + (Math.floor((k - 4) / 2) + 1);
 }
 
 const NAMES = {
@@ -93,19 +99,19 @@ function merged(e, row, walk) {
   row.sub = mine.map((x) => ({
     at: x.at_ms,
     text: NAMES[x.cmd.c] || x.cmd.c,
-    turn: x.turn || "",
+    turn: x.turn ? turnWords(x.turn) : "",
   }));
   const last = (e.entries || [])[e.entries.length - 1];
   if (last && last.cmd.c === "pass_turn") walk.k += 1;
 }
 
-const walk = { k: 0, running: null, pausedSide: null, taps: [], prevAt: null };
+const walk = { k: 0, running: null, pausedSide: null, taps: [], prevAt: null, sides: players.slice() };
 
 // Walk the log once, page by page, naming each entry; an accepted undo strikes the tap
 // it took back. Turn labels come from the server ("turn"), which knows after a merge.
 function describe(entries) {
   const rows = entries.map((e) => {
-    const row = { e: e, what: e.c, details: "", undone: false, sub: [] };
+    const row = { e: e, what: e.c, details: "", undone: false, sub: [], who: who(e.by) };
     let k = walk.k;
     let running = walk.running;
     let pausedSide = walk.pausedSide;
@@ -114,11 +120,11 @@ function describe(entries) {
     switch (e.c) {
       case "start":
         row.what = "Clock started";
-        row.details = "P1 deploys";
+        row.details = side("p1") + " deploys";
         running = "p1";
         break;
       case "pass_turn": {
-        row.what = "Tap: end of " + (e.turn || slot(k));
+        row.what = "Tap: end of " + (e.turn ? turnWords(e.turn) : slot(k));
         const bits = [];
         if (e.kill_box !== undefined && e.kill_box !== null) bits.push("kill box: " + (e.kill_box ? "YES" : "no"));
         if (e.scoring) bits.push(scoring(e.scoring));
@@ -194,8 +200,9 @@ function describe(entries) {
         break;
       case "record_result":
         row.what = "Result entered by the EO";
-        row.details = (e.winner ? side(e.winner) + " wins" : "tie") +
-          "; CP " + e.control_points.join("–") + "; army points destroyed " + e.army_points_destroyed.join("–");
+        row.details = (e.winner ? side(e.winner) + " wins" : "tie") + ["p1", "p2"].map((s, i) =>
+          "; " + side(s) + " " + e.control_points[i] + " CP, " + e.army_points_destroyed[i] + " army points destroyed").join("") +
+          (e.reason ? "; why: " + e.reason : "");
         running = null;
         break;
       case "pause":
@@ -237,8 +244,14 @@ function describe(entries) {
         merged(e, row, walk);
         k = walk.k;
         break;
+      case "choose_order": {
+        row.what = pregameEntry(e, side);
+        const [chooser, other] = e.by === "p2" ? walk.sides.slice().reverse() : walk.sides;
+        walk.sides = e.first ? [chooser, other] : [other, chooser]; // the first player is P1 from now on
+        break;
+      }
       default:
-        row.what = pregameEntry(e) || TIMER_WORDS[e.c] || "Recorded: " + String(e.c);
+        row.what = pregameEntry(e, side) || TIMER_WORDS[e.c] || "Recorded: " + String(e.c);
     }
     walk.k = k;
     walk.running = running;
@@ -268,7 +281,7 @@ function show(entries, first) {
       cell(String(row.e.v), "num"),
       cell(time(row.e.at_ms), "time"),
       cell(delta(row.delta), "delta num"),
-      cell(WHO[row.e.by] || row.e.by, "who"),
+      cell(row.who, "who"),
       cell(row.what + (row.undone ? " (undone)" : ""), "what"),
       cell(row.details, "details")
     );
@@ -309,7 +322,7 @@ async function load() {
     fail("This link has no table key. Open the log from a table link (it ends with #k=…).");
     return;
   }
-  Object.assign(walk, { k: 0, running: null, pausedSide: null, taps: [], prevAt: null });
+  Object.assign(walk, { k: 0, running: null, pausedSide: null, taps: [], prevAt: null, sides: players.slice() });
   $("log-status").textContent = "Loading…";
   let after = 0;
   let shown = 0;

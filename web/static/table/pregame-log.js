@@ -1,7 +1,7 @@
 // The pre-game's entries in the table log, in words (a secret choice shows as made,
-// never what was chosen: the game view reveals it).
-export function pregameEntry(e) {
-  const who = e.by ? e.by.toUpperCase() : "";
+// never what was chosen: the game view reveals it); `name` names a side ("p1", "p2").
+export function pregameEntry(e, name) {
+  const who = e.by ? name(e.by) : "";
   switch (e.c) {
     case "open_pregame":
       return "Pre-game opened";
@@ -14,7 +14,7 @@ export function pregameEntry(e) {
     case "choose_order":
       return who + " won the roll and goes " + (e.first ? "first" : "second");
     case "choose_edge":
-      return "P2 " + (e.swap ? "took the other side of the table" : "kept their side of the table");
+      return name("p2") + (e.swap ? " took the other side of the table" : " kept their side of the table");
     default:
       return null;
   }
