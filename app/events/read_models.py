@@ -120,8 +120,7 @@ class ReadModels:
         rooms = self.service.hub.event_tables(event_id)
         return tuple(
             sorted(
-                (r.table_id, f"{table_status(r.game)}:{seating.first_seat(r.game)}")
-                for r in rooms
+                (r.table_id, f"{table_status(r.game)}:{seating.first_seat(r.game)}") for r in rooms
             )
         )
 

@@ -55,4 +55,3 @@ def first_player(game: Any, players: tuple[T, T]) -> T | None:
     """Of a table's two players (in seat order), the one who goes first, once decided."""
     seat = first_seat(game)
     return None if seat is None else players[seat]
-
