@@ -20,8 +20,8 @@ from app.tables.seats import ROLES, TableMeta
 if TYPE_CHECKING:
     from app.tables.room import TableRoom
 
-#: The table keys a waiting screen keeps (none of them says anything of the scenario).
-_WAITING_KEYS = ("id", "game", "format", "names")
+#: The table fields a waiting screen keeps (none of them says anything of the scenario).
+_WAITING_FIELDS = ("id", "game", "format", "names")
 
 
 class RoundNotStarted(RuleError):
@@ -75,7 +75,7 @@ def screen(
     table["round"] = round_info(room.meta, room.version)
     if role == "eo" or not waiting(room.meta, room.version):
         return table, game
-    shown = {key: table[key] for key in _WAITING_KEYS if key in table}
+    shown = {name: table[name] for name in _WAITING_FIELDS if name in table}
     shown["round"] = table["round"]
     return shown, {"phase": "waiting", "names": list(table.get("names", ()))}
 
