@@ -159,7 +159,7 @@ def test_scenario_pick_hook_never_repeats__RP4() -> None:
 def test_the_server_alone_rolls_a_scenario_die() -> None:
     table = Table.new()
     table.start()
-    with pytest.raises(Exception, match="the server rolls"):
+    with pytest.raises(Exception, match="only the server may roll"):
         table.do(P1, c.ScenarioRoll(value=1))
     with pytest.raises(RuleError, match="no roll is due"):
         table.do(c.Role.SYSTEM, c.ScenarioRoll(value=1))
