@@ -80,6 +80,10 @@ def test_a_draft_seat_waits_for_the_organiser_then_moves_on_without_a_reload__RP
     expect(page.locator("body")).not_to_contain_text("Spread the Net")
     _fits(page)
     _shot(page, "waiting-p1")
+    # The table card the seat was opened from says nothing of the scenario either.
+    cards = _phone(browser, f"{live_server}/e/{eid}/cards#k={created['admin_token']}", errors)
+    expect(cards.locator(".print-card .pc-round")).to_have_text("Round 1")
+    cards.close()
     page.evaluate("window.__samePage = true")
 
     started = http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)

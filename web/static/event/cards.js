@@ -22,7 +22,9 @@ function seat(table, key, index) {
   );
 }
 
-function card(table, minutes) {
+// A card printed before the round starts says nothing of its scenario: that is announced
+// at the start (the card lies on the table, for every player to read).
+function card(table, minutes, announced) {
   return el(
     "article",
     { class: "print-card", "data-table-id": table.id, "data-table-no": String(table.table_no) },
@@ -34,7 +36,7 @@ function card(table, minutes) {
         "div",
         { class: "pc-info" },
         el("p", { class: "pc-event", text: eventName }),
-        el("p", { class: "pc-round", text: "Round " + table.round + " · " + table.scenario }),
+        el("p", { class: "pc-round", text: "Round " + table.round + (announced ? " · " + table.scenario : "") }),
         el("p", { class: "pc-vs" }, el("strong", { text: table.names[0] }), el("span", { class: "pc-vs-word", text: " vs " }), el("strong", { text: table.names[1] })),
         minutes ? el("p", { class: "pc-clock", text: minutes + " minutes on each player's clock" }) : null
       )
@@ -75,9 +77,10 @@ function render(tables, view) {
   const box = $("cards");
   box.textContent = "";
   const minutes = shown.length ? Math.round(shown[0].links.player_clock_ms / 60000) : null;
-  shown.forEach((t) => box.append(card(t, minutes)));
-  $("no-cards").hidden = shown.length > 0;
   const round = view.rounds.find((r) => r.number === latest);
+  const announced = !round || round.started_ms !== null;
+  shown.forEach((t) => box.append(card(t, minutes, announced)));
+  $("no-cards").hidden = shown.length > 0;
   if (onlyTable && shown.length) {
     DC.setText($("cards-meta"), "Table " + shown[0].table_no + " only · Round " + latest + " · " + shown[0].scenario);
     const all = $("all-cards");
