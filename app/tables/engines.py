@@ -35,6 +35,8 @@ class Engine:
     #: Opens a game from the engine's own setup, at `now_ms`, with the server's dice.
     new_game: Callable[[Any, int, random.Random], Any]
     apply: Callable[[Any, Actor, Any, int], Any]
+    #: `apply` for a command of the table's log (its sender was judged when accepted).
+    replay: Callable[[Any, Actor, Any, int], Any]
     view: Callable[[Any, int], dict[str, Any]]
     info: Callable[[str, Any], dict[str, Any]]
     command_from_wire: Callable[[Mapping[str, Any]], Any]
@@ -151,6 +153,9 @@ WARMACHINE = Engine(
     name="warmachine",
     new_game=lambda setup, now, _dice: warmachine.new_game(setup, now),
     apply=warmachine.apply,
+    replay=lambda game, actor, command, now: warmachine.apply(
+        game, actor, command, now, logged=True
+    ),
     view=game_view,
     info=table_info,
     command_from_wire=codec.command_from_wire,
@@ -189,6 +194,7 @@ RUNEWARS = Engine(
     name="runewars",
     new_game=runewars_table.new_game,
     apply=runewars_table.apply,
+    replay=runewars_table.replay,
     view=runewars_table.view,
     info=runewars_table.info,
     command_from_wire=runewars_codec.command_from_wire,

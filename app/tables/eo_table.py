@@ -11,7 +11,7 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.clock import Side, each
 from app.domain.errors import NotFound
-from app.domain.game import Game, Report, Result
+from app.domain.game import Game, Report
 from app.tables import seating
 from app.tables.codec import command_from_wire
 from app.tables.view import disputed_words, side_name
@@ -74,25 +74,24 @@ def _report(report: Report | None) -> dict[str, Any] | None:
 
 
 def _prefill(game: Game) -> dict[str, Any] | None:
-    """The result as the table has it (settled or not), in seat order; before both
-    reports are in, the ending's winner, the CP and what was reported so far."""
+    """The result as both players' reports and the game's ending make it, in seat order,
+    for the EO to check: its winner (the tiebreakers' once reported), CP as the table
+    scored them, each player's reported APD and list (else the list chosen at the table)."""
     ending = game.ending
     if ending is None:
         return None
     result = game.result()
-    if result is None:
-        reports = game.reports
-        result = Result(
-            winner=ending.winner,
-            method=ending.method,
-            control_points=game.control_points,
-            army_points_destroyed=each(reports, lambda r: r.army_points_destroyed if r else 0),
-            lists=each(reports, lambda r: r.list_played if r else ""),
-        )
+    winner = ending.winner if result is None else result.winner
+    reports = game.reports
+    lists = each(reports, lambda r: r.list_played if r else "")
+    if game.pregame is not None:
+        chosen = game.pregame.in_play_order(game.pregame.lists)
+        lists = (lists[0] or chosen[0] or "", lists[1] or chosen[1] or "")
+    apd = each(reports, lambda r: r.army_points_destroyed if r else 0)
     return {
-        "winner": _seat_name(game, result.winner),
-        "method": result.method.value,
-        "control_points": list(seating.in_seat_order(game, result.control_points)),
-        "army_points_destroyed": list(seating.in_seat_order(game, result.army_points_destroyed)),
-        "lists": list(seating.in_seat_order(game, result.lists)),
+        "winner": _seat_name(game, winner),
+        "method": ending.method.value,
+        "control_points": list(seating.in_seat_order(game, game.control_points)),
+        "army_points_destroyed": list(seating.in_seat_order(game, apd)),
+        "lists": list(seating.in_seat_order(game, lists)),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from app.domain.commands import Actor, Command
 from app.domain.errors import RuleError
 from app.domain.game import Game, Phase, apply, decide_time
 from app.store.repository import LogEntry
@@ -35,19 +36,22 @@ def fold(
                 raise KeyError(f"a merge from version {wire['base']}, before the snapshot")
             game = states[wire["base"] - first]
             for sub in wire["entries"]:
-                game = apply(
-                    game, actor_from_wire(sub["by"]), command_from_wire(sub["cmd"]), sub["at_ms"]
-                )
+                by, cmd = actor_from_wire(sub["by"]), command_from_wire(sub["cmd"])
+                game = apply(game, by, cmd, sub["at_ms"], logged=True)
             states.append(decide_time(game, max(entry.at_ms, game.clock.since_ms)))
         else:
             read, play = (
-                (command_from_wire, apply)
+                (command_from_wire, _replay)
                 if engine is None
-                else (engine.command_from_wire, engine.apply)
+                else (engine.command_from_wire, engine.replay)
             )
             command = read(wire)
             states.append(play(states[-1], actor_from_wire(entry.actor), command, entry.at_ms))
     return states
+
+
+def _replay(game: Game, actor: Actor, command: Command, at_ms: int) -> Game:
+    return apply(game, actor, command, at_ms, logged=True)
 
 
 def eo_results(initial: Game, log: list[LogEntry]) -> Game:

@@ -41,6 +41,10 @@ def apply(game: RwGame, actor: Actor, command: Any, now_ms: int) -> RwGame:
     return engine.apply(game, actor, command, now_ms)
 
 
+def replay(game: RwGame, actor: Actor, command: Any, now_ms: int) -> RwGame:
+    return engine.apply(game, actor, command, now_ms, logged=True)
+
+
 def view(game: RwGame, now_ms: int) -> dict[str, Any]:
     return engine.view(game, now_ms)
 

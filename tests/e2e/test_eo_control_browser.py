@@ -256,10 +256,10 @@ def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(
 
     page = _admin(browser, event.created["admin_url"])
     row = page.locator(f'tr.pairing[data-table-id="{table["id"]}"]')
-    expect(row.locator(".dispute-reason")).to_contain_text("P1: I never conceded")
+    expect(row.locator(".dispute-reason")).to_contain_text(f"{p1}: I never conceded")
     reports = row.locator(f"#reports-{table['id']}")
-    expect(reports).to_contain_text(f"{p1} (P1): 12 APD · list: Haley 2")
-    expect(reports).to_contain_text(f"{p2} (P2): 40 APD · list: Butcher 3")
+    expect(reports).to_contain_text(f"{p1} (went first): 12 APD · list: Haley 2")
+    expect(reports).to_contain_text(f"{p2} (went second): 40 APD · list: Butcher 3")
     page.screenshot(path=str(ARTIFACTS / "eo-disputed-table.png"), full_page=True)
 
     row.locator(f"#result-btn-{table['id']}").click()

@@ -82,7 +82,7 @@ def test_transverse_assault_on_two_phones__TS10_transverse_assault(
     p1.locator("#end-turn").click()
 
     for page in (p1, p2):
-        expect(page.locator("#result")).to_contain_text("(P1) wins")
+        expect(page.locator("#result")).to_contain_text(" wins by ")
         expect(page.locator("#result")).to_contain_text("scenario")
     _shot(p1, "transverse-p1-over")
     _shot(p2, "transverse-p2-over")

@@ -193,13 +193,13 @@ def test_refused_merge_shows_a_banner_until_the_state_changes(
 
         c1.set_offline(False)
         expect(p1.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
-        expect(p1.locator("#result")).to_contain_text("Bob (P2) wins", timeout=BACK_ONLINE_MS)
+        expect(p1.locator("#result")).to_contain_text("Bob wins", timeout=BACK_ONLINE_MS)
         c2.set_offline(False)
         banner = p2.locator("#merge-refused")
         expect(banner).to_be_visible(timeout=BACK_ONLINE_MS)
         expect(banner).to_contain_text("EO decides")
         expect(p2.locator("#offline")).to_be_hidden()
-        expect(p2.locator("#result")).to_contain_text("Bob (P2) wins")
+        expect(p2.locator("#result")).to_contain_text("Bob wins")
         p2.wait_for_function(f"({STORED_QUEUES})() === 0")
 
         # The next change of the game ends the banner.

@@ -205,7 +205,7 @@ def test_prompts_come_at_the_formats_marks_and_the_result_shows_what_decided_it_
     p2.locator("#report-presence").fill("2")
     p2.locator("#report-submit").click()
     for page in (p1, p2):
-        expect(page.locator("#result")).to_have_text(LONG_1 + " (P1) wins by tiebreaker")
+        expect(page.locator("#result")).to_have_text(LONG_1 + " wins by tiebreaker")
         expect(page.locator("#decided-by li.decisive")).to_contain_text("Scenario presence")
         expect(page.locator("#decided-by li.decisive")).to_contain_text("4 – ")
         expect(page.locator("#decided-by")).to_contain_text("Army points lost")

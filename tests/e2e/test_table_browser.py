@@ -58,7 +58,7 @@ def test_two_phones_play_to_a_conceded_game__DC3_TS3_TS8(browser: Any, live_serv
     p2.locator("#confirm-yes").click()
     p1.locator("#report-apd").fill("12")
     p1.locator("#report-submit").click()
-    expect(p1.locator("#result")).to_contain_text("Ann (P1) wins")
+    expect(p1.locator("#result")).to_contain_text("Ann wins")
     expect(p1.locator("#result")).to_contain_text("concession")
     expect(p2.locator("#result")).to_have_text(p1.locator("#result").inner_text())
 

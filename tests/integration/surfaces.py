@@ -124,10 +124,11 @@ async def _dispute_panel(rnd: Round, table_no: int) -> Reading:
 
 
 async def _result_editor(rnd: Round, table_no: int) -> Reading:
-    """The EO's result editor as it opens: filled in from what the table says."""
+    """The EO's result editor as it opens: with the result that stands, else filled in
+    from what the table says (its ending and both players' reports)."""
     detail = await _detail(rnd, table_no)
     names = [p["name"] for p in _players(detail)]
-    prefill = detail.get("prefill")
+    prefill = rnd.pairings[table_no]["result"] or detail.get("prefill")
     return {"winner": _winner(prefill, names), "scores": _scores(prefill, names)}
 
 

@@ -548,3 +548,39 @@ def test_a_watch_link_is_a_watcher_and_changes_nothing__DC3() -> None:
         table.try_do(WATCHER, c.PassTurn(expect=P1, turn_end=c.TurnEnd(kill_box=False)))
     with pytest.raises(NotYourSeat, match="watch"):
         rw.apply(rw_at(RwPhase.PLAYING)(), WATCHER, rc.EndGameRound(1), 0)
+
+
+# -- a table's log is history ------------------------------------------------------------
+
+
+def test_a_log_accepted_before_the_rule_still_replays__DC3_TS11() -> None:
+    """Who may send a command is judged when it is accepted; a table's log written before
+    this rule (P2 tapping for P1; a player reporting the opponent's army destroyed) still
+    replays, so a restart does not lock the table."""
+    from app.store.repository import LogEntry
+    from app.tables.engines import engine_for
+    from app.tables.replay import fold
+
+    def log(*entries: tuple[str, str]) -> list[LogEntry]:
+        return [
+            LogEntry(n, n * 1_000, by, "d", n, command)
+            for n, (by, command) in enumerate(entries, start=1)
+        ]
+
+    wm = log(("p1", '{"c":"start"}'), ("p2", '{"c":"pass_turn","expect":"p1"}'))
+    game = fold(sr().game, wm, 0, engine_for("sr2019"))[-1]
+    assert (game.phase, game.active) == (Phase.DEPLOYMENT, P2)
+    with pytest.raises(NotYourSeat):
+        table = Table(fold(sr().game, wm[:1], 0, engine_for("sr2019"))[-1], 1_000)
+        table.try_do(P2, c.PassTurn(expect=P1))
+
+    runewars = log(
+        ("p1", '{"c":"choose_first","first":"p1"}'),
+        ("p2", '{"c":"choose_area","area":"red"}'),
+        ("eo", '{"c":"start_round"}'),
+        ("p2", '{"c":"army_destroyed","side":"p1"}'),
+    )
+    played = fold(rw_table(), runewars, 0, engine_for("runewars2017"))[-1]
+    assert played.phase is RwPhase.SCORING and played.destroyed == (True, False)
+    with pytest.raises(NotYourSeat):
+        rw.apply(rw_at(RwPhase.PLAYING)(), P2, rc.ArmyDestroyed(P1), 0)

@@ -136,12 +136,14 @@ def timer_check(game: RwGame, now_ms: int) -> RwGame:
     return game
 
 
-def apply(game: RwGame, actor: Actor, command: Any, now_ms: int) -> RwGame:
-    """Apply one command at server time `now_ms`; a round time reached is called first."""
+def apply(game: RwGame, actor: Actor, command: Any, now_ms: int, *, logged: bool = False) -> RwGame:
+    """Apply one command at server time `now_ms`; a round time reached is called first.
+    `logged`: a command of the table's log applied again, its sender judged when accepted."""
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
-    who_may_act.check(game, actor, command)
+    if not logged:
+        who_may_act.check(game, actor, command)
     if game.phase is Phase.OVER and not isinstance(command, _AFTER_THE_GAME):
         raise RuleError("the game is over: only the organiser corrects its result")
     return rule(timer_check(game, now_ms), actor, command, now_ms)

@@ -53,10 +53,14 @@ export function describe(a) {
       const out = calls.length - ties - on;
       return "Round " + a.round + " end (DC8): " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out (DC7)" : "");
     }
-    case "enter_result": {
+    case "enter_result":
+    case "correct_result": {
+      // The server's words: from what to what, by the players' names, and why.
+      const what = a.action === "correct_result" ? "Corrected the result of " : "Result for ";
+      if (a.words) return what + tableLabel(a.table) + ": " + a.words;
       const found = findTable(a.table);
-      const names = found ? [found.pairing.p1.name, found.pairing.p2 ? found.pairing.p2.name : ""] : ["P1", "P2"];
-      return "Result for " + tableLabel(a.table) + ": " + DC.resultText(a.result, names);
+      const names = found ? [found.pairing.p1.name, found.pairing.p2 ? found.pairing.p2.name : ""] : ["", ""];
+      return what + tableLabel(a.table) + ": " + DC.resultText(a.result, names);
     }
     case "table_adjust_clock": {
       const d = a.detail || {};

@@ -46,6 +46,8 @@ export function playerCell(player, pairing) {
     "td",
     null,
     el("a", { href: sheetHref(player.id), class: "plain", text: player.name }),
+    // Decided at the table, by the starting roll: shown once it is.
+    pairing.first === player.id ? el("span", { class: "tag first", title: "Decided at the table: deploys and plays first", text: "goes first" }) : null,
     down ? el("span", { class: "tag down", title: "Paired down (RP2)", text: "paired down" }) : null
   );
 }
@@ -58,7 +60,7 @@ export function pairingRow(round, p, status) {
     resultCell.append(el("span", { class: "muted", text: "Bye (win)" }));
   } else if (p.result) {
     resultCell.append(DC.resultText(p.result, names));
-    if (p.result.by === "eo") resultCell.append(el("span", { class: "tag eo", title: "Entered by the EO", text: "EO" }));
+    if (p.result.by === "eo") resultCell.append(el("span", { class: "tag eo", title: "Entered by the EO" + (p.result.reason ? ": " + p.result.reason : ""), text: "EO" }));
     if (p.result.correction) resultCell.append(el("span", { class: "tag corrected", title: "Corrected by the EO: " + p.result.correction.reason, text: "corrected" }));
   } else if (status === "disputed") {
     resultCell.append(disputeBox(p, detail(p)) || "", el("span", { class: "warning small", text: "Enter the result." }));
@@ -110,32 +112,21 @@ export async function toggleResult(tableId) {
   }
 }
 
+// The editor opens with the result as it stands, else as the table has it (its ending,
+// CP and both players' reports: the server's `prefill`). Both are in the pairing's order,
+// like the editor (its first player's, then its second's), whoever went first.
 export function draftFor(p) {
   if (S.resultDrafts[p.table_id]) return S.resultDrafts[p.table_id];
-  const r = p.result;
-  const live = S.tables[p.table_id];
-  let draft;
-  if (r) {
-    draft = {
-      winner: r.winner === null ? "tie" : r.winner,
-      cp: r.control_points.map(String),
-      apd: r.army_points_destroyed.map(String),
-      lists: (r.lists || ["", ""]).map(String),
-    };
-  } else {
-    // What the players reported (and the game's own ending and CP), to check and save.
-    const have = S.details[p.table_id];
-    const data = have ? have.data : null;
-    const ending = (data && data.ending) || (live && live.ending);
-    const reports = data ? data.reports : [null, null];
-    const cp = data ? data.control_points : live ? live.control_points : [0, 0];
-    draft = {
-      winner: ending ? (ending.winner === null ? "tie" : ending.winner) : "",
-      cp: cp.map(String),
-      apd: reports.map((r) => (r ? String(r.army_points_destroyed) : "")),
-      lists: reports.map((r) => (r ? r.list_played : "")),
-    };
-  }
+  const have = S.details[p.table_id];
+  const r = p.result || (have && have.data ? have.data.prefill : null);
+  const draft = r
+    ? {
+        winner: r.winner === null ? "tie" : r.winner,
+        cp: r.control_points.map(String),
+        apd: r.army_points_destroyed.map(String),
+        lists: (r.lists || ["", ""]).map(String),
+      }
+    : { winner: "", cp: ["0", "0"], apd: ["", ""], lists: ["", ""] };
   S.resultDrafts[p.table_id] = draft;
   return draft;
 }
@@ -194,22 +185,21 @@ export function resultEditor(round, p) {
 
   const showLists = S.view.event.lists > 1;
   // A settled result (confirmed by both players, or entered before) moves with a reason,
-  // kept in the action log and shown beside the result as a correction.
+  // kept in the action log and shown beside the result as a correction. Any result the EO
+  // enters may say why: the phones show it with the result.
   const correcting = !!p.result;
-  const reasonField = correcting
-    ? el(
-        "label",
-        { class: "field", for: "res-reason-" + tid },
-        el("span", { text: "Reason for the correction (required; the players and the action log see it)" }),
-        el("input", {
-          type: "text",
-          maxlength: "300",
-          id: "res-reason-" + tid,
-          value: draft.reason || "",
-          oninput: (ev) => (draft.reason = ev.target.value),
-        })
-      )
-    : null;
+  const reasonField = el(
+    "label",
+    { class: "field", for: "res-reason-" + tid },
+    el("span", { text: (correcting ? "Reason for the correction (required" : "Reason (optional") + "; the players and the action log see it)" }),
+    el("input", {
+      type: "text",
+      maxlength: "300",
+      id: "res-reason-" + tid,
+      value: draft.reason || "",
+      oninput: (ev) => (draft.reason = ev.target.value),
+    })
+  );
   const form = el(
     "form",
     { class: "result-form", id: "result-form-" + tid, "data-table-id": tid, novalidate: true },
@@ -220,7 +210,7 @@ export function resultEditor(round, p) {
       "fieldset",
       { class: "segmented" },
       el("legend", { text: "Winner" }),
-      el("div", { class: "seg-group" }, radio("p1", p.p1.name + " (P1)"), radio("tie", "Tie"), radio("p2", p.p2.name + " (P2)"))
+      el("div", { class: "seg-group" }, radio("p1", p.p1.name), radio("tie", "Tie"), radio("p2", p.p2.name))
     ),
     el(
       "div",

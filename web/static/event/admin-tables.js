@@ -60,22 +60,29 @@ export function linksButton(p) {
   });
 }
 
-function seatBlock(data, key, index) {
+// Who goes first is decided at the table (the pre-game's starting roll): until then a
+// seat link just names its player.
+export function orderWords(first) {
+  return first === true ? "goes first" : first === false ? "goes second" : "";
+}
+
+function seatBlock(data, key) {
   const link = data.links[key];
-  const name = data.names[index];
+  const name = link.name;
   const id = "seat-link-" + key + "-" + data.id;
+  const order = orderWords(link.first);
   return el(
     "div",
     { class: "seat-link seat-link-" + key },
-    el("img", { class: "qr seat-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat (" + key.toUpperCase() + ")", width: "128", height: "128" }),
+    el("img", { class: "qr seat-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat link", width: "128", height: "128" }),
     el(
       "div",
       { class: "seat-link-text" },
-      el("p", { class: "seat-link-name" }, el("span", { class: "seat-tag", text: key.toUpperCase() }), " ", el("strong", { text: name })),
+      el("p", { class: "seat-link-name" }, el("strong", { text: name }), order ? el("span", { class: "seat-tag", text: order }) : null),
       el(
         "div",
         { class: "copy-row" },
-        el("input", { id: id, class: "link-input", type: "text", readonly: true, value: link.url, "aria-label": key.toUpperCase() + " seat link of " + name }),
+        el("input", { id: id, class: "link-input", type: "text", readonly: true, value: link.url, "aria-label": "Seat link of " + name }),
         el("button", { type: "button", class: "btn small", text: "Copy", onclick: (ev) => DC.copyText(link.url, ev.currentTarget) })
       )
     )
@@ -90,7 +97,7 @@ export function linksRow(p) {
     ? el(
         "div",
         { class: "table-links", id: "table-links-" + p.table_id },
-        el("div", { class: "seat-links" }, seatBlock(data, "p1", 0), seatBlock(data, "p2", 1)),
+        el("div", { class: "seat-links" }, seatBlock(data, "p1"), seatBlock(data, "p2")),
         el(
           "p",
           { class: "table-links-foot" },
@@ -123,7 +130,8 @@ const METHOD_WORDS = {
 };
 
 // The players' reasons and what each reported, for a disputed table (or one whose
-// result the EO is about to enter).
+// result the EO is about to enter). The table's detail is in the pairing's order (its
+// first player's, then its second's), whoever went first.
 export function disputeBox(p, data) {
   const live = S.tables[p.table_id];
   const reason = (data && data.disputed) || (live && live.disputed) || null;
@@ -132,14 +140,17 @@ export function disputeBox(p, data) {
   if (data) {
     const ending = data.ending;
     if (ending) {
-      const who = ending.winner ? data.names[ending.winner === "p1" ? 0 : 1] + " wins" : "no winner yet";
-      lines.push(el("p", { class: "small", text: "The game ended by " + (METHOD_WORDS[ending.method] || ending.method) + ": " + who + " · CP " + data.control_points.join("–") }));
+      const who = ending.winner ? data.players[ending.winner === "p1" ? 0 : 1].name + " wins" : "no winner yet";
+      lines.push(el("p", { class: "small", text: "The game ended by " + (METHOD_WORDS[ending.method] || ending.method) + ": " + who + " · CP " + data.players.map((pl, i) => pl.name + " " + data.control_points[i]).join(", ") }));
     }
     lines.push(
       el(
         "ul",
         { class: "reports", id: "reports-" + p.table_id },
-        data.names.map((name, i) => el("li", null, el("strong", { text: name + " (P" + (i + 1) + ")" }), ": " + reportText(data.reports[i]) + (data.confirmed[i] ? " · confirmed" : "")))
+        data.players.map((player, i) => {
+          const order = player.first === null ? "" : player.first ? "went first" : "went second";
+          return el("li", null, el("strong", { text: player.name }), (order ? " (" + order + ")" : "") + ": " + reportText(data.reports[i]) + (data.confirmed[i] ? " · confirmed" : ""));
+        })
       )
     );
   }

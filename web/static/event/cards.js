@@ -9,16 +9,19 @@ const STORE_PER_PAGE = "deathclock.cardsPerPage";
 // ?table=<id>: that table's card only, to reprint one.
 const onlyTable = new URLSearchParams(location.search).get("table");
 
-function seat(table, key, index) {
+// Each seat link names its player. Who goes first is decided at the table (with the
+// pre-game, by the starting roll): a card says it only once it is.
+function seat(table, key) {
   const link = table.links[key];
-  const name = table.names[index];
+  const name = link.name;
+  const role = link.first === true ? "First player — deploys and plays first" : link.first === false ? "Second player" : "";
   return el(
     "div",
     { class: "pc-seat pc-" + key },
-    el("div", { class: "pc-seat-head" }, el("span", { class: "seat-tag", text: key.toUpperCase() }), el("span", { class: "pc-name", text: name })),
-    el("img", { class: "pc-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat (" + key.toUpperCase() + ")", width: "240", height: "240" }),
+    el("div", { class: "pc-seat-head" }, el("span", { class: "pc-name", text: name })),
+    el("img", { class: "pc-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat link", width: "240", height: "240" }),
     el("p", { class: "pc-scan", text: "Scan to open " + name + "'s clock" }),
-    el("p", { class: "pc-role", text: key === "p1" ? "First player — deploys and plays first" : "Second player" })
+    role ? el("p", { class: "pc-role", text: role }) : null
   );
 }
 
@@ -37,11 +40,11 @@ function card(table, minutes, announced) {
         { class: "pc-info" },
         el("p", { class: "pc-event", text: eventName }),
         el("p", { class: "pc-round", text: "Round " + table.round + (announced ? " · " + table.scenario : "") }),
-        el("p", { class: "pc-vs" }, el("strong", { text: table.names[0] }), el("span", { class: "pc-vs-word", text: " vs " }), el("strong", { text: table.names[1] })),
+        el("p", { class: "pc-vs" }, el("strong", { text: table.links.p1.name }), el("span", { class: "pc-vs-word", text: " vs " }), el("strong", { text: table.links.p2.name })),
         minutes ? el("p", { class: "pc-clock", text: minutes + " minutes on each player's clock" }) : null
       )
     ),
-    el("div", { class: "pc-seats" }, seat(table, "p1", 0), seat(table, "p2", 1)),
+    el("div", { class: "pc-seats" }, seat(table, "p1"), seat(table, "p2")),
     el("footer", { class: "pc-foot", text: "Deathclock · keep this card at the table · your phone shows your clock; the server keeps the time" })
   );
 }

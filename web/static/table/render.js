@@ -266,7 +266,7 @@ export function renderResult(g) {
   if (g.disputed) setText("disputed", "Disputed — " + g.disputed + ". The EO decides the result.");
   if (g.settled) {
     // Final: both players confirmed it, or the EO entered it. Only the EO changes it now.
-    setText("confirmations", g.entered_by_eo ? "Final — entered by the EO." : "Final — both players confirmed. Only the EO can change it now.");
+    setText("confirmations", g.entered_by_eo ? "Final — entered by the organiser." : "Final — both players confirmed. Only the EO can change it now.");
     S.editReport = false;
   }
   show("dispute", !!(mine && !g.disputed && !g.settled));
@@ -283,12 +283,12 @@ const REASONS = {
   tiebreaker: () => "Tiebreakers decided it (P1 – P2):",
   time: () => "The round's time was up (DC8): the game ends as a " + tieWord().toLowerCase() + ".",
   pausing: () => "A second warning for pausing the clock (DC5).",
-  eo: () => "Entered by the EO.",
+  eo: () => "Entered by the organiser.",
 };
 
 export function reasonText(r) {
   const reason = REASONS[r.method];
-  return reason ? reason() : "";
+  return r.reason ? "The organiser's reason: " + r.reason : reason ? reason() : "";
 }
 
 // TS7: the tiebreakers, with both players' values, up to the one that decided.
@@ -314,7 +314,7 @@ export function renderResultTable(r, g) {
     el(
       "table",
       { class: "result-table" },
-      el("tr", {}, el("th", {}), el("th", { scope: "col", text: nameOf("p1") + " (P1)" }), el("th", { scope: "col", text: nameOf("p2") + " (P2)" })),
+      el("tr", {}, el("th", {}), el("th", { scope: "col", text: nameOf("p1") }), el("th", { scope: "col", text: nameOf("p2") })),
       row("CP", String(r.control_points[0]), String(r.control_points[1])),
       row("Army points destroyed", String(r.army_points_destroyed[0]), String(r.army_points_destroyed[1])),
       row("List", (r.lists && r.lists[0]) || "—", (r.lists && r.lists[1]) || "—")

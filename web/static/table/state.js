@@ -24,7 +24,7 @@ export const METHODS = {
   concession: "concession",
   tiebreaker: "tiebreaker",
   time: "time",
-  eo: "the EO's decision",
+  eo: "the organiser's decision",
   pausing: "a second warning for pausing the clock",
   destruction: "no models left",
 };

@@ -110,17 +110,18 @@ export function methodText(method) {
   return METHODS[method] || method;
 }
 
-// "Ann (P1) wins by scenario", "Tie by time": the result, once, in names.
+// "Ann wins by scenario", "Tie by time": the result, once, by name (the server's words).
 export function resultText(result) {
+  if (result.words) return result.words;
   if (!result.winner) return tieWord() + " by " + methodText(result.method);
-  return nameOf(result.winner) + " (" + label(result.winner) + ") wins by " + methodText(result.method);
+  return nameOf(result.winner) + " wins by " + methodText(result.method);
 }
 
 // How the game ended while its result waits for the reports.
 export function endingText(ending) {
   if (ending.method === "time") return "Round time is up — the game is a " + tieWord().toLowerCase();
   if (!ending.winner) return "Game over — tiebreakers decide";
-  return nameOf(ending.winner) + " (" + label(ending.winner) + ") wins by " + methodText(ending.method);
+  return nameOf(ending.winner) + " wins by " + methodText(ending.method);
 }
 
 const STEPS = {
