@@ -221,3 +221,33 @@ async def test_runewars_draft_table_cannot_start_its_timer_and_shows_no_cards__D
         assert (await chooser.command("choose_first", first="p1"))["t"] == "ack"
         public_after = (await http.get(f"/api/events/{rw.event_id}/tournament")).json()
         assert public_after["rounds"][0]["deployment"] == deployment
+
+
+async def test_a_runewars_player_dropped_before_the_start_concedes_when_it_starts__RP6_ST5(
+    server: RunningServer,
+) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        rw = await runewars_round(http, "Draft drop")
+        tid, links = rw.table["id"], rw.table["links"]
+        bob = rw.players[1]
+        dropped = await http.post(
+            f"/api/events/{rw.event_id}/tournament/players/{bob}/drop", headers=rw.eo
+        )
+        assert dropped.status_code == 200, dropped.text
+        watch = await _connect(server, tid, links["watch"], "rw-watch")
+        assert watch.state["v"] == 0 and watch.state["game"]["phase"] == "waiting"
+
+        started = await http.post(
+            f"/api/events/{rw.event_id}/tournament/rounds/current/start", headers=rw.eo
+        )
+        assert started.status_code == 200, started.text
+        while watch.version < 2:
+            await watch.recv()
+        fresh = await watch.state_after(1)
+        assert fresh["table"]["round"]["started"] is True
+        seat = "p1" if rw.table["names"][0] == "Ann" else "p2"
+        ann = await _connect(server, tid, links[seat]["url"], "rw-ann")
+        assert ann.state["game"]["phase"] == "scoring"
+        assert ann.state["game"]["ended_by"] == "concession"
+        scored = await ann.command("enter_score", destroyed=0, objectives=0)
+        assert scored["t"] == "ack", scored
