@@ -120,8 +120,12 @@ async def test_the_flag_timer_waits_for_the_lesser_clock_then_flags_exactly__DC7
 
 
 async def _settle(room: TableRoom) -> None:
-    """P1 concedes (TS8), both report and confirm: the result is settled."""
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    """P1 concedes (TS8), both report and confirm: the result is settled. An event's
+    table starts with its round, which the organiser starts."""
+    if room.meta is None:
+        await room.execute(Side.P1, "d1", 1, c.StartClock())
+    else:
+        await room.execute(c.Role.EO, "", 0, c.StartClock())
     await room.execute(Side.P1, "d1", 2, c.Concede())
     await room.execute(Side.P1, "d1", 3, c.ReportGame(army_points_destroyed=0))
     await room.execute(Side.P2, "d2", 1, c.ReportGame(army_points_destroyed=75))
