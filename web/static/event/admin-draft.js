@@ -42,7 +42,7 @@ export async function startRound() {
   await run($("start-round"), $("round-error"), async () => {
     const out = await api("POST", base + "/rounds/current/start", { eo: true });
     S.warnings = [];
-    toast("Round " + out.number + " started — ends at " + DC.timeOfDay(out.expected_end_ms), "info");
+    toast("Round " + out.number + " started" + (out.expected_end_ms ? " — ends at " + DC.timeOfDay(out.expected_end_ms) : ""), "info");
     await load(true);
   });
 }

@@ -144,7 +144,7 @@ export function renderRound() {
   if (r && r.started_ms !== null) {
     DC.setText(
       $("round-times"),
-      "Round " + r.number + " started at " + DC.timeOfDay(r.started_ms) + " · expected end " + DC.timeOfDay(r.expected_end_ms) + "."
+      "Round " + r.number + " started at " + DC.timeOfDay(r.started_ms) + (r.expected_end_ms ? " · expected end " + DC.timeOfDay(r.expected_end_ms) : "") + "."
     );
   }
   const calls = $("end-calls");

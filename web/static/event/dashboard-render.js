@@ -1,6 +1,6 @@
 // Event dashboard: the table cards, the summary and the 100 ms redraw.
 import * as DC from "./common.js";
-import { $, ACTIVE_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, liveTurnLeft, setText, toggleClass } from "./dashboard-state.js";
+import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, liveTurnLeft, setText, toggleClass } from "./dashboard-state.js";
 import { scheduleFit } from "./dashboard.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
 import { drawTimerCard } from "./dashboard-timer.js";
@@ -228,6 +228,8 @@ export function draw() {
   const r = S.round;
   const end = r && r.expected_end_ms ? r.expected_end_ms : null;
   const toEnd = end === null ? null : end - now;
+  // With the pre-game on the phones the round's time counts from the last table's start.
+  const pregames = r && r.started_ms !== null && end === null ? tablesInPregame() : 0;
 
   // The round clock.
   const box = $("round-box");
@@ -236,12 +238,16 @@ export function draw() {
   if (r && end !== null && r.started_ms !== null) {
     clockText = DC.longClock(toEnd);
     if (toEnd <= 0) label = "Round time is up";
+  } else if (pregames) {
+    clockText = pregames + (pregames === 1 ? " table" : " tables") + " in their pre-game";
+    label = "Round time starts when every table deploys";
   } else if (!r) {
     label = "No round yet";
   }
   setText($("round-clock"), clockText);
   setText($("round-clock-label"), label);
   toggleClass(box, "idle", !(r && end !== null));
+  toggleClass(box, "pending", pregames > 0);
   toggleClass(box, "low", toEnd !== null && toEnd > 0 && toEnd <= 10 * 60000);
   toggleClass(box, "late", toEnd !== null && toEnd <= 0);
 
@@ -250,6 +256,17 @@ export function draw() {
     const row = S.rows.get(id);
     drawCard(entry, row, toEnd, eo, r);
   }
+}
+
+// The current round's tables whose clocks have not begun: their pre-game goes on.
+function tablesInPregame() {
+  let count = 0;
+  for (const p of pairingsOfRound()) {
+    if (!p.table_id || !p.p2) continue;
+    const row = S.rows.get(p.table_id);
+    if (row ? row.phase === "ready" : p.status === "pregame" || p.status === "waiting") count += 1;
+  }
+  return count;
 }
 
 export function drawCard(entry, row, toEnd, eo, round) {
@@ -298,10 +315,14 @@ export function drawCard(entry, row, toEnd, eo, round) {
   setText(refs.cp1, String(row.control_points[0]));
   setText(refs.cp2, String(row.control_points[1]));
 
-  // DC4/DC8: both clocks together hold more than the round has left.
+  // DC4/DC8: the clocks that can still run hold more than is left before the round's end.
+  // A table in its pre-game has used none of its time: never flagged. While a table is
+  // still in its pre-game the round's end is not set, and it is then at least both
+  // player clocks away: no table holds more.
   const live = ACTIVE_PHASES.indexOf(row.phase) >= 0;
-  // (A table's clock starts a few ms after the round's start moment: ignore that slack.)
-  const cannot = !timer && toEnd !== null && round && round.started_ms !== null && live && ms[0] + ms[1] > toEnd + FINISH_SLACK_MS;
+  const clocksRun = CLOCK_PHASES.indexOf(row.phase) >= 0;
+  // (A table's clock starts a few ms after the moment the round counts from: ignore that.)
+  const cannot = !timer && toEnd !== null && round && round.started_ms !== null && clocksRun && ms[0] + ms[1] > toEnd + FINISH_SLACK_MS;
   toggleClass(card, "cannot-finish", !!cannot);
   refs.finish.hidden = !cannot;
   const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;

@@ -11,6 +11,8 @@ export const OFFLINE_AFTER_MS = 2500;
 export const LOW_MS = 5 * 60000;
 export const FINISH_SLACK_MS = 1000;
 export const ACTIVE_PHASES = ["deployment", "advance_deployment", "turn", "clock_out"];
+// A game whose clocks have begun and can still run (a clock out or a game over cannot).
+export const CLOCK_PHASES = ["pre_deployment", "deployment", "advance_deployment", "turn"];
 export const PAUSABLE_PHASES = ["deployment", "advance_deployment", "turn"];
 
 export const S = {

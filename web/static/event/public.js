@@ -54,7 +54,7 @@ function render() {
     if (ev.over) sub = "The event is over — final standings below.";
     else if (r.started_ms === null) sub = "The scenario and pairings are announced when the round starts.";
     else if (r.complete) sub = "All results are in. The next round is paired soon.";
-    else sub = "Started " + DC.timeOfDay(r.started_ms) + " · ends " + DC.timeOfDay(r.expected_end_ms);
+    else sub = "Started " + DC.timeOfDay(r.started_ms) + (r.expected_end_ms ? " · ends " + DC.timeOfDay(r.expected_end_ms) : "");
     setText($("round-sub"), sub);
   } else {
     setText($("round-kicker"), "Current round");
