@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import random
 from collections.abc import AsyncIterator
@@ -25,6 +26,7 @@ from app.api import (
     tournament,
     ws,
 )
+from app.api.budgets import ReadBudget
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import BodyLimit, ClientGuard, SecurityHeaders
 from app.collector import CROWD, Census, pace_collector
@@ -33,10 +35,12 @@ from app.events.service import EventService
 from app.quiet_logs import quiet_socket_logs
 from app.settings import Settings
 from app.store.lease import Leases
+from app.store.log_rows import log_rows
 from app.store.repository import Store
 from app.tables.backplane import Backplane, RedisBroadcast
 from app.tables.cluster import Cluster, new_worker_id
 from app.tables.hub import TableHub
+from app.tables.log_page import LogPages
 from app.tables.timesource import SystemTime, TimeSource
 
 
@@ -86,6 +90,7 @@ def create_app(
             cluster.event_listeners.append(service.follow_round)
         service.start_timers()
         app.state.hub = hub
+        app.state.log_pages = LogPages(functools.partial(log_rows, store.engine))
         app.state.events = service
         app.state.dashboards = dashboards
         heartbeats = Heartbeats(app.state.io_time, settings.heartbeat_ms)
@@ -118,6 +123,7 @@ def create_app(
             if cluster is not None:
                 await cluster.close()
             await hub.close()
+            app.state.log_pages.close()
             store.close()
 
     # No OpenTelemetry: the server sets no provider up, and FastAPI would otherwise look
@@ -153,6 +159,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
     app.state.client_limits = limits
+    app.state.read_budget = ReadBudget.from_settings(settings, app.state.io_time)
     app.add_middleware(ws.TableSockets)  # inside the guard: a socket spends its budget first
     app.add_middleware(BodyLimit)  # a body past its limit is refused as it streams in
     app.add_middleware(ClientGuard, limits=limits)

@@ -24,6 +24,12 @@ class Settings:
     #: A seat's commands, across all its screens: an offline message counts each one.
     command_rate_per_s: float = 5.0
     command_burst: float = 200.0
+    #: Log pages read (socket or REST): a budget per table and link, all of the link's
+    #: screens and requests together, and one per client address, every table it reads.
+    read_per_s: float = 10.0
+    read_burst: float = 60.0
+    client_read_per_s: float = 20.0
+    client_read_burst: float = 120.0
     queue_limit: int = 256
     #: What a screen may have waiting to be sent before it is dropped (it then resyncs).
     queue_bytes: int = 1 << 20

@@ -37,13 +37,18 @@ class RunningServer:
 
 
 #: Tests that are not about the socket guards switch them off (see test_socket_guards.py),
-#: and the per-address budget for new tables, sockets and misses (see test_hardening.py).
+#: the read budget (test_read_budget.py), and the per-address budget for new tables,
+#: sockets and misses (see test_hardening.py).
 RELAXED = {
     "heartbeat_ms": 3_600_000,
     "rate_per_s": 1e6,
     "rate_burst": 1e6,
     "command_rate_per_s": 1e6,
     "command_burst": 1e6,
+    "read_per_s": 1e6,
+    "read_burst": 1e6,
+    "client_read_per_s": 1e6,
+    "client_read_burst": 1e6,
     "client_per_s": 1e6,
     "client_burst": 1e6,
 }

@@ -1,15 +1,18 @@
 """The EO's control of an event beyond the day's plan: the admin link for another
 device, a draft round paired again or discarded, a player deleted, what DC8 would do
-now, and one table's links and dispute. Every call needs the EO token (X-EO-Token)."""
+now, one table's links and dispute, and a command of the EO's to one table. Every call
+needs the EO token (X-EO-Token)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
-from app.api.deps import BaseUrlDep
+from app.api.budgets import TOO_MANY_COMMANDS, seat_commands, too_many
+from app.api.deps import BaseUrlDep, get_settings
 from app.api.events import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
 from app.api.rest import qr_svg, table_links
@@ -97,3 +100,26 @@ async def table_detail(
         "scenario": room.engine.summary(room.game)["scenario"],
         "links": links.model_dump(),
     }
+
+
+@router.post("/{event_id}/tables/{table_id}/command", response_model=dict[str, Any])
+async def table_command(
+    event_id: str,
+    table_id: str,
+    body: dict[str, Any],
+    service: EventsDep,
+    request: Request,
+    token: EoToken = None,
+) -> dict[str, Any] | Response:
+    """EO: one table's own command, logged in its log: a Warmachine table's pause,
+    resume, adjust_clock, call_tie, start or dice_down; a Runewars table's start_round
+    or call_time (its round timer, DC11). Anything else is refused with the reason.
+    They spend the EO's command budget at that table, which its EO screens share: past
+    it, 429 and nothing is logged."""
+    service.authorize(event_id, token)
+    room = service.event_table(event_id, table_id)
+    budget = seat_commands(room, "eo", get_settings(request), request.app.state.io_time)
+    if not budget.allow():
+        return too_many(TOO_MANY_COMMANDS, budget.wait_s())
+    room, version = await service.table_command(event_id, table_id, body)
+    return {"v": version, "status": room.engine.status(room.game)}

@@ -294,22 +294,6 @@ async def event_tables(
     ]
 
 
-@router.post("/{event_id}/tables/{table_id}/command")
-async def table_command(
-    event_id: str,
-    table_id: str,
-    body: dict[str, Any],
-    service: EventsDep,
-    token: EoToken = None,
-) -> dict[str, Any]:
-    """EO: one table's own command, logged in its log: a Warmachine table's pause,
-    resume, adjust_clock, call_tie, start or dice_down; a Runewars table's start_round
-    or call_time (its round timer, DC11). Anything else is refused with the reason."""
-    service.authorize(event_id, token)
-    room, version = await service.table_command(event_id, table_id, body)
-    return {"v": version, "status": room.engine.status(room.game)}
-
-
 @router.put("/{event_id}/tables/{table_id}/result")
 async def enter_result(
     event_id: str,

@@ -9,7 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
+from app.api.budgets import READ_REFUSED, ReadBudget, too_many
 from app.api.deps import BaseUrlDep, HubDep
 from app.api.hardening import StrictJsonRoute
 from app.domain import commands as c
@@ -19,7 +21,7 @@ from app.domain.formats import FORMATS
 from app.domain.games import OTHER_GAMES
 from app.tables.engines import engine_for
 from app.tables.hub import QuickGame, new_token
-from app.tables.log_page import LOG_PAGE, log_page
+from app.tables.log_page import LOG_PAGE, LogPages
 from app.tables.room import TableRoom
 
 router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
@@ -188,22 +190,33 @@ def other_game(g: Any) -> dict[str, Any]:
     }
 
 
-@router.get("/tables/{table_id}/log")
+@router.get("/tables/{table_id}/log", response_model=dict[str, Any])
 async def table_log(
     table_id: str,
     hub: HubDep,
+    request: Request,
     after: Annotated[int, Query(ge=0, lt=2**53)] = 0,
     limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE,
     x_table_token: Annotated[str | None, Header()] = None,
-) -> dict[str, Any]:
+) -> Response:
     """Every tap, switch, score and undo with its server time (any of the table's links),
-    a page at a time: `entries` after version `after`, and `next` to go on from (None: done)."""
-    room = hub.get(table_id)
+    a page at a time: `entries` after version `after`, and `next` to go on from (None: done).
+    Pages share the socket's read budget (per table link and per address): past it, 429."""
+    room = await hub.open(table_id)
     if room is None:
         raise HTTPException(404, f"no table {table_id!r}")
-    if room.tokens.role_for(x_table_token) is None:
+    link = room.tokens.role_for(x_table_token)
+    if link is None:
         raise HTTPException(403, "send one of the table's tokens in X-Table-Token")
-    return log_page(room, after, limit)
+    state = request.app.state
+    budget: ReadBudget = state.read_budget
+    address = request.client.host if request.client else "unknown"
+    wait_s = budget.take(table_id, link, address)
+    if wait_s is not None:
+        return too_many(READ_REFUSED, wait_s)
+    pages: LogPages = state.log_pages
+    page = await pages.page(room.table_id, room.version, after, limit)
+    return Response(page, media_type="application/json")
 
 
 class RotateIn(BaseModel):

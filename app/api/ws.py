@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import WebSocket
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from app.api.budgets import READ_REFUSED, TOO_MANY_COMMANDS, ReadBudget, seat_commands
 from app.api.deps import get_settings
 from app.api.guard import (
     Heartbeats,
     RateLimit,
     charge_miss,
-    command_rate,
     error_message,
     open_socket,
     rate_limit,
@@ -26,15 +26,22 @@ from app.domain.errors import RuleError
 from app.tables import protocol as p
 from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
-from app.tables.log_page import log_page
+from app.tables.log_page import LogPages, log_message
 from app.tables.offline import Gap, device_key
 from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)
-#: Each seat's command budget, shared by all of that seat's sockets.
-_seat_rates: weakref.WeakKeyDictionary[TableRoom, dict[str, RateLimit]] = (
-    weakref.WeakKeyDictionary()
-)
+#: Log pages being read from the store for a socket (kept until sent).
+_reading: set[asyncio.Task[None]] = set()
+
+
+@dataclass(slots=True)
+class Reads:
+    """Where a socket's log pages come from, and what they may cost."""
+
+    pages: LogPages
+    budget: ReadBudget
+    address: str
 
 
 @dataclass(slots=True)
@@ -48,6 +55,7 @@ class Screen:
     gap: Gap | None
     sub: Subscriber
     commands: RateLimit
+    reads: Reads
 
     def ack(self, seq: int, version: int, duplicate: bool, before: tuple[str, ...] = ()) -> None:
         """The ack, after what the command's own screen gets with it (`Ack.before`), in
@@ -64,9 +72,35 @@ class Screen:
             self.refuse(seqs, "forbidden", "a watch link can only watch")
             return False
         if not self.commands.allow(len(seqs)):
-            self.refuse(seqs, "rate_limited", "too many commands from this seat: slow down")
+            self.refuse(seqs, "rate_limited", TOO_MANY_COMMANDS)
             return False
         return True
+
+    def read_log(self, after: int) -> None:
+        """A page of the log, within the link's and the address's read budget: from the
+        pages built at once, else read off the loop while the socket's other messages
+        (its taps, its pings) go on."""
+        room, reads = self.room, self.reads
+        if reads.budget.take(room.table_id, self.role, reads.address) is not None:
+            self.sub.offer(error_message("rate_limited", READ_REFUSED))
+            return
+        page = reads.pages.cached(room.table_id, room.version, after)
+        if page is not None:
+            self.sub.offer(log_message(page))
+            return
+        task = asyncio.create_task(self._read_page(after))
+        _reading.add(task)
+        task.add_done_callback(_reading.discard)
+
+    async def _read_page(self, after: int) -> None:
+        room = self.room
+        try:
+            page = await self.reads.pages.page(room.table_id, room.version, after)
+        except Exception:
+            log.exception("log page of table %s failed", room.table_id)
+            self.sub.offer(error_message("internal", "the log could not be read; try again"))
+            return
+        self.sub.offer(log_message(page))
 
 
 async def _offline(screen: Screen, msg: p.Offline) -> None:
@@ -114,7 +148,7 @@ async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
         case p.Sync():
             sub.offer(room.snapshot(screen.role))
         case p.LogRequest(after=after):
-            sub.offer(p.log(log_page(room, after)))
+            screen.read_log(after)
         case p.Hello():
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
         case p.Offline():
@@ -130,6 +164,10 @@ def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
         return None
     who = "watch screens" if role == "watch" else f"screens on the {role.upper()} link"
     return f"this table has {limit} {who} open already"
+
+
+def _address(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
 
 
 TABLE_SOCKETS = "/ws/tables/"
@@ -188,13 +226,14 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: TableHub) -> No
         await refuse(websocket, "too_many", full, 4429)
         return
     heartbeats: Heartbeats = websocket.app.state.heartbeats
-    rate = rate_limit(settings, websocket.app.state.io_time)
-    rates = _seat_rates.setdefault(room, {})
-    if role not in rates:
-        rates[role] = command_rate(settings, websocket.app.state.io_time)
+    io_time = websocket.app.state.io_time
+    rate = rate_limit(settings, io_time)
+    commands = seat_commands(room, role, settings, io_time)
+    state = websocket.app.state
+    reads = Reads(state.log_pages, state.read_budget, _address(websocket))
     sub = Subscriber(role, settings.queue_limit, settings.queue_bytes)
     key = device_key(role, hello.device)
-    screen = Screen(room, role, hello.device, key, room.arrive(key), sub, rates[role])
+    screen = Screen(room, role, hello.device, key, room.arrive(key), sub, commands, reads)
     room.join(sub, hello.last_version, hello.device, hello.presence)
 
     async def handle(msg: p.ClientMessage) -> None:

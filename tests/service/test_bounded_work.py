@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,10 +10,11 @@ import pytest
 
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.store.log_rows import log_rows
 from app.store.repository import LogEntry, Store
 from app.tables.fanout import RESYNC, Subscriber
 from app.tables.hub import QuickGame, TableHub
-from app.tables.log_page import LOG_PAGE, log_page
+from app.tables.log_page import LOG_PAGE, LogPages
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 
@@ -73,11 +75,21 @@ async def test_the_log_is_read_a_page_at_a_time(
     long_table: tuple[CountingStore, TableRoom, FakeTime],
 ) -> None:
     store, room, _time = long_table
-    store.reads.clear()
-    page = log_page(room, after=1000)
+    reads: list[tuple[int, int]] = []
+
+    def read(table_id: str, after: int, limit: int) -> list[LogEntry]:
+        entries = log_rows(store.engine, table_id, after, limit)
+        reads.append((after, len(entries)))
+        return entries
+
+    pages = LogPages(read)
+    page = json.loads(await pages.page(room.table_id, room.version, after=1000))
     assert [row["v"] for row in page["entries"]] == list(range(1001, 1001 + LOG_PAGE))
-    assert page["next"] == 1000 + LOG_PAGE and store.reads == [LOG_PAGE + 1]
+    assert page["next"] == 1000 + LOG_PAGE and reads == [(1000, LOG_PAGE)]
     assert all(row["turn"] == "P1's turn 1" for row in page["entries"])
+    # Asked again, or from any version in the stretch read, it costs the store nothing.
+    assert pages.cached(room.table_id, room.version, after=1000) is not None
+    pages.close()
 
 
 def test_a_screens_queue_is_bounded_in_bytes() -> None:
