@@ -10,6 +10,7 @@ the table log) names the same players, the same first player and the same winner
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import httpx
@@ -223,3 +224,38 @@ async def test_every_surface_names_the_roll_winner_who_went_first_and_won__TS9_S
         )
         assert f"{roll_winner}'s APD 45 → 40" in logged
         assert "a unit was counted twice" in logged
+
+
+def _seat_cards(page: str) -> dict[str, str]:
+    """The links page's seat cards, by seat: the text a person reads on each."""
+    cards = re.findall(
+        r'<article class="card seat-card" id="seat-(p[12])">(.*?)</article>', page, re.S
+    )
+    return {seat: " ".join(re.sub(r"<[^>]+>", " ", body).split()) for seat, body in cards}
+
+
+async def test_the_links_page_names_the_first_player_only_once_the_roll_decides__TS9(
+    server: RunningServer, phone: PhoneFactory
+) -> None:
+    """A quick game with the pre-game on the phones: before the starting roll each seat
+    card just names its player; once the second seat's player won it and chose to go
+    first, their card (and only theirs) says they deploy and play first."""
+    hub = server.server.config.app.state.hub  # type: ignore[attr-defined]
+    form = {"format": "sr2019", "p1_name": "Cara Cole", "p2_name": "Hana Ito", "pregame": "1"}
+    async with httpx.AsyncClient(base_url=server.base, follow_redirects=True) as http:
+        made = await http.post("/quick", data=form)
+        assert made.status_code == 200, made.text
+        tid = str(made.url).split("/t/", 1)[1].split("/")[0]
+        before = _seat_cards(made.text)
+        assert before["p1"].startswith("Cara Cole") and before["p2"].startswith("Hana Ito")
+        assert not any("First player" in c or "Second player" in c for c in before.values())
+        links = dict(re.findall(r'id="link-(p[12])"[^>]*value="([^"]+)"', made.text))
+        seats = (
+            await phone(tid, token_of(links["p1"]), "quick-seat-1"),
+            await phone(tid, token_of(links["p2"]), "quick-seat-2"),
+        )
+        hub.rooms[tid].dice = LoadedDice([2, 5])
+        await _pregame(seats, ("Haley 2", "Butcher 3"), roll_winner=1)
+        after = _seat_cards((await http.get(f"/t/{tid}/links")).text)
+        assert "First player — deploys and plays first" in after["p2"]
+        assert "Second player" in after["p1"] and "First player" not in after["p1"]
