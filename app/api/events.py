@@ -132,18 +132,31 @@ class SwapIn(BaseModel):
 Points = Annotated[int, Field(ge=0, le=10_000)]
 
 
+IN_PAIRING_ORDER = "the pairing's first player's, then its second's"
+
+
 class ResultIn(BaseModel):
-    winner: str | None = Field(None, max_length=8, description="'p1', 'p2' or null for a tie")
-    control_points: list[Points] = Field(..., max_length=2, description="[P1, P2]")
-    army_points_destroyed: list[Points] = Field(..., max_length=2, description="[P1, P2]")
+    winner: str | None = Field(
+        None,
+        max_length=8,
+        description="'p1' or 'p2': the pairing's first or second player (whoever went "
+        "first at the table), or null for a tie",
+    )
+    control_points: list[Points] = Field(..., max_length=2, description=IN_PAIRING_ORDER)
+    army_points_destroyed: list[Points] = Field(..., max_length=2, description=IN_PAIRING_ORDER)
     method: Literal[
         "scenario", "assassination", "clock", "concession", "tiebreaker", "time", "eo"
     ] = Field("eo", description="how the game ended (TS9)")
     lists: list[Annotated[str, Field(max_length=200)]] = Field(
-        default_factory=lambda: ["", ""], max_length=2, description="list played, [P1, P2]"
+        default_factory=lambda: ["", ""],
+        max_length=2,
+        description="list played, " + IN_PAIRING_ORDER,
     )
     reason: str = Field(
-        "", max_length=300, description="why a settled result is corrected (required then)"
+        "",
+        max_length=300,
+        description="why the EO enters it (required to correct a settled result); the "
+        "players see it with the result, the action log keeps it",
     )
 
 
