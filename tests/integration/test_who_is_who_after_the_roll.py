@@ -225,6 +225,20 @@ async def test_every_surface_names_the_roll_winner_who_went_first_and_won__TS9_S
         assert f"{roll_winner}'s APD 45 → 40" in logged
         assert "a unit was counted twice" in logged
 
+        # A correction of the settled result moves it again, and says so the same way.
+        corrected = {**saved.json(), "reason": "the flag was scored at the end"}
+        corrected["control_points"][winner_at] = 3
+        again = await http.put(f"/api/events/{eid}/tables/{tid}/result", json=corrected)
+        assert again.status_code == 200, again.text
+        moved = (await read_every_surface(http, eid, 1))[swapped_no]
+        final["scores"][roll_winner]["cp"] = 3
+        assert disagreements(moved, final) == []
+        assert moved["EO action log"]["text"] == (
+            f"{roll_winner} wins by the organiser's decision; {roll_winner}'s CP 0 → 3. "
+            "Why: the flag was scored at the end"
+        )
+        assert moved["phones"]["text"].endswith("the flag was scored at the end")
+
 
 def _seat_cards(page: str) -> dict[str, str]:
     """The links page's seat cards, by seat: the text a person reads on each."""
