@@ -27,11 +27,13 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bench import table_latency
 from bench.common import (
     HOST,
     Workers,
@@ -56,6 +58,7 @@ LINKS = (("watch", 16), ("p1", 4), ("p2", 4), ("eo", 4))
 #: The server's per-socket message rate (Settings.rate_per_s, rate_burst), a little under.
 ATTACK_RATE = 14.5
 ATTACK_BURST = 40.0
+SEED_PER_S = 60
 SEAT_BURST = 195  # commands a seat sends at once (Settings.command_burst, a little under)
 
 
@@ -135,8 +138,8 @@ class _Seat:
 async def _seed(port: int, table_id: str, tokens: dict[str, str], entries: int) -> int:
     """A start, four deployment taps, interrupt switches, then the EO's pauses and
     resumes: about `entries` entries, within each seat's burst of commands (200), each
-    seat's spread over its 4 screens, 40 a second in all (a socket's messages: 15 a
-    second). Each command waits for its ack: about 15 s."""
+    seat's spread over its 4 screens, SEED_PER_S a second in all (a socket's messages:
+    15 a second). Each command waits for its ack: about 10 s."""
     seats = {
         s: [_Seat(await _open(port, table_id, tokens[s], f"seed-{s}")) for _ in range(4)]
         for s in ("p1", "p2", "eo")
@@ -150,7 +153,7 @@ async def _seed(port: int, table_id: str, tokens: dict[str, str], entries: int) 
     sent = dict.fromkeys(seats, 0)
     try:
         for seq, (seat, body) in enumerate(steps, start=1):
-            due = time.monotonic() + 1 / 40
+            due = time.monotonic() + 1 / SEED_PER_S
             await seats[seat][sent[seat] % 4].command(seq, body)
             sent[seat] += 1
             await asyncio.sleep(max(0.0, due - time.monotonic()))
@@ -254,16 +257,37 @@ def _run(name: str, args: argparse.Namespace, env: dict[str, str], tmp: Path) ->
     return result
 
 
+@contextlib.contextmanager
+def _tables_once_ready(attacker: Workers) -> Iterator[None]:
+    """The load's tables are made once the attacker's screens are asking for pages (the
+    attacker starts as soon as the server answers): the attack lasts over all of it."""
+    make = table_latency.create_tables
+
+    async def after_attacker(port: int, count: int, concurrency: int) -> Any:
+        deadline = time.monotonic() + 180
+        while (msg := await asyncio.to_thread(attacker.get, 1.0)) is None or msg[0] != "ready":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the attacker did not get ready")
+        return await make(port, count, concurrency)
+
+    table_latency.create_tables = after_attacker
+    try:
+        yield
+    finally:
+        table_latency.create_tables = make
+
+
 def _attacked(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
-    """The load with the attacker on its own port's server, from before the first
-    table is made until the server stops."""
+    """The load with the attacker, on a server of the run's own port, from before the
+    first table is made until the server stops."""
     port = free_port()
     args.port = port
     attacker = Workers()
     cfg = {"seed_entries": args.seed_entries, "rate": args.attack_rate, "burst": args.attack_burst}
     attacker.start(attacker_main, (port, cfg), "attacker")
     try:
-        result = _run("attacked", args, env, tmp)
+        with _tables_once_ready(attacker):
+            result = _run("attacked", args, env, tmp)
         tally: dict[str, Any] = {}
         deadline = time.monotonic() + 30
         while not tally and time.monotonic() < deadline:
