@@ -70,6 +70,11 @@ class ProposeUndo:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoSeen:
+    """The opponent's phone shows the request to undo: their window to answer starts."""
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerUndo:
     accept: bool
 
@@ -279,6 +284,7 @@ Command = (
     | PassTurn
     | SwitchClock
     | ProposeUndo
+    | UndoSeen
     | AnswerUndo
     | CasterDestroyed
     | Concede

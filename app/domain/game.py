@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from app.domain import classic, ending, judge, pregame_rules, turns, who_may_act
+from app.domain import classic, ending, judge, pregame_rules, turns, undo, who_may_act
 from app.domain import commands as c
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
 from app.domain.frozen import replace
 from app.domain.result import compute_result, presence_needed, reports_needed, settled
 from app.domain.state import (
+    UNDO_UNSEEN_MS,
     UNDO_WINDOW_MS,
     Ending,
     Game,
@@ -28,12 +29,15 @@ from app.domain.state import (
     Result,
     Setup,
     Undo,
+    UndoEnd,
+    UndoOutcome,
     new_game,
     score,
     slot,
 )
 
 __all__ = [
+    "UNDO_UNSEEN_MS",
     "UNDO_WINDOW_MS",
     "Ending",
     "Game",
@@ -43,6 +47,8 @@ __all__ = [
     "Result",
     "Setup",
     "Undo",
+    "UndoEnd",
+    "UndoOutcome",
     "apply",
     "claim_possible",
     "compute_result",
@@ -65,8 +71,9 @@ _RULES: dict[type, Rule] = {
     c.StartClock: lambda game, actor, _cmd, now: turns.start(game, actor, now),
     c.PassTurn: turns.pass_turn,
     c.SwitchClock: turns.switch,
-    c.ProposeUndo: lambda game, actor, _cmd, now: turns.propose_undo(game, actor, now),
-    c.AnswerUndo: turns.answer_undo,
+    c.ProposeUndo: lambda game, actor, _cmd, now: undo.propose_undo(game, actor, now),
+    c.UndoSeen: lambda game, actor, _cmd, now: undo.undo_seen(game, actor, now),
+    c.AnswerUndo: undo.answer_undo,
     c.CasterDestroyed: ending.caster_destroyed,
     c.Concede: lambda game, actor, _cmd, now: ending.concede(game, actor, now),
     c.ClaimScenario: lambda game, actor, cmd, _now: ending.claim(game, actor, cmd),
@@ -101,7 +108,7 @@ _RULES: dict[type, Rule] = {
     c.NoModelsLeft: lambda game, actor, _cmd, now: classic.no_models_left(game, actor, now),
 }
 
-#: After these, an undo on offer is gone.
+#: After these, an undo on offer is gone (a request still open is overtaken: `undo.settle`).
 _ENDS_UNDO = frozenset(
     {
         c.CasterDestroyed,
@@ -120,16 +127,25 @@ _ENDS_UNDO = frozenset(
 
 
 def decide_time(game: Game, now_ms: int) -> Game:
-    """What time alone decides by `now_ms`: a dice down at the round's end (DC10) or a
-    clock out (DC7), at its exact moment."""
-    return decide_flag(classic.decide_round_end(game, now_ms), now_ms)
+    """What time alone decides by `now_ms`, each at its exact moment: an undo request that
+    lapsed unanswered, a dice down at the round's end (DC10) or a clock out (DC7)."""
+    lapse_at, clock_at = undo.lapses_at(game), _clock_due_at(game)
+    if lapse_at is not None and lapse_at <= now_ms and (clock_at is None or lapse_at <= clock_at):
+        game = undo.lapse(game)
+    decided = decide_flag(classic.decide_round_end(game, now_ms), now_ms)
+    return undo.settle(game, decided, decided.clock.since_ms)
 
 
-def time_due_at(game: Game) -> int | None:
-    """The moment time alone would decide the game (see `decide_time`)."""
+def _clock_due_at(game: Game) -> int | None:
     if game.timer is not None:
         return game.timer.dice_down_at()
     return game.clock.flag_at()
+
+
+def time_due_at(game: Game) -> int | None:
+    """The first moment time alone would decide something (see `decide_time`)."""
+    moments = [at for at in (undo.lapses_at(game), _clock_due_at(game)) if at is not None]
+    return min(moments, default=None)
 
 
 def apply(
@@ -151,4 +167,6 @@ def apply(
     after = classic.follow(game, rule(game, actor, command, now_ms), now_ms)
     if after.deployed_ms is None and after.clock.running is not None:
         after = replace(after, deployed_ms=now_ms)  # DC4: deployment begins
-    return replace(after, undo=None) if type(command) in _ENDS_UNDO else after
+    if type(command) in _ENDS_UNDO:
+        after = replace(after, undo=None)
+    return undo.settle(game, after, now_ms)

@@ -118,8 +118,11 @@ def _does_nothing(game: Game, entry: Timed, error: RuleError) -> bool:
 
     So with the turn timer (DC10): a start on a running timer, a stop on a stopped one,
     a press once the EO paused the table or the game ended (dice down at the round
-    time), or a press before the other phone's tap that made it this player's turn.
+    time), or a press before the other phone's tap that made it this player's turn. Nor
+    does a phone's report that it showed an undo request the merge found gone by then.
     """
+    if isinstance(entry.command, c.UndoSeen):
+        return True  # the request it reported shown was gone by then: nothing to start
     if not entry.offline:
         return False
     stopped = game.paused or game.phase in (Phase.CLOCK_OUT, Phase.OVER)

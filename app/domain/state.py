@@ -20,7 +20,12 @@ from app.domain.scenarios import Scenario
 from app.domain.turn_timing import TurnTimer
 from app.domain.variants import Variants, parse
 
+#: A tap may be asked to be undone this long after it; once the opponent's phone shows the
+#: request, they have this long to answer it.
 UNDO_WINDOW_MS = 10_000
+#: A request the opponent's phone never showed lapses this long after it was asked, so that
+#: no game waits on a phone that is off or offline.
+UNDO_UNSEEN_MS = 60_000
 
 
 class Phase(StrEnum):
@@ -113,10 +118,42 @@ class Correction:
 
 @dataclass(frozen=True, slots=True)
 class Undo:
+    """The last tap and the game before it; once a player asked to undo it, the request.
+
+    `seen_at_ms`: when the opponent's phone showed the request (server time), which starts
+    their window to answer it.
+    """
+
     tap_at_ms: int
     before: Game
     proposed_by: Side | None = None
     proposed_at_ms: int = 0
+    seen_at_ms: int | None = None
+
+    def lapses_at(self) -> int | None:
+        """When the request lapses unanswered (None: nothing asked)."""
+        if self.proposed_by is None:
+            return None
+        if self.seen_at_ms is None:
+            return self.proposed_at_ms + UNDO_UNSEEN_MS
+        return self.seen_at_ms + UNDO_WINDOW_MS
+
+
+class UndoEnd(StrEnum):
+    """What became of a request to undo a tap."""
+
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    LAPSED = "lapsed"  # the opponent's phone showed it; no answer in time
+    UNSEEN = "unseen"  # the opponent's phone never showed it in time
+    SUPERSEDED = "superseded"  # the game went on first: a tap, a switch, the EO, a flag
+
+
+@dataclass(frozen=True, slots=True)
+class UndoOutcome:
+    asked_by: Side
+    end: UndoEnd
+    at_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +178,8 @@ class Game:
     confirmed: tuple[bool, bool] = (False, False)
     disputed: str | None = None
     undo: Undo | None = None
+    #: What became of the last request to undo a tap (until the next tap or request).
+    undo_outcome: UndoOutcome | None = None
     recorded: Result | None = None  # the EO's result, which stands over the players'
     correction: Correction | None = None  # the last time the EO moved a settled result
     eo_reason: str = ""  # why the EO entered or last corrected the result (players see it)

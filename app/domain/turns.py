@@ -1,16 +1,14 @@
 """Playing the game: the clock started (DC3), taps and turn ends (TS1-TS5),
-interrupts (DC6), undo."""
+interrupts (DC6); each tap keeps the game before it for an undo (`undo`)."""
 
 from __future__ import annotations
 
 from app.domain import commands as c
 from app.domain.clock import Side, update
-from app.domain.clock_out import decide_flag
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
 from app.domain.frozen import replace
 from app.domain.pregame import STEP_WORDS
 from app.domain.state import (
-    UNDO_WINDOW_MS,
     Game,
     Method,
     Phase,
@@ -46,8 +44,8 @@ def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
         raise StaleCommand(
             f"{game.active.label}'s clock is running, not {cmd.expect.label}'s: tap ignored"
         )
-    before = game if game.undo is None else replace(game, undo=None)
-    undo = Undo(tap_at_ms=now_ms, before=before)
+    game = replace(game, undo=None, undo_outcome=None)  # a new tap: the last undo is past
+    undo = Undo(tap_at_ms=now_ms, before=game)
     if game.phase is Phase.TURN:
         return _end_turn(game, cmd.turn_end, now_ms, undo)
     if cmd.turn_end is not None and (
@@ -143,27 +141,3 @@ def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:
     if not game.interrupted:
         raise StaleCommand(f"{game.active.label}'s clock is already running")
     return replace(game, interrupted=False, clock=game.clock.run(game.active, now_ms), undo=None)
-
-
-def propose_undo(game: Game, actor: c.Actor, now_ms: int) -> Game:
-    seat = seat_of(actor)
-    undo = game.undo
-    if undo is None:
-        raise RuleError("there is no tap to undo")
-    if now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
-        raise RuleError("a tap can only be undone within 10 seconds")
-    return replace(game, undo=replace(undo, proposed_by=seat, proposed_at_ms=now_ms))
-
-
-def answer_undo(game: Game, actor: c.Actor, cmd: c.AnswerUndo, now_ms: int) -> Game:
-    seat = seat_of(actor)
-    undo = game.undo
-    if undo is None or undo.proposed_by is None:
-        raise RuleError("no undo has been proposed")
-    if seat is undo.proposed_by:
-        raise NotYourSeat("the other player must agree to the undo")
-    if not cmd.accept:
-        return replace(game, undo=None)
-    if now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
-        raise RuleError("too late: a tap can only be undone within 10 seconds")
-    return decide_flag(undo.before, now_ms)

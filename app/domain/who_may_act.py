@@ -37,6 +37,7 @@ WHO: dict[type, tuple[Who, str]] = {
     c.PassTurn: (Who.ACTIVE, "end their {step}"),
     c.SwitchClock: (Who.SEATS, "switch the clock for an interrupt"),
     c.ProposeUndo: (Who.SEATS, "ask to undo a tap"),
+    c.UndoSeen: (Who.SEATS, "report an undo request shown"),
     c.AnswerUndo: (Who.SEATS, "answer an undo"),
     c.CasterDestroyed: (Who.SEATS, "report their caster destroyed"),
     c.Concede: (Who.SEATS, "concede"),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.method import Method
+from app.tables.sheet_codec import scoring_from_wire, scoring_to_wire, side_from_wire
 
 MAX_INT = 10**9
 
@@ -25,15 +25,6 @@ _WORDS = {
 
 def _words(field: str) -> str:
     return _WORDS.get(field, field)
-
-
-def _side(value: object, field: str) -> Side:
-    if isinstance(value, bool):
-        raise BadInput(f"{field} must be 'p1' or 'p2'")
-    try:
-        return Side.parse(value)
-    except ValueError:
-        raise BadInput(f"{field} must be 'p1' or 'p2'") from None
 
 
 def _bool(raw: Mapping[str, Any], field: str, default: bool | None = None) -> bool:
@@ -65,65 +56,11 @@ def _str(raw: Mapping[str, Any], field: str, default: str = "") -> str:
     return value
 
 
-def _sides(raw: Mapping[str, Any], key: str, what: str) -> dict[str, Side]:
-    value = raw.get(key, {})
-    if not isinstance(value, Mapping) or len(value) > 64:
-        raise BadInput(f"scoring.{key} must map {what} ids to 'p1' or 'p2'")
-    sides: dict[str, Side] = {}
-    for element_id, side in value.items():
-        if not isinstance(element_id, str):
-            raise BadInput("element ids are text")
-        sides[element_id] = _side(side, f"scoring.{key}[{element_id!r}]")
-    return sides
-
-
-def _ids(raw: Mapping[str, Any], key: str) -> frozenset[str]:
-    value = raw.get(key, [])
-    if not isinstance(value, list) or len(value) > 8:
-        raise BadInput(f"scoring.{key} must be a list of objective ids")
-    ids: set[str] = set()
-    for objective_id in value:
-        if not isinstance(objective_id, str):
-            raise BadInput("objective ids are text")
-        if objective_id in ids:
-            raise BadInput(f"objective {objective_id!r} is listed twice")
-        ids.add(objective_id)
-    return frozenset(ids)
-
-
 def _names(raw: Mapping[str, Any], key: str) -> tuple[str, ...]:
     value = raw.get(key, [])
     if not isinstance(value, list) or len(value) > 8:
         raise BadInput(f"{key} must be a list of at most 8 list names")
     return tuple(_str({"name": v}, "name") for v in value)
-
-
-def scoring_from_wire(raw: object) -> c.Scoring:
-    if not isinstance(raw, Mapping):
-        raise BadInput("scoring must be an object with 'control' and 'destroyed'")
-    control = _sides(raw, "control", "element")
-    dominate = _sides(raw, "dominate", "element")
-    both = sorted(set(control) & set(dominate))
-    if both:
-        raise BadInput(f"{both[0]!r} is dominated, so it is not also controlled")
-    return c.Scoring(
-        control=MappingProxyType(control),
-        destroyed=_ids(raw, "destroyed"),
-        dominate=MappingProxyType(dominate),
-        removed=_ids(raw, "removed"),
-    )
-
-
-def scoring_to_wire(scoring: c.Scoring) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "control": {k: v.name.lower() for k, v in sorted(scoring.control.items())},
-        "destroyed": sorted(scoring.destroyed),
-    }
-    if scoring.dominate:
-        out["dominate"] = {k: v.name.lower() for k, v in sorted(scoring.dominate.items())}
-    if scoring.removed:
-        out["removed"] = sorted(scoring.removed)
-    return out
 
 
 def _pair(raw: Mapping[str, Any], key: str) -> tuple[int, int]:
@@ -155,7 +92,7 @@ def _read_pass_turn(raw: Mapping[str, Any]) -> c.Command:
             kill_box=kill_box,
             scoring=None if scoring is None else scoring_from_wire(scoring),
         )
-    return c.PassTurn(expect=_side(raw.get("expect"), "expect"), turn_end=turn_end)
+    return c.PassTurn(expect=side_from_wire(raw.get("expect"), "expect"), turn_end=turn_end)
 
 
 def _write_pass_turn(command: c.PassTurn) -> dict[str, Any]:
@@ -188,7 +125,7 @@ def _read_record(raw: Mapping[str, Any]) -> c.Command:
     ):
         raise BadInput("lists must be two list names, [P1, P2]")
     return c.RecordResult(
-        winner=None if winner is None else _side(winner, "winner"),
+        winner=None if winner is None else side_from_wire(winner, "winner"),
         control_points=_pair(raw, "control_points"),
         army_points_destroyed=_pair(raw, "army_points_destroyed"),
         method=Method(method),
@@ -218,7 +155,7 @@ def _write_record(cmd: c.RecordResult) -> dict[str, Any]:
 def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
     remaining = _int(raw, "remaining_ms")
     assert remaining is not None
-    return c.AdjustClock(side=_side(raw.get("side"), "side"), remaining_ms=remaining)
+    return c.AdjustClock(side=side_from_wire(raw.get("side"), "side"), remaining_ms=remaining)
 
 
 def _read_choices(raw: Mapping[str, Any]) -> c.Command:
@@ -257,10 +194,11 @@ _KINDS = (
     _Kind(
         "switch",
         c.SwitchClock,
-        lambda raw: c.SwitchClock(to=_side(raw.get("to"), "to")),
+        lambda raw: c.SwitchClock(to=side_from_wire(raw.get("to"), "to")),
         lambda cmd: {"to": _side_name(cmd.to)},
     ),
     _plain("propose_undo", c.ProposeUndo),
+    _plain("undo_seen", c.UndoSeen),
     _Kind(
         "answer_undo",
         c.AnswerUndo,
@@ -335,7 +273,7 @@ _KINDS = (
     _Kind(
         "warn_for_pausing",
         c.WarnForPausing,
-        lambda raw: c.WarnForPausing(side=_side(raw.get("side"), "side")),
+        lambda raw: c.WarnForPausing(side=side_from_wire(raw.get("side"), "side")),
         lambda cmd: {"side": _side_name(cmd.side)},
     ),
     _Kind(

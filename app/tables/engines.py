@@ -18,6 +18,7 @@ from app.domain.commands import Actor
 from app.domain.frozen import replace
 from app.domain.games import engine_name
 from app.domain.status import TableStatus, table_status
+from app.domain.undo import lapses_at
 from app.tables import codec, eo_table, runewars_codec, runewars_table, seating, snapshot
 from app.tables.flag_timer import flag_bound
 from app.tables.pregame_view import own_choices, screens_to_refresh, side_for
@@ -93,15 +94,47 @@ class Engine:
 
 
 def _wm_tick(game: warmachine.Game, now_ms: int) -> Tick | None:
-    """A flag at its exact moment, or (DC10) the round clock's end: dice down."""
+    """What time decided first, at its exact moment: a flag, (DC10) the round clock's end
+    (dice down), or an undo request that lapsed unanswered. Anything due after it is the
+    next tick's (or the next command's), at its own moment."""
     due_at = warmachine.time_due_at(game)
-    decided = warmachine.decide_time(game, now_ms)
-    if decided is game or due_at is None:
+    if due_at is None or due_at > now_ms:
+        return None
+    decided = warmachine.decide_time(game, due_at)
+    if decided is game:
         return None
     wire = codec.command_to_wire(c.FlagCheck())
-    if decided.timer is not None:  # DC10: the round clock ran out, not a player's
-        wire["dice_down"] = True
+    outcome = decided.undo_outcome
+    if outcome is not game.undo_outcome and outcome is not None:
+        wire["undo"] = outcome.end.value  # the request lapsed, or the flag overtook it
+    if decided.ending is not None and game.ending is None and decided.timer is not None:
+        wire["dice_down"] = True  # DC10: the round clock ran out, not a player's
     return decided, wire, due_at
+
+
+def _wm_due(game: warmachine.Game) -> int | None:
+    """The earliest moment the server must look: a clock's possible flag, or the moment an
+    undo request lapses unanswered."""
+    moments = [at for at in (flag_bound(game), lapses_at(game)) if at is not None]
+    return min(moments, default=None)
+
+
+def _wm_decides(actor: str, game: warmachine.Game) -> bool:
+    """A decision no offline merge replays before; not an undo request's lapse, which time
+    alone decides again in a merge (a tap a phone queued before it overtakes it)."""
+    lapsed = game.undo_outcome is not None and game.undo_outcome.end in _LAPSES
+    if actor == "system" and lapsed and game.phase in _PLAYING:
+        return False
+    return decides(actor, game)
+
+
+_LAPSES = (warmachine.UndoEnd.LAPSED, warmachine.UndoEnd.UNSEEN)
+_PLAYING = (
+    warmachine.Phase.PRE_DEPLOYMENT,
+    warmachine.Phase.DEPLOYMENT,
+    warmachine.Phase.ADVANCE_DEPLOYMENT,
+    warmachine.Phase.TURN,
+)
 
 
 def _wm_roll(game: warmachine.Game, dice: random.Random) -> c.Command | None:
@@ -162,7 +195,7 @@ WARMACHINE = Engine(
     command_to_wire=codec.command_to_wire,
     status=table_status,
     where=warmachine.slot,
-    due=flag_bound,
+    due=_wm_due,
     tick=_wm_tick,
     roll=_wm_roll,
     roll_words=_wm_roll_words,
@@ -170,7 +203,7 @@ WARMACHINE = Engine(
     to_refresh=screens_to_refresh,
     own_view=_wm_own_view,
     pregame=c.OpenPregame(),
-    decides=decides,
+    decides=_wm_decides,
     write=snapshot.write,
     read=snapshot.read,
     renamed=_renamed,

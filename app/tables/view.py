@@ -12,7 +12,6 @@ from app.domain.game import (
     Phase,
     Report,
     Result,
-    Undo,
     presence_needed,
     reports_needed,
     settled,
@@ -20,6 +19,7 @@ from app.domain.game import (
 from app.domain.scenarios import Element
 from app.tables.pregame_view import pregame_prompt, pregame_view
 from app.tables.timer_view import timer_view, variants_info
+from app.tables.undo_view import undo_prompts, undo_view
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 
@@ -200,25 +200,8 @@ def due_prompts(
         due.extend(_clock_out_prompts(game))
     elif game.phase is Phase.OVER:
         due.extend(_over_prompts(game))
-    undo = open_undo(game, now_ms)
-    if undo is not None and undo.proposed_by is not None:
-        due.append(
-            {
-                "kind": "answer_undo",
-                "by": side_name(undo.proposed_by.other),
-                "until_ms": undo.tap_at_ms + UNDO_WINDOW_MS,
-            }
-        )
+    due.extend(undo_prompts(game))
     return due
-
-
-def open_undo(game: Game, now_ms: int) -> Undo | None:
-    """The tap that can still be undone: a request older than the undo window lapsed by
-    itself (answer_undo refuses it then), so no screen shows it."""
-    undo = game.undo
-    if undo is None or now_ms - undo.tap_at_ms > UNDO_WINDOW_MS:
-        return None
-    return undo
 
 
 def _report(report: Report | None) -> dict[str, Any] | None:
@@ -234,7 +217,6 @@ def _report(report: Report | None) -> dict[str, Any] | None:
 def game_view(game: Game, now_ms: int) -> dict[str, Any]:
     clock = game.clock
     ending = game.ending
-    undo = open_undo(game, now_ms)
     result = game.result()
     kill_box_due, scoring_due, last_turn = game.kill_box_due, game.scoring_due, game.last_turn
     return {
@@ -280,14 +262,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         # TS9: both players confirmed, or the EO entered it: final, only the EO moves it.
         "settled": settled(game),
         "entered_by_eo": game.recorded is not None,
-        "undo": None
-        if undo is None
-        else {
-            "tap_at_ms": undo.tap_at_ms,
-            "proposed_by": side_name(undo.proposed_by),
-            "proposed_at_ms": undo.proposed_at_ms or None,
-            "until_ms": undo.tap_at_ms + UNDO_WINDOW_MS,
-        },
+        "undo": undo_view(game),
         "kill_box_due": kill_box_due,
         "scoring_due": scoring_due,
         "last_turn": last_turn,

@@ -12,7 +12,7 @@ import pytest
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
-from app.domain.game import UNDO_WINDOW_MS
+from app.domain.game import UNDO_UNSEEN_MS, UNDO_WINDOW_MS
 from app.store.repository import Store
 from app.tables import protocol
 from app.tables.fanout import Subscriber
@@ -80,19 +80,31 @@ async def _to_turn(room: TableRoom, time: FakeTime) -> None:
 async def test_an_undo_request_lapses_by_itself_after_the_window(
     table: tuple[TableRoom, FakeTime],
 ) -> None:
+    """The opponent's window starts when their phone shows the request; the server then
+    lapses it at its moment, and every screen is told who asked and that it lapsed."""
     room, time = table
     await _to_turn(room, time)
     await room.execute(Side.P1, "a", 10, c.PassTurn(expect=Side.P1))
     await room.execute(Side.P1, "a", 11, c.ProposeUndo())
     view = game_view(room.game, time.now_ms())
     asked = [d for d in view["due"] if d["kind"] == "answer_undo"]
-    assert asked and asked[0]["until_ms"] == room.game.undo.tap_at_ms + UNDO_WINDOW_MS  # type: ignore[union-attr]
-    time.advance(UNDO_WINDOW_MS + 1)
+    assert asked and not asked[0]["seen"]
+    assert asked[0]["until_ms"] == time.now_ms() + UNDO_UNSEEN_MS
+    time.advance(20_000)  # the request is not lost while Bob's phone has not shown it
+    await room.execute(Side.P2, "b", 12, c.UndoSeen())
+    view = game_view(room.game, time.now_ms())
+    asked = [d for d in view["due"] if d["kind"] == "answer_undo"]
+    assert asked and asked[0]["until_ms"] == time.now_ms() + UNDO_WINDOW_MS
+    time.advance(UNDO_WINDOW_MS)
+    await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
     lapsed = game_view(room.game, time.now_ms())
     assert lapsed["undo"] is None
     assert all(d["kind"] != "answer_undo" for d in lapsed["due"])
-    with pytest.raises(RuleError, match="10 seconds"):
-        await room.execute(Side.P2, "b", 12, c.AnswerUndo(accept=True))
+    assert {"kind": "undo_outcome", "asked_by": "p1", "end": "lapsed"}.items() <= next(
+        d for d in lapsed["due"] if d["kind"] == "undo_outcome"
+    ).items()
+    with pytest.raises(RuleError, match="lapsed"):
+        await room.execute(Side.P2, "b", 13, c.AnswerUndo(accept=True))
 
 
 async def test_the_turn_end_prompts_follow_the_formats_marks__TS2_TS3(

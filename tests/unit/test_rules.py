@@ -15,6 +15,8 @@ from app.domain.game import (
     Method,
     Phase,
     Result,
+    UndoEnd,
+    UndoOutcome,
     apply,
     new_game,
     reports_needed,
@@ -1036,7 +1038,7 @@ def test_undo_within_ten_seconds_restores_the_pre_tap_game() -> None:
     tap_at = table.now
     table.do(P2, c.ProposeUndo(), after=4_000)
     game = table.do(P1, c.AnswerUndo(accept=True), after=5_000)
-    assert game == pre
+    assert game == replace(pre, undo_outcome=UndoOutcome(P2, UndoEnd.ACCEPTED, table.now))
     assert game.clock.running is P1
     # as if the tap never happened: P1's time ran all along from the original since
     assert game.remaining(P1, table.now) == 60 * MINUTE - (table.now - pre.clock.since_ms)
@@ -1051,7 +1053,8 @@ def test_undo_of_a_turn_tap_restores_turn_scoring_and_clock() -> None:
     assert table.game.control_points == (1, 2)
     table.do(P1, c.ProposeUndo(), after=2_000)
     game = table.do(P2, c.AnswerUndo(accept=True), after=2_000)
-    assert game == replace(pre, undo=None)
+    accepted = UndoOutcome(P1, UndoEnd.ACCEPTED, table.now)
+    assert game == replace(pre, undo=None, undo_outcome=accepted)
     assert (game.turn, game.active, game.control_points) == (3, P1, (0, 0))
     assert game.remaining(P1, table.now) == pre.remaining(P1, table.now)
 
@@ -1064,12 +1067,14 @@ def test_undo_proposed_after_ten_seconds_is_refused() -> None:
     table.do(P1, c.ProposeUndo(), after=UNDO_WINDOW_MS)  # the last allowed moment
 
 
-def test_undo_accepted_after_ten_seconds_from_the_tap_is_refused() -> None:
+def test_undo_accepted_ten_seconds_after_the_request_showed_is_refused() -> None:
     table = table_at(2, P2)
     table.tap(score=scoring())
     table.do(P2, c.ProposeUndo(), after=1_000)
-    with pytest.raises(RuleError):
-        table.try_do(P1, c.AnswerUndo(accept=True), after=UNDO_WINDOW_MS - 1_000 + 1)
+    table.do(P1, c.UndoSeen(), after=1_000)
+    with pytest.raises(RuleError, match="lapsed"):
+        table.try_do(P1, c.AnswerUndo(accept=True), after=UNDO_WINDOW_MS)
+    table.do(P1, c.AnswerUndo(accept=True), after=UNDO_WINDOW_MS - 1)  # its last moment
 
 
 def test_undo_accepted_at_ten_seconds_from_the_tap_holds() -> None:
@@ -1097,7 +1102,9 @@ def test_declining_an_undo_clears_it_and_the_tap_stands() -> None:
     table.do(P1, c.ProposeUndo())
     game = table.do(P2, c.AnswerUndo(accept=False))
     assert game.undo is None
-    assert game == replace(tapped, undo=None)
+    assert game == replace(
+        tapped, undo=None, undo_outcome=UndoOutcome(P1, UndoEnd.DECLINED, table.now)
+    )
     with pytest.raises(RuleError):
         table.try_do(P1, c.ProposeUndo())
     with pytest.raises(RuleError):

@@ -357,6 +357,7 @@ def test_interrupt_to_the_opponent_by_the_active_player_back_by_either__DC6(case
 
 ENDINGS = [
     Case("propose an undo", tapped, same(c.ProposeUndo()), SEATS),
+    Case("report the undo request shown", undo_asked, same(c.UndoSeen()), (Who.ACTIVE,)),
     Case("answer the undo", undo_asked, same(c.AnswerUndo(accept=True)), (Who.ACTIVE,)),
     Case("caster destroyed", at(3, P1), same(c.CasterDestroyed()), SEATS),
     Case("both casters destroyed", at(3, P1), same(c.CasterDestroyed(both=True)), SEATS),

@@ -78,6 +78,7 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "players finish the current game round (DC11)",
         "pass_turn": _NO_TURNS,
         "propose_undo": _NO_TURNS,
+        "undo_seen": _NO_TURNS,
         "answer_undo": _NO_TURNS,
         "caster_destroyed": _NO_CASTER,
         "no_models_left": _NO_CASTER,
