@@ -36,6 +36,8 @@ class Timed:
     src: int = 0
     #: Where the game stood when it applied: "P1's turn 2".
     turn: str = ""
+    #: Its place in the queue it came in (commands of one time keep their order).
+    i: int = 0
 
 
 #: What a player's phone may queue while offline: its own seat's commands, nothing of
@@ -70,12 +72,13 @@ def check_offline(command: c.Command) -> None:
 
 
 def merge(
-    base: Game, entries: Sequence[Timed], now_ms: int
+    base: Game, entries: Sequence[Timed], now_ms: int, *, logged: bool = False
 ) -> tuple[Game, list[Timed], list[Timed]]:
     """Play `entries` in time order from `base`: the game, what applied, what did nothing.
 
     Offline taps that did nothing are kept: the other phone's queue, merged later,
-    may come before them and make them count after all.
+    may come before them and make them count after all. `logged`: a merge of the log
+    played again (see `apply`).
     """
     game = base
     applied: list[Timed] = []
@@ -84,7 +87,7 @@ def merge(
         at_ms = max(entry.at_ms, game.clock.since_ms)
         turn = slot(game)
         try:
-            game = apply(game, entry.actor, entry.command, at_ms)
+            game = apply(game, entry.actor, entry.command, at_ms, logged=logged)
         except RuleError as exc:
             if _does_nothing(decide_time(game, at_ms), entry, exc):  # as `apply` saw it
                 dropped.append(entry)
@@ -108,6 +111,7 @@ def merge(
                 entry.offline,
                 entry.src,
                 turn,
+                entry.i,
             )
         )
     return decide_time(game, max(now_ms, game.clock.since_ms)), applied, dropped

@@ -17,6 +17,7 @@ from app.domain.pregame import STEP_WORDS, Pregame
 from app.domain.rulesets.base import Ruleset as Format
 from app.domain.rulesets.base import TurnMark
 from app.domain.scenarios import Scenario
+from app.domain.time_moved import TimeMoved
 from app.domain.turn_timing import TurnTimer
 from app.domain.variants import Variants, parse
 
@@ -193,6 +194,9 @@ class Game:
     roll_due: int = 0  # the faces of the die the server rolls next (0: none)
     #: CP each player earned from each element, where a scenario caps them.
     earned: Mapping[str, tuple[int, int]] = field(default_factory=lambda: MappingProxyType({}))
+    #: Time offline merges moved onto a player whose phone stayed online, and how the
+    #: EO settled it.
+    time_moved: tuple[TimeMoved, ...] = ()
     #: The pre-game at the table (lists, starting roll, sides), when the table has one.
     pregame: Pregame | None = None
     #: DC10: the round clock and turn timer of a Classic Turn Timing game (None: the

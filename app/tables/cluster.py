@@ -33,7 +33,13 @@ from app.store.lease import Leases, heir
 from app.store.repository import Fenced, LogEntry
 from app.store.tails import logs_after
 from app.tables.backplane import Backplane, RelayChannel
-from app.tables.codec import actor_from_wire, actor_to_wire, command_from_wire, command_to_wire
+from app.tables.codec import (
+    actor_from_wire,
+    actor_to_wire,
+    command_from_wire,
+    command_to_wire,
+    table_command_from_wire,
+)
 from app.tables.following import catch_up, followed
 from app.tables.news import News
 from app.tables.offline import Gap
@@ -402,7 +408,7 @@ class Cluster(News):
     async def _apply(self, room: TableRoom, envelope: dict[str, Any]) -> Ack:
         actor = actor_from_wire(envelope["a"])
         if envelope["m"] == "cmd":
-            command = command_from_wire(envelope["c"])
+            command = table_command_from_wire(envelope["c"])
             return await room.execute(actor, envelope["d"], envelope["s"], command)
         gap = None
         if "g" in envelope:

@@ -10,6 +10,7 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.method import Method
+from app.domain.time_moved_rules import DisputeTimeMoved, NoteCommand, SettleTimeMoved
 from app.tables.sheet_codec import scoring_from_wire, scoring_to_wire, side_from_wire
 
 MAX_INT = 10**9
@@ -170,8 +171,19 @@ def _read_choices(raw: Mapping[str, Any]) -> c.Command:
     return c.OpenPregame(choices=(seats[0], seats[1]))
 
 
+def _note(raw: Mapping[str, Any]) -> int:
+    note = _int(raw, "note")
+    assert note is not None
+    return note
+
+
 def _nothing(_command: Any) -> dict[str, Any]:
     return {}
+
+
+#: What a Warmachine table takes: the game's commands, and the notes of time an offline
+#: merge moved (their dispute and settlement, `app.domain.time_moved`).
+TableCommand = c.Command | NoteCommand
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +192,7 @@ class _Kind:
 
     name: str
     type: type
-    read: Callable[[Mapping[str, Any]], c.Command]
+    read: Callable[[Mapping[str, Any]], TableCommand]
     write: Callable[[Any], dict[str, Any]] = _nothing
 
 
@@ -326,6 +338,19 @@ _KINDS = (
     _plain("start_extension", c.StartExtension),
     _plain("dice_down", c.DiceDown),
     _plain("no_models_left", c.NoModelsLeft),
+    # Time an offline merge moved onto a player who stayed online (`app.domain.time_moved`).
+    _Kind(
+        "dispute_time_moved",
+        DisputeTimeMoved,
+        lambda raw: DisputeTimeMoved(note=_note(raw)),
+        lambda cmd: {"note": cmd.note},
+    ),
+    _Kind(
+        "settle_time_moved",
+        SettleTimeMoved,
+        lambda raw: SettleTimeMoved(note=_note(raw), give_back=_bool(raw, "give_back")),
+        lambda cmd: {"note": cmd.note, "give_back": cmd.give_back},
+    ),
 )
 
 #: What a command must not show the other screens (a secret choice): its fields.
@@ -338,7 +363,7 @@ _BY_NAME = {kind.name: kind for kind in _KINDS}
 _BY_TYPE = {kind.type: kind for kind in _KINDS}
 
 
-def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
+def table_command_from_wire(raw: Mapping[str, Any]) -> TableCommand:
     """Parse a command dict (the `c` field names it) or raise BadInput."""
     name = raw.get("c")
     if not isinstance(name, str):
@@ -349,7 +374,16 @@ def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
     return kind.read(raw)
 
 
-def command_to_wire(command: c.Command) -> dict[str, Any]:
+def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
+    """A command of the game itself: what an offline queue and a merge carry (a note of
+    time moved is sent online, over the table's socket)."""
+    command = table_command_from_wire(raw)
+    if isinstance(command, DisputeTimeMoved | SettleTimeMoved):
+        raise BadInput(f"{raw.get('c')} is sent online only, over the table's socket")
+    return command
+
+
+def command_to_wire(command: TableCommand) -> dict[str, Any]:
     kind = _BY_TYPE.get(type(command))
     if kind is None:
         raise BadInput(f"unknown command {type(command).__name__}")

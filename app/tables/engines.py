@@ -19,7 +19,15 @@ from app.domain.frozen import replace
 from app.domain.games import engine_name
 from app.domain.status import TableStatus, table_status
 from app.domain.undo import lapses_at
-from app.tables import codec, eo_table, runewars_codec, runewars_table, seating, snapshot
+from app.tables import (
+    codec,
+    eo_table,
+    runewars_codec,
+    runewars_table,
+    seating,
+    snapshot,
+    time_moved,
+)
 from app.tables.flag_timer import flag_bound
 from app.tables.pregame_view import own_choices, screens_to_refresh, side_for
 from app.tables.replay import decides
@@ -185,13 +193,14 @@ def _renamed(game: Any, names: tuple[str, str]) -> Any:
 WARMACHINE = Engine(
     name="warmachine",
     new_game=lambda setup, now, _dice: warmachine.new_game(setup, now),
-    apply=warmachine.apply,
-    replay=lambda game, actor, command, now: warmachine.apply(
+    # The game's rules, and the notes of time an offline merge moved (`time_moved`).
+    apply=time_moved.apply,
+    replay=lambda game, actor, command, now: time_moved.apply(
         game, actor, command, now, logged=True
     ),
     view=game_view,
     info=table_info,
-    command_from_wire=codec.command_from_wire,
+    command_from_wire=codec.table_command_from_wire,
     command_to_wire=codec.command_to_wire,
     status=table_status,
     where=warmachine.slot,

@@ -12,8 +12,9 @@ from app.domain import commands as c
 from app.domain.clock import Side, each
 from app.domain.errors import NotFound
 from app.domain.game import Game, Report
-from app.tables import seating
-from app.tables.codec import command_from_wire
+from app.domain.time_moved_rules import SettleTimeMoved
+from app.tables import seating, time_moved
+from app.tables.codec import TableCommand, table_command_from_wire
 from app.tables.view import disputed_words, side_name
 
 #: The commands the EO sends one Warmachine table by itself.
@@ -24,13 +25,17 @@ EO_COMMANDS = (
     c.CallTie,
     c.StartClock,
     c.DiceDown,
+    SettleTimeMoved,
 )
 
 
-def eo_command(raw: Mapping[str, Any]) -> c.Command:
-    command = command_from_wire(raw)
+def eo_command(raw: Mapping[str, Any]) -> TableCommand:
+    command = table_command_from_wire(raw)
     if not isinstance(command, EO_COMMANDS):
-        raise NotFound("the EO can pause, resume, adjust_clock, call_tie, start or dice_down here")
+        raise NotFound(
+            "the EO can pause, resume, adjust_clock, call_tie, start, dice_down or "
+            "settle_time_moved here"
+        )
     return command
 
 
@@ -56,6 +61,8 @@ def detail(table_id: str, game: Game, _now_ms: int) -> dict[str, Any]:
         "reports": [_report(r) for r in seating.in_seat_order(game, game.reports)],
         "confirmed": list(seating.in_seat_order(game, game.confirmed)),
         "prefill": _prefill(game),
+        # Time offline merges moved onto a player whose phone stayed online, in words.
+        "time_moved": time_moved.eo_view(game),
     }
 
 

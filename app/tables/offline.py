@@ -8,15 +8,11 @@ anything the EO did, the game's end) stands: a merge starts after it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.domain import commands as c
-from app.domain.clock import Side
-from app.domain.errors import BadInput, RuleError
 from app.domain.game import Game
-from app.domain.merge import Timed, merge
+from app.domain.merge import Timed
 from app.store.repository import LogEntry
 from app.tables.codec import (
     SECRET,
@@ -28,6 +24,9 @@ from app.tables.codec import (
 from app.tables.jsontext import loads
 
 PRESENCES_KEPT = 16  # phones remembered a table; the longest silent is forgotten first
+#: The commands about a merge's note (time moved): they do not touch the clock, and a
+#: merge leaves them where they are.
+NOTE_COMMANDS = ("dispute_time_moved", "settle_time_moved")
 
 
 def device_key(actor: str, device: str) -> str:
@@ -43,6 +42,12 @@ class Presence:
     heard_ms: int
     version: int
     game: Game
+    #: Its socket's hello (or the first the server heard of it): online from then on,
+    #: until it was last heard.
+    online_ms: int = 0
+    #: The latest time its last offline merge counted a command at (the rest of its queue,
+    #: sent in further messages, goes on from there).
+    merged_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,9 +85,20 @@ class Presences:
             if len(self.by_key) >= self.limit:
                 oldest = min(self.by_key, key=lambda k: self.by_key[k].heard_ms)
                 del self.by_key[oldest]
-            self.by_key[key] = Presence(now_ms, version, game)
+            self.by_key[key] = Presence(now_ms, version, game, now_ms)
             return
         found.heard_ms, found.version, found.game = now_ms, version, game
+
+    def online(self, link: str, start_ms: int, end_ms: int) -> int:
+        """How long, within [start, end], a phone of this seat link was online: from its
+        socket's hello to the last the server heard of it (a phone that lost the network
+        may keep its socket open a while, silent)."""
+        best = 0
+        for key, found in self.by_key.items():
+            if key.startswith(link + ":"):
+                until = min(end_ms, found.heard_ms)
+                best = max(best, until - max(start_ms, found.online_ms))
+        return best
 
     def arrive(
         self, key: str, now_ms: int, version: int, game: Game, known: Presence | None
@@ -97,10 +113,12 @@ class Presences:
             else Gap(was.heard_ms, now_ms, was.version, was.game, version, heard is None)
         )
         self.heard(key, now_ms, version, game)
+        if heard is not None:  # it was gone: online again from now, its queue afresh
+            heard.online_ms, heard.merged_ms = now_ms, 0
         return gap
 
 
-def _timed(sub: dict[str, Any], src: int, offline: bool) -> Timed:
+def timed_from_wire(sub: dict[str, Any], src: int, offline: bool) -> Timed:
     return Timed(
         sub["at_ms"],
         actor_from_wire(sub["by"]),
@@ -109,18 +127,25 @@ def _timed(sub: dict[str, Any], src: int, offline: bool) -> Timed:
         sub["seq"],
         offline,
         src,
+        i=sub.get("i", 0),
     )
 
 
 def merged_items(wire: dict[str, Any]) -> list[dict[str, Any]]:
-    return list(wire["entries"]) + list(wire.get("dropped", []))
+    """A merge's commands. A merge that carries its own (`own`) has only the commands of
+    its queue, in the queue's order; an older one repeats what it played again too."""
+    items = list(wire["entries"]) + list(wire.get("dropped", []))
+    if wire.get("own"):
+        items.sort(key=lambda sub: int(sub.get("i", 0)))
+    return items
 
 
 def items_since(entries: list[LogEntry], start: int) -> list[Timed]:
     """The players' commands the table took after version `start`, once each.
 
-    A merge's entries repeat commands that came before it; each is taken once, as the
-    latest merge placed it. What was already in the table at `start` is left out.
+    An older merge's entries repeat commands that came before it; each is taken once, as
+    the latest merge placed it. What was already in the table at `start` is left out, and
+    so are the notes of time moved (a merge keeps them as the table has them).
     """
     found: dict[tuple[int, str, str, int], Timed] = {}
     for entry in entries:
@@ -130,8 +155,9 @@ def items_since(entries: list[LogEntry], start: int) -> list[Timed]:
             for sub in merged_items(wire):
                 src = int(sub.get("src", entry.version))
                 if src > start:
-                    found[(src, sub["by"], sub["device"], sub["seq"])] = _timed(sub, src, True)
-        elif entry.actor not in ("eo", "system"):
+                    key = (src, sub["by"], sub["device"], sub["seq"])
+                    found[key] = timed_from_wire(sub, src, True)
+        elif entry.actor not in ("eo", "system") and wire.get("c") not in NOTE_COMMANDS:
             timed = Timed(
                 entry.at_ms,
                 actor_from_wire(entry.actor),
@@ -157,6 +183,8 @@ def timed_to_wire(timed: Timed) -> dict[str, Any]:
     }
     if timed.turn:
         wire["turn"] = timed.turn
+    if timed.i:
+        wire["i"] = timed.i
     return wire
 
 
@@ -178,50 +206,3 @@ def public_wire(wire: dict[str, Any]) -> dict[str, Any]:
 def _public_item(sub: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in sub.items() if k not in ("device", "seq")}
 
-
-def merge_queue(
-    actor: Side,
-    device: str,
-    gap: Gap | None,
-    base: int,
-    queued: list[tuple[int, int, c.Command]],
-    decided: Decision,
-    log_after: Callable[[int], list[LogEntry]],
-    version: int,
-    now_ms: int,
-) -> tuple[Game, dict[str, Any]]:
-    """The game after a phone's offline queue is merged, and the merge's log entry.
-
-    Within the phone's time away, on top of what it last had, never before the last
-    decision; raises MergeRefused when the phones disagree (the EO decides).
-    """
-    if gap is None:
-        raise BadInput("this phone was not offline: send its commands one at a time")
-    if not 0 <= base <= gap.back_version:
-        raise BadInput(
-            f"unknown base version {base}: the table was at {gap.back_version} "
-            "when this phone came back"
-        )
-    start, start_game = gap.version, gap.game
-    if start_game is None:
-        raise RuleError("this phone's time away could not be read; send its commands again")
-    if decided.version > start:
-        start, start_game = decided.version, decided.game
-    earliest, latest = max(gap.since_ms, decided.at_ms), gap.back_ms
-    since = items_since(log_after(start), start)
-    offline = [
-        Timed(min(max(at, earliest), latest), actor, cmd, device, seq, True, version)
-        for seq, at, cmd in queued
-    ]
-    moved = sum(1 for (_, at, _), t in zip(queued, offline, strict=True) if at != t.at_ms)
-    game, applied, dropped = merge(start_game, since + offline, now_ms)
-    wire = {
-        "c": "merge",
-        "base": start,
-        "phone_base": base,
-        "away": [gap.since_ms, gap.back_ms],
-        "moved": moved,
-        "entries": [timed_to_wire(t) for t in applied],
-        "dropped": [timed_to_wire(t) for t in dropped],
-    }
-    return game, wire

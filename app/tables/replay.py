@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from app.domain.commands import Actor, Command
 from app.domain.errors import RuleError
+from app.domain.frozen import replace
 from app.domain.game import Game, Phase, apply, decide_time
 from app.store.repository import LogEntry
 from app.tables.codec import actor_from_wire, command_from_wire
 from app.tables.jsontext import loads
+from app.tables.merging import replay_merge
+from app.tables.time_moved import noted
 
 if TYPE_CHECKING:
     from app.tables.engines import Engine
@@ -32,13 +35,7 @@ def fold(
     for entry in log:
         wire = loads(entry.command_json)
         if wire.get("c") == "merge":
-            if wire["base"] < first:
-                raise KeyError(f"a merge from version {wire['base']}, before the snapshot")
-            game = states[wire["base"] - first]
-            for sub in wire["entries"]:
-                by, cmd = actor_from_wire(sub["by"]), command_from_wire(sub["cmd"])
-                game = apply(game, by, cmd, sub["at_ms"], logged=True)
-            states.append(decide_time(game, max(entry.at_ms, game.clock.since_ms)))
+            states.append(_merged(states, log, first, entry, wire))
         else:
             read, play = (
                 (command_from_wire, _replay)
@@ -52,6 +49,26 @@ def fold(
 
 def _replay(game: Game, actor: Actor, command: Command, at_ms: int) -> Game:
     return apply(game, actor, command, at_ms, logged=True)
+
+
+def _merged(
+    states: list[Any], log: list[LogEntry], first: int, entry: LogEntry, wire: dict[str, Any]
+) -> Any:
+    """The game after a merge's row: its commands played again from its base (a merge that
+    carries its own plays them with the rows between; an older one has them all), with
+    the notes of time moved as the table had them, and the one it made."""
+    base = int(wire["base"])
+    if base < first:
+        raise KeyError(f"a merge from version {base}, before the snapshot")
+    game = states[base - first]
+    if wire.get("own"):
+        game = replay_merge(game, log[base - first : entry.version - first - 1], entry, wire)
+    else:
+        for sub in wire["entries"]:
+            by, cmd = actor_from_wire(sub["by"]), command_from_wire(sub["cmd"])
+            game = apply(game, by, cmd, sub["at_ms"], logged=True)
+    game = noted(replace(game, time_moved=states[-1].time_moved), wire)
+    return decide_time(game, max(entry.at_ms, game.clock.since_ms))
 
 
 def eo_results(initial: Game, log: list[LogEntry]) -> Game:

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import BadInput, NotYourSeat, RuleError
+from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
 from app.domain.game import Game
-from app.domain.merge import MergeRefused, check_offline
+from app.domain.merge import MergeRefused
 from app.domain.status import TableStatus, table_status
 from app.store.models import TableSnapshot
 from app.store.repository import LogEntry, Store
@@ -26,13 +26,13 @@ from app.tables.flag_timer import FlagTimer
 from app.tables.following import replicate
 from app.tables.history import History
 from app.tables.jsontext import dumps, loads
+from app.tables.merging import Merge, Timeline
 from app.tables.offline import (
     Decision,
     Gap,
     Presence,
     Presences,
     device_key,
-    merge_queue,
     merged_items,
     public_wire,
 )
@@ -78,6 +78,7 @@ class TableRoom:
         self.history = History()
         self.dedupe = Dedupe()
         self.presences = Presences()
+        self.timeline = Timeline(time.now_ms() if version else 0)  # 0: nothing counted yet
         self.screens = Screens(self.channel)
         self.flags = FlagTimer(time, self._flag_check, lambda: self.game, self.engine.due)
         #: The table as loaded (a phone the log knows, not heard since, was gone since).
@@ -101,6 +102,7 @@ class TableRoom:
 
     def replay(self, log: list[LogEntry]) -> None:
         """Rebuild from the log; a log that does not replay leaves the table read-only."""
+        self.timeline = Timeline()
         try:
             self._replay_from(self.game, 0, log)
         except (RuleError, ValueError, KeyError) as exc:
@@ -115,6 +117,7 @@ class TableRoom:
         game = replace(game, setup=self.game.setup)  # names the EO corrected since
         self.dedupe.restore({k: int(v) for k, v in loads(snapshot.seqs_json).items()})
         self.decided = Decision(snapshot.version, snapshot.at_ms, game)
+        self.timeline = Timeline(snapshot.at_ms)
         self._snapshot_version = snapshot.version
         self._replay_from(game, snapshot.version, tail)
 
@@ -126,6 +129,7 @@ class TableRoom:
         for entry in log:
             self.dedupe.remember(device_key(entry.actor, entry.device), entry.seq, entry.version)
             wire = loads(entry.command_json)
+            self.timeline.took(entry, wire)
             for sub in merged_items(wire) if wire.get("c") == "merge" else []:
                 phone = device_key(sub["by"], sub["device"])
                 self.dedupe.remember(phone, sub["seq"], entry.version)
@@ -240,39 +244,19 @@ class TableRoom:
         async with self.lock:
             self._read_only()
             gate.check(self, actor, None)
-            if not isinstance(actor, Side):
-                raise NotYourSeat("only a player's phone queues commands offline")
-            if not self.engine.offline:
-                raise RuleError("this table takes commands only while the phone is online")
-            phone = device_key(actor_to_wire(actor), device)
-            fresh = [q for q in queued if self.dedupe.applied(phone, q[0], self.version) is None]
-            if not fresh:
+            merge = Merge(self, actor, device, gap, queued)
+            if not merge.fresh:
                 return Ack(self.version, duplicate=True)
-            for _, _, command in fresh:
-                check_offline(command)
-            if gap is not None and gap.game is None:
-                gap = replace(gap, game=self.game_at(gap.version))
             now = self.time.now_ms()
             try:
-                game, wire = merge_queue(
-                    actor,
-                    device,
-                    gap,
-                    base,
-                    fresh,
-                    self.decided,
-                    lambda after: self.store.log(self.table_id, after=after),
-                    self.version + 1,
-                    now,
-                )
+                game, wire = merge.play(base, now)
             except MergeRefused:
                 self.merge_refused = True
                 raise
-            await self._commit(game, actor, device, fresh[-1][0], wire, now)
+            await self._commit(game, actor, device, merge.fresh[-1][0], wire, now)
             await self._roll_if_due(now)
             self.merge_refused = False
-            for seq, _, _ in fresh:
-                self.dedupe.remember(phone, seq, self.version)
+            merge.done(self.version)
             await self.store.durable()
             return Ack(self.version)
 
@@ -325,6 +309,7 @@ class TableRoom:
         self.game = game
         self.version = version
         self.dedupe.remember(device_key(entry.actor, device), seq, version)
+        self.timeline.took(entry, wire)
         if self.engine.decides(entry.actor, game):
             self.decided = Decision(version, at_ms, game)
         what = {**public_wire(wire), "by": entry.actor, "at_ms": at_ms, "turn": entry.turn}

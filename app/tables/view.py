@@ -17,6 +17,7 @@ from app.domain.game import (
     settled,
 )
 from app.domain.scenarios import Element
+from app.tables import time_moved
 from app.tables.pregame_view import pregame_prompt, pregame_view
 from app.tables.timer_view import timer_view, variants_info
 from app.tables.undo_view import undo_prompts, undo_view
@@ -269,6 +270,8 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "due": due_prompts(game, kill_box_due, scoring_due, last_turn, now_ms),
         "pregame": pregame_view(game),
         "timer": timer_view(game, now_ms),
+        # Time offline merges moved onto a player who stayed online (every screen's).
+        "time_moved": time_moved.view(game),
     }
 
 
@@ -330,4 +333,5 @@ def table_summary(
         if game.ending is None
         else {"method": game.ending.method.value, "winner": side_name(game.ending.winner)},
         "timer": timer_view(game, now_ms),
+        "time_moved": time_moved.view(game),
     }

@@ -33,6 +33,10 @@ EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
 )
 
 _NO_CLOCK = "a Runewars table has no chess clock: one round timer runs for the whole round (DC11)"
+_NO_OFFLINE = (
+    "a Runewars table takes commands only while the phone is online: no offline pass moves "
+    "time onto a player"
+)
 _NO_TURNS = (
     "a Runewars table has no turns to pass, control points or kill box: the first player "
     "ends each game round (end_game_round) and each player enters a score at the end (TS11)"
@@ -74,6 +78,8 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "stop_timer": _NO_CLOCK,
         "take_extension": _NO_CLOCK,
         "start_extension": _NO_CLOCK,
+        "dispute_time_moved": _NO_OFFLINE,
+        "settle_time_moved": _NO_OFFLINE,
         "dice_down": "a Runewars table has no dice down: time is called (call_time) and the "
         "players finish the current game round (DC11)",
         "pass_turn": _NO_TURNS,

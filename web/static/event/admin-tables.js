@@ -98,6 +98,7 @@ export function linksRow(p) {
         "div",
         { class: "table-links", id: "table-links-" + p.table_id },
         el("div", { class: "seat-links" }, seatBlock(data, "p1"), seatBlock(data, "p2")),
+        movedNotes(data),
         el(
           "p",
           { class: "table-links-foot" },
@@ -110,6 +111,14 @@ export function linksRow(p) {
 }
 
 // ---------------------------------------------------------------- disputes
+
+// Time an offline pass moved onto a player whose phone stayed online, in the server's
+// words; the EO settles it on the table's EO page (Give back / Let it stand).
+function movedNotes(data) {
+  const notes = (data && data.time_moved) || [];
+  if (!notes.length) return null;
+  return el("ul", { class: "time-moved-notes small", id: "time-moved-" + data.id }, notes.map((n) => el("li", { class: "state-" + n.state, text: n.words })));
+}
 
 function reportText(report) {
   if (!report) return "no report yet";
@@ -137,6 +146,8 @@ export function disputeBox(p, data) {
   const reason = (data && data.disputed) || (live && live.disputed) || null;
   const lines = [];
   if (reason) lines.push(el("p", { class: "dispute-reason" }, el("strong", { text: "Disputed — " }), reason));
+  const moved = movedNotes(data);
+  if (moved) lines.push(moved);
   if (data) {
     const ending = data.ending;
     if (ending) {

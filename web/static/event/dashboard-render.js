@@ -351,6 +351,7 @@ function pauseFlag(row, key, i) {
   const parts = [];
   if (row.pause_reported === key) parts.push("pause reported");
   if (warned) parts.push("warned ×" + warned);
+  if ((row.time_moved || []).some((n) => n.onto === key && n.state === "disputed")) parts.push("disputes time moved");
   return parts.join(" · ");
 }
 

@@ -3,6 +3,7 @@ import { formatClock, parseClock } from "../lib/clock.js";
 import { $, toast } from "../lib/dom.js";
 import { command, pendingCommand } from "./net.js";
 import { presumable, presume, unpresume } from "./offline.js";
+import { noteOf, seconds } from "./moved.js";
 import { canTap, render } from "./render.js";
 import { cancelSheet, chooseElement, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
 import { S, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
@@ -30,9 +31,13 @@ export function onTap() {
   command("pass_turn", { expect: me() });
 }
 
-export async function onAction(action) {
+export async function onAction(action, button) {
   const g = S.game;
   if (!g) return;
+  if (action.startsWith("moved-")) {
+    answerMoved(action, noteOf(button));
+    return;
+  }
   const mine = me();
   const opp = mine ? other(mine) : null;
   switch (action) {
@@ -138,6 +143,27 @@ export async function onAction(action) {
   }
 }
 
+// Time an offline pass moved onto a player: that player disputes it, the EO settles it.
+// Sent online only (an offline queue never carries it).
+async function answerMoved(action, n) {
+  if (!n) return;
+  if (!S.open) {
+    toast("Back online first: this goes to the EO at once.");
+    return;
+  }
+  const moved = seconds(n.moved_ms);
+  if (action === "moved-dispute") {
+    const text = "Tell the EO that the " + moved + " " + nameOf(n.by) + "'s pass moved to your clock is not how it went?";
+    if (await ask(text, "Dispute")) command("dispute_time_moved", { note: n.id });
+  } else if (action === "moved-give-back") {
+    const text = "Give " + moved + " back to " + nameOf(n.onto) + "? It comes off " + nameOf(n.by) + "'s clock.";
+    if (await ask(text, "Give it back")) command("settle_time_moved", { note: n.id, give_back: true });
+  } else if (action === "moved-let-stand") {
+    const text = "Let the " + moved + " moved to " + nameOf(n.onto) + "'s clock stand?";
+    if (await ask(text, "Let it stand")) command("settle_time_moved", { note: n.id, give_back: false });
+  }
+}
+
 // A whole number from 0, as typed: "12.5", "1e2" or "" are not (parseInt would take 12).
 export function wholeNumber(text) {
   const t = String(text).trim();
@@ -211,7 +237,7 @@ export function bind() {
   document.addEventListener("click", (ev) => {
     keepAwake();
     const button = ev.target.closest("[data-action]");
-    if (button && !button.disabled) onAction(button.getAttribute("data-action"));
+    if (button && !button.disabled) onAction(button.getAttribute("data-action"), button);
   });
 
   $("confirm-yes").addEventListener("click", () => answerConfirm(true));

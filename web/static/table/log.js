@@ -86,6 +86,13 @@ function duration(ms) {
   return s < 60 ? s + " s" : Math.floor(s / 60) + " min " + pad(s % 60) + " s";
 }
 
+// Time an offline pass moved onto a player who stayed online: disputed, then settled.
+function noteWords(e) {
+  if (e.c === "dispute_time_moved") return side(e.by) + " disputes the time an offline pass moved to their clock";
+  if (e.c !== "settle_time_moved") return "";
+  return e.give_back ? "EO: the moved time given back" : "EO: the moved time stands";
+}
+
 // A phone's offline queue, merged on its return: in words, each command with its turn.
 function merged(e, row, walk) {
   const away = e.away || [e.at_ms, e.at_ms];
@@ -95,6 +102,8 @@ function merged(e, row, walk) {
   const bits = ["offline " + time(away[0]).slice(0, 8) + "–" + time(away[1]).slice(0, 8) + " (" + duration(away[1] - away[0]) + ")"];
   if (idle.length) bits.push(idle.length + " did nothing (the clock had already passed)");
   if (e.moved) bits.push(e.moved + " timed outside the time away, counted at its edge");
+  const tm = e.time_moved;
+  if (tm) bits.push("moved " + duration(tm.moved_ms) + " onto " + side(tm.onto) + "'s clock while that phone was online" + (tm.limited_from_ms !== null ? " (dated earlier, counted from " + time(tm.limited_from_ms).slice(0, 8) + ")" : ""));
   row.details = bits.join("; ");
   row.sub = mine.map((x) => ({
     at: x.at_ms,
@@ -251,7 +260,7 @@ function describe(entries) {
         break;
       }
       default:
-        row.what = pregameEntry(e, side) || TIMER_WORDS[e.c] || "Recorded: " + String(e.c);
+        row.what = pregameEntry(e, side) || TIMER_WORDS[e.c] || noteWords(e) || "Recorded: " + String(e.c);
     }
     walk.k = k;
     walk.running = running;

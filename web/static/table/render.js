@@ -1,5 +1,6 @@
 // Drawing the table: clocks, sides, connection, tap area, result, the 100 ms frame.
 import { renderPregame } from "./pregame.js";
+import { renderMoved, renderRefused } from "./moved.js";
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, pendingCommand } from "./net.js";
@@ -35,6 +36,7 @@ export function render() {
   renderEo(g);
   renderScenario(g);
   renderPresence();
+  renderMoved(g);
   renderRuleset(g);
   renderSheet();
   renderPregame(g);
@@ -82,23 +84,6 @@ export function offlineText(queued) {
   if (others) parts.push(others + (others === 1 ? " command" : " commands"));
   if (!parts.length) return "Offline — reconnecting";
   return "Offline — " + parts.join(", ") + " queued";
-}
-
-// The server refused to merge the offline queue: said loudly until the state changes.
-export function renderRefused() {
-  let box = $("merge-refused");
-  if (!S.refused) {
-    if (box) box.hidden = true;
-    return;
-  }
-  if (!box) {
-    box = el("div", { id: "merge-refused", class: "banner danger merge-refused", role: "alert" });
-    $("status").prepend(box);
-  }
-  const why = /[.!?]$/.test(S.refused.message) ? S.refused.message : S.refused.message + ".";
-  const text = "Offline taps not merged — " + why + " The table shows the server's state.";
-  if (box.textContent !== text) box.textContent = text;
-  box.hidden = false;
 }
 
 export function renderSides(g) {
