@@ -1,10 +1,25 @@
-"""A command applied once: what each phone (seat and device) sent, by sequence number."""
+"""A command applied once: what each phone (seat link and device) sent, by sequence
+number. A phone is its seat's link, not the side it plays: the pre-game's change of
+seats (the second seat goes first, P1 from then on) leaves each link's numbers its own."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from app.domain.clock import Side
 
 SEEN_PER_DEVICE = 512
+
+
+def seat_link(side_of: Callable[[Any, Side], Side], game: Any, actor: str) -> str:
+    """The link a command came from, by its sender as logged ("p1" or "p2": a side; "eo",
+    "system"), in `game`, the table as the command found it. The change of seats turns
+    a seat into its side, and the same change a side into its seat."""
+    if actor not in ("p1", "p2"):
+        return actor
+    return side_of(game, Side.parse(actor)).name.lower()
 
 
 class Dedupe:

@@ -92,7 +92,7 @@ class Merge:
         if not room.engine.offline:
             raise RuleError("this table takes commands only while the phone is online")
         self.room, self.actor, self.device = room, actor, device
-        self.phone = device_key(actor_to_wire(actor), device)
+        self.phone = device_key(room.link_of(actor_to_wire(actor)), device)
         dedupe = room.dedupe
         self.fresh = [q for q in queued if dedupe.applied(self.phone, q[0], room.version) is None]
         for _, _, command in self.fresh:
@@ -180,7 +180,8 @@ class Merge:
         return game, wire
 
     def _online(self, side: Side, start_ms: int, end_ms: int) -> int:
-        return self.room.presences.online(side.name.lower(), start_ms, end_ms)
+        link = self.room.link_of(side.name.lower())
+        return self.room.presences.online(link, start_ms, end_ms)
 
     def done(self, version: int) -> None:
         """The merge is logged: its commands are known by number, and the rest of its

@@ -29,10 +29,10 @@ PRESENCES_KEPT = 16  # phones remembered a table; the longest silent is forgotte
 NOTE_COMMANDS = ("dispute_time_moved", "settle_time_moved")
 
 
-def device_key(actor: str, device: str) -> str:
-    """Dedupe and presence are a seat's and a device's together: another seat's phone
-    saying the same device id is another phone."""
-    return f"{actor}:{device}" if device else ""
+def device_key(link: str, device: str) -> str:
+    """Dedupe and presence are a seat link's and a device's together: another seat's
+    phone saying the same device id is another phone."""
+    return f"{link}:{device}" if device else ""
 
 
 @dataclass(slots=True)

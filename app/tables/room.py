@@ -19,7 +19,7 @@ from app.store.repository import LogEntry, Store
 from app.tables import protocol
 from app.tables import round_gate as gate
 from app.tables.codec import actor_to_wire
-from app.tables.dedupe import Dedupe
+from app.tables.dedupe import Dedupe, seat_link
 from app.tables.engines import WARMACHINE, Engine
 from app.tables.fanout import REPLACED, Broadcast, MemoryBroadcast, Subscriber
 from app.tables.flag_timer import FlagTimer
@@ -127,13 +127,14 @@ class TableRoom:
         self.version = log[-1].version if log else first
         self.loaded = Presence(self.time.now_ms(), self.version, self.game)
         for entry in log:
-            self.dedupe.remember(device_key(entry.actor, entry.device), entry.seq, entry.version)
+            before, after = states[entry.version - first - 1], states[entry.version - first]
+            link = seat_link(self.engine.side_of, before, entry.actor)
+            self.dedupe.remember(device_key(link, entry.device), entry.seq, entry.version)
             wire = loads(entry.command_json)
             self.timeline.took(entry, wire)
             for sub in merged_items(wire) if wire.get("c") == "merge" else []:
-                phone = device_key(sub["by"], sub["device"])
-                self.dedupe.remember(phone, sub["seq"], entry.version)
-            after = states[entry.version - first]
+                link = seat_link(self.engine.side_of, after, sub["by"])
+                self.dedupe.remember(device_key(link, sub["device"]), sub["seq"], entry.version)
             if self.engine.decides(entry.actor, after):
                 self.decided = Decision(entry.version, entry.at_ms, after)
 
@@ -178,6 +179,10 @@ class TableRoom:
             return c.Role(role)
         return self.engine.side_of(self.game, Side.parse(role))
 
+    def link_of(self, actor: str) -> str:
+        """The link a side's commands come from now (`actor_for` the other way round)."""
+        return seat_link(self.engine.side_of, self.game, actor)
+
     async def execute(
         self,
         actor: c.Actor,
@@ -196,9 +201,8 @@ class TableRoom:
             return await self.cluster.forward(self, actor, device, seq, command)
         async with self.lock:
             self._read_only(command)
-            applied = self.dedupe.applied(
-                device_key(actor_to_wire(actor), device), seq, self.version
-            )
+            phone = device_key(self.link_of(actor_to_wire(actor)), device)
+            applied = self.dedupe.applied(phone, seq, self.version)
             if applied is not None:
                 return Ack(applied, duplicate=True)
             now = self.time.now_ms()
@@ -306,9 +310,10 @@ class TableRoom:
         await self.store.write(self.table_id, entry, changed, result_json, self.fence)
         self._stored = stored
         self.last_change_ms = now
+        phone = device_key(self.link_of(entry.actor), device)  # as the table found it
         self.game = game
         self.version = version
-        self.dedupe.remember(device_key(entry.actor, device), seq, version)
+        self.dedupe.remember(phone, seq, version)
         self.timeline.took(entry, wire)
         if self.engine.decides(entry.actor, game):
             self.decided = Decision(version, at_ms, game)
