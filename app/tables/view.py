@@ -128,6 +128,22 @@ def _result(game: Game, result: Result | None) -> dict[str, Any] | None:
     }
 
 
+def _board_ending(game: Game) -> dict[str, Any] | None:
+    """How the game ended, for the EO's dashboard: the result the EO entered once there
+    is one (the EO may have found for the other player), else the table's own ending;
+    with its words by the winner's name."""
+    recorded = game.recorded
+    ending = recorded if recorded is not None else game.ending
+    if ending is None:
+        return None
+    name = None if ending.winner is None else game.names[ending.winner]
+    return {
+        "method": ending.method.value,
+        "winner": side_name(ending.winner),
+        "words": outcome_words(name, ending.method, game.format.tie_word),
+    }
+
+
 def disputed_words(game: Game) -> str | None:
     """Each player's reason for disputing the result, after their name."""
     if game.disputed is None:
@@ -329,9 +345,7 @@ def table_summary(
         "pause_warnings": list(game.pause_warnings),
         "flagged": side_name(game.flagged),
         "disputed": disputed_words(game),
-        "ending": None
-        if game.ending is None
-        else {"method": game.ending.method.value, "winner": side_name(game.ending.winner)},
+        "ending": _board_ending(game),
         "timer": timer_view(game, now_ms),
         "time_moved": time_moved.view(game),
     }

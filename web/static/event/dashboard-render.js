@@ -211,10 +211,10 @@ export function phaseText(row) {
     case "clock_out":
       return "Clock out — " + sideLabel(row.flagged || row.active);
     case "over": {
+      // The result the EO entered once there is one, else how the table ended, in words.
       const e = row.ending;
       if (!e) return "Game over";
-      const how = e.method ? " · " + e.method : "";
-      return e.winner ? row.names[e.winner === "p1" ? 0 : 1] + " wins" + how : "Tie" + how;
+      return e.words;
     }
     default:
       return row.phase;
