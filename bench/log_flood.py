@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil  # type: ignore[import-untyped]
 
 from bench import table_latency
 from bench.common import (
@@ -41,6 +42,7 @@ from bench.common import (
     add_load_options,
     bench_run,
     cpu_fields,
+    cpu_seconds,
     free_port,
     log,
     machine_fields,
@@ -223,10 +225,12 @@ async def attack(port: int, cfg: dict[str, Any], out_q: Any) -> None:
     tasks = [asyncio.create_task(_read(ws, tally)) for ws in screens]
     rate, burst = cfg["rate"], cfg["burst"]
     tasks += [asyncio.create_task(_ask(ws, tally, version, rate, burst)) for ws in screens]
+    cpu0 = cpu_seconds(psutil.Process())
     await asyncio.gather(*tasks[: len(screens)])  # until the server stops
     for task in tasks:
         task.cancel()
-    out_q.put(("result", "attacker", {**vars(tally), "screens": len(screens)}))
+    cpu = cpu_seconds(psutil.Process()) - cpu0  # the attacker's own, on the same cores
+    out_q.put(("result", "attacker", {**vars(tally), "screens": len(screens), "cpu_s": cpu}))
 
 
 def attacker_main(port: int, cfg: dict[str, Any], ctrl_q: Any, out_q: Any) -> None:
@@ -334,6 +338,7 @@ def _line(args: argparse.Namespace, floor: dict[str, Any], hit: dict[str, Any]) 
         "refused_reads": tally["refused_reads"],
         "refused_messages": tally["refused_messages"],
         "attack_pages_per_s": rounded(tally["pages"] / attack_s, 1) if attack_s else None,
+        "attacker_cpu_pct": rounded(tally["cpu_s"] / attack_s * 100, 1) if attack_s else None,
         "attack_covered_window": bool(
             span and tally["first_at"] <= span[0] and tally["last_at"] >= span[1]
         ),

@@ -33,6 +33,7 @@ from app.tables.room import TableRoom
 log = logging.getLogger(__name__)
 #: Log pages being read from the store for a socket (kept until sent).
 _reading: set[asyncio.Task[None]] = set()
+_READ_REFUSED = error_message("rate_limited", READ_REFUSED)
 
 
 @dataclass(slots=True)
@@ -82,7 +83,7 @@ class Screen:
         (its taps, its pings) go on."""
         room, reads = self.room, self.reads
         if reads.budget.take(room.table_id, self.role, reads.address) is not None:
-            self.sub.offer(error_message("rate_limited", READ_REFUSED))
+            self.sub.offer(_READ_REFUSED)
             return
         page = reads.pages.cached(room.table_id, room.version, after)
         if page is not None:
