@@ -41,6 +41,11 @@ async def player_links(
 ) -> list[dict[str, Any]]:
     """EO: each player's own link and its QR code, for the registration slips."""
     service.authorize(event_id, token)
+    policy = service.tournament(event_id)
+    if policy is not None:  # players registered by the format's own policy (Runewars)
+        own = policy.player_links(event_id, base)
+        codes = await run_in_threadpool(lambda: [qr_svg(row["url"]) for row in own])
+        return [{**row, "qr_svg": code} for row, code in zip(own, codes, strict=True)]
     service.require(event_id, "player_pages")
     rows = [
         (p, _link(base, event_id, player_link(service, event_id, p.id)))
@@ -58,6 +63,9 @@ async def me(
     event_id: str, service: EventsDep, base: BaseUrlDep, token: PlayerToken = None
 ) -> dict[str, Any]:
     """The player's own page: my table and opponent, my seat link, my lists."""
+    policy = service.tournament(event_id)
+    if policy is not None:
+        return policy.me(event_id, token, base)
     player = player_by_token(service, event_id, token)
     return my_page(service, event_id, player, base)
 
@@ -71,6 +79,7 @@ async def my_lists(
     token: PlayerToken = None,
 ) -> dict[str, Any]:
     """The player writes their lists before the event starts (locked once it starts)."""
+    service.require(event_id, "lists")
     player = player_by_token(service, event_id, token)
     set_my_lists(service, event_id, player, body.lists, body.painted)
     return my_page(service, event_id, player, base)
@@ -79,8 +88,9 @@ async def my_lists(
 @pages.get("/p/{event_id}", response_class=HTMLResponse)
 async def player_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     event = service.event(event_id)
+    page = "player.html" if service.tournament(event_id) is None else "rw_player.html"
     return templates.TemplateResponse(
-        request, "player.html", {"event_id": event.id, "event_name": event.name}
+        request, page, {"event_id": event.id, "event_name": event.name}
     )
 
 

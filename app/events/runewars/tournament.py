@@ -19,6 +19,7 @@ from app.domain.runewars.standings import Standing
 from app.events.base import EventBase, EventSpec
 from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
 from app.events.runewars.live import RunewarsEvent
+from app.events.runewars.players import my_page, player_by_key, player_key, player_link
 from app.events.runewars.view import event_view
 from app.store.models import EventRecord
 from app.tables.hub import new_id, new_token
@@ -209,6 +210,27 @@ class RunewarsTournament:
             "result": view["result"],
             "correction": view["correction"],
         }
+
+    # -- the players' own links -----------------------------------------------------
+
+    def player_links(self, event_id: str, base: str) -> list[dict[str, Any]]:
+        """Each player's own link (their registration slip), in registration order."""
+        event, live = self.service.event(event_id), self.live(event_id)
+        return [
+            {
+                "id": p.id,
+                "name": p.name,
+                "army_value": p.army_value,
+                "url": player_link(base, event_id, player_key(event.admin_token, event_id, p.id)),
+            }
+            for p in live.state.players
+        ]
+
+    def me(self, event_id: str, key: str | None, base: str) -> dict[str, Any]:
+        """The player's own page, by the key of their link."""
+        event, live = self.service.event(event_id), self.live(event_id)
+        live.collect()  # results from the live tables, shown before they are stored
+        return my_page(live, event.name, player_by_key(live, event.admin_token, key), base)
 
     # -- reading ------------------------------------------------------------------
 

@@ -20,9 +20,14 @@ function seat(table, key) {
     { class: "pc-seat pc-" + key },
     el("div", { class: "pc-seat-head" }, el("span", { class: "pc-name", text: name })),
     el("img", { class: "pc-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat link", width: "240", height: "240" }),
-    el("p", { class: "pc-scan", text: "Scan to open " + name + "'s clock" }),
+    el("p", { class: "pc-scan", text: "Scan to open " + name + (table.game === "runewars" ? "'s seat at this table" : "'s clock") }),
     role ? el("p", { class: "pc-role", text: role }) : null
   );
+}
+
+// A Runewars round runs on one round timer (DC11), not a clock for each player.
+function clockWords(table, minutes) {
+  return table.game === "runewars" ? "A " + minutes + "-minute round, on one round timer" : minutes + " minutes on each player's clock";
 }
 
 // A card printed before the round starts says nothing of its scenario: that is announced
@@ -41,11 +46,11 @@ function card(table, minutes, announced) {
         el("p", { class: "pc-event", text: eventName }),
         el("p", { class: "pc-round", text: "Round " + table.round + (announced ? " · " + table.scenario : "") }),
         el("p", { class: "pc-vs" }, el("strong", { text: table.links.p1.name }), el("span", { class: "pc-vs-word", text: " vs " }), el("strong", { text: table.links.p2.name })),
-        minutes ? el("p", { class: "pc-clock", text: minutes + " minutes on each player's clock" }) : null
+        minutes ? el("p", { class: "pc-clock", text: clockWords(table, minutes) }) : null
       )
     ),
     el("div", { class: "pc-seats" }, seat(table, "p1"), seat(table, "p2")),
-    el("footer", { class: "pc-foot", text: "Deathclock · keep this card at the table · your phone shows your clock; the server keeps the time" })
+    el("footer", { class: "pc-foot", text: "Deathclock · keep this card at the table · your phone shows " + (table.game === "runewars" ? "the round timer" : "your clock") + "; the server keeps the time" })
   );
 }
 

@@ -16,6 +16,7 @@ async function load() {
           { class: "card slip", "data-player-id": p.id },
           el("h2", { text: p.name }),
           p.faction ? el("p", { class: "muted", text: p.faction }) : null,
+          p.army_value ? el("p", { class: "muted", text: "Army value " + p.army_value }) : null,
           el("img", { src: p.qr_svg, alt: "QR code: " + p.name + "'s own page", width: "160", height: "160" }),
           el("p", { class: "small slip-url" }, el("a", { class: "plain", href: p.url, text: "Open " + p.name + "'s page" }))
         )
