@@ -45,6 +45,13 @@ def _hits(raw: Mapping[str, Any]) -> rc.FinalFlurry:
 MOST_REASON = 300
 
 
+def _reason(raw: Mapping[str, Any]) -> str:
+    reason = raw.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MOST_REASON:
+        raise BadInput(f"the reason is text of {MOST_REASON} characters at most")
+    return reason
+
+
 def _entry(value: object, who: str) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
         raise BadInput(f"{who}'s entry must be [army value destroyed, objective points]")
@@ -65,14 +72,11 @@ def judge_from_wire(raw: Mapping[str, Any]) -> rc.JudgeScores:
     flurry = raw.get("flurry")
     hits = None if flurry is None else _hits({"hits": flurry}).hits
     conceded = raw.get("conceded")
-    reason = raw.get("reason", "")
-    if not isinstance(reason, str) or len(reason) > MOST_REASON:
-        raise BadInput(f"the reason is text of {MOST_REASON} characters at most")
     return rc.JudgeScores(
         (_entry(entries[0], "P1"), _entry(entries[1], "P2")),
         hits,
         None if conceded is None else _seat(conceded, "conceded (or null)"),
-        reason,
+        _reason(raw),
     )
 
 
@@ -122,6 +126,26 @@ _KINDS: tuple[tuple[str, type, Reader, Writer], ...] = (
         lambda cmd: {"destroyed": cmd.destroyed, "objectives": cmd.objectives},
     ),
     ("final_flurry", rc.FinalFlurry, _hits, lambda cmd: {"hits": list(cmd.hits)}),
+    (
+        "flurry_hits",
+        rc.FlurryHits,
+        lambda raw: rc.FlurryHits(_count(raw, "hits")),
+        lambda cmd: {"hits": cmd.hits},
+    ),
+    ("confirm", rc.ConfirmResult, lambda _raw: rc.ConfirmResult(), lambda _cmd: {}),
+    (
+        "dispute",
+        rc.DisputeResult,
+        lambda raw: rc.DisputeResult(_reason(raw)),
+        lambda cmd: {"reason": cmd.reason},
+    ),
+    (
+        "step_back",
+        rc.StepBack,
+        lambda raw: rc.StepBack(_count(raw, "expect")),
+        lambda cmd: {"expect": cmd.expect},
+    ),
+    ("keep_round", rc.KeepRound, lambda _raw: rc.KeepRound(), lambda _cmd: {}),
     ("judge_scores", rc.JudgeScores, judge_from_wire, _judged),
 )
 _BY_NAME = {name: (kind, read) for name, kind, read, _ in _KINDS}

@@ -29,7 +29,7 @@ _STATUS = {
     Phase.PLAYING: TableStatus.PLAYING,
     Phase.SCORING: TableStatus.FINISHED,
     Phase.FINAL_FLURRY: TableStatus.FINISHED,
-    Phase.OVER: TableStatus.CONFIRMED,
+    Phase.OVER: TableStatus.AWAITING_CONFIRMATION,
 }
 
 
@@ -76,13 +76,35 @@ def eo_command(raw: Mapping[str, Any]) -> Any:
     return command_from_wire(raw)
 
 
+def reports(game: RwGame) -> list[dict[str, Any]]:
+    """What each player said of the result, in seat order: their score (army value
+    destroyed, objective points), their Final Flurry hits, confirmed, and why they
+    dispute it."""
+    said = []
+    for side in (Side.P1, Side.P2):
+        entry = game.entries[side]
+        said.append(
+            {
+                "entry": None if entry is None else list(entry),
+                "flurry_hits": game.flurry_hits[side],
+                "confirmed": game.confirmed[side],
+                "disputed": game.disputed[side],
+            }
+        )
+    return said
+
+
 def detail(table_id: str, game: RwGame, now_ms: int) -> dict[str, Any]:
-    """What the organiser sees of a Runewars table to settle it: where it stands, which
-    scores are in, its result and the last correction (no reports or disputes)."""
-    return {"id": table_id, **engine.view(game, now_ms)}
+    """What the organiser sees of a Runewars table to settle it: where it stands, both
+    players' reports and reasons, its result and the last correction."""
+    return {"id": table_id, **engine.view(game, now_ms), "reports": reports(game)}
 
 
 def status(game: RwGame) -> TableStatus:
+    if game.settled:
+        return TableStatus.CONFIRMED
+    if game.in_dispute:
+        return TableStatus.DISPUTED
     return _STATUS[game.phase]
 
 
@@ -119,8 +141,21 @@ def write(game: RwGame) -> dict[str, Any]:
 def read(snapshot: Mapping[str, Any]) -> RwGame:
     if snapshot.get("format") != SNAPSHOT_FORMAT:
         raise ValueError(f"snapshot format {snapshot.get('format')!r} is not a Runewars table")
-    # Snapshots from before the organiser's corrections lack their two fields.
-    raw = {"judged": False, "correction": None, **snapshot["game"]}
+    # Snapshots from before the organiser's corrections and the players' agreement
+    # lack their fields: a result there stood at once.
+    old = "confirmed" not in snapshot["game"]
+    done = old and snapshot["game"].get("phase") == Phase.OVER.value
+    raw = {
+        "judged": False,
+        "judged_reason": "",
+        "correction": None,
+        "flurry_hits": [None, None],
+        "flurry_tie": None,
+        "confirmed": [done, done],
+        "disputed": [None, None],
+        "step_back": None,
+        **snapshot["game"],
+    }
     game = decode(RwGame, raw)
     if not isinstance(game, RwGame):
         raise ValueError("not a Runewars game")
@@ -164,7 +199,7 @@ def setup_of(row: Mapping[str, Any]) -> TableSetup:
 
 
 def over(game: RwGame) -> bool:
-    return game.phase is Phase.OVER
+    return game.settled
 
 
 def quick_setup(quick: Any, rng: random.Random) -> TableSetup:

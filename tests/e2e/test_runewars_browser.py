@@ -44,8 +44,8 @@ def test_two_phones_play_runewars_to_a_final_flurry__TS11_DC11(
         page.goto(links[seat]["url"])
         pages.append(page)
     p1, p2 = pages
-    expect(p1.locator("#role")).to_contain_text("P1")
-    expect(p2.locator("#role")).to_contain_text("P2")
+    expect(p1.locator("#role")).to_have_text("Ann")  # each seat by its player's name
+    expect(p2.locator("#role")).to_have_text("Bob")
     expect(p1.locator("#rw-timer")).to_have_text("1:30:00")
     # Bob has the lower army: he chooses, and makes Ann first player.
     expect(p2.locator("#rw-first")).to_be_visible()
@@ -76,12 +76,16 @@ def test_two_phones_play_runewars_to_a_final_flurry__TS11_DC11(
     expect(p1.locator("#rw-flurry")).to_be_visible()
     expect(p1.locator("#rw-prompt")).to_contain_text("Final Flurry")
     _shot(p1, "4-final-flurry")
-    p1.locator("#rw-hits-p1").fill("3")
-    p1.locator("#rw-hits-p2").fill("5")
+    p1.locator("#rw-hits").fill("3")  # each phone enters its own player's hits
     p1.locator("#rw-flurry-send").click()
+    p2.locator("#rw-hits").fill("5")
+    p2.locator("#rw-flurry-send").click()
     expect(p2.locator("#rw-result-title")).to_have_text("Bob wins")
     expect(p2.locator("#rw-result-detail")).to_contain_text("TP 5 – 6")
     expect(p2.locator("#rw-result-detail")).to_contain_text("Final Flurry 3 – 5")
+    p1.locator("#rw-confirm").click()
+    p2.locator("#rw-confirm").click()
+    expect(p1.locator("#rw-agree-state")).to_have_text("Both players confirmed: the result stands.")
     _shot(p2, "5-result")
 
 
@@ -144,6 +148,8 @@ def test_the_eo_corrects_a_result_from_the_admin_page__TS11_ST5(
     # Table 1's players score it themselves: P1 130 against 60, a win of MoV 70 (8-3 TP).
     _cmd(ws_base, tables[0], "p1", {"c": "enter_score", "destroyed": 120, "objectives": 10})
     _cmd(ws_base, tables[0], "p2", {"c": "enter_score", "destroyed": 60, "objectives": 0})
+    for seat in ("p1", "p2"):  # both players confirm it: the result stands
+        _cmd(ws_base, tables[0], seat, {"c": "confirm"})
     view = http.get(base).json()
     first = view["rounds"][0]["pairings"][0]
     p1_name, p2_name = first["p1"]["name"], first["p2"]["name"]
@@ -188,7 +194,7 @@ def test_the_eo_corrects_a_result_from_the_admin_page__TS11_ST5(
     page.fill("#judge-p2-destroyed", "120")
     page.fill("#judge-p2-objectives", "10")
     page.click("#judge-send")
-    expect(page.locator("#judge-error")).to_contain_text("give the reason")
+    expect(page.locator("#judge-error")).to_contain_text("Give the reason")
     page.fill("#judge-reason", "the scores were swapped")
     page.click("#judge-send")
     dialog = page.locator("#confirm-dialog")

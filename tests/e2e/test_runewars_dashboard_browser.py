@@ -119,9 +119,11 @@ def test_eo_page_runs_a_runewars_event_and_the_public_page_follows__RP6_ST5(
     expect(page.locator("#add-name")).to_have_value("Eve")  # nothing typed is lost
     expect(page.locator("#players")).to_contain_text("197")
     page.click("#do-pair")
+    page.click("#confirm-yes")  # asked first: a paired round cannot be taken back
     expect(page.locator("#rounds")).to_contain_text("Round 1 · Swiss")
     expect(page.locator("#rounds tbody tr")).to_have_count(2)
     page.click("#do-start")
+    page.click("#confirm-yes")
     expect(page.locator("#rounds tbody")).to_contain_text("Waiting")
     expect(page.locator("#standings tbody tr")).to_have_count(4)
     ARTIFACTS.mkdir(exist_ok=True)

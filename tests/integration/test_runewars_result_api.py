@@ -29,7 +29,7 @@ async def test_the_organiser_judges_and_corrects_a_runewars_table__TS11_ST5(
         assert (await put(entries, {})).status_code == 401
         assert (await put(entries, {"X-EO-Token": "wrong"})).status_code == 401
         early = await put(entries)
-        assert early.status_code == 400 and "once the table is scoring" in early.json()["detail"]
+        assert early.status_code == 400 and "give the reason" in early.json()["detail"]
 
         # DC11: the organiser starts the round (its timer on every table), then the
         # players choose the first player and the areas.

@@ -46,11 +46,18 @@ async def test_two_phones_play_a_runewars_game_to_a_final_flurry__TS11_DC11(
     assert (await p1.command("enter_score", destroyed=150, objectives=0))["t"] == "ack"
     assert (await p2.command("enter_score", destroyed=130, objectives=20))["t"] == "ack"
     assert p2.game["phase"] == "final_flurry"
-    assert (await p2.command("final_flurry", hits=[2, 4]))["t"] == "ack"
-    await p1.wait_version(p2.version)
-    result = p1.game["result"]
+    # Each phone enters its own player's hits; one phone cannot enter both.
+    both = await p2.command("final_flurry", hits=[2, 4])
+    assert both["t"] == "error" and "their own Final Flurry hits" in both["message"]
+    assert (await p2.command("flurry_hits", hits=4))["t"] == "ack"
+    assert (await p1.command("flurry_hits", hits=2))["t"] == "ack"
+    await p2.wait_version(p1.version)
+    result = p2.game["result"]
     assert result["winner"] == "p2" and result["tp"] == [5, 6] and result["mov"] == [0, 0]
-    assert result["final_flurry"] == [2, 4]
+    assert result["final_flurry"] == [2, 4] and p2.game["settled"] is False
+    assert (await p1.command("confirm"))["t"] == "ack"
+    assert (await p2.command("confirm"))["t"] == "ack"
+    assert p2.game["settled"] is True
 
 
 async def test_unknown_format_is_refused_in_the_players_words(server: RunningServer) -> None:

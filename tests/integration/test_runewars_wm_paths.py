@@ -29,7 +29,6 @@ REFUSED: tuple[tuple[str, str, Any, str], ...] = (
     ("GET", "/pairings.csv", None, "margin of victory (ST5)"),
     ("GET", "/results.csv", None, "margin of victory (ST5)"),
     ("GET", "/prizes", None, "no prizes"),
-    ("GET", "/player-links", None, "no player pages or registration slips"),
     ("POST", "/prizes/best_painted/vote", {}, "no prizes"),
     ("POST", "/prizes/best_painted/close", None, "no prizes"),
     ("POST", "/prizes/best_painted/award", {"player": "{a}"}, "no prizes"),
@@ -86,10 +85,11 @@ async def test_a_runewars_event_answers_every_warmachine_path_or_refuses_it__RP6
         csv = await http.get(f"{api}/standings.csv")
         assert csv.status_code == 200 and csv.text.startswith("rank,player_id,name,tp,mov")
 
-        # What the EO sees of the table: where it stands, no reports or disputes.
+        # What the EO sees of the table: where it stands, each player's report (none yet).
         detail = (await http.get(f"{api}/tables/{table['id']}", headers=eo)).json()
         assert detail["game"] == "runewars" and detail["phase"] == "first_player"
-        assert detail["scenario"] == table["scenario"] and "reports" not in detail
+        assert detail["scenario"] == table["scenario"]
+        assert [r["entry"] for r in detail["reports"]] == [None, None]
 
         # DC11: one table's round timer waits for the round's start (every table's at
         # once); then the EO calls time on one table by itself.

@@ -46,7 +46,10 @@ async def score(room: TableRoom, rng: random.Random) -> None:
         entry = rc.EnterScore(rng.randrange(army + 1), rng.choice((0, 10, 20)))
         await room.execute(side, "phone", 100 + n, entry)
     if isinstance(room.game, RwGame) and room.game.phase is Phase.FINAL_FLURRY:
-        await room.execute(Side.P1, "phone", 200, rc.FinalFlurry((5, 2)))
+        await room.execute(Side.P1, "phone", 200, rc.FlurryHits(5))
+        await room.execute(Side.P2, "phone", 201, rc.FlurryHits(2))
+    for n, side in enumerate((Side.P1, Side.P2)):  # both players confirm the result
+        await room.execute(side, "phone", 300 + n, rc.ConfirmResult())
 
 
 async def play_round(event: RunewarsEvent, time: FakeTime, rng: random.Random) -> None:

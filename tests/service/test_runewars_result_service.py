@@ -83,7 +83,7 @@ async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
     ((_, g1), t1), ((_, g2), t2) = sorted(live.tables.items())
     assert (first.table_id, second.table_id) == (t1, t2)
 
-    with pytest.raises(RuleError, match="once the table is scoring"):
+    with pytest.raises(RuleError, match="has not ended at the table: give the reason"):
         await policy.enter_result(eid, t1, {"entries": [[10, 0], [0, 0]]})
     await _to_scoring(first, time)
     await _to_scoring(second, time)

@@ -11,7 +11,7 @@ import pytest
 
 from app.domain.clock import Side
 from app.domain.commands import Role
-from app.domain.errors import BadInput, RuleError
+from app.domain.errors import BadInput
 from app.domain.runewars import commands as rc
 from app.domain.runewars.state import Phase, RwGame
 from app.domain.status import TableStatus
@@ -94,10 +94,15 @@ async def test_the_round_timer_calls_time_on_the_table__DC11(tmp_path: Path) -> 
     await room.execute(Side.P1, "d1", 4, rc.EnterScore(80, 10))
     await room.execute(Side.P2, "d2", 2, rc.EnterScore(90, 0))
     assert room.game.phase is Phase.FINAL_FLURRY
-    with pytest.raises(RuleError, match="again"):
-        await room.execute(Side.P2, "d2", 3, rc.FinalFlurry((1, 1)))
-    await room.execute(Side.P2, "d2", 4, rc.FinalFlurry((3, 1)))
+    await room.execute(Side.P2, "d2", 3, rc.FlurryHits(1))
+    await room.execute(Side.P1, "d1", 5, rc.FlurryHits(1))
+    assert room.game.phase is Phase.FINAL_FLURRY and room.game.flurry_tie == 1  # again
+    await room.execute(Side.P2, "d2", 4, rc.FlurryHits(1))
+    await room.execute(Side.P1, "d1", 6, rc.FlurryHits(3))
     assert room.game.outcome is not None and room.game.outcome.winner is Side.P1
+    assert room.engine.status(room.game) is TableStatus.AWAITING_CONFIRMATION
+    await room.execute(Side.P1, "d1", 7, rc.ConfirmResult())
+    await room.execute(Side.P2, "d2", 5, rc.ConfirmResult())
     assert room.engine.status(room.game) is TableStatus.CONFIRMED
     await hub.close()
     store.close()

@@ -48,9 +48,10 @@ def scoring() -> RwGame:
 
 
 def decided() -> RwGame:
-    """Ann 107 against Bob's 49: Ann wins, MoV 58, 7 TP to 4."""
+    """Ann 107 against Bob's 49: Ann wins, MoV 58, 7 TP to 4; both confirmed it."""
     game = apply(scoring(), P1, rc.EnterScore(107, 0), T0)
-    return apply(game, P2, rc.EnterScore(49, 0), T0)
+    game = apply(game, P2, rc.EnterScore(49, 0), T0)
+    return apply(apply(game, P1, rc.ConfirmResult(), T0), P2, rc.ConfirmResult(), T0)
 
 
 def judge(p1: tuple[int, int], p2: tuple[int, int], **kw: object) -> rc.JudgeScores:
@@ -115,9 +116,22 @@ def test_players_cannot_send_it__TS11() -> None:
             apply(decided(), actor, judge((0, 0), (10, 0), reason="mine"), T0)
 
 
-def test_refused_before_scoring__TS11() -> None:
-    with pytest.raises(RuleError, match=r"once the table is scoring.*game round 1"):
+def test_entered_while_playing_with_a_reason_ends_the_game__TS11_DC11() -> None:
+    with pytest.raises(BadInput, match="has not ended at the table: give the reason"):
         apply(playing(), EO, judge((10, 0), (0, 0)), T0)
+    game = apply(playing(), EO, judge((10, 0), (0, 0), reason="Bob left early"), T0)
+    assert game.phase is Phase.OVER and game.settled and game.judged
+    assert game.outcome is not None and game.outcome.ended_by is EndedBy.ORGANISER
+    assert game.judged_reason == "Bob left early" and view(game, T0)["settled"] is True
+    # DC11: after time is called, a game the organiser enters ended on time.
+    called = apply(playing(), EO, rc.CallTime(), T0)
+    timed = apply(called, EO, judge((10, 0), (0, 0), reason="never scored"), T0)
+    assert timed.outcome is not None and timed.outcome.ended_by is EndedBy.TIME
+    # Even before the round's timer starts (a table that never played).
+    setup = TableSetup(("Ann", "Bob"), (198, 200), "Battle Lines", "Bounty")
+    fresh = new_game(setup, random.Random(1))
+    early = apply(fresh, EO, judge((0, 0), (0, 0), conceded=P1, reason="no show"), T0)
+    assert early.outcome is not None and early.outcome.winner is P2 and early.settled
 
 
 def test_entries_are_checked_like_the_players__TS11() -> None:

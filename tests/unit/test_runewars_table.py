@@ -172,8 +172,10 @@ def test_equal_scores_go_to_a_final_flurry_entered_at_the_table__TS11() -> None:
     game = scored(game, (80, 10), (90, 0))
     assert game.phase is Phase.FINAL_FLURRY and game.outcome is None
     with pytest.raises(RuleError, match="roll the Final Flurry again"):
-        apply(game, P1, rc.FinalFlurry((3, 3)), T0)
-    game = apply(game, P2, rc.FinalFlurry((2, 5)), T0)
+        apply(game, EO, rc.FinalFlurry((3, 3)), T0)
+    with pytest.raises(NotYourSeat, match="their own Final Flurry hits"):
+        apply(game, P2, rc.FinalFlurry((2, 5)), T0)
+    game = apply(game, EO, rc.FinalFlurry((2, 5)), T0)
     assert game.outcome is not None and game.outcome.winner is P2
     assert game.outcome.flurry == (2, 5)
     assert game.outcome.mov == (0, 0) and game.outcome.tp == (5, 6)
@@ -241,6 +243,7 @@ def test_only_a_player_concedes__ST5() -> None:
 
 def test_the_game_over_refuses_commands__TS11() -> None:
     game = scored(apply(to_round(playing(), 8), P1, rc.EndGameRound(8), T0), (50, 0), (0, 0))
+    game = apply(apply(game, P1, rc.ConfirmResult(), T0), P2, rc.ConfirmResult(), T0)
     with pytest.raises(RuleError, match="over"):
         apply(game, P1, rc.EnterScore(60, 0), T0)
 

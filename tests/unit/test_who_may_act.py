@@ -462,6 +462,8 @@ def rw_at(phase: RwPhase, first: Side = P1) -> Callable[[], RwGame]:
             (P1, rc.ArmyDestroyed(None)),
             (P1, rc.EnterScore(100, 0)),
             (P2, rc.EnterScore(100, 0)),
+            (P1, rc.FlurryHits(3)),
+            (P2, rc.FlurryHits(1)),
         ]
         for sender, step in steps:
             if game.phase is phase:
@@ -471,6 +473,15 @@ def rw_at(phase: RwPhase, first: Side = P1) -> Callable[[], RwGame]:
         return game
 
     return build
+
+
+def rw_round_2() -> RwGame:
+    return rw.apply(rw_at(RwPhase.PLAYING)(), P1, rc.EndGameRound(1), 0)
+
+
+def rw_asked_back() -> RwGame:
+    """Ann asked to step the round counter back to game round 1."""
+    return rw.apply(rw_round_2(), P1, rc.StepBack(2), 0)
 
 
 @dataclass(frozen=True)
@@ -506,7 +517,12 @@ RW_CASES = [
     RwCase("both armies destroyed", rw_at(RwPhase.PLAYING), rc.ArmyDestroyed(None), (P1, P2, EO)),
     RwCase("concede", rw_at(RwPhase.PLAYING), rc.Concede(), (P1, P2)),
     RwCase("enter a score", rw_at(RwPhase.SCORING), rc.EnterScore(80, 10), (P1, P2)),
-    RwCase("final flurry", rw_at(RwPhase.FINAL_FLURRY), rc.FinalFlurry((3, 1)), (P1, P2, EO)),
+    RwCase("final flurry", rw_at(RwPhase.FINAL_FLURRY), rc.FinalFlurry((3, 1)), (EO,)),
+    RwCase("own flurry hits", rw_at(RwPhase.FINAL_FLURRY), rc.FlurryHits(3), (P1, P2)),
+    RwCase("confirm", rw_at(RwPhase.OVER), rc.ConfirmResult(), (P1, P2)),
+    RwCase("dispute", rw_at(RwPhase.OVER), rc.DisputeResult("no"), (P1, P2)),
+    RwCase("step back", rw_round_2, rc.StepBack(2), (P1, P2, EO)),
+    RwCase("keep the round", rw_asked_back, rc.KeepRound(), (P1, P2, EO)),
     RwCase(
         "judge the scores",
         rw_at(RwPhase.SCORING),

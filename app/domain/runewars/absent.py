@@ -27,8 +27,6 @@ EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
         f"{_TOURNAMENT} and …/tournament/standings.csv",
         "prizes": "a Runewars event has no prizes or votes (ST3 is Steamroller's)",
         "lists": "a Runewars player brings an army value, not army lists",
-        "player_pages": "a Runewars event has no player pages or registration slips (they "
-        "carry army lists): its pairings and tables are on the event's page",
     }
 )
 
@@ -50,8 +48,9 @@ _NO_SCENARIO = (
     "destroyed plus objective points (TS11)"
 )
 _NO_REPORTS = (
-    "a Runewars table has no tiebreak reports or confirmations: each player enters a score "
-    "(enter_score); equal scores go to the Final Flurry (TS11)"
+    "a Runewars table has no tiebreak reports: each player enters a score (enter_score), "
+    "then confirms the result (confirm) or disputes it (dispute); equal scores go to the "
+    "Final Flurry (TS11)"
 )
 _NO_PREGAME = (
     "a Runewars table has no pre-game of lists, rolls and edges: the player with the lower "
@@ -93,8 +92,6 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "final_scoring": _NO_SCENARIO,
         "scenario_roll": _NO_SCENARIO,
         "report": _NO_REPORTS,
-        "confirm": _NO_REPORTS,
-        "dispute": _NO_REPORTS,
         "call_tie": _NO_TIE,
         "record_result": "a Runewars table's result is both players' entries: the organiser "
         "sends judge_scores (PUT …/tables/{table}/result with entries)",

@@ -61,9 +61,42 @@ class EnterScore:
 
 @dataclass(frozen=True, slots=True)
 class FinalFlurry:
-    """TS11: the hits each player rolled in the Final Flurry (P1's, P2's)."""
+    """TS11: the hits each player rolled in the Final Flurry (P1's, P2's), entered by
+    the organiser at the table (each player enters their own: `FlurryHits`)."""
 
     hits: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FlurryHits:
+    """TS11: equal scores: the hits this player rolled in the Final Flurry."""
+
+    hits: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmResult:
+    """The player agrees with the result as worked out from both players' entries."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeResult:
+    """The player does not agree with the result: the organiser decides it."""
+
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StepBack:
+    """Step the round counter back by one (or undo the game's end at the counter): a
+    player asks, the other player agrees by asking too; the organiser just does it."""
+
+    expect: int  # the game round the sender sees, so a stale request does nothing
+
+
+@dataclass(frozen=True, slots=True)
+class KeepRound:
+    """A player turns down (or withdraws) the request to step the round counter back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,5 +122,10 @@ Command = (
     | Concede
     | EnterScore
     | FinalFlurry
+    | FlurryHits
+    | ConfirmResult
+    | DisputeResult
+    | StepBack
+    | KeepRound
     | JudgeScores
 )

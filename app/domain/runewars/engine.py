@@ -12,11 +12,11 @@ from app.domain.clock import Side
 from app.domain.commands import Actor, Role
 from app.domain.errors import BadInput, RuleError, StaleCommand
 from app.domain.frozen import replace
+from app.domain.runewars import agreement, who_may_act
 from app.domain.runewars import commands as rc
-from app.domain.runewars import who_may_act
 from app.domain.runewars.judge import judge
-from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND, score
-from app.domain.runewars.scoring import decide, flurry_win
+from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND
+from app.domain.runewars.scoring import flurry_win
 from app.domain.runewars.state import EndedBy, Outcome, Phase, RwGame, TableSetup, new_game
 
 __all__ = ["RwGame", "TableSetup", "apply", "new_game", "view"]
@@ -86,25 +86,9 @@ def _concede(game: RwGame, actor: Actor, _cmd: rc.Concede, _now: int) -> RwGame:
     return replace(game, conceded=actor, phase=Phase.SCORING, ended_by=EndedBy.CONCESSION)
 
 
-def _enter_score(game: RwGame, actor: Actor, cmd: rc.EnterScore, _now: int) -> RwGame:
-    _phase(game, Phase.SCORING)
-    assert isinstance(actor, Side)  # `who_may_act`: each player enters their own score
-    opponent_army = game.setup.army_values[actor.other]
-    if not game.destroyed[actor.other] and cmd.destroyed > opponent_army:
-        raise BadInput(
-            f"you cannot destroy more than your opponent's army ({opponent_army} points), "
-            f"not {cmd.destroyed}"
-        )
-    score(cmd.destroyed, cmd.objectives)  # checks the numbers
-    entries = list(game.entries)
-    entries[actor] = (cmd.destroyed, cmd.objectives)
-    game = replace(game, entries=(entries[0], entries[1]))
-    if None in game.entries:
-        return game
-    return decide(game)
-
-
 def _final_flurry(game: RwGame, actor: Actor, cmd: rc.FinalFlurry, _now: int) -> RwGame:
+    """The organiser at the table enters both players' hits (each player enters their
+    own: `agreement.flurry_hits`); the result goes to both players to confirm."""
     _phase(game, Phase.FINAL_FLURRY)
     return flurry_win(game, (int(cmd.hits[0]), int(cmd.hits[1])))
 
@@ -119,12 +103,17 @@ _RULES: dict[type, Rule] = {
     rc.CallTime: _call_time,
     rc.ArmyDestroyed: _army_destroyed,
     rc.Concede: _concede,
-    rc.EnterScore: _enter_score,
+    rc.EnterScore: lambda game, actor, cmd, _now: agreement.enter_score(game, actor, cmd),
     rc.FinalFlurry: _final_flurry,
+    rc.FlurryHits: lambda game, actor, cmd, _now: agreement.flurry_hits(game, actor, cmd),
+    rc.ConfirmResult: lambda game, actor, _cmd, _now: agreement.confirm(game, actor),
+    rc.DisputeResult: lambda game, actor, cmd, _now: agreement.dispute(game, actor, cmd),
+    rc.StepBack: lambda game, actor, cmd, _now: agreement.step_back(game, actor, cmd),
+    rc.KeepRound: lambda game, actor, _cmd, _now: agreement.keep_round(game, actor),
     rc.JudgeScores: judge,
 }
 
-#: What still applies once the game is over: the organiser's correction (TS11/ST5).
+#: What still applies once the result stands: the organiser's correction (TS11/ST5).
 _AFTER_THE_GAME = (rc.JudgeScores,)
 
 
@@ -144,9 +133,14 @@ def apply(game: RwGame, actor: Actor, command: Any, now_ms: int, *, logged: bool
         raise BadInput(f"unknown command {type(command).__name__}")
     if not logged:
         who_may_act.check(game, actor, command)
-    if game.phase is Phase.OVER and not isinstance(command, _AFTER_THE_GAME):
-        raise RuleError("the game is over: only the organiser corrects its result")
-    return rule(timer_check(game, now_ms), actor, command, now_ms)
+    if game.settled and not isinstance(command, _AFTER_THE_GAME):
+        raise RuleError("the game is over and its result stands: only the organiser corrects it")
+    before = timer_check(game, now_ms)
+    after = rule(before, actor, command, now_ms)
+    moved = after.phase is not before.phase or after.game_round != before.game_round
+    if moved and after.step_back is not None:
+        return replace(after, step_back=None)  # the counter moved: a request lapses
+    return after
 
 
 def view(game: RwGame, now_ms: int) -> dict[str, object]:
@@ -174,7 +168,23 @@ def view(game: RwGame, now_ms: int) -> dict[str, object]:
         "entered": [e is not None for e in game.entries],
         "result": None if out is None else _outcome_view(out),
         "judged": game.judged,
+        "judged_reason": game.judged_reason,
         "correction": _correction_view(game),
+        **_agreement_view(game),
+    }
+
+
+def _agreement_view(game: RwGame) -> dict[str, object]:
+    """Where the players stand on the result: each one's Final Flurry hits entered,
+    confirmation and dispute, and a request to step the round counter back."""
+    return {
+        "flurry_entered": [h is not None for h in game.flurry_hits],
+        "flurry_tie": game.flurry_tie,
+        "confirmed": list(game.confirmed),
+        "disputed": list(game.disputed),
+        "settled": game.settled,
+        "step_back": None if game.step_back is None else game.step_back.label.lower(),
+        "can_step_back": agreement.can_step_back(game),
     }
 
 

@@ -1,6 +1,8 @@
 """What only the organiser does at a Runewars table: enter or correct its result
-(TS11 scores, ST5 outcome). A decided result moves only by the organiser, with the
-reason, and the correction keeps what it replaced."""
+(TS11 scores, ST5 outcome), in any state: a table still playing (after time is called,
+say), one scoring, one whose players disagree, one whose result stands. The organiser
+gives the reason, unless the players are still entering their scores; a correction
+keeps what it replaced. The organiser's result stands at once."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ from app.domain.runewars.rules import score
 from app.domain.runewars.scoring import decide, flurry_win, scores
 from app.domain.runewars.state import Correction, EndedBy, Phase, RwGame
 
-#: The phases in which the organiser enters a result (OVER: a correction).
-JUDGED_IN = (Phase.SCORING, Phase.FINAL_FLURRY, Phase.OVER)
+#: Where the players are still entering their scores: the organiser's entry needs no
+#: reason there (everywhere else it ends a game, or overrules the players' result).
+PLAYERS_SCORING = (Phase.SCORING, Phase.FINAL_FLURRY)
 
 #: The longest reason kept with a correction.
 MOST_REASON = 300
@@ -32,10 +35,20 @@ def _check_entries(game: RwGame, cmd: rc.JudgeScores) -> None:
         score(destroyed, objectives)  # checks the numbers
 
 
+def _ended_by(game: RwGame, conceded: Side | None) -> EndedBy:
+    """How the game ended: as at the table; a game the organiser ends, on time once
+    time was called, else by the organiser's decision."""
+    if conceded is not None:
+        return EndedBy.CONCESSION
+    if game.ended_by is not None:
+        return game.ended_by
+    return EndedBy.TIME if game.time_called else EndedBy.ORGANISER
+
+
 def _rescored(game: RwGame, cmd: rc.JudgeScores) -> RwGame:
     """The game as scored afresh from the organiser's entries."""
     conceded = cmd.conceded if cmd.conceded is not None else game.conceded
-    ended_by = EndedBy.CONCESSION if conceded is not None else game.ended_by
+    ended_by = _ended_by(game, conceded)
     decided = decide(
         replace(
             game,
@@ -58,29 +71,45 @@ def _rescored(game: RwGame, cmd: rc.JudgeScores) -> RwGame:
     return decided
 
 
+def why_needed(game: RwGame) -> str | None:
+    """What the organiser's entry does that needs its reason (None: none needed)."""
+    if game.phase in PLAYERS_SCORING:
+        return None
+    if game.settled:
+        return "this result is decided: give the reason for the correction"
+    if game.in_dispute:
+        return "the players disagree: give the reason for your decision"
+    if game.outcome is not None:
+        return "the players' result is waiting for their confirmation: give the reason"
+    return "the game has not ended at the table: give the reason for entering its result"
+
+
 def judge(game: RwGame, actor: Actor, cmd: rc.JudgeScores, now_ms: int) -> RwGame:
     """TS11/ST5: the organiser sets both players' scores (and, on equal scores, the
-    Final Flurry's hits, or a concession) and the outcome follows by the rules. Only
-    once the table is scoring; on a decided result it is a correction, which needs
-    the reason and keeps the outcome it replaced. Only the organiser (`who_may_act`)."""
-    if game.phase not in JUDGED_IN:
-        where = (
-            f"game round {game.game_round}"
-            if game.phase is Phase.PLAYING
-            else game.phase.value.replace("_", " ")
-        )
-        raise RuleError(
-            f"not yet: the organiser enters a result once the table is scoring (it is at {where})"
-        )
+    Final Flurry's hits, or a concession) and the outcome follows by the rules, in any
+    state of the table; it stands at once. Over the players' result it is a
+    correction, which keeps the outcome it replaced. Only the organiser
+    (`who_may_act`)."""
     _check_entries(game, cmd)
     reason = cmd.reason.strip()
     if len(reason) > MOST_REASON:
         raise BadInput(f"the reason is {MOST_REASON} characters at most")
     judged = _rescored(game, cmd)
+    needed = why_needed(game)
+    same = game.settled and judged.outcome == game.outcome  # a retry, or no change
+    if needed is not None and not reason and not same:
+        raise BadInput(needed)
     before = game.outcome
     correction = game.correction
-    if before is not None and judged.outcome != before:
-        if not reason:
-            raise BadInput("this result is decided: give the reason for the correction")
+    if game.settled and before is not None and judged.outcome != before:
         correction = Correction(reason, now_ms, before, game.entries)
-    return replace(judged, judged=True, correction=correction)
+    return replace(
+        judged,
+        judged=True,
+        judged_reason=reason,
+        correction=correction,
+        disputed=(None, None),
+        flurry_hits=(None, None),
+        flurry_tie=None,
+        step_back=None,
+    )

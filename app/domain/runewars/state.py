@@ -34,6 +34,8 @@ class EndedBy(StrEnum):
     MUTUAL_DESTRUCTION = "mutual_destruction"
     TIME = "time"
     CONCESSION = "concession"
+    #: The organiser entered the result of a game that had not ended at the table.
+    ORGANISER = "organiser"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +111,30 @@ class RwGame:
     outcome: Outcome | None = None
     #: The organiser entered the result (a disputed score, or a correction).
     judged: bool = False
+    #: Why the organiser entered it, as the players read it (may be empty).
+    judged_reason: str = ""
     #: The last correction of a decided result, with what it replaced.
     correction: Correction | None = None
+    #: Equal scores: the hits each player says they rolled in the Final Flurry.
+    flurry_hits: tuple[int | None, int | None] = (None, None)
+    #: Both players rolled this many hits: the Final Flurry is rolled again.
+    flurry_tie: int | None = None
+    #: Each player agreed to the result as their phones worked it out.
+    confirmed: tuple[bool, bool] = (False, False)
+    #: Each player's reason for disputing the result (None: no dispute).
+    disputed: tuple[str | None, str | None] = (None, None)
+    #: A player asked to step the round counter back; the other player's agreement
+    #: (or the organiser) steps it back.
+    step_back: Side | None = None
+
+    @property
+    def settled(self) -> bool:
+        """The result stands: both players confirmed it, or the organiser entered it."""
+        return self.outcome is not None and (self.judged or all(self.confirmed))
+
+    @property
+    def in_dispute(self) -> bool:
+        return any(reason is not None for reason in self.disputed)
 
     @property
     def format_id(self) -> str:

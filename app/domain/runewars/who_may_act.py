@@ -3,11 +3,12 @@ command before the rules ask whether it fits the table's state (TS11, DC11).
 
 The player with the lower army total names the first player, the second player takes a
 deployment area, the first player keeps the round counter; each player reports their own
-army destroyed (or both armies together), enters their own score and concedes for
-themselves; either player starts the round timer or enters the Final Flurry's hits. The
-organiser may step in for any of these but a player's own score and concession, and
-alone enters or corrects a result; the organiser or the round timer calls time; a
-watcher only reads.
+army destroyed (or both armies together), enters their own score and Final Flurry hits,
+confirms or disputes the result and concedes for themselves; either player starts the
+round timer, asks to step the round counter back (the other agrees by asking too) or
+turns such a request down. The organiser may step in for any of these but what a player
+says for themselves, and alone enters both Final Flurry hits or enters or corrects a
+result; the organiser or the round timer calls time; a watcher only reads.
 """
 
 from __future__ import annotations
@@ -43,7 +44,12 @@ WHO: dict[type, tuple[Who, str]] = {
     rc.ArmyDestroyed: (Who.OWN_ARMY, "report an army destroyed"),
     rc.Concede: (Who.SEATS, "concede their game"),
     rc.EnterScore: (Who.SEATS, "enter their own score"),
-    rc.FinalFlurry: (Who.PLAYERS, "enter the Final Flurry's hits"),
+    rc.FinalFlurry: (Who.EO, "enter both players' Final Flurry hits"),
+    rc.FlurryHits: (Who.SEATS, "enter their own Final Flurry hits"),
+    rc.ConfirmResult: (Who.SEATS, "confirm the result"),
+    rc.DisputeResult: (Who.SEATS, "dispute the result"),
+    rc.StepBack: (Who.PLAYERS, "step the round counter back"),
+    rc.KeepRound: (Who.PLAYERS, "keep the round counter as it is"),
     rc.JudgeScores: (Who.EO, "enter or correct a table's result"),
 }
 
@@ -55,6 +61,11 @@ _NOT_YOURS = {
     Who.OWN_ARMY: "each player reports their own army destroyed (or both together)",
     Who.JUDGES: "only the organiser or the round timer calls time",
     Who.EO: "only the organiser enters or corrects a table's result",
+}
+
+#: A seat refused a command only the organiser sends, by what the command does.
+_EO_ONLY = {
+    rc.FinalFlurry: "each player enters their own Final Flurry hits",
 }
 
 
@@ -69,7 +80,7 @@ def check(game: RwGame, actor: Actor, command: Any) -> None:
     if isinstance(actor, Side):
         seats = _seats(game, who, command)
         if None not in seats and actor not in seats:
-            raise NotYourSeat(_NOT_YOURS[who])
+            raise NotYourSeat(_EO_ONLY.get(type(command), _NOT_YOURS[who]))
         return
     if who is Who.SEATS:
         raise NotYourSeat(f"only a player may {does}")

@@ -143,7 +143,7 @@ class RunewarsEvent:
     def _finished_game(self, number: int, game_no: int) -> RwGame | None:
         room = self._room(number, game_no)
         game = None if room is None else room.game
-        return game if isinstance(game, RwGame) and game.outcome is not None else None
+        return game if isinstance(game, RwGame) and game.settled else None
 
     def _table_result(self, number: int, match: Match) -> ev.Result | None:
         """The finished table's outcome as the event's result (None: none yet, a bye)."""

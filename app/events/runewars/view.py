@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.runewars.event import RoundPlay
-from app.domain.runewars.judge import JUDGED_IN
+from app.domain.runewars.judge import why_needed
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.standings import Entrant
 from app.domain.runewars.state import RwGame
 from app.events.runewars.live import RunewarsEvent
 from app.store.models import EventRecord
+from app.tables.runewars_table import reports
 
 MINUTE_MS = 60_000
 
@@ -24,17 +25,24 @@ def _player(p: Entrant | None) -> dict[str, Any] | None:
 
 
 def _judging(game: object) -> dict[str, Any] | None:
-    """What the organiser's result form starts from: whether the table is scored yet,
-    its entries once decided, and the reason of its last correction."""
+    """What the organiser's result form starts from: where the table is, the players'
+    reports (their scores and hits, confirmations and reasons for a dispute), whether a
+    result is worked out or stands, and the reason of the organiser's last entry."""
     if not isinstance(game, RwGame):
         return None
-    decided = game.outcome is not None
     return {
-        "open": game.phase in JUDGED_IN,
-        "decided": decided,
-        "entries": [list(e) if e is not None else None for e in game.entries] if decided else None,
+        "open": True,  # the organiser enters a table's result in any state
+        "phase": game.phase.value,
+        "time_called": game.time_called,
+        "decided": game.outcome is not None,
+        "settled": game.settled,
+        "disputed": game.in_dispute,
+        "needs_reason": why_needed(game) is not None,
+        "entries": [list(e) if e is not None else None for e in game.entries],
+        "reports": reports(game),
         "conceded": None if game.conceded is None else game.conceded.label.lower(),
         "judged": game.judged,
+        "judged_reason": game.judged_reason,
         "correction": None if game.correction is None else game.correction.reason,
     }
 
@@ -43,11 +51,13 @@ def _round(live: RunewarsEvent, play: RoundPlay, admin: bool) -> dict[str, Any]:
     state = live.state
     pairings = []
     started: list[int] = []
+    called = False
     for m in play.matches:
         room = live._room(play.number, m.game)
         game = None if room is None else room.game
         if isinstance(game, RwGame) and game.started_ms is not None:
             started.append(game.started_ms)
+            called = called or game.time_called
         result = play.results.get(m.game)
         pairings.append(
             {
@@ -93,6 +103,7 @@ def _round(live: RunewarsEvent, play: RoundPlay, admin: bool) -> dict[str, Any]:
         "scenario": {"id": None, "name": f"{play.deployment} / {play.objective}"},
         "started_ms": start,
         "expected_end_ms": None if start is None else start + play.minutes * MINUTE_MS,
+        "time_called": called,
         "complete": play.complete,
         "pairings": pairings,
     }

@@ -1,6 +1,9 @@
 // A Runewars event's page (the EO's and the public's): players with army values, the
 // rounds with their cards and pairings, the standings (ST5), live over the event socket.
 import * as DC from "./common.js";
+import { ask } from "./confirm.js";
+import * as Admin from "./rw-admin.js";
+import * as Links from "./rw-links.js";
 import * as Judge from "./rw-result.js";
 
 const { $, el, setText } = DC;
@@ -43,13 +46,19 @@ function result(p) {
   if (!p.p2) return "bye";
   if (!p.result) return DC.statusLabel(p.status);
   const winner = p.result.winner === p.p1.id ? p.p1.name : p.p2.name;
-  const fixed = p.judging && p.judging.correction ? " · corrected: " + p.judging.correction : "";
+  const j = p.judging || {};
+  const fixed = j.correction ? " · corrected: " + j.correction : j.judged && j.judged_reason ? " · the organiser's decision: " + j.judged_reason : "";
   return winner + " wins · TP " + p.result.tp.join("–") + " · MoV " + p.result.mov.join("–") + fixed;
 }
 
 function tools(p) {
-  const button = admin ? Judge.button(p, load) : null;
-  return el("td", { class: "no-print" }, button);
+  const links = p.p2 && p.table_id ? Links.linksButton(p) : null;
+  return el("td", { class: "no-print row-tools" }, links, Judge.button(p, load));
+}
+
+function players(p) {
+  const a = p.p1.name + " (" + p.p1.army_value + ")";
+  return p.p2 ? a + " v " + p.p2.name + " (" + p.p2.army_value + ")" : a;
 }
 
 function renderRounds(rounds) {
@@ -61,11 +70,12 @@ function renderRounds(rounds) {
     // The public learns a round's cards and pairings when the organiser starts it.
     const cards = r.deployment ? r.deployment + " / " + r.objective : "announced when it starts";
     const head = "Round " + r.number + " · " + stage + " · " + cards + " · " + r.minutes + " min";
-    const rows = r.pairings.map((p) =>
-      el("tr", {}, cell(p.table), cell(p.p1.name + " (" + p.p1.army_value + ")"),
-        cell(p.p2 ? p.p2.name + " (" + p.p2.army_value + ")" : "—"), cell(result(p)),
-        admin ? tools(p) : null));
-    const heads = [cell("Table"), cell("P1"), cell("P2"), cell("Result"), admin ? el("td", { class: "no-print" }) : null];
+    const rows = [];
+    r.pairings.forEach((p) => {
+      rows.push(el("tr", { "data-table": String(p.table) }, cell(p.table), cell(players(p)), cell(result(p)), admin ? tools(p) : null));
+      if (admin) rows.push(Links.linksRow(p, 4));
+    });
+    const heads = [cell("Table"), cell("Players"), cell("Result"), admin ? el("td", { class: "no-print" }) : null];
     box.append(el("div", { class: "tournament-round" }, el("h3", { text: head }),
       el("table", { class: "table" },
         el("thead", {}, el("tr", {}, ...heads)),
@@ -80,7 +90,9 @@ function renderPlayers(players) {
     const tools = el("td", {});
     if (admin && !p.dropped) {
       const drop = el("button", { type: "button", class: "btn small subtle", text: "Drop" });
-      drop.addEventListener("click", () => act("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop"));
+      drop.addEventListener("click", async () => {
+        if (await ask(Admin.dropQuestion(p))) act("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop");
+      });
       tools.append(drop);
     } else if (p.dropped) tools.append(el("span", { class: "muted", text: "dropped" }));
     body.append(el("tr", {}, cell(p.name), cell(p.army_value), tools));
@@ -103,6 +115,10 @@ function render(v) {
   renderRounds(v.rounds);
   renderPlayers(v.players);
   renderStandings(v.standings);
+  if (admin) {
+    Admin.showButtons(v);
+    Admin.tickTimer(v);
+  }
 }
 
 async function act(method, path, json) {
@@ -129,10 +145,15 @@ function wire() {
       if (!ok && !$("add-name").value) $("add-name").value = name; // nothing typed is lost
     });
   });
-  $("do-pair").addEventListener("click", () => act("POST", base + "/rounds"));
-  $("do-start").addEventListener("click", () => act("POST", base + "/rounds/current/start"));
-  $("do-time").addEventListener("click", () => act("POST", base + "/rounds/current/time"));
-  $("do-cut").addEventListener("click", () => act("POST", base + "/cut"));
+  const asking = (what, method, path) => () => Admin.askThen(what, view, () => act(method, path));
+  $("do-pair").addEventListener("click", asking("pair", "POST", base + "/rounds"));
+  $("do-start").addEventListener("click", asking("start", "POST", base + "/rounds/current/start"));
+  $("do-time").addEventListener("click", asking("time", "POST", base + "/rounds/current/time"));
+  $("do-cut").addEventListener("click", asking("cut", "POST", base + "/cut"));
+  $("link-cards").href = DC.eoHref("/e/" + id + "/cards");
+  $("link-slips").href = DC.eoHref("/e/" + id + "/slips");
+  Links.whenChanged(() => view && renderRounds(view.rounds));
+  setInterval(() => view && Admin.tickTimer(view), 250);
   Judge.wireForm();
 }
 

@@ -1,19 +1,33 @@
 // Deathclock Runewars table page: a seat (p1/p2), a watcher or the EO. The server keeps
 // the game and the round timer; this page shows the last view it sent and sends what a
 // player taps, each command with a sequence number the server dedupes by.
+import { ask } from "../event/confirm.js";
 import { serverClock } from "../lib/clock.js";
 import { $, showFatal, toast } from "../lib/dom.js";
 import { reconnectingSocket } from "../lib/socket.js";
+import { name } from "./result.js";
 import { draw, drawTimer } from "./view.js";
 import { drawWaiting } from "./waiting.js";
 
 const FATAL_CLOSE = [4400, 4403, 4404];
 const STORE_DEVICE = "deathclock.device";
-const ROLE_WORDS = { p1: "P1", p2: "P2", watch: "Watching", eo: "Organiser" };
+const ROLE_WORDS = { watch: "Watching", eo: "Organiser" };
+
+// A seat is named by its player: the table's names are in seat order.
+function roleWords(role, names) {
+  if ((role === "p1" || role === "p2") && names) return names[role === "p1" ? 0 : 1];
+  return ROLE_WORDS[role] || role;
+}
 
 const tableId = document.body.getAttribute("data-table-id");
 const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
 const S = { role: null, table: null, game: null, v: null, sock: null, joined: false, seq: 0, clock: serverClock(true) };
+// What this phone has open by itself: the dispute's reason, the score form again.
+const ui = { disputing: false, rescore: false };
+
+function redraw() {
+  if (S.game) draw(S.game, S.role, ui);
+}
 
 // The table's event round has not started yet: the table is all there is to show.
 const waiting = () => !!(S.table && S.table.round && S.table.round.started === false);
@@ -49,7 +63,7 @@ function onMessage(msg) {
       S.role = msg.role;
       S.joined = true;
       S.clock.roughly(msg.server_ms);
-      $("role").textContent = ROLE_WORDS[msg.role] || msg.role;
+      $("role").textContent = roleWords(msg.role, (msg.table && msg.table.names) || (msg.game && msg.game.names));
       $("app").dataset.role = msg.role;
       S.table = msg.table;
     }
@@ -60,7 +74,8 @@ function onMessage(msg) {
       if (msg.t === "event" && S.sock) S.sock.send({ t: "sync" });
       return;
     }
-    draw(S.game, S.role);
+    if (S.game && S.game.settled) ui.disputing = ui.rescore = false;
+    draw(S.game, S.role, ui);
   } else if (msg.t === "error") {
     toast(msg.message);
   }
@@ -71,16 +86,75 @@ function readCount(id) {
   return /^\d+$/.test(value) ? parseInt(value, 10) : null;
 }
 
+// The game's end asks first: it cannot be taken back by one player alone.
+function destroyedQuestion(side) {
+  const g = S.game;
+  const mine = side === S.role;
+  const whose = side === "both" ? "Both armies were destroyed together" : mine ? "All your units are destroyed" : "All of " + name(g, side) + "'s units are destroyed";
+  return {
+    title: side === "both" ? "Both armies destroyed?" : mine ? "All your units destroyed?" : "All of " + name(g, side) + "'s units destroyed?",
+    lines: [whose + ": the game ends now, in game round " + g.game_round + ", and both players enter their scores."],
+    confirm: "End the game",
+    danger: true,
+  };
+}
+
+function concedeQuestion() {
+  const g = S.game;
+  const them = g.names[S.role === "p1" ? 1 : 0];
+  return {
+    title: "Concede this game?",
+    lines: ["You score 0 tournament points and " + them + " wins. Both players still enter their scores.", "A concession cannot be taken back."],
+    confirm: "Concede",
+    danger: true,
+  };
+}
+
+const ACTIONS = {
+  first: (b) => send("choose_first", { first: b.dataset.side }),
+  area: (b) => send("choose_area", { area: b.dataset.area }),
+  start: () => send("start_round"),
+  "end-round": () => send("end_game_round", { expect: S.game.game_round }),
+  destroyed: async (b) => {
+    if (await ask(destroyedQuestion(b.dataset.side))) send("army_destroyed", { side: b.dataset.side });
+  },
+  concede: async () => {
+    if (await ask(concedeQuestion())) send("concede");
+  },
+  "step-back": () => send("step_back", { expect: S.game.game_round }),
+  "keep-round": () => send("keep_round"),
+  confirm: () => send("confirm"),
+  "dispute-open": () => {
+    ui.disputing = true;
+    redraw();
+    $("rw-dispute-reason").focus();
+  },
+  "dispute-cancel": () => {
+    ui.disputing = false;
+    redraw();
+  },
+  rescore: () => {
+    ui.rescore = true;
+    redraw();
+  },
+};
+
 function onClick(ev) {
   const button = ev.target.closest("[data-rw]");
   if (!button || !S.game) return;
-  const what = button.dataset.rw;
-  if (what === "first") send("choose_first", { first: button.dataset.side });
-  else if (what === "area") send("choose_area", { area: button.dataset.area });
-  else if (what === "start") send("start_round");
-  else if (what === "end-round") send("end_game_round", { expect: S.game.game_round });
-  else if (what === "destroyed") send("army_destroyed", { side: button.dataset.side });
-  else if (what === "concede" && confirm("Concede this game? You score 0 TP.")) send("concede");
+  const act = ACTIONS[button.dataset.rw];
+  if (act) act(button);
+}
+
+function onDispute(ev) {
+  ev.preventDefault();
+  const reason = $("rw-dispute-reason").value.trim();
+  if (!reason) {
+    toast("Say what is wrong: the organiser reads it.");
+    return;
+  }
+  ui.disputing = false;
+  send("dispute", { reason: reason });
 }
 
 function onScore(ev) {
@@ -91,17 +165,19 @@ function onScore(ev) {
     toast("Enter whole numbers: the army value you destroyed and your objective points.");
     return;
   }
+  ui.rescore = false;
   send("enter_score", { destroyed: destroyed, objectives: objectives });
 }
 
 function onFlurry(ev) {
   ev.preventDefault();
-  const hits = [readCount("rw-hits-p1"), readCount("rw-hits-p2")];
-  if (hits.includes(null)) {
-    toast("Enter both players' hits as whole numbers.");
+  const hits = readCount("rw-hits");
+  if (hits === null) {
+    toast("Enter your hits as a whole number.");
     return;
   }
-  send("final_flurry", { hits: hits });
+  $("rw-hits").value = "";
+  send("flurry_hits", { hits: hits });
 }
 
 function frame() {
@@ -118,6 +194,7 @@ function start() {
   document.addEventListener("click", onClick);
   $("rw-score").addEventListener("submit", onScore);
   $("rw-flurry").addEventListener("submit", onFlurry);
+  $("rw-dispute").addEventListener("submit", onDispute);
   S.sock = reconnectingSocket({
     path: "/ws/tables/" + encodeURIComponent(tableId),
     hello: () => ({ t: "hello", token: token, device: deviceId(), ...(S.v !== null && !waiting() ? { v: S.v } : {}) }),

@@ -3,27 +3,9 @@
 // Flurry, result). Drawn from the server's view; the timer from the server's time.
 import { longClock } from "../lib/clock.js";
 import { $, setText, show, toggleClass } from "../lib/dom.js";
+import { ENDED_BY, drawAgreement, drawStepBack, isPlayer, name, other } from "./result.js";
 
 const SIDES = ["p1", "p2"];
-const ENDED_BY = {
-  eight_rounds: "after game round 8",
-  defeated: "one side defeated",
-  mutual_destruction: "by mutual destruction",
-  time: "on time",
-  concession: "by concession",
-};
-
-function name(game, side) {
-  return game.names[side === "p1" ? 0 : 1];
-}
-
-function isPlayer(role) {
-  return role === "p1" || role === "p2";
-}
-
-function other(side) {
-  return side === "p1" ? "p2" : "p1";
-}
 
 // The round timer, every frame: the time left until the round's end (server time).
 export function drawTimer(game, serverNow) {
@@ -50,10 +32,23 @@ function drawPlayers(game, role) {
     setText($("rw-tag-" + side), tags.join(" · "));
     toggleClass($("rw-" + side), "me", role === side);
     setText($("rw-first-" + side), game.names[i]);
-    setText($("rw-hits-name-" + side), game.names[i]);
-    setText($("rw-destroyed-" + side), "All of " + game.names[i] + "'s units destroyed");
+    const own = role === side ? "All my units destroyed" : "All of " + game.names[i] + "'s units destroyed";
+    setText($("rw-destroyed-" + side), own);
     show("rw-destroyed-" + side, !isPlayer(role) || role === side); // each reports their own
   }
+}
+
+function scoringPrompt(game, me) {
+  const ended = "The game is over (" + ENDED_BY[game.ended_by] + "): ";
+  if (!me) return ended + "waiting for the scores.";
+  const mine = game.entered[me === "p1" ? 0 : 1];
+  return ended + (mine ? "waiting for " + name(game, other(me)) + "'s score." : "enter your score.");
+}
+
+function flurryPrompt(game, me) {
+  if (!me) return "Equal scores: the players roll the Final Flurry.";
+  const mine = game.flurry_entered[me === "p1" ? 0 : 1];
+  return mine ? "Waiting for " + name(game, other(me)) + "'s Final Flurry hits." : "Equal scores: roll the Final Flurry and enter your hits.";
 }
 
 // One prompt in the players' words, and which step is shown.
@@ -82,12 +77,10 @@ function stepOf(game, role) {
         step: me || role === "eo" ? "rw-play" : null,
         prompt: me === game.first ? "Tap at the End Phase of each game round." : name(game, game.first) + " turns the round counter.",
       };
-    case "scoring": {
-      const mine = me ? game.entered[me === "p1" ? 0 : 1] : true;
-      return { step: me ? "rw-score" : null, prompt: "The game is over (" + ENDED_BY[game.ended_by] + "): " + (mine ? "waiting for the scores." : "enter your score.") };
-    }
+    case "scoring":
+      return { step: me ? "rw-score" : null, prompt: scoringPrompt(game, me) };
     case "final_flurry":
-      return { step: isPlayer(role) || role === "eo" ? "rw-flurry" : null, prompt: "Equal scores: roll the Final Flurry." };
+      return { step: me ? "rw-flurry" : null, prompt: flurryPrompt(game, me) };
     default:
       return { step: null, prompt: "" };
   }
@@ -95,35 +88,34 @@ function stepOf(game, role) {
 
 const STEPS = ["rw-first", "rw-area", "rw-start", "rw-play", "rw-score", "rw-flurry"];
 
-function drawResult(game) {
-  const r = game.result;
-  show("rw-result", !!r);
-  if (!r) return;
-  const w = r.winner === "p1" ? 0 : 1;
-  setText($("rw-result-title"), game.names[w] + " wins");
-  const parts = [
-    "Scores " + r.scores[0] + " – " + r.scores[1],
-    "MoV " + r.mov[0] + " / " + r.mov[1],
-    "TP " + r.tp[0] + " – " + r.tp[1],
-    "ended " + ENDED_BY[r.ended_by],
-  ];
-  if (r.final_flurry) parts.push("Final Flurry " + r.final_flurry[0] + " – " + r.final_flurry[1] + " hits");
-  setText($("rw-result-detail"), parts.join(" · "));
+function drawFlurry(game, role) {
+  const tie = game.flurry_tie;
+  show("rw-flurry-tie", tie !== null && tie !== undefined);
+  setText($("rw-flurry-tie"), tie !== null && tie !== undefined ? "Both rolled " + tie + " hits: roll the Final Flurry again." : "");
+  const mine = isPlayer(role) && game.phase === "final_flurry" && game.flurry_entered[role === "p1" ? 0 : 1];
+  show("rw-flurry-send", !mine);
+  show("rw-flurry-wait", mine);
+  if (mine) setText($("rw-flurry-wait"), "Sent. Waiting for " + name(game, other(role)) + "'s hits.");
 }
 
-export function draw(game, role) {
+// ui: what the phone itself has open (`rescore`: the score form again, to change it).
+export function draw(game, role, ui) {
   if (!game) return;
   setText($("rw-deployment"), game.deployment || "–");
   setText($("rw-objective"), game.objective || "–");
   setText($("rw-round"), game.game_round ? String(game.game_round) : "–");
   drawPlayers(game, role);
-  const { step, prompt } = stepOf(game, role);
+  let { step, prompt } = stepOf(game, role);
+  const rescoring = ui && ui.rescore && isPlayer(role) && game.phase === "over" && !game.settled;
+  if (rescoring) step = "rw-score";
   for (const id of STEPS) show(id, id === step);
   const mine = isPlayer(role) && game.phase === "scoring" && game.entered[role === "p1" ? 0 : 1];
   show("rw-score-wait", mine);
   show("rw-score-send", !mine);
   show("rw-end-round", role === game.first || role === "eo");
+  drawFlurry(game, role);
+  drawStepBack(game, role);
   setText($("rw-prompt"), game.phase === "over" ? "" : prompt);
-  show("rw-concede-box", isPlayer(role) && game.phase !== "over" && game.phase !== "final_flurry");
-  drawResult(game);
+  show("rw-concede-box", isPlayer(role) && ["first_player", "area", "ready", "playing", "scoring"].includes(game.phase));
+  drawAgreement(game, role, ui || {});
 }
