@@ -128,20 +128,18 @@ def _result(game: Game, result: Result | None) -> dict[str, Any] | None:
     }
 
 
-def _board_ending(game: Game) -> dict[str, Any] | None:
-    """How the game ended, for the EO's dashboard: the result the EO entered once there
-    is one (the EO may have found for the other player), else the table's own ending;
-    with its words by the winner's name."""
-    recorded = game.recorded
-    ending = recorded if recorded is not None else game.ending
+def _board_ending(game: Game, result: Result | None) -> dict[str, Any] | None:
+    """How the game ended, for the EO's dashboard: its result once there is one (the
+    EO's, who may have found for the other player, or the one the tiebreakers decided),
+    else the table's own ending; with its words by the winner's name."""
+    ending = result or game.ending
     if ending is None:
         return None
     name = None if ending.winner is None else game.names[ending.winner]
-    return {
-        "method": ending.method.value,
-        "winner": side_name(ending.winner),
-        "words": outcome_words(name, ending.method, game.format.tie_word),
-    }
+    words = outcome_words(name, ending.method, game.format.tie_word)
+    if result is None and ending.method is Method.TIEBREAKER:
+        words = "Game over — tiebreakers decide"
+    return {"method": ending.method.value, "winner": side_name(ending.winner), "words": words}
 
 
 def disputed_words(game: Game) -> str | None:
@@ -345,7 +343,7 @@ def table_summary(
         "pause_warnings": list(game.pause_warnings),
         "flagged": side_name(game.flagged),
         "disputed": disputed_words(game),
-        "ending": _board_ending(game),
+        "ending": _board_ending(game, result),
         "timer": timer_view(game, now_ms),
         "time_moved": time_moved.view(game),
     }
