@@ -28,6 +28,7 @@ CASTERS = ("Kreoss", "Severius", "Haley", "Butcher", "Vayl", "Morghoul", "Rashet
 POINTS = 75
 DISPUTE = "my caster was out of range"
 SETTLED = "a unit was counted twice"
+OVERTURNED = "the caster was out of range: the assassination did not happen"
 CORRECTED = "the flag was scored at the end"
 #: The army points the winner reports destroyed, by how the game ended (a concession's
 #: winner reports less than half the opponent's army: TS8 gives them that much).
@@ -60,14 +61,17 @@ class Plan:
     roll_winner: int = 0
     goes_first: bool = True
     loser: str = "p2"
-    after: str = "confirm"  # or "dispute" (the EO settles it) or "correct"
+    #: "confirm"; "dispute": the loser disputes, the EO settles it (the winner's APD
+    #: less), "overturn": the same, but the EO finds for the loser; "correct": both
+    #: confirm, the EO corrects it (the winner's CP more).
+    after: str = "confirm"
 
 
 #: Three rounds of three games: at table 1 the second seat's player wins the roll and goes
 #: first; at table 2 of round 1 the second seat wins and goes second.
 ROUNDS: tuple[tuple[Plan, Plan, Plan], ...] = (
     (
-        Plan("assassination", 1, True, "p2", "dispute"),
+        Plan("assassination", 1, True, "p2", "overturn"),
         Plan("scenario", 1, False, "p1"),
         Plan("concession", 0, True, "p1"),
     ),
@@ -97,6 +101,9 @@ class EventDay:
     played: dict[str, set[str]] = field(default_factory=dict)
     ledger: Ledger = field(default_factory=Ledger)
     seats: dict[int, Seats] = field(default_factory=dict)  # this round's, by table number
+    #: This round's disputes by table number: the table's id, and whether the EO finds
+    #: for the player who disputes.
+    disputed: dict[int, tuple[str, bool]] = field(default_factory=dict)
 
     @property
     def api(self) -> str:
@@ -129,7 +136,8 @@ class EventDay:
     # -- a round ---------------------------------------------------------------------
 
     async def play_round(self, number: int) -> dict[str, Any]:
-        """Pair, start and play round `number` by its plans; the round as the EO pairs it."""
+        """Pair, start and play round `number` by its plans (its disputes stay open until
+        `settle_disputes`); the round as the EO pairs it."""
         paired = await self.http.post(
             f"{self.api}/rounds", json={"scenario": self.day.scenarios[number - 1]}
         )
@@ -215,23 +223,32 @@ class EventDay:
         )
 
     async def _after(self, number: int, pairing: dict[str, Any], plan: Plan) -> None:
-        """The players confirm, or the loser disputes and the EO settles it from the
-        pre-filled editor; a correction follows both players' confirmation."""
+        """The players confirm, or the loser disputes (`settle_disputes`: the EO settles
+        it); a correction follows both players' confirmation."""
         seats = self.seats[pairing["table"]]
         game = self.ledger.game(number, pairing["table"])
         loser = seats.phones[seats.names.index(game.opponent(game.winner))]
-        if plan.after == "dispute":
+        if plan.after in ("dispute", "overturn"):
             await seats.send(loser, "dispute", reason=DISPUTE)
-            await self.settle(game, pairing["table_id"], {"apd": -4}, SETTLED)
+            self.disputed[game.table] = (pairing["table_id"], plan.after == "overturn")
             return
         for phone in seats.phones:
             await seats.send(phone, "confirm")
         if plan.after == "correct":
             await self.settle(game, pairing["table_id"], {"cp": 1}, CORRECTED)
 
+    async def settle_disputes(self, number: int) -> None:
+        """The EO settles each dispute of the round from the pre-filled editor."""
+        for table, (table_id, overturn) in sorted(self.disputed.items()):
+            change = {"overturn": 1} if overturn else {"apd": -4}
+            why = OVERTURNED if overturn else SETTLED
+            await self.settle(self.ledger.game(number, table), table_id, change, why)
+        self.disputed = {}
+
     async def settle(self, game: Game, table_id: str, change: dict[str, int], why: str) -> None:
         """The EO's editor as it opens (the result that stands, else the server's pre-fill,
-        in the pairing's order), the winner's CP or APD changed, saved with a reason."""
+        in the pairing's order), the winner's CP or APD changed or the other player made
+        the winner, saved with a reason."""
         view = (await self.http.get(f"{self.api}/admin")).json()
         pairing = next(
             p for r in view["rounds"] for p in r["pairings"] if p["table_id"] == table_id
@@ -249,8 +266,12 @@ class EventDay:
         }
         body["control_points"][at] += change.get("cp", 0)
         body["army_points_destroyed"][at] += change.get("apd", 0)
+        if change.get("overturn"):
+            body["winner"] = ("p2", "p1")[at]
         saved = await self.http.put(f"{self.api}/tables/{table_id}/result", json=body)
         assert saved.status_code == 200, saved.text
         game.cp[game.winner] += change.get("cp", 0)
         game.apd[game.winner] += change.get("apd", 0)
+        if change.get("overturn"):
+            game.winner = game.opponent(game.winner)
         game.method, game.reason = "eo", why

@@ -99,19 +99,23 @@ async def dashboard(rnd: Round, key: Key) -> Reading:
         "first": names[0] if decided else None,
         "scores": {name: {"cp": row["control_points"][i]} for i, name in enumerate(names)},
     }
-    if ending is not None:
-        reading["winner"] = winner_of(ending, names)
+    if ending is not None:  # the card's words: the result once there is one
+        reading |= {"winner": winner_of(ending, names), "method": ending["method"]}
+        reading["text"] = ending["words"]
     return reading
 
 
 async def dispute_panel(rnd: Round, key: Key) -> Reading:
-    """The EO's one table: the game's ending and both players' reports, by player."""
+    """The EO's one table: its players and who goes first; until a result stands, the
+    game's ending and both players' reports, by player (the dispute box)."""
     if not isinstance(key, int):
         return {}
     detail = await _detail(rnd, key)
     players = _players(detail)
     names = [p["name"] for p in players]
     first = next((p["name"] for p in players if p.get("first")), None)
+    if rnd.pairings[key]["result"] is not None:  # the editor shows the result instead
+        return {"players": tuple(sorted(names)), "first": first}
     ending = detail["ending"]
     reported = {
         name: {"apd": r["army_points_destroyed"]}

@@ -13,6 +13,7 @@ list played and the standings."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -20,7 +21,7 @@ import pytest
 
 from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer
-from tests.integration.event_day_driver import LATE, Day, EventDay
+from tests.integration.event_day_driver import DISPUTE, LATE, Day, EventDay
 from tests.integration.event_day_truth import round_truth
 from tests.integration.surfaces import disagreements, read_every_surface
 
@@ -44,6 +45,7 @@ MUST_SAY = {
         "event page", "admin table list", "dashboard", "dispute panel", "phones",
         "seat phones", "pairings CSV", "table cards", "table log",
     },
+    "method": {"event page", "admin table list", "dashboard", "phones", "seat phones"},
     "totals": {"event page", "standings", "standings CSV"},
     "opponents": {"record sheets", "results CSV", "player pages"},
     "holders": {"seat phones", "player pages"},
@@ -80,13 +82,38 @@ def _check_pairing(run: EventDay, number: int, paired: dict[str, Any], dropped: 
         assert totals.get(bye, {"tp": 0})["tp"] == fewest
 
 
+def _check_dispute(run: EventDay, number: int, readings: dict[Any, dict[str, Any]]) -> None:
+    """While a loser disputes, every surface names the players and the first player; the
+    table's own surfaces (the dispute panel, the editor's pre-fill, the phones) say what
+    the table says, the winner of the game, and the event counts nothing yet."""
+    truth = round_truth(run.ledger, number)
+    for table in run.disputed:
+        game, wanted = run.ledger.game(number, table), truth[table]
+        said = readings[table]
+        who = {k: wanted[k] for k in ("table", "players", "first", "holders")}
+        assert disagreements(said, who) == [], table
+        table_says = {k: wanted[k] for k in ("winner", "scores", "method")}
+        for surface in ("dispute panel", "result editor", "phones", "seat phones"):
+            assert said[surface]["winner"] == game.winner, surface
+            assert disagreements({surface: said[surface]}, table_says) == [], surface
+        for surface in ("event page", "admin table list", "record sheets", "results CSV"):
+            assert said[surface].get("winner") is None, surface
+        disputer = game.opponent(game.winner)
+        assert f"{disputer}: {DISPUTE}" in said["dispute panel"]["text"]
+
+
 def _check_words(run: EventDay, number: int, readings: dict[Any, dict[str, Any]]) -> None:
-    """The EO's reason is with the result on the phones and in the action log."""
+    """The EO's reason is with the result on the phones and in the action log; no words
+    a person reads call a player by a seat (P1, P2)."""
     for game in run.ledger.games[number]:
         if game.reason:
             assert game.reason in readings[game.table]["phones"]["text"]
             assert game.reason in readings[game.table]["EO action log"]["text"]
             assert game.winner in readings[game.table]["phones"]["text"]
+    for key, surfaces in readings.items():
+        for surface, reading in surfaces.items():
+            words = reading.get("text", "")
+            assert not re.search(r"\bP[12]\b", words), (key, surface, words)
 
 
 @pytest.mark.parametrize("day", DAYS.values(), ids=DAYS.keys())
@@ -107,6 +134,8 @@ async def test_an_event_day_agrees_on_every_surface__TS9_ST1_RP2_RP3_RP7(
                 run.ledger.missed[1] = [LATE]
             paired = await run.play_round(number)
             _check_pairing(run, number, paired, dropped)
+            _check_dispute(run, number, await read_every_surface(http, run.event_id, number))
+            await run.settle_disputes(number)
             readings = await read_every_surface(http, run.event_id, number)
             _check_round(readings, round_truth(run.ledger, number))
             _check_words(run, number, readings)
