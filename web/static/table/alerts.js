@@ -1,4 +1,5 @@
-// Sound and vibration on a seat's phone: your clock starts, one minute left, your flag.
+// Sound and vibration on a seat's phone: your clock starts, one minute left, your flag,
+// the opponent asks you to undo a tap.
 // Each is switchable and the choice is kept on the phone (localStorage). The sound is
 // made on the spot with Web Audio (no audio files); vibration is navigator.vibrate.
 import { $ } from "../lib/dom.js";
@@ -12,8 +13,9 @@ const BEEPS = {
   start: [[880, 120]],
   minute: [[660, 150], [660, 150]],
   flag: [[440, 300], [330, 300], [220, 500]],
+  undo: [[990, 90], [990, 90], [990, 90]],
 };
-const BUZZ = { start: [200], minute: [150, 100, 150], flag: [500, 150, 500, 150, 500] };
+const BUZZ = { start: [200], minute: [150, 100, 150], flag: [500, 150, 500, 150, 500], undo: [80, 60, 80, 60, 80] };
 
 let audio = null;
 
@@ -76,7 +78,8 @@ function vibrate(moment) {
   }
 }
 
-// One of the moments: "start" (your clock starts), "minute" (one minute left), "flag".
+// One of the moments: "start" (your clock starts), "minute" (one minute left), "flag",
+// "undo" (the opponent asks you to agree to undo their tap).
 export function signal(moment) {
   beep(moment);
   vibrate(moment);

@@ -9,6 +9,7 @@ import { cancelSheet, chooseElement, openSheet, setKillBox, submitSheet, updateP
 import { S, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
 import { bindAlerts } from "./alerts.js";
 import { answerConfirm, ask, keepAwake } from "./ui.js";
+import { askUndo } from "./undo.js";
 
 // ---------------------------------------------------------------- input
 
@@ -45,7 +46,7 @@ export async function onAction(action, button) {
       command("start");
       break;
     case "undo":
-      if (await ask("Ask " + nameOf(opp) + " to agree to undo the last tap?", "Ask for undo")) command("propose_undo");
+      await askUndo(command);
       break;
     case "undo-accept":
       command("answer_undo", { accept: true });

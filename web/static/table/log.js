@@ -52,6 +52,7 @@ const NAMES = {
   pass_turn: "tap",
   switch: "clock switch",
   propose_undo: "undo request",
+  undo_seen: "undo request shown",
   answer_undo: "undo answer",
   caster_destroyed: "caster destroyed",
   concede: "concession",
@@ -80,6 +81,12 @@ const TIMER_WORDS = {
   dice_down: "Dice down: the game ends",
   no_models_left: "No models left: the game ends",
 };
+
+// Why an undo request lapsed, by the name of the player who did not answer it.
+function lapseWords(end, asker) {
+  const answerer = asker ? side(asker === "p1" ? "p2" : "p1") : "the opponent";
+  return end === "unseen" ? "it never showed on " + answerer + "'s phone" : answerer + " did not answer within 10 s of it showing";
+}
 
 function duration(ms) {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -114,7 +121,7 @@ function merged(e, row, walk) {
   if (last && last.cmd.c === "pass_turn") walk.k += 1;
 }
 
-const walk = { k: 0, running: null, pausedSide: null, taps: [], prevAt: null, sides: players.slice() };
+const walk = { k: 0, running: null, pausedSide: null, taps: [], prevAt: null, sides: players.slice(), asker: null };
 
 // Walk the log once, page by page, naming each entry; an accepted undo strikes the tap
 // it took back. Turn labels come from the server ("turn"), which knows after a merge.
@@ -149,6 +156,11 @@ function describe(entries) {
         break;
       case "propose_undo":
         row.what = "Asked to undo the last tap";
+        walk.asker = e.by;
+        break;
+      case "undo_seen":
+        row.what = "Undo request shown";
+        row.details = "on " + side(e.by) + "'s phone: 10 s to answer from now";
         break;
       case "answer_undo":
         row.what = e.accept ? "Undo accepted" : "Undo declined";
@@ -239,13 +251,18 @@ function describe(entries) {
         row.details = "rolled " + e.value + (e.removed ? ": " + e.removed + " removed" : "");
         break;
       case "flag":
+        if (e.undo === "lapsed" || e.undo === "unseen") {
+          row.what = "Undo request lapsed";
+          row.details = lapseWords(e.undo, walk.asker);
+          break;
+        }
         if (e.dice_down) {
           row.what = "Round time: dice down";
           running = null;
           break;
         }
         row.what = "Clock ran out";
-        row.details = running ? side(running) + "'s clock reached 0:00" : "";
+        row.details = (running ? side(running) + "'s clock reached 0:00" : "") + (e.undo ? "; the undo request lapsed" : "");
         running = null;
         break;
       case "merge":
@@ -331,7 +348,7 @@ async function load() {
     fail("This link has no table key. Open the log from a table link (it ends with #k=…).");
     return;
   }
-  Object.assign(walk, { k: 0, running: null, pausedSide: null, taps: [], prevAt: null, sides: players.slice() });
+  Object.assign(walk, { k: 0, running: null, pausedSide: null, taps: [], prevAt: null, sides: players.slice(), asker: null });
   $("log-status").textContent = "Loading…";
   let after = 0;
   let shown = 0;

@@ -191,6 +191,8 @@ export function onError(msg) {
     render();
     return;
   }
+  // A phone's report that it shows an undo request needs no word when refused (shown already).
+  const quiet = (S.pending.get(msg.seq) || {}).c === "undo_seen";
   if (msg.seq !== null && msg.seq !== undefined) {
     S.pending.delete(msg.seq);
     S.pendingAt.delete(msg.seq);
@@ -200,7 +202,7 @@ export function onError(msg) {
     fatal(msg.message);
     return;
   }
-  toast(msg.message || "Refused", msg.code === "stale" ? "info" : "error");
+  if (!quiet) toast(msg.message || "Refused", msg.code === "stale" ? "info" : "error");
   render();
 }
 
@@ -233,7 +235,8 @@ export function awaiting(name) {
   return pendingCommand(name) || S.queue.some((q) => !q.local && q.c === name);
 }
 
-// Sound and vibration (alerts.js): my clock starts (not by my own tap), a clock flags.
+// Sound and vibration (alerts.js): my clock starts (not by my own tap), a clock flags,
+// the opponent asks me to undo a tap.
 export function changed(before, what) {
   const g = S.game;
   const mine = me();
@@ -241,5 +244,6 @@ export function changed(before, what) {
     signal("start");
   }
   if (before && mine && g.flagged && before.flagged !== g.flagged) signal("flag");
+  if (mine && what && what.c === "propose_undo" && what.by !== mine) signal("undo");
   render();
 }

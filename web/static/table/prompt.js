@@ -2,9 +2,10 @@
 import { $, el } from "../lib/dom.js";
 import { turnEndText, whoSays } from "./render.js";
 import { cpAfter, scoringStarted } from "./rules.js";
-import { S, dueList, isSeat, me, nameOf, other, serverNow, whose } from "./state.js";
+import { S, dueList, isSeat, me, nameOf, other, whose } from "./state.js";
 import { collectedLabel } from "./ruleset.js";
 import { scoringSummary } from "./ui.js";
+import { outcomeParts, requestParts } from "./undo.js";
 
 export function banner(kind, tone, ...children) {
   return el("div", { class: "banner " + (tone || ""), "data-kind": kind }, ...children);
@@ -14,20 +15,8 @@ export function actionButton(id, action, text, tone) {
   return el("button", { type: "button", id: id, class: "btn " + (tone || ""), "data-action": action, text: text });
 }
 
-// How long the pending undo request can still be answered (it lapses by itself).
-export function undoLeftMs(g) {
-  const d = dueList().find((x) => x.kind === "answer_undo");
-  if (!d || typeof d.until_ms !== "number") return 0;
-  return d.until_ms - serverNow();
-}
-
-function countdown(g) {
-  return el("span", { id: "undo-left", class: "countdown", text: Math.ceil(undoLeftMs(g) / 1000) + " s" });
-}
-
 export function renderPrompt(g) {
-  const lapsed = undoLeftMs(g) <= 0;
-  const key = JSON.stringify([S.role, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null, lapsed]);
+  const key = JSON.stringify([S.role, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null]);
   if (key === S.promptKey) return;
   S.promptKey = key;
   const box = $("prompt");
@@ -39,7 +28,6 @@ export function renderPrompt(g) {
   for (const d of dueList()) {
     let node = null;
     if (g.disputed && d.kind === "confirm") continue; // confirming waits for the EO
-    if (d.kind === "answer_undo" && lapsed) continue; // the request lapsed by itself
     switch (d.kind) {
       case "paused":
         node = banner("paused", "warn", el("strong", { text: "Paused by the EO" }), " — both clocks are stopped.");
@@ -151,25 +139,13 @@ export function renderPrompt(g) {
           d.by === mine ? "Check the result below and confirm it." : "Waiting for " + nameOf(d.by) + " to confirm the result."
         );
         break;
-      case "answer_undo": {
-        const proposer = other(d.by);
-        if (d.by === mine) {
-          node = banner(
-            "answer_undo",
-            "warn",
-            el("div", {}, el("strong", { text: nameOf(proposer) + " asks to undo the last tap." }), " It lapses in ", countdown(g), "."),
-            el(
-              "div",
-              { class: "button-row" },
-              actionButton("undo-accept", "undo-accept", "Accept undo", "big primary"),
-              actionButton("undo-decline", "undo-decline", "Decline", "big")
-            )
-          );
-        } else if (proposer === mine) {
-          node = banner("answer_undo", "warn", "Waiting for " + nameOf(d.by) + " to accept the undo: ", countdown(g), " left.");
-        } else {
-          node = banner("answer_undo", "warn", nameOf(proposer) + " asked to undo the last tap (", countdown(g), " left).");
-        }
+      case "answer_undo":
+        node = banner("answer_undo", ...requestParts(d));
+        break;
+      case "undo_outcome": {
+        const parts = outcomeParts(d);
+        node = parts ? banner("undo_outcome", ...parts) : null;
+        if (node) node.dataset.end = d.end;
         break;
       }
       case "pregame":

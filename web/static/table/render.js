@@ -3,16 +3,16 @@ import { renderPregame } from "./pregame.js";
 import { renderMoved, renderRefused } from "./moved.js";
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
-import { awaiting, pendingCommand } from "./net.js";
+import { awaiting, command, pendingCommand } from "./net.js";
 import { presumable, queuedCommands } from "./offline.js";
 import { watchMinute } from "./alerts.js";
-import { renderPrompt, undoLeftMs } from "./prompt.js";
-import { undoWindowMs } from "./rules.js";
+import { renderPrompt } from "./prompt.js";
 import { renderSheet } from "./scoring.js";
-import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, serverNow, setText } from "./state.js";
+import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, setText } from "./state.js";
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
 import { renderTimer, tickTimer } from "./timer.js";
 import { decidedText, elementName, endingText, phaseText, resultText } from "./ui.js";
+import { canAskUndo, reportShown, tickUndo } from "./undo.js";
 import { renderWaiting, roundWaiting } from "./waiting.js";
 
 // ---------------------------------------------------------------- render
@@ -29,6 +29,7 @@ export function render() {
   setText("phase", phaseText(g));
   renderSides(g);
   renderPrompt(g);
+  reportShown(command);
   renderTap(g);
   renderActions(g);
   renderReport(g);
@@ -171,21 +172,6 @@ export function turnEndText(d) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-// The player who made the last tap: the side that was active before it
-// (a tap that ends the game leaves that side active).
-export function lastTapper(g) {
-  return g.phase === "over" ? g.active : other(g.active);
-}
-
-export function undoOpen(g) {
-  return !!(
-    g.undo &&
-    !g.undo.proposed_by &&
-    lastTapper(g) === me() &&
-    serverNow() - g.undo.tap_at_ms < undoWindowMs()
-  );
-}
-
 export function renderActions(g) {
   if (!isSeat()) return;
   const mine = me();
@@ -196,7 +182,7 @@ export function renderActions(g) {
   show("caster-destroyed", inTurn);
   show("both-casters", inTurn);
   show("concede", g.phase !== "over");
-  show("undo", undoOpen(g));
+  show("undo", canAskUndo(g));
 }
 
 export function renderReport(g) {
@@ -370,19 +356,8 @@ export function tick() {
   if (isSeat()) {
     const mine = me();
     watchMinute(g.running === mine && PLAYING.includes(g.phase) && !g.paused, remainingMs(mine));
-    const lapse = $("undo-left");
-    if (lapse) {
-      const left = undoLeftMs(g);
-      if (left <= 0) renderPrompt(g);
-      else if (lapse.textContent !== Math.ceil(left / 1000) + " s") lapse.textContent = Math.ceil(left / 1000) + " s";
-    }
-    const open = undoOpen(g);
-    show("undo", open);
-    if (open) {
-      const left = Math.ceil((undoWindowMs() - (serverNow() - g.undo.tap_at_ms)) / 1000);
-      setText("undo", "Undo last tap (" + left + " s)");
-    }
   }
+  tickUndo(g, command);
 }
 
 export function frame() {
