@@ -113,10 +113,10 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         log.goto(f"{live_server}/t/{links['id']}/log#k={links['watch'].split('#k=', 1)[1]}")
         rows = log.locator("#log-body tr")
         expect(rows).to_have_count(4)
-        expect(rows.nth(1)).to_contain_text("P1's phone back online: 1 offline command merged")
+        expect(rows.nth(1)).to_contain_text("Ann's phone back online: 1 offline command merged")
         expect(rows.nth(2)).to_contain_text("offline tap")
-        expect(rows.nth(2)).to_contain_text("in P1's deployment")
-        expect(rows.nth(3)).to_contain_text("Tap: end of P2's deployment")
+        expect(rows.nth(2)).to_contain_text("in Ann's deployment")
+        expect(rows.nth(3)).to_contain_text("Tap: end of Bob's deployment")
         assert "{" not in log.locator("#log-body").inner_text()  # no raw JSON
         log.screenshot(path=str(ARTIFACTS / "log-after-merge.png"), full_page=True)
     finally:
