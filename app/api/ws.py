@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +30,6 @@ from app.tables.offline import Gap, device_key
 from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)
-#: Log pages being read from the store for a socket (kept until sent).
-_reading: set[asyncio.Task[None]] = set()
 _READ_REFUSED = error_message("rate_limited", READ_REFUSED)
 
 
@@ -77,26 +74,16 @@ class Screen:
             return False
         return True
 
-    def read_log(self, after: int) -> None:
+    async def read_log(self, after: int) -> None:
         """A page of the log, within the link's and the address's read budget: from the
-        pages built at once, else read off the loop while the socket's other messages
-        (its taps, its pings) go on."""
+        rows built, or once they are read off the loop. Every other socket goes on
+        meanwhile; this one answers its messages in order, so its next waits."""
         room, reads = self.room, self.reads
         if reads.budget.take(room.table_id, self.role, reads.address) is not None:
             self.sub.offer(_READ_REFUSED)
             return
-        page = reads.pages.cached(room.table_id, room.version, after)
-        if page is not None:
-            self.sub.offer(log_message(page))
-            return
-        task = asyncio.create_task(self._read_page(after))
-        _reading.add(task)
-        task.add_done_callback(_reading.discard)
-
-    async def _read_page(self, after: int) -> None:
-        room = self.room
         try:
-            page = await self.reads.pages.page(room.table_id, room.version, after)
+            page = await reads.pages.page(room.table_id, room.version, after)
         except Exception:
             log.exception("log page of table %s failed", room.table_id)
             self.sub.offer(error_message("internal", "the log could not be read; try again"))
@@ -149,7 +136,7 @@ async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
         case p.Sync():
             sub.offer(room.snapshot(screen.role))
         case p.LogRequest(after=after):
-            screen.read_log(after)
+            await screen.read_log(after)
         case p.Hello():
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
         case p.Offline():
