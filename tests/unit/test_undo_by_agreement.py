@@ -237,3 +237,32 @@ def test_undo_lapse_is_the_servers_tick_at_its_moment_and_no_merge_barrier() -> 
     assert game.undo_outcome == UndoOutcome(P1, UndoEnd.LAPSED, lapse_at)
     assert not WARMACHINE.decides("system", game)
     assert WARMACHINE.decides("eo", game)
+
+
+def test_undo_request_and_its_outcome_come_back_from_a_snapshot() -> None:
+    from app.tables import snapshot
+
+    table = asked()
+    shown = table.do(P2, c.UndoSeen())
+    assert snapshot.read(snapshot.write(shown)) == shown
+    declined = table.do(P2, c.AnswerUndo(accept=False))
+    assert snapshot.read(snapshot.write(declined)) == declined
+
+
+def test_undo_shown_report_a_merge_finds_after_the_request_does_nothing() -> None:
+    """A merge that places the opponent's offline tap before their phone's report that it
+    showed the request: the tap overtook the request, and the report does nothing (the
+    merge is not refused for it)."""
+    from app.domain.merge import Timed, merge
+
+    table = asked()
+    base, at = table.game, table.now
+    tap = c.PassTurn(expect=P2, turn_end=c.TurnEnd(False, scoring()))
+    game, applied, dropped = merge(
+        base,
+        [Timed(at + 2_000, P2, c.UndoSeen()), Timed(at + 1_000, P2, tap, offline=True)],
+        at + 3_000,
+    )
+    assert [type(t.command) for t in applied] == [c.PassTurn]
+    assert [type(t.command) for t in dropped] == [c.UndoSeen]
+    assert game.undo_outcome == UndoOutcome(P1, UndoEnd.SUPERSEDED, at + 1_000)
