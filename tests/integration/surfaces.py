@@ -2,12 +2,12 @@
 
 `read_every_surface` reads what a person is shown of an event's round, and returns,
 per table number (and "bye" for the round's bye), what each surface says of it in
-names: its two players, who goes first, who won and how, each player's TP, CP, APD and
-list, whom each played, the standings after the round, and the words a person reads of
-the result (see `surface_round.Reading`). A surface says only what it shows (a key it
-does not show is absent); `disagreements` compares every surface with what is true.
-A new surface joins `SURFACES` once, and every test that reads the surfaces reads it
-too.
+names: its two players, who goes first, who won and how, each player's TP, CP, APD (or
+Runewars' MoV and entries) and list, whom each played, the standings after the round,
+and the words a person reads of the result (see `surface_round.Reading`). A surface
+says only what it shows (a key it does not show is absent); `disagreements` compares
+every surface with what is true. A new surface joins `SURFACES` (or a Runewars event's
+`RUNEWARS_SURFACES`) once, and every test that reads the surfaces reads it too.
 
 The client is the EO's: its base URL is the server's and its headers carry the EO
 token (X-EO-Token).
@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 
 from tests.integration import surface_event as event
+from tests.integration import surface_runewars as runewars
 from tests.integration import surface_tables as tables
 from tests.integration.surface_round import Key, Reading, Round
 
@@ -46,6 +47,23 @@ SURFACES: dict[str, Surface] = {
     "table log": tables.table_log,
 }
 
+#: Every surface of a Runewars event (its own policy's: no lists, CP or APD, but MoV).
+RUNEWARS_SURFACES: dict[str, Surface] = {
+    "event page": runewars.event_page,
+    "admin table list": runewars.admin_table_list,
+    "dashboard": runewars.dashboard,
+    "result panel": runewars.result_panel,
+    "result editor": runewars.result_editor,
+    "standings": runewars.standings,
+    "standings CSV": runewars.standings_csv,
+    "phones": runewars.phones,
+    "seat phones": runewars.seat_phones,
+    "player pages": runewars.player_pages,
+    "EO action log": runewars.action_log,
+    "table cards": tables.table_cards,
+    "table log": runewars.table_log,
+}
+
 
 async def read_every_surface(
     client: httpx.AsyncClient, event_id: str, round_number: int
@@ -65,7 +83,7 @@ async def read_every_surface(
             rnd.bye = pairing
         else:
             rnd.pairings[pairing["table"]] = pairing
-    surfaces = SURFACES
+    surfaces = RUNEWARS_SURFACES if "tournament" in view["event"] else SURFACES
     keys: list[Key] = [*sorted(rnd.pairings), *(["bye"] if rnd.bye else [])]
     return {key: {name: await read(rnd, key) for name, read in surfaces.items()} for key in keys}
 
