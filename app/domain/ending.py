@@ -138,10 +138,11 @@ def report(game: Game, actor: c.Actor, cmd: c.ReportGame) -> Game:
         raise BadInput("scenario presence must be between 0 and 10000")
     if len(cmd.list_played) > 200:
         raise BadInput("the list name is too long (200 characters at most)")
-    choices = game.list_choices[seat]
+    # The event's choices are its players', in seat order: the side's seat, after the roll.
+    choices = game.list_choices[seat if game.pregame is None else game.pregame.seat(seat)]
     if choices and cmd.list_played not in choices:
         raise BadInput(
-            f"{seat.label} plays one of these lists this game: {', '.join(choices)} "
+            f"{game.names[seat]} plays one of these lists this game: {', '.join(choices)} "
             "(each list is played at least once in the event)"
         )
     report = Report(cmd.army_points_destroyed, cmd.scenario_presence, cmd.list_played)

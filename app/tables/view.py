@@ -17,7 +17,7 @@ from app.domain.game import (
     settled,
 )
 from app.domain.scenarios import Element
-from app.tables import time_moved
+from app.tables import seating, time_moved
 from app.tables.pregame_view import pregame_prompt, pregame_view
 from app.tables.timer_view import timer_view, variants_info
 from app.tables.undo_view import undo_prompts, undo_view
@@ -251,7 +251,8 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "round_notes": list(game.round_notes),
         "pause_warnings": list(game.pause_warnings),
         "pause_reported": side_name(game.pause_reported),
-        "list_choices": [list(game.list_choices[0]), list(game.list_choices[1])],
+        # Each side's lists (the event names them by seat: the roll may have swapped).
+        "list_choices": [list(lists) for lists in seating.in_side_order(game, game.list_choices)],
         "casters": list(game.casters),
         "flagged": side_name(game.flagged),
         "claim": None
