@@ -92,6 +92,12 @@ class EventIn(BaseModel):
     active_duty_roster: str = Field(
         "", max_length=8000, description="champions2019: the Active Duty Roster. " + ROSTER_HELP
     )
+    structure: str = Field(
+        "",
+        max_length=16,
+        description="runewars2017 without fixed_rounds: 'basic' (default) or 'advanced', "
+        "the Swiss rounds and cut by attendance (RP6)",
+    )
 
 
 class EventCreated(BaseModel):
@@ -177,6 +183,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             pregame=body.pregame,
             variants=tuple(body.variants),
             roster=body.active_duty_roster,
+            structure=body.structure,
         )
     )
     return EventCreated(

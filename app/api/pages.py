@@ -259,6 +259,7 @@ async def create_event_form(
     timing: Annotated[str, Form()] = "",
     variants: Annotated[list[str] | None, Form()] = None,
     active_duty_roster: Annotated[str, Form()] = "",
+    structure: Annotated[str, Form()] = "",
 ) -> HTMLResponse | RedirectResponse:
     chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
@@ -275,6 +276,7 @@ async def create_event_form(
         "timing": timing,
         "variants": list(variants or []),
         "active_duty_roster": active_duty_roster,
+        "structure": structure,
     }
     try:
         event = service.create_event(
@@ -293,6 +295,7 @@ async def create_event_form(
                 pregame=bool(pregame),
                 variants=chosen,
                 roster=active_duty_roster,
+                structure=structure,
             )
         )
     except RuleError as exc:

@@ -40,6 +40,8 @@ class EventSpec:
     variants: tuple[str, ...] = ()
     #: Champions' Active Duty Roster, as the EO wrote it ("": none, not checked).
     roster: str = ""
+    #: A Runewars event's RP6 structure ("basic", "advanced"): its rounds by attendance.
+    structure: str = ""
 
 
 def event_clock_ms(event: EventRecord) -> int:

@@ -34,8 +34,11 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
         page = await http.get(form.headers["location"].split("#", 1)[0])
         assert "tournament.js" in page.text
 
+        # RP6: without a count of its own, the Swiss rounds are by attendance (Basic).
         unnamed = await http.post("/api/events", json={"name": "RW", "format": "runewars2017"})
-        assert unnamed.status_code == 400 and "Swiss rounds" in unnamed.json()["detail"]
+        assert unnamed.status_code == 201, unnamed.text
+        plan = (await http.get(f"/api/events/{unnamed.json()['id']}/tournament")).json()["plan"]
+        assert plan == {"swiss_rounds": 0, "cut": 0, "by_attendance": "basic"}
         created = await http.post(
             "/api/events",
             json={
@@ -63,7 +66,11 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
             assert added.status_code == 201, added.text
 
         view = (await http.get(f"/api/events/{eid}")).json()
-        assert view["format"] == "runewars2017" and view["plan"] == {"swiss_rounds": 3, "cut": 4}
+        assert view["format"] == "runewars2017" and view["plan"] == {
+            "swiss_rounds": 3,
+            "cut": 4,
+            "by_attendance": None,
+        }
         assert {p["name"]: p["army_value"] for p in view["players"]}["Fay"] == 195
 
         paired = await http.post(f"{base}/rounds", headers=eo)

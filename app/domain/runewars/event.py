@@ -23,6 +23,7 @@ from app.domain.runewars.rules import (
     Stage,
     check_army_value,
     draw_card,
+    plan_for,
     round_minutes,
 )
 from app.domain.runewars.standings import Entrant, Played, Standing, standings
@@ -194,6 +195,9 @@ def pair_next(event: RwEvent, rng: random.Random) -> RwEvent:
         raise RuleError(f"round {len(event.rounds)} still has results to come in")
     if event.over:
         raise RuleError("the event is over: see the final standings")
+    structure = event.plan.by_attendance
+    if structure is not None:  # RP6: the rounds and the cut by the players who came
+        event = replace(event, plan=plan_for(structure, sum(not p.dropped for p in event.players)))
     number = len(event.rounds) + 1
     if event.swiss_played < event.plan.swiss_rounds:
         stage = Stage.SWISS

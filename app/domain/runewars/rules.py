@@ -104,6 +104,9 @@ class Plan:
 
     swiss_rounds: int
     cut: int
+    #: RP6: the structure whose table sets the rounds and the cut by attendance when the
+    #: first round is paired (None: they are set).
+    by_attendance: Structure | None = None
 
     @property
     def elimination_rounds(self) -> int:

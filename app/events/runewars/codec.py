@@ -10,7 +10,7 @@ from typing import Any
 
 from app.domain.runewars.event import Result, RoundPlay, RwEvent
 from app.domain.runewars.pairing import Match
-from app.domain.runewars.rules import Plan, Stage
+from app.domain.runewars.rules import Plan, Stage, Structure
 from app.domain.runewars.standings import Entrant, Played
 
 
@@ -45,12 +45,22 @@ def dump_event(event: RwEvent) -> str:
     return json.dumps(
         {
             "name": event.name,
-            "plan": [event.plan.swiss_rounds, event.plan.cut],
+            "plan": [event.plan.swiss_rounds, event.plan.cut, _structure(event.plan)],
             "players": [_entrant(p) for p in event.players],
             "rounds": [_round(r) for r in event.rounds],
             "cut_to": list(event.cut_to),
         }
     )
+
+
+def _structure(plan: Plan) -> str | None:
+    return None if plan.by_attendance is None else plan.by_attendance.value
+
+
+def _load_plan(raw: list[Any]) -> Plan:
+    """A plan, by attendance until the first round (plans stored before: always set)."""
+    by = raw[2] if len(raw) > 2 else None
+    return Plan(raw[0], raw[1], None if by is None else Structure(by))
 
 
 def _load_entrant(d: dict[str, Any]) -> Entrant:
@@ -78,7 +88,7 @@ def load_event(text: str) -> RwEvent:
     d = json.loads(text)
     return RwEvent(
         d["name"],
-        Plan(d["plan"][0], d["plan"][1]),
+        _load_plan(d["plan"]),
         tuple(_load_entrant(p) for p in d["players"]),
         tuple(_load_round(r) for r in d["rounds"]),
         tuple(d["cut_to"]),

@@ -14,7 +14,7 @@ from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars.engine import view as engine_view
 from app.domain.runewars.event import RwEvent, make_cut
 from app.domain.runewars.event import drop as drop_player
-from app.domain.runewars.rules import MOST_ARMY_POINTS, Structure, plan_for
+from app.domain.runewars.rules import MOST_ARMY_POINTS, Plan, Structure, plan_for
 from app.domain.runewars.standings import Standing
 from app.events.base import EventBase, EventSpec
 from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
@@ -29,6 +29,31 @@ from app.tables.runewars_codec import judge_from_wire
 RESULT_FIELDS = frozenset({"entries", "flurry", "conceded", "reason"})
 
 
+#: RP6's structures an organiser names, by the words of the regulations.
+STRUCTURES = {"": Structure.BASIC, "basic": Structure.BASIC, "advanced": Structure.ADVANCED}
+
+
+def _plan(spec: EventSpec) -> Plan:
+    """RP6: Swiss rounds by attendance (Basic or Advanced), or the organiser's own count
+    and cut; refused in the organiser's words."""
+    cut = spec.cut_to_top or 0
+    if spec.fixed_rounds is None:
+        structure = STRUCTURES.get(spec.structure.strip().lower())
+        if structure is None:
+            raise BadInput("the tournament structure is Basic or Advanced")
+        if cut:
+            raise BadInput(
+                "a cut of your own comes after Swiss rounds of your own: give the number "
+                "of Swiss rounds too, or choose the Advanced structure, which makes its cut"
+            )
+        return Plan(0, 0, structure)
+    if not 1 <= spec.fixed_rounds <= 12:
+        raise BadInput("an event plays 1 to 12 Swiss rounds")
+    if cut and (cut < 2 or cut & (cut - 1)):
+        raise BadInput("the cut is to the top 2, 4, 8 or 16… players")
+    return plan_for(Structure.CUSTOM, max(cut, 2), rounds=spec.fixed_rounds, cut=cut)
+
+
 class RunewarsTournament:
     """RP6 pairing and the cut, ST5 standings, byes and drops, for the event service."""
 
@@ -40,24 +65,20 @@ class RunewarsTournament:
     # -- the event ----------------------------------------------------------------
 
     def create(self, spec: EventSpec) -> EventRecord:
-        """A Runewars event: its Swiss rounds (`fixed_rounds`, else by RP6's Advanced table
-        when the field is known) and its cut to the top 2, 4, 8… (`cut_to_top`)."""
+        """A Runewars event: its Swiss rounds and cut by RP6's Basic or Advanced table for
+        the players who come (`structure`, Basic unless named), or its own Swiss rounds
+        (`fixed_rounds`) and cut to the top 2, 4, 8… (`cut_to_top`)."""
         name = spec.name.strip()
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
-        if spec.fixed_rounds is None:
-            raise BadInput("a Runewars event names its Swiss rounds (fixed_rounds, 1 to 12)")
-        if not 1 <= spec.fixed_rounds <= 12:
-            raise BadInput("a fixed round count is between 1 and 12")
-        cut = spec.cut_to_top or 0
-        plan = plan_for(Structure.CUSTOM, max(cut, 2), rounds=spec.fixed_rounds, cut=cut)
+        plan = _plan(spec)
         record = EventRecord(
             id=new_id(),
             name=name,
             format_id=spec.format_id,
             points=MOST_ARMY_POINTS,
             lists=1,
-            fixed_rounds=plan.swiss_rounds,
+            fixed_rounds=plan.swiss_rounds or None,
             cut_to_top=plan.cut or None,
             admin_token=new_token(),
             created_ms=self.service.time.now_ms(),

@@ -116,6 +116,7 @@ def event_view(
     round's cards and pairings once the round has started."""
     state = live.state
     names = {p.id: p.name for p in state.players}
+    by = state.plan.by_attendance
     return {
         "event": {
             "id": event.id,
@@ -129,7 +130,11 @@ def event_view(
         "id": event.id,
         "name": event.name,
         "format": event.format_id,
-        "plan": {"swiss_rounds": state.plan.swiss_rounds, "cut": state.plan.cut},
+        "plan": {
+            "swiss_rounds": state.plan.swiss_rounds,
+            "cut": state.plan.cut,
+            "by_attendance": None if by is None else by.value,
+        },
         "players": [_player(p) for p in state.players],
         "rounds": [_round(live, play, admin) for play in state.rounds],
         "cut_to": [names.get(i, i) for i in state.cut_to],

@@ -1,4 +1,5 @@
-// New event form: the point sizes and army-list choices follow the chosen format.
+// New event form: the point sizes and army-list choices follow the chosen format; a
+// Runewars event shows its own fields only (the others are switched off, never sent).
 function setupForm() {
 
   const form = document.getElementById("event-form");
@@ -57,11 +58,23 @@ function setupForm() {
     roster.hidden = formats.indexOf(format.value) < 0;
   }
 
+  // One game's fields at a time: a disabled fieldset's fields are not sent.
+  const rw = document.getElementById("rw-fields");
+  const wm = document.getElementById("wm-fields");
+  function onGame() {
+    if (!rw || !wm) return;
+    const runewars = (rw.getAttribute("data-formats") || "").split(" ").indexOf(format.value) >= 0;
+    rw.hidden = rw.disabled = !runewars;
+    wm.hidden = wm.disabled = runewars;
+  }
+
   format.addEventListener("change", () => {
     onFormat(null);
     onRoster();
+    onGame();
   });
   onRoster();
+  onGame();
 
   form.addEventListener("submit", () => {
     const button = document.getElementById("create-event");

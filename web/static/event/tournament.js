@@ -111,7 +111,9 @@ function render(v) {
   const plan = v.plan;
   const cut = plan.cut ? ", then a cut to the top " + plan.cut : "";
   const winner = v.winner ? " · Winner: " + v.winner : "";
-  setText($("event-meta"), v.event.format_name + " · " + plan.swiss_rounds + " Swiss rounds" + cut + winner);
+  const by = plan.by_attendance;
+  const swiss = by ? "Swiss rounds by attendance (" + (by === "advanced" ? "Advanced" : "Basic") + " structure)" : plan.swiss_rounds + (plan.swiss_rounds === 1 ? " Swiss round" : " Swiss rounds");
+  setText($("event-meta"), v.event.format_name + " · " + swiss + cut + winner);
   renderRounds(v.rounds);
   renderPlayers(v.players);
   renderStandings(v.standings);
