@@ -84,6 +84,16 @@ async def _tap(
     await room.execute(game.active, device, seq, command)
 
 
+async def _first_player(room: TableRoom, rng: random.Random) -> None:
+    """Off the clock: the dice rolled at the table, the winner goes first or second, and
+    the first player starts deployment."""
+    first, second = rng.sample(range(1, 7), 2)
+    winner = Side.P1 if first > second else Side.P2
+    await room.execute(winner, "demo-first", 1, c.StartingRoll(at_table=(first, second)))
+    await room.execute(winner, "demo-first", 2, c.ChooseOrder(first=rng.random() < 0.7))
+    await room.execute(Side.P1, "demo-first", 3, c.StartClock())
+
+
 async def _finish(room: TableRoom, rng: random.Random, confirm: bool) -> None:
     """A round-2 game that is over: reports in, confirmed by one or both players."""
     game = room.game
@@ -131,12 +141,15 @@ async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
         service.pair_next_round(event.id)
         await service.start_round(event.id)
         for room in service.rooms(event.id):
+            await _first_player(room, rng)
             await _play_out(room, clock, rng)
 
         clock.advance(real_now - 35 * MIN - clock.now_ms())
         service.pair_next_round(event.id)
         await service.start_round(event.id)
         tables = [r for r in service.rooms(event.id) if r.meta and r.meta.round_number == 2]
+        for room in tables:
+            await _first_player(room, rng)
         # Each table's taps spread over the round so far (both clocks used alike), the
         # tables' taps interleaved in time order.
         start = clock.now_ms()

@@ -159,6 +159,15 @@ def setup_event(port: int, tables: int) -> dict[str, Any]:
         log(f"event {event_id}: round 1 started in {timings['start_s']:.1f} s")
         listed = call("GET", f"/api/events/{event_id}/tables", "tables_s", headers=eo)
         log(f"event {event_id}: table links read in {timings['tables_s']:.1f} s")
+        # Each table settles who goes first off the clock; here the EO starts every
+        # table's clock over it (the first seat's player goes first), as for a stuck table.
+        t = time.monotonic()
+        for row in listed:
+            if row.get("round") == 1:
+                url = f"/api/events/{event_id}/tables/{row['id']}/command"
+                client.post(url, json={"c": "start"}, headers=eo).raise_for_status()
+        timings["clocks_s"] = time.monotonic() - t
+        log(f"event {event_id}: every table's clock started in {timings['clocks_s']:.1f} s")
     rows = [
         (t["id"], seat_token(t["links"]["p1"]["url"]), seat_token(t["links"]["p2"]["url"]))
         for t in listed

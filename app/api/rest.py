@@ -19,6 +19,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS
 from app.domain.games import OTHER_GAMES
+from app.tables import round_gate
 from app.tables.engines import engine_for
 from app.tables.hub import QuickGame, new_token
 from app.tables.log_page import LOG_PAGE, LogPages
@@ -93,7 +94,7 @@ def table_links(room: TableRoom, base: str) -> TableLinks:
         return f"{base}t/{room.table_id}#k={token}"
 
     summary = room.engine.summary(room.game)
-    first = summary.get("first")  # the seat whose player goes first, once decided
+    first = summary.get("first") if round_gate.first_known(room) else None  # once decided
 
     def seat(token: str, at: Side) -> SeatLink:
         url = link(token)

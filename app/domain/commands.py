@@ -204,9 +204,11 @@ class ScenarioRoll:
 
 @dataclass(frozen=True, slots=True)
 class OpenPregame:
-    """The pre-game begins: the lists each seat may choose (empty: any it writes)."""
+    """The pre-game begins: the lists each seat may choose (empty: any it writes), and
+    which of the format's steps it has (empty: all of them)."""
 
     choices: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    steps: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,9 +227,11 @@ class ChooseObjective:
 
 @dataclass(frozen=True, slots=True)
 class StartingRoll:
-    """A player's d6 for the starting roll; the server rolls it."""
+    """A player's d6 for the starting roll; the server rolls it. `at_table`: both dice
+    as the players rolled them at the table (P1's, P2's), entered on a phone instead."""
 
     value: int = 0
+    at_table: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

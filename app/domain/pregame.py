@@ -166,8 +166,11 @@ def choose_objective(pregame: Pregame, side: Side, cmd: c.ChooseObjective) -> Pr
 
 
 def roll(pregame: Pregame, side: Side, cmd: c.StartingRoll) -> Pregame:
-    """A player's d6 for the starting roll, rolled by the server."""
+    """A player's d6 for the starting roll, rolled by the server (or both dice as rolled
+    at the table, `at_table`)."""
     _expect(pregame, Step.ROLL)
+    if cmd.at_table is not None:
+        return _rolled_at_table(pregame, cmd.at_table)
     if not 1 <= cmd.value <= 6:
         raise BadInput("a starting roll is a d6: 1 to 6")
     seat = pregame.seat(side)
@@ -181,6 +184,19 @@ def roll(pregame: Pregame, side: Side, cmd: c.StartingRoll) -> Pregame:
     if first == second:  # a tie: both roll again
         return replace(pregame, rolls=rolls, rolling=(None, None))
     return replace(pregame, rolls=rolls, rolling=(None, None), winner=0 if first > second else 1)
+
+
+def _rolled_at_table(pregame: Pregame, dice: tuple[int, int]) -> Pregame:
+    """The starting roll made with real dice: a player enters both as rolled. Before the
+    order is chosen the sides are the seats."""
+    if pregame.rolling != (None, None):
+        raise RuleError("a die is rolled on the phones already: roll the other one there")
+    if not all(1 <= die <= 6 for die in dice):
+        raise BadInput("a starting roll is a d6: 1 to 6")
+    first, second = (dice[1], dice[0]) if pregame.swapped else dice
+    if first == second:
+        raise BadInput("the dice are equal: roll again")
+    return replace(pregame, rolls=(*pregame.rolls, (first, second)), winner=int(second > first))
 
 
 def choose_order(pregame: Pregame, side: Side, cmd: c.ChooseOrder) -> Pregame:

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from app.domain import commands as c
 from app.domain import pregame as p
-from app.domain.errors import RuleError
+from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
 from app.domain.scenarios import ElementKind
 from app.domain.state import Game, Phase, seat_of
@@ -23,10 +23,23 @@ def open_pregame(game: Game, _actor: c.Actor, cmd: c.OpenPregame, _now_ms: int) 
     if game.phase is not Phase.READY:
         raise RuleError("the clock has started: the pre-game is over")
     rules = game.format
+    steps = _steps(rules.pregame, cmd.steps)
     # Only scenarios with objectives have the players choose one.
     needed = any(e.kind is ElementKind.OBJECTIVE for e in game.scenario.elements)
-    objectives = rules.objectives if needed else ()
-    return replace(game, pregame=p.open_pregame(rules.pregame, objectives, cmd))
+    objectives = rules.objectives if needed and p.Step.OBJECTIVES in steps else ()
+    return replace(game, pregame=p.open_pregame(steps, objectives, cmd))
+
+
+def _steps(format_steps: tuple[str, ...], wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The format's steps the pre-game has, in the format's order (none named: all)."""
+    if not wanted:
+        return format_steps
+    unknown = set(wanted) - set(format_steps)
+    if unknown:
+        raise BadInput("no such pre-game step: " + ", ".join(sorted(unknown)))
+    if p.Step.ORDER in wanted and p.Step.ROLL not in wanted:
+        raise BadInput("the choice of who goes first needs the starting roll before it")
+    return tuple(step for step in format_steps if step in wanted)
 
 
 def _step(rule: Callable[[p.Pregame, object, C], p.Pregame]) -> Callable[..., Game]:

@@ -23,6 +23,7 @@ from app.events.base import PairingRow, pairings_of
 from app.events.registration import Registration
 from app.events.rounds import Rounds
 from app.store.models import PlayerEntry, RoundEntry
+from app.tables import round_gate
 from app.tables.room import TableRoom
 
 #: EO actions after which a table of the event was discarded (its seat links stale).
@@ -238,7 +239,7 @@ def seated_players(room: TableRoom) -> list[dict[str, Any]]:
     they go first (None: not decided yet)."""
     meta = room.meta
     ids = ("", "") if meta is None else (meta.p1_player, meta.p2_player)
-    first = room.engine.summary(room.game).get("first")
+    first = room.engine.summary(room.game).get("first") if round_gate.first_known(room) else None
     return [
         {
             "id": ids[seat],

@@ -35,7 +35,7 @@ from app.events.results import (
 )
 from app.events.table_result import TableResult
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
-from app.tables import seating
+from app.tables import round_gate, seating
 from app.tables.room import TableRoom, table_status
 
 View = dict[str, Any]
@@ -108,7 +108,7 @@ class ReadModels:
             for row in pairings_of(entry):
                 room = self.service.hub.get(row.table_id or "")
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
-                if room is not None and row.p2 is not None:
+                if room is not None and row.p2 is not None and round_gate.first_known(room):
                     firsts[row.table_id] = seating.first_player(room.game, (row.p1, row.p2))
         ranked = [asdict(s) for s in event_standings(data.event, data.rounds, data.records)]
         return {

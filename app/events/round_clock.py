@@ -1,12 +1,12 @@
-"""The round's expected end when the pre-game is on the phones (DC4).
+"""The round's expected end (DC4), counted from the tables.
 
 Each table's clocks start when its first player begins deployment, after the table's
-pre-game (lists, the starting roll, sides), not when the EO starts the round. The
-round's expected end is recorded once every table has begun: the last table's
-deployment start plus both player clocks (the round's length under Classic Turn
-Timing). A table that began earlier has its own time up before then, so the round's
-end (DC8) never ties a game for time it spent in its pre-game. Until the last table
-begins, the round has no end time.
+pre-game off the clock (the starting roll and who goes first; with the pre-game on the
+phones, lists and sides too), not when the EO starts the round. The round's expected
+end is recorded once every table has begun: the last table's deployment start plus
+both player clocks (the round's length under Classic Turn Timing). A table that began
+earlier has its own time up before then, so the round's end (DC8) never ties a game for
+time it spent in its pre-game. Until the last table begins, the round has no end time.
 
 Every worker sees every table of the event (its own, and the others' it follows), so
 each watches the tables yet to begin and records the end once the last has; the end
@@ -70,8 +70,8 @@ class RoundClock(RoundEnds):
         event_id = entry.event_id
         self._undeployed.pop(event_id, None)
         event = self.event(event_id)
-        if not event.pregame or self.round_end_at(event, 0) is None:
-            return  # the clocks started with the round, or the games are untimed
+        if self.round_end_at(event, 0) is None:
+            return  # the games are untimed
         waiting: set[str] = set()
         starts: list[int | None] = []
         for row in pairings_of(entry):

@@ -17,6 +17,7 @@ from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format, rules_for_scenario, split_lists
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
+from app.domain.pregame import Step
 from app.domain.rankings import get_ranking, pair_finals
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
@@ -34,6 +35,9 @@ from app.events.round_clock import RoundClock
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables import round_gate
 from app.tables.room import TableMeta, TableRoom
+
+#: Without the pre-game on the phones, a table settles only who goes first off the clock.
+ROLL_ONLY = (Step.ROLL.value, Step.ORDER.value)
 
 
 def _seat_of(rows: list[PairingRow], player_id: str) -> tuple[int, str]:
@@ -251,9 +255,11 @@ class Rounds(RoundClock):
     # -- the round's clock --------------------------------------------------------
 
     async def start_round(self, event_id: str) -> RoundEntry:
-        """DC4: every clock starts now and the round ends after both player clocks; with
-        the pre-game on the phones, each table's clocks start when it begins deployment
-        and the round's end is set once the last table has begun (`RoundClock`)."""
+        """Every table goes into its pre-game, off the clock ("Starting the Game"): with
+        the pre-game on the phones the whole of it (lists, the starting roll, sides),
+        else only the starting roll and its winner's choice to go first or second. Each
+        table's clocks start when its first player starts deployment, and the round's
+        end (DC4) is set once the last table has begun (`RoundClock`)."""
         event = self.require(event_id, "rounds")
         entry = self.current_round(event_id)
         if entry is None:
@@ -261,27 +267,21 @@ class Rounds(RoundClock):
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
         opening = self._pregames(event, entry)
-        offers = {} if opening else self._list_offers(event, entry.number)
+        offers = {} if event.pregame else self._list_offers(event, entry.number)
         for row in pairings_of(entry):
             room = self.hub.get(row.table_id or "")
             if room is None or room.game.phase is not Phase.READY or room.game.pregame:
                 continue
-            if opening:
-                await room.execute(c.Role.EO, "", 0, opening(row))
-                continue
             p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
             if p1 or p2:
                 await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
-            await room.execute(c.Role.EO, "", 0, c.StartClock())
-        now = self.time.now_ms()
-        end = None if opening else self.round_end_at(event, now)
+            await room.execute(c.Role.EO, "", 0, opening(row))
         with self.db.unit() as repo:
-            entry.started_ms = now
-            entry.expected_end_ms = end
+            entry.started_ms = self.time.now_ms()
+            entry.expected_end_ms = None
             repo.add(entry, self._action(event_id, "start_round", round=entry.number))
         self._schedule_round_end(entry)
-        if opening:
-            self.await_deployment(entry)
+        self.await_deployment(entry)
         self.changed(event_id)
         return entry
 
@@ -301,12 +301,11 @@ class Rounds(RoundClock):
             offers[player.id] = tuple(rule.choices(lists, played, left))
         return offers
 
-    def _pregames(
-        self, event: EventRecord, entry: RoundEntry
-    ) -> Callable[[PairingRow], c.Command] | None:
-        """With the pre-game on the phones, each table's opening command (its lists)."""
+    def _pregames(self, event: EventRecord, entry: RoundEntry) -> Callable[[PairingRow], c.Command]:
+        """Each table's opening command: the pre-game on the phones (its lists), or only
+        the starting roll and the choice of who goes first."""
         if not event.pregame:
-            return None
+            return lambda _row: c.OpenPregame(steps=ROLL_ONLY)
         players = {p.id: p for p in self.players(event.id)}
         records = self.player_records(event.id)
         left = max(1, self.planned_rounds(event.id) - entry.number + 1)

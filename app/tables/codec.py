@@ -21,6 +21,7 @@ _WORDS = {
     "scenario_presence": "Scenario presence",
     "remaining_ms": "The clock's new time",
     "control_points": "Control points",
+    "at_table": "The dice rolled at the table",
 }
 
 
@@ -168,7 +169,7 @@ def _read_choices(raw: Mapping[str, Any]) -> c.Command:
         if not isinstance(names, list) or len(names) > 8:
             raise BadInput("each seat's choices are a list of at most 8 list names")
         seats.append(tuple(_str({"name": n}, "name") for n in names))
-    return c.OpenPregame(choices=(seats[0], seats[1]))
+    return c.OpenPregame(choices=(seats[0], seats[1]), steps=_names(raw, "steps"))
 
 
 def _note(raw: Mapping[str, Any]) -> int:
@@ -298,7 +299,10 @@ _KINDS = (
         "open_pregame",
         c.OpenPregame,
         _read_choices,
-        lambda cmd: {"choices": [list(names) for names in cmd.choices]},
+        lambda cmd: (
+            {"choices": [list(names) for names in cmd.choices]}
+            | ({"steps": list(cmd.steps)} if cmd.steps else {})
+        ),
     ),
     _Kind(
         "choose_list",
@@ -316,8 +320,11 @@ _KINDS = (
     _Kind(
         "roll",
         c.StartingRoll,
-        lambda raw: c.StartingRoll(value=_int(raw, "value", optional=True) or 0),
-        lambda cmd: {"value": cmd.value},
+        lambda raw: c.StartingRoll(
+            value=_int(raw, "value", optional=True) or 0,
+            at_table=_pair(raw, "at_table") if "at_table" in raw else None,
+        ),
+        lambda cmd: {"value": cmd.value} if cmd.at_table is None else {"at_table": [*cmd.at_table]},
     ),
     _Kind(
         "choose_order",

@@ -209,7 +209,7 @@ class TableRoom:
             await self._decide_flag(now)
             event = None
             gate.check(self, actor, command)
-            if isinstance(command, c.StartingRoll):  # the server rolls every die
+            if isinstance(command, c.StartingRoll) and not command.at_table:  # the server rolls
                 command = c.StartingRoll(self.dice.randint(1, 6))
             if not isinstance(command, c.FlagCheck):
                 before, opened = self.game, self.version == 0

@@ -33,6 +33,13 @@ def waiting(meta: TableMeta | None, version: int) -> bool:
     return meta is not None and version == 0
 
 
+def first_known(room: TableRoom) -> bool:
+    """Who goes first may be named: not while an event's table waits for its round (the
+    table settles it off the clock once the round starts: the starting roll's winner
+    chooses)."""
+    return not waiting(room.meta, room.version)
+
+
 def round_info(meta: TableMeta | None, version: int) -> dict[str, Any] | None:
     """The round a table is of, and whether it has started (None: a quick game)."""
     if meta is None:

@@ -157,7 +157,7 @@ async def test_draft_seat_waits_and_every_game_command_is_refused_until_the_star
         assert (await p1.command("choose_list", list=mine[0]))["t"] == "ack"
 
 
-async def test_draft_seat_without_pregame_starts_playing_when_the_eo_starts__DC4_RP4(
+async def test_draft_seat_without_pregame_settles_who_goes_first_when_the_eo_starts__DC4_RP4(
     server: RunningServer,
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
@@ -169,8 +169,14 @@ async def test_draft_seat_without_pregame_starts_playing_when_the_eo_starts__DC4
         started = await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)
         assert started.status_code == 200, started.text
         fresh = await p1.state_after(1)
-        assert fresh["game"]["phase"] == "deployment" and fresh["game"]["running"] == "p1"
+        # Off the clock, the table settles who goes first: the starting roll, its winner's
+        # choice; then the first player starts deployment.
+        assert fresh["game"]["phase"] == "ready" and fresh["game"]["running"] is None
+        assert fresh["game"]["pregame"]["step"] == "roll"
         assert fresh["table"]["scenario"]["id"] == "spread-the-net"
+        assert (await p1.command("roll", at_table=[5, 2]))["t"] == "ack"
+        assert (await p1.command("choose_order", first=True))["t"] == "ack"
+        assert (await p1.command("start"))["t"] == "ack"
         assert (await p1.command("pass_turn", expect="p1"))["t"] == "ack"
 
 

@@ -22,6 +22,11 @@ async def _finish_table(phone: PhoneFactory, table: dict[str, Any], how: str) ->
     p1 = await phone(tid, token_of(table["links"]["p1"]["url"]), f"{tid}-1")
     p2 = await phone(tid, token_of(table["links"]["p2"]["url"]), f"{tid}-2")
     loser, winner = (p2, p1) if STRENGTH[names[0]] < STRENGTH[names[1]] else (p1, p2)
+    # Who goes first, off the clock: the dice rolled at the table go the first seat's way,
+    # its player goes first and starts deployment.
+    assert (await p1.command("roll", at_table=[6, 1]))["t"] == "ack"
+    assert (await p1.command("choose_order", first=True))["t"] == "ack"
+    assert (await p1.command("start"))["t"] == "ack"
     if how == "concession":
         assert (await loser.command("concede"))["t"] == "ack"
         await winner.command("report", army_points_destroyed=20, list_played="list 1")
@@ -118,21 +123,24 @@ async def test_nine_player_four_round_event__RP1_RP2_RP3_ST1_DC4(
             started = (
                 await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)
             ).json()
-            assert started["expected_end_ms"] == fake_time.now_ms() + 2 * 60 * 60_000  # DC4
+            assert started["expected_end_ms"] is None  # set once every table has begun
             blocked = await http.post(f"/api/events/{eid}/rounds", json={}, headers=eo)
             assert blocked.status_code == 400 and "results" in blocked.json()["detail"]
 
             tables = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
             current = [t for t in tables if t["round"] == number]
-            assert len(current) == 4 and all(t["status"] == "deploying" for t in current)
+            assert len(current) == 4 and all(t["status"] == "pregame" for t in current)
             for i, table in enumerate(sorted(current, key=lambda t: t["table_no"])):
                 fake_time.advance(60_000)
+                last_start = fake_time.now_ms()
                 # Round 3 is all draws, so no player can lead alone before round 4 (RP1).
                 how = "draw" if number == 3 else "concession" if i == 0 else "assassination"
                 await _finish_table(phone, table, how)
 
             view = (await http.get(f"/api/events/{eid}")).json()
             assert view["rounds"][-1]["complete"]
+            # DC4: the last table's deployment start plus both player clocks.
+            assert view["rounds"][-1]["expected_end_ms"] == last_start + 2 * 60 * 60_000
         assert len(scenarios) == 4  # RP4: never repeated
 
         view = (await http.get(f"/api/events/{eid}")).json()

@@ -223,6 +223,10 @@ async def test_dashboard_on_any_worker_sees_every_table(
 
     table = tables[0]
     p1 = await connect(a.base, table["id"], token_of(table["links"]["p1"]["url"]), "d1")
+    # Who goes first, off the clock: the first seat's player wins the roll at the table.
+    assert (await p1.command("roll", at_table=[6, 1]))["t"] == "ack"
+    assert (await p1.command("choose_order", first=True))["t"] == "ack"
+    assert (await p1.command("start"))["t"] == "ack"
     assert (await p1.command("pass_turn", expect="p1"))["t"] == "ack"  # deployment done
     seen = None
     while seen is None:

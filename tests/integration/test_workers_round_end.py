@@ -18,6 +18,7 @@ from app.events.service import EventService
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 from tests.conftest import RunningServer
+from tests.first_player import first_seat_goes_first_over_socket
 from tests.integration.workers_support import poll, two_workers_in_loop
 
 pytestmark = pytest.mark.postgres
@@ -48,6 +49,8 @@ async def _started_round(base: str) -> str:
         assert paired.status_code == 201, paired.text
         started = await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)
         assert started.status_code == 200, started.text
+        for table in (await http.get(f"/api/events/{eid}/tables", headers=eo)).json():
+            await first_seat_goes_first_over_socket(base, table)  # the round's end is set
     return str(eid)
 
 

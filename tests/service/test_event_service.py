@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -16,6 +17,7 @@ from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom, table_status
 from app.tables.timesource import FakeTime
+from tests.first_player import every_first_seat_goes_first, first_seat_goes_first
 
 MIN = 60_000
 
@@ -45,8 +47,11 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     eid = _event(service, 6, points=0)  # 20-minute clocks (DC1)
     service.pair_next_round(eid)
     entry = await service.start_round(eid)
-    assert entry.expected_end_ms == time.now_ms() + 2 * 20 * MIN  # DC4
+    assert entry.expected_end_ms is None  # set once every table has begun deployment
     short, paused, long_ = _tables(service, eid, 1)
+    await every_first_seat_goes_first((short, paused, long_))
+    await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
+    assert service.rounds(eid)[-1].expected_end_ms == time.now_ms() + 2 * 20 * MIN  # DC4
     await paused.execute(c.Role.EO, "", 0, c.PauseClock())
     await paused.execute(c.Role.EO, "", 0, c.ResumeClock())
     # Clocks only stay above 5 minutes at the round's end if time was added: the EO adds
@@ -96,6 +101,7 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     service.pair_next_round(eid)
     await service.start_round(eid)
     claiming, due, long_ = _tables(service, eid, 1)
+    await every_first_seat_goes_first((claiming, due, long_))
     await _play_to_p2_turn_two(claiming)
     for room in (claiming, due, long_):  # plenty left on the other clock: a tie otherwise
         await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
@@ -317,6 +323,7 @@ async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventSer
     service.pair_next_round(eid)
     await service.start_round(eid)
     room = _tables(service, eid, 1)[0]
+    await first_seat_goes_first(room)
     assert room.game.clock.running is not None
     await service.enter_result(
         eid,

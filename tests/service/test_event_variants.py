@@ -3,6 +3,7 @@ down (DC10) reach every table of a round."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -18,6 +19,7 @@ from app.events.service import EventService, EventSpec
 from app.store.repository import Store
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
+from tests.first_player import every_first_seat_goes_first
 
 MIN = 60_000
 
@@ -47,9 +49,13 @@ async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
     eid = _event(service, 4, points=75, variants=("classic_turn_timing",))
     service.pair_next_round(eid)
     entry = await service.start_round(eid)
-    assert entry.expected_end_ms == time.now_ms() + 100 * MIN  # the round length, not DC4
+    assert entry.expected_end_ms is None  # set once every table has begun deployment
     rooms = [r for r in service.rooms(eid) if r.meta and r.meta.round_number == 1]
     assert len(rooms) == 2
+    await every_first_seat_goes_first(rooms)
+    await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
+    entry = service.rounds(eid)[-1]
+    assert entry.expected_end_ms == time.now_ms() + 100 * MIN  # the round length, not DC4
     for room in rooms:
         timer = room.game.timer
         assert timer is not None and timer.timing.turn_ms == 10 * MIN

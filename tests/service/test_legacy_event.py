@@ -3,6 +3,8 @@ player clock; each round's scenario is the EO's choice or rolled, never repeated
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from app.domain import commands as c
@@ -10,6 +12,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import get_format
 from app.events.service import EventService, EventSpec
+from tests.first_player import every_first_seat_goes_first
 
 MIN = 60_000
 
@@ -23,9 +26,12 @@ async def test_the_eo_picks_the_pack_and_sets_the_clock__TS10(service: EventServ
     service.pair_next_round(event.id, "gauntlet")
     entry = await service.start_round(event.id)
     assert entry.scenario_id == "gauntlet"
-    assert entry.expected_end_ms == service.time.now_ms() + 2 * 50 * MIN
     rooms = [r for r in service.rooms(event.id) if r.meta and r.meta.round_number == 1]
     assert len(rooms) == 2
+    await every_first_seat_goes_first(rooms)
+    await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
+    entry = service.rounds(event.id)[-1]
+    assert entry.expected_end_ms == service.time.now_ms() + 2 * 50 * MIN
     for room in rooms:
         assert room.game.setup.player_clock_ms == 50 * MIN
         assert room.game.format.id == "legacy" and room.game.scenario.name == "Gauntlet"
@@ -67,6 +73,7 @@ async def test_the_eo_picks_a_legacy_scenario_for_one_round__TS10(service: Event
     assert service.read_models.event_view(event.id)["rounds"][0]["scenario"]["name"] == (
         "Nightfall"
     )
+    await every_first_seat_goes_first(rooms)
     for room in rooms:
         await room.execute(Side.P1, "w", 1, c.PassTurn(expect=Side.P1))
         await room.execute(Side.P2, "l", 1, c.PassTurn(expect=Side.P2))

@@ -8,6 +8,7 @@ import asyncio
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.events.service import EventService
+from tests.first_player import every_first_seat_goes_first
 
 from .test_event_service import _event, _finish, _tables
 
@@ -56,8 +57,10 @@ async def test_every_use_case_that_changes_an_event_says_so(service: EventServic
     service.import_players(eid, "name\nFrom CSV\n")
     service.pair_next_round(eid)
     await service.start_round(eid)
+    await every_first_seat_goes_first(service.rooms(eid))
+    await asyncio.sleep(0)  # the round's end, set once every table has begun
     await service.call_round_end(eid)
-    assert seen == [eid] * 7
+    assert seen == [eid] * 8
 
 
 async def test_a_confirmed_result_is_announced_after_the_tables_work(

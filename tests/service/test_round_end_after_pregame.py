@@ -17,6 +17,7 @@ from app.events.service import EventService, EventSpec
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
+from tests.first_player import first_seat_goes_first
 
 MIN = 60_000
 ROUND_MS = 2 * 60 * MIN  # 75 points: two 60-minute player clocks
@@ -164,15 +165,25 @@ async def test_a_restart_during_the_pregames_still_sets_the_rounds_end__DC4(
         await hub.close()
 
 
-async def test_an_event_without_a_pregame_ends_both_clocks_after_its_start__DC4(
+async def test_an_event_without_the_phone_pregame_counts_from_its_tables_too__DC4(
     service: EventService,
 ) -> None:
+    """Without the pre-game on the phones, a table still settles who goes first off the
+    clock (the starting roll, then its winner's choice): its clocks and the round's end
+    count from its deployment start, not from the EO's start."""
     time: FakeTime = service.time  # type: ignore[assignment]
     event = service.create_event(EventSpec(name="Classic night", points=75))
     for name in ("Ann", "Bob"):
         service.add_player(event.id, name, "Khador")
     service.pair_next_round(event.id)
     entry = await service.start_round(event.id)
-    assert entry.expected_end_ms == time.now_ms() + ROUND_MS
+    assert entry.expected_end_ms is None
     (room,) = service.rooms(event.id)
+    assert room.game.pregame is not None
+    assert [str(s) for s in room.game.pregame.steps] == ["roll", "order"]
+    assert room.game.clock.running is None and room.game.deployed_ms is None
+    time.advance(6 * MIN)  # the roll and the choice, at the table
+    await first_seat_goes_first(room)
+    await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
     assert room.game.deployed_ms == time.now_ms()
+    assert service.rounds(event.id)[-1].expected_end_ms == time.now_ms() + ROUND_MS
