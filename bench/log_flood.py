@@ -254,10 +254,10 @@ def _taps_span(path: Path) -> tuple[float, float] | None:
 
 def _run(name: str, args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
     """One run on a server and a database of its own."""
-    args.timeline = str(tmp / "timeline")
+    args.timeline = args.keep_timeline or str(tmp / "timeline")
     env = {**env, "DEATHCLOCK_DATABASE_URL": f"sqlite:///{tmp / name}.db"}
     result = run_target(name, server_argv, env, args, tmp)
-    result["span"] = _taps_span(tmp / f"timeline.{name}.csv")
+    result["span"] = _taps_span(Path(f"{args.timeline}.{name}.csv"))
     return result
 
 
@@ -342,6 +342,8 @@ def _line(args: argparse.Namespace, floor: dict[str, Any], hit: dict[str, Any]) 
         "attack_covered_window": bool(
             span and tally["first_at"] <= span[0] and tally["last_at"] >= span[1]
         ),
+        "floor_server_full_gc_ms": floor["full_walks"],
+        "attacked_server_full_gc_ms": hit["full_walks"],
         **{f"floor_{k}": v for k, v in cpu_fields(floor).items()},
         **{f"attacked_{k}": v for k, v in cpu_fields(hit).items()},
         **machine_fields(),
@@ -366,6 +368,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed-entries", type=int, default=560, help="the attacked log")
     parser.add_argument("--attack-rate", type=float, default=ATTACK_RATE, help="a socket's")
     parser.add_argument("--attack-burst", type=float, default=ATTACK_BURST)
+    parser.add_argument(
+        "--keep-timeline", metavar="PREFIX", help="write each measured tap to PREFIX.<run>.csv"
+    )
     add_common_options(parser)
     add_load_options(parser)
     args = parser.parse_args(argv)
