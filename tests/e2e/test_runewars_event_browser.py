@@ -261,6 +261,16 @@ def test_an_organiser_runs_a_four_player_runewars_event_from_the_admin_page__DC1
     )
     expect(two[lead].locator("#rw-confirm")).to_be_hidden()
     expect(_row(admin, 2)).to_contain_text("Disputed")
+    with admin.expect_popup() as popup:
+        admin.click("#link-dashboard")
+    board = popup.value
+    board.on("pageerror", lambda e: PAGE_ERRORS.append(str(e)))
+    expect(board.locator('.dash-card[data-table-no="2"]')).to_contain_text(
+        "Disputed: the organiser decides"
+    )
+    expect(board.locator('.dash-card[data-table-no="1"]')).to_contain_text(f"{second} wins")
+    _shot(board, "5-dashboard")
+    board.close()
     _row(admin, 2).locator(".judge-open", has_text="Settle dispute").click()
     reports = admin.locator("#judge-report-list")
     expect(reports).to_contain_text(f"{lead}: 150 army value destroyed + 20 objective points")

@@ -23,9 +23,11 @@ export function timerPhase(row) {
     const called = row.time_called ? " · time called" : "";
     return "Game round " + row.game_round + " of " + row.last_game_round + called;
   }
+  if (row.status === "disputed") return "Disputed: the organiser decides";
   if (row.phase === "over" && row.result) {
     const winner = row.names[row.result.winner === "p1" ? 0 : 1];
-    return winner + " wins · TP " + row.result.tp.join("–") + " · MoV " + row.result.mov.join("–");
+    const open = row.status === "awaiting_confirmation" ? " · awaiting both players' confirmation" : "";
+    return winner + " wins · TP " + row.result.tp.join("–") + " · MoV " + row.result.mov.join("–") + open;
   }
   return PHASES[row.phase] || row.phase;
 }
