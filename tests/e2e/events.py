@@ -3,6 +3,7 @@ started, every table's links at hand."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,3 +38,26 @@ def started_round(
     assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
     tables = http.get(f"/api/events/{eid}/tables", headers=eo).json()
     return StartedRound(created, http, tables)
+
+
+def first_seat_goes_first(live_server: str, table: dict[str, Any]) -> None:
+    """Who goes first at a started round's table, settled off the clock as the round's
+    start opens it: the dice rolled at the table go the first seat's way, its player
+    goes first and starts deployment (their clock runs)."""
+    from websockets.sync.client import connect
+
+    token = table["links"]["p1"]["url"].split("#k=", 1)[1]
+    settle = (
+        {"c": "roll", "at_table": [6, 1]},
+        {"c": "choose_order", "first": True},
+        {"c": "start"},
+    )
+    ws_base = live_server.replace("http://", "ws://")
+    with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
+        ws.send(json.dumps({"t": "hello", "token": token, "device": "first-player"}))
+        ws.recv(timeout=5)
+        for seq, command in enumerate(settle, start=1):
+            ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
+            while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+                pass
+            assert reply["t"] == "ack", reply

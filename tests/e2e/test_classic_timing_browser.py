@@ -19,6 +19,7 @@ from app.cli import socket_options
 from app.main import create_app
 from app.settings import Settings
 from app.tables.timesource import SystemTime
+from tests.e2e.events import first_seat_goes_first
 from tests.e2e.offline import serve_saved_copy
 from tests.e2e.shown_time import (
     SLACK_S,
@@ -214,6 +215,8 @@ def test_dashboard_shows_the_round_clock_and_each_tables_turn_timer__DC10(
     tables = sorted(
         http.get(f"/api/events/{eid}/tables", headers=eo).json(), key=lambda t: t["table_no"]
     )
+    for table in tables:  # the round clock starts once every table has begun deployment
+        first_seat_goes_first(base, table)
     page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     page.goto(created["dashboard_url"])
     expect(page.locator("#round-clock")).to_contain_text(re.compile(r"^1:(39|40):"))

@@ -10,6 +10,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.e2e.events import first_seat_goes_first
+
 pytestmark = pytest.mark.browser
 
 
@@ -44,13 +46,15 @@ def test_dashboard_shows_tables_tapping_and_a_paused_table__DC5(
     page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     page.goto(created["dashboard_url"])
     cards = [page.locator(f'[data-table-id="{t["id"]}"]') for t in tables]
-    for card in cards:
+    ws_base = live_server.replace("http://", "ws://")
+    for card, table in zip(cards, tables, strict=True):
+        expect(card.locator(".status")).to_have_text("pregame")  # who goes first, off the clock
+        first_seat_goes_first(live_server, table)
         expect(card).to_have_class(re.compile(r"\brunning-p1\b"))
     # Clocks tick on the dashboard by themselves.
     before = cards[0].locator(".clock-p1").inner_text()
     expect(cards[0].locator(".clock-p1")).not_to_have_text(before)
 
-    ws_base = live_server.replace("http://", "ws://")
     _tap(ws_base, tables[0], "p1", "p1")
     _tap(ws_base, tables[1], "p1", "p1")
     for card in cards[:2]:

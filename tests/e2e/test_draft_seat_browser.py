@@ -83,6 +83,8 @@ def test_a_draft_seat_waits_for_the_organiser_then_moves_on_without_a_reload__RP
     # The table card the seat was opened from says nothing of the scenario either.
     cards = _phone(browser, f"{live_server}/e/{eid}/cards#k={created['admin_token']}", errors)
     expect(cards.locator(".print-card .pc-round")).to_have_text("Round 1")
+    # Who goes first is settled at the table once the round starts: no card says it.
+    expect(cards.locator(".print-card").first).not_to_contain_text("First player")
     cards.close()
     page.evaluate("window.__samePage = true")
 
@@ -90,8 +92,10 @@ def test_a_draft_seat_waits_for_the_organiser_then_moves_on_without_a_reload__RP
     assert started.is_success, started.text
 
     expect(waiting).to_be_hidden()
-    expect(page.locator("#phase")).to_contain_text("Deployment")
-    expect(page.locator("#tap")).to_be_visible()
+    # Off the clock, the table settles who goes first: the starting roll comes first.
+    expect(page.locator("#phase")).to_contain_text("Pre-game")
+    expect(page.locator("#pregame h2")).to_have_text("Starting roll")
+    expect(page.get_by_role("button", name="Roll a d6")).to_be_visible()
     expect(page.locator("#scenario-name")).to_contain_text("Spread the Net")
     assert page.evaluate("window.__samePage") is True  # moved on live, not reloaded
     _shot(page, "started-p1")

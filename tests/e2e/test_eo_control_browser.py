@@ -153,8 +153,10 @@ def test_start_round_and_the_round_end_ask_first_and_say_what_they_do__DC4_DC8(
     dialog = page.locator("#confirm-dialog")
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text(
-        "Each of the 2 tables goes into deployment now: the clock of the player named first"
+        "Each of the 2 tables first settles who goes first, off the clock: the starting roll"
     )
+    expect(dialog).to_contain_text("its winner chooses to go first or second")
+    expect(dialog).to_contain_text("the round's end is set once every table has begun")
     expect(dialog).not_to_contain_text("P1")
     expect(dialog.locator("#confirm-items li")).to_have_count(2)
     expect(dialog).to_contain_text("cannot be undone")
@@ -169,6 +171,9 @@ def test_start_round_and_the_round_end_ask_first_and_say_what_they_do__DC4_DC8(
     assert event.current()["started_ms"] is not None  # type: ignore[index]
 
     first, second = event.tables()
+    for table in (first, second):  # the first seat wins the roll at the table, goes first
+        settle = ({"c": "roll", "at_table": [6, 1]}, {"c": "choose_order", "first": True})
+        _play(live_server.replace("http", "ws"), table, "p1", "p1-phone", *settle, {"c": "start"})
     for side in ("p1", "p2"):  # table 2 is near its end: it plays on
         assert event.command(
             second["id"], {"c": "adjust_clock", "side": side, "remaining_ms": 2 * MIN}

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.events import started_round
+from tests.e2e.events import first_seat_goes_first, started_round
 
 pytestmark = pytest.mark.browser
 
@@ -99,6 +99,7 @@ def _event_pages(browser: Any, live_server: str, scenario: str) -> list[Any]:
     table page; the round's start started the clock."""
     event = {"name": "Gauntlet Qualifier", "format": "ig2014", "points": 50}
     table = started_round(live_server, event, round_body={"scenario": scenario}).tables[0]
+    first_seat_goes_first(live_server, table)
     pages = []
     for url in (table["links"]["p1"]["url"], table["links"]["p2"]["url"], table["links"]["eo"]):
         page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
@@ -173,6 +174,7 @@ def test_the_dashboard_shows_a_reported_pause_to_the_eo__DC5(
     event = {"name": "Gauntlet Qualifier", "format": "ig2014", "points": 50}
     started = started_round(live_server, event, round_body={"scenario": "outflank"})
     table = started.tables[0]
+    first_seat_goes_first(live_server, table)
     p2 = browser.new_context(viewport=PHONE, has_touch=True).new_page()
     p2.goto(table["links"]["p2"]["url"])
     board = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()

@@ -1,14 +1,18 @@
 // What each table of a round does when the EO starts it, in plain words (the start
-// dialog and the hint under the button say the same).
+// dialog and the hint under the button say the same). Who goes first is always settled
+// at the table, off the clock; the clocks start when each table's first player starts
+// deployment.
 
 // The seats open then, and the scenario shows on the phones.
 export function startWords(ev, count) {
   const tables = count === 1 ? "The table" : "Each of the " + count + " tables";
-  if (ev.pregame) {
-    return tables + " goes into its pre-game (lists, starting roll); the clocks start when each table's first player starts deployment.";
-  }
   const variants = ev.variants || [];
-  if (variants.includes("No Time Limits")) return tables + " goes into deployment now, with no clock; the player named first at each table deploys first.";
-  if (variants.some((v) => v.startsWith("Classic"))) return tables + " goes into deployment now and its round clock starts; the player named first at each table deploys first.";
-  return tables + " goes into deployment now: the clock of the player named first at each table starts running.";
+  const untimed = variants.includes("No Time Limits");
+  const classic = !untimed && variants.some((v) => v.startsWith("Classic"));
+  const before = ev.pregame
+    ? tables + " goes into its pre-game on the phones, off the clock: each player chooses a list, then the starting roll, its winner chooses to go first or second, and the second player chooses the table edge."
+    : tables + " first settles who goes first, off the clock: the starting roll (on the phones, or real dice entered as rolled at the table), then its winner chooses to go first or second.";
+  if (untimed) return before + " Then the first player starts deployment, with no clock.";
+  const clock = classic ? "Each table's round clock starts" : "Each table's clocks start";
+  return before + " " + clock + " when its first player starts deployment; the round's end is set once every table has begun.";
 }

@@ -10,6 +10,7 @@ export function pregameEntry(e, name) {
     case "choose_objective":
       return who + " chose their objective";
     case "roll":
+      if (e.at_table) return "Starting roll at the table: " + name("p1") + " " + e.at_table[0] + " – " + e.at_table[1] + " " + name("p2") + " (entered by " + who + ")";
       return "Starting roll: " + who + " rolled " + e.value;
     case "choose_order":
       return who + " won the roll and goes " + (e.first ? "first" : "second");

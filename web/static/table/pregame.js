@@ -1,10 +1,12 @@
 // The pre-game on the phones ("Starting the Game"): each player secretly chooses a
 // list (both revealed at once), objectives where the format has them, the starting
-// roll (the server rolls the dice), first or second, and the table edge. A seat's own
-// lists and choices come only in its own state messages (S.mine); the shared view
-// says who has chosen, never what, until both have.
+// roll (the server rolls the dice, or the dice rolled at the table are entered), first
+// or second, and the table edge. Without the pre-game on the phones an event's table
+// has only the roll and the choice of who goes first, off the clock all the same.
+// A seat's own lists and choices come only in its own state messages (S.mine); the
+// shared view says who has chosen, never what, until both have.
 import { $, el, show, toast } from "../lib/dom.js";
-import { command, pendingCommand } from "./net.js";
+import { command, pendingCommand, requestSync } from "./net.js";
 import { S, isSeat, me, nameOf, other, setText } from "./state.js";
 
 const STEP_TITLE = {
@@ -18,6 +20,7 @@ const STEP_TITLE = {
 
 let shownKey = "";
 let hidActions = false;
+let askedAt = null; // the version at which this seat asked for its own choices
 
 // Called once a state message arrives: the seat's own lists and choices.
 export function keepMine(msg) {
@@ -85,6 +88,7 @@ function secretStep(pg, chosenKey, myChoice, choices, name, field, what) {
     out.push(el("p", { class: "pg-note", text: ["p1", "p2"].map((s, i) => nameOf(s) + (pg[chosenKey][i] ? " has chosen" : " is choosing")).join(" · ") }));
     return out;
   }
+  if (!S.mine) return [el("p", { class: "pg-note", "data-testid": "my-choices-coming", text: "Getting your " + what + "s…" }), ...askForMine()];
   const opp = other(mine);
   const oppChosen = pg[chosenKey][opp === "p1" ? 0 : 1];
   if (myChoice || pendingCommand(name)) {
@@ -107,6 +111,16 @@ function secretStep(pg, chosenKey, myChoice, choices, name, field, what) {
   return out;
 }
 
+// The seat's own choices come with the whole table: a page that holds the shared view
+// only (the round started while it was open) asks for the table once per version.
+function askForMine() {
+  if (askedAt !== S.v) {
+    askedAt = S.v;
+    requestSync();
+  }
+  return [];
+}
+
 function rollLine(roll) {
   const [a, b] = roll;
   return nameOf("p1") + " " + a + " – " + b + " " + nameOf("p2") + (a === b ? ": a tie, roll again" : "");
@@ -120,10 +134,30 @@ function rollStep(pg, mine) {
   const myIndex = mine === "p2" ? 1 : 0;
   if (isSeat() && pg.rolling[myIndex] === null) {
     out.push(el("button", { type: "button", class: "btn primary huge", "data-pg": "roll", disabled: pendingCommand("roll") ? "disabled" : null, text: "Roll a d6" }));
+    if (pg.rolling[0] === null && pg.rolling[1] === null) out.push(tableRoll());
   } else if (isSeat()) {
     out.push(el("p", { class: "pg-note", text: "Waiting for " + nameOf(other(mine)) + " to roll…" }));
   }
   return out;
+}
+
+// Real dice rolled at the table instead: either player enters both, as rolled.
+function tableRoll() {
+  const die = (side) =>
+    el(
+      "label",
+      { class: "field pg-die" },
+      nameOf(side) + "'s die ",
+      el("select", { id: "pg-die-" + side, class: "big" }, [1, 2, 3, 4, 5, 6].map((n) => el("option", { value: String(n), text: String(n) })))
+    );
+  return el(
+    "details",
+    { class: "pg-at-table" },
+    el("summary", { text: "Rolled real dice at the table? Enter them" }),
+    die("p1"),
+    die("p2"),
+    el("button", { type: "button", class: "btn big", "data-pg": "roll_at_table", text: "Enter the roll" })
+  );
 }
 
 function orderStep(pg, mine) {
@@ -162,6 +196,11 @@ function edgeStep(mine) {
 }
 
 function doneText(pg, mine) {
+  if (!pg.steps.includes("edge")) {
+    if (mine === "p1") return "You go first: start the clock when you are ready to deploy.";
+    if (mine === "p2") return "You go second: " + nameOf("p1") + " starts the clock to deploy first.";
+    return nameOf("p1") + " goes first.";
+  }
   const edge = pg.edge_swap ? " took the other side of the table." : " kept their side of the table.";
   const you = mine ? "You are " + mine.toUpperCase() + (mine === "p1" ? ": you go first. " : ": you go second. ") : "";
   return you + nameOf("p2") + edge;
@@ -191,6 +230,7 @@ export function bindPregame() {
       return;
     }
     if (name === "roll") command("roll");
+    else if (name === "roll_at_table") rollAtTable();
     else if (name === "start") command("start");
     else if (name === "choose_order") command("choose_order", { first: button.getAttribute("data-first") === "1" });
     else if (name === "choose_edge") command("choose_edge", { swap: button.getAttribute("data-swap") === "1" });
@@ -199,4 +239,13 @@ export function bindPregame() {
       if (value) command(name, { [button.getAttribute("data-field")]: value });
     }
   });
+}
+
+function rollAtTable() {
+  const dice = ["p1", "p2"].map((side) => Number($("pg-die-" + side).value));
+  if (dice[0] === dice[1]) {
+    toast("The dice are equal: roll again at the table.");
+    return;
+  }
+  command("roll", { at_table: dice });
 }
