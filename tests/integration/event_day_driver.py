@@ -95,6 +95,7 @@ class EventDay:
     phone: PhoneFactory
     fake_time: FakeTime
     day: Day
+    pregame: bool = True  # the pre-game on the phones (lists, objectives), else off
     event_id: str = ""
     ids: dict[str, str] = field(default_factory=dict)
     lists: dict[str, list[str]] = field(default_factory=dict)
@@ -110,7 +111,8 @@ class EventDay:
         return f"/api/events/{self.event_id}"
 
     async def create(self) -> None:
-        body: dict[str, Any] = {"name": "Event day", "format": self.day.format, "pregame": True}
+        body: dict[str, Any] = {"name": "Event day", "format": self.day.format}
+        body["pregame"] = self.pregame
         body |= {"points": POINTS} | ({"lists": self.day.lists} if self.day.lists else {})
         created = await self.http.post("/api/events", json=body)
         assert created.status_code == 201, created.text
@@ -186,11 +188,13 @@ class EventDay:
         hub.rooms[pairing["table_id"]].dice = LoadedDice(
             [5, 2] if plan.roll_winner == 0 else [2, 5]
         )
-        chosen = tuple(
-            self._list_for(name, play.offered(phone))
+        chosen = tuple(  # without the pre-game's choice, the player says it in the report
+            self._list_for(name, play.offered(phone) or self.lists[name])
             for name, phone in zip(seats.names, seats.phones, strict=True)
         )
-        await play.pregame(seats, (chosen[0], chosen[1]), plan.roll_winner, plan.goes_first)
+        at_table = not self.pregame and pairing["table"] == 1  # the dice rolled at the table
+        lists = (chosen[0], chosen[1])
+        await play.pregame(seats, lists, plan.roll_winner, plan.goes_first, at_table)
         for name, army in zip(seats.names, chosen, strict=True):
             self.played[name].add(army)
         winner_side = "p1" if plan.loser == "p2" else "p2"
@@ -204,7 +208,9 @@ class EventDay:
         else:
             await play.clock_out(seats, self.fake_time)
         apd = {winner: WON_APD[plan.ending], loser: 17}
-        await play.report(seats, apd)
+        await play.report(
+            seats, apd, None if self.pregame else dict(zip(seats.names, lists, strict=True))
+        )
         cp = play.control_points(seats)
         if plan.ending == "concession":  # TS8
             cp = {winner: max(cp[winner], 3), loser: 0}

@@ -60,26 +60,36 @@ class Seats:
         return answer
 
 
-async def pregame(seats: Seats, lists: tuple[str, str], roll_winner: int, goes_first: bool) -> None:
-    """Each player chooses a list (and an objective where the scenario has them); the
-    seat `roll_winner` (0 or 1) wins the starting roll and goes first or second; the
-    second player keeps their table edge."""
-    for phone, army in zip(seats.phones, lists, strict=True):
-        await seats.send(phone, "choose_list", list=army)
+async def pregame(
+    seats: Seats, lists: tuple[str, str], roll_winner: int, goes_first: bool, at_table: bool
+) -> None:
+    """The table settles who goes first: with the pre-game on the phones each player
+    first chooses a list (and an objective where the scenario has them); the seat
+    `roll_winner` (0 or 1) wins the starting roll (the server's dice, or `at_table` the
+    dice rolled at the table, entered on the second seat's phone) and goes first or
+    second; the second player keeps their table edge where the table asks for it."""
+    steps = seats.phones[0].game["pregame"]["steps"]
+    if "lists" in steps:
+        for phone, army in zip(seats.phones, lists, strict=True):
+            await seats.send(phone, "choose_list", list=army)
     if seats.phones[0].game["pregame"]["step"] == "objectives":
         choices = seats.phones[0].game["pregame"]["objective_choices"]
         for phone, objective in zip(seats.phones, choices, strict=False):
             await seats.send(phone, "choose_objective", objective=objective)
     assert seats.phones[0].game["pregame"]["step"] == "roll"
-    for phone in seats.phones:
-        await seats.send(phone, "roll")
+    if at_table:
+        await seats.send(seats.phones[1], "roll", at_table=[[5, 2], [2, 5]][roll_winner])
+    else:
+        for phone in seats.phones:
+            await seats.send(phone, "roll")
     winner = seats.phones[roll_winner]
     await seats.send(winner, "choose_order", first=goes_first)
     first = roll_winner if goes_first else 1 - roll_winner
     for seat, role in ((first, "p1"), (1 - first, "p2")):
         while seats.phones[seat].role != role:  # a swap sends each screen the whole table
             await seats.phones[seat].recv()
-    await seats.send(seats.side("p2"), "choose_edge", swap=False)
+    if "edge" in steps:
+        await seats.send(seats.side("p2"), "choose_edge", swap=False)
     assert seats.phones[0].game["pregame"]["step"] == "done"
 
 
@@ -143,10 +153,12 @@ async def scenario(seats: Seats, winner: str) -> None:
     assert ending == {**ending, "method": "scenario", "winner": winner}, ending
 
 
-async def report(seats: Seats, apd: dict[str, int]) -> None:
-    """Each player reports the army points they destroyed (by name)."""
+async def report(seats: Seats, apd: dict[str, int], lists: dict[str, str] | None) -> None:
+    """Each player reports the army points they destroyed (by name), and the list they
+    played where the table did not ask for it (`lists`)."""
     for phone, name in zip(seats.phones, seats.names, strict=True):
-        await seats.send(phone, "report", army_points_destroyed=apd[name])
+        played = {} if lists is None else {"list_played": lists[name]}
+        await seats.send(phone, "report", army_points_destroyed=apd[name], **played)
 
 
 def control_points(seats: Seats) -> dict[str, int]:

@@ -1,15 +1,18 @@
 """Whole event days, one truth on every surface (TS9, ST1, RP1, RP2, RP3, RP7).
 
 For each Warmachine format (Steamroller 2019, Masters Dyad, Champions, Iron Gauntlet
-2014, and a Steamroller event played on legacy scenarios), eight players over three
-rounds, through the API and the seat sockets with the pre-game on the phones: seven
-register, one drops after round 1 and one is added late before round 2, so every round
-has a bye. At table 1 of every round the second seat's player wins the starting roll
-and goes first; games end by assassination, scenario, concession and clock; a loser
-disputes and the EO settles it from the pre-filled editor; the EO corrects a confirmed
-result, each with a reason. After each round every surface is read and must agree with
-what the script played: who played whom, who went first, the result, TP, CP, APD, the
-list played and the standings."""
+2014, and a Steamroller event played on legacy scenarios), with the pre-game on the
+phones and off (then only the starting roll and the order are settled at the table, off
+the clock, and each player names their list in the report), eight players over three
+rounds, through the API and the seat sockets: seven register, one drops after round 1
+and one is added late before round 2, so every round has a bye. At table 1 of every
+round the second seat's player wins the starting roll (without the pre-game, the dice
+rolled at the table, entered on a phone) and goes first; games end by assassination,
+scenario, concession and clock; a loser disputes and the EO settles it from the
+pre-filled editor (once for the loser); the EO corrects a confirmed result, each with a
+reason. After each round every surface is read and must agree with what the script
+played: who played whom, who went first, the result, TP, CP, APD, the list played and
+the standings."""
 
 from __future__ import annotations
 
@@ -34,6 +37,9 @@ DAYS = {
         "sr2019", ("command-positions", "engines-of-destruction", "power-play")
     ),
 }
+
+#: The pre-game on the phones (lists, objectives, the starting roll, the edge), or off.
+PREGAME = {"pregame-on": True, "pregame-off": False}
 
 #: The surfaces that must say each thing of every game once its round is played.
 MUST_SAY = {
@@ -116,12 +122,13 @@ def _check_words(run: EventDay, number: int, readings: dict[Any, dict[str, Any]]
             assert not re.search(r"\bP[12]\b", words), (key, surface, words)
 
 
+@pytest.mark.parametrize("pregame", PREGAME.values(), ids=PREGAME.keys())
 @pytest.mark.parametrize("day", DAYS.values(), ids=DAYS.keys())
 async def test_an_event_day_agrees_on_every_surface__TS9_ST1_RP2_RP3_RP7(
-    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime, day: Day
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime, day: Day, pregame: bool
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
-        run = EventDay(server, http, phone, fake_time, day)
+        run = EventDay(server, http, phone, fake_time, day, pregame)
         await run.create()
         dropped = ""
         for number in (1, 2, 3):
