@@ -250,47 +250,6 @@ def test_a_round_end_tie_is_a_tie_by_time_and_the_eo_page_fits__DC8(
     p1.context.close()
 
 
-def test_an_undo_request_counts_down_and_lapses_by_itself(
-    browser: Any, live_server: str, server_time: MovableTime
-) -> None:
-    from playwright.sync_api import expect
-
-    links = _quick(live_server, p1_name="Ann", p2_name="Bob")
-    pages = []
-    for seat in ("p1", "p2"):
-        context = browser.new_context(viewport=PHONE, has_touch=True)
-        context.clock.install()  # the page's time can jump ahead: no waiting for 10 s
-        pages.append(context.new_page())
-        pages[-1].on("pageerror", lambda e: PAGE_ERRORS.append(str(e)))
-        pages[-1].goto(links[seat]["url"])
-    p1, p2 = pages
-    p1.locator("#start").click()
-    p1.locator("#tap").click()
-    expect(p2.locator("#side-p2")).to_have_class(re.compile(r"\brunning\b"))
-    p2.locator("#tap").click()
-    expect(p1.locator("#side-p1")).to_have_class(re.compile(r"\brunning\b"))
-    p1.locator("#tap").click()  # a tap P1 regrets
-    p1.locator("#undo").click()
-    p1.locator("#confirm-yes").click()
-    banner = p2.locator('#prompt [data-kind="answer_undo"]')
-    expect(banner).to_contain_text("asks to undo the last tap")
-    # Bob's phone showed it: his 10 s run from then, counted on both phones.
-    for page in (p1, p2):
-        expect(page.locator("#undo-left")).to_have_text(re.compile(r"^\d+ s$"))
-    _shot(p2, "undo-request-p2")
-    # 11 s pass for the server and both pages alike: the server lapses the request at its
-    # moment, and both phones hear it.
-    server_time.ahead_ms += 11_000
-    for page in (p1, p2):
-        page.clock.fast_forward(11_000)
-    expect(banner).to_have_count(0)
-    expect(p1.locator('#prompt [data-kind="undo_outcome"]')).to_have_text(
-        "Your request lapsed: Bob did not answer in time."
-    )
-    p1.context.close()
-    p2.context.close()
-
-
 def test_sound_and_vibration_each_switchable_and_kept(browser: Any, live_server: str) -> None:
     from playwright.sync_api import expect
 
