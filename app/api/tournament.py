@@ -75,6 +75,17 @@ async def drop(
     return policy.view(event_id)
 
 
+@router.post("/players/{player_id}/rejoin")
+async def rejoin(
+    event_id: str, player_id: str, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """RP7: a dropped player is paired again from the next round, with an unpaired loss
+    (0 TP, MoV 0) for each round missed."""
+    policy = _eo(service, event_id, token)
+    policy.rejoin(event_id, player_id)
+    return policy.view(event_id)
+
+
 @router.post("/cut")
 async def cut(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
     """RP6: the top of the standings make the cut, after the last Swiss round."""

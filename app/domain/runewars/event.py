@@ -151,6 +151,26 @@ def drop(event: RwEvent, player_id: str) -> RwEvent:
     return event
 
 
+def rejoin(event: RwEvent, player_id: str) -> RwEvent:
+    """RP7 ("Pairings"): a dropped player may rejoin, with an unpaired loss for each
+    round they did not attend (0 TP, MoV 0), and is paired again from the next round.
+    Only in the Swiss stage: the cut ends everyone else's event."""
+    player = event.player(player_id)
+    if not player.dropped:
+        raise RuleError(f"{player.name} has not dropped: only a dropped player can rejoin")
+    if event.over:
+        raise RuleError("the event is over: nobody can rejoin it")
+    if event.cut_to:
+        raise RuleError(
+            f"the cut is made: only its players play on, so {player.name} cannot rejoin"
+        )
+    missed = tuple(
+        Played.missed(r.number, r.stage) for r in event.rounds if r.match_of(player_id) is None
+    )
+    games = tuple(sorted((*player.games, *missed), key=lambda g: g.round))
+    return _update(event, replace(player, dropped=False, games=games))
+
+
 def _bye_in(event: RwEvent, play: RoundPlay, match: Match, player_id: str) -> RwEvent:
     """The player's match becomes their bye, a win worth 8 TP and MoV 70."""
     matches = tuple(Match(m.game, player_id, None) if m == match else m for m in play.matches)

@@ -28,6 +28,20 @@ class Played:
         """RP6: a bye is a win worth 8 TP and MoV 70."""
         return cls(round_number, stage, None, True, BYE_TP, BYE_MOV)
 
+    @classmethod
+    def missed(cls, round_number: int, stage: Stage) -> Played:
+        """RP7: a round a rejoining player did not attend is an unpaired loss, worth
+        nothing (0 TP, MoV 0, as a concession is to the player who concedes)."""
+        return cls(round_number, stage, None, False, 0, 0)
+
+    @property
+    def unpaired_loss(self) -> bool:
+        return self.opponent_id is None and not self.won
+
+    @property
+    def is_bye(self) -> bool:
+        return self.opponent_id is None and self.won
+
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
@@ -56,7 +70,12 @@ class Entrant:
 
     @property
     def had_bye(self) -> bool:
-        return any(g.opponent_id is None for g in self.games)
+        return any(g.is_bye for g in self.games)
+
+    @property
+    def rounds_played(self) -> int:
+        """The rounds the player attended (a bye counts, an unpaired loss does not)."""
+        return sum(not g.unpaired_loss for g in self.games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,9 +102,10 @@ class Standing:
 
 def strength_of_schedule(player: Entrant, everyone: Mapping[str, Entrant]) -> Fraction:
     """ST5: each opponent's TP divided by the rounds that opponent played, added up, then
-    divided by the number of opponents played (byes are not opponents)."""
+    divided by the number of opponents played (byes are not opponents; a round an opponent
+    missed, an unpaired loss, is not a round they played)."""
     opponents = [everyone[o] for o in player.opponents() if o in everyone]
-    shares = [Fraction(o.tp, len(o.games)) for o in opponents if o.games]
+    shares = [Fraction(o.tp, o.rounds_played) for o in opponents if o.rounds_played]
     return sum(shares, Fraction(0)) / len(opponents) if opponents else Fraction(0)
 
 

@@ -13,7 +13,7 @@ from base64 import urlsafe_b64encode
 from typing import Any
 
 from app.domain.errors import Unauthorized
-from app.domain.runewars.standings import Entrant
+from app.domain.runewars.standings import Entrant, Played
 from app.domain.runewars.state import RwGame
 from app.events.runewars.live import RunewarsEvent
 
@@ -62,6 +62,14 @@ def _current(live: RunewarsEvent, player: Entrant, base: str) -> dict[str, Any] 
     return out
 
 
+def _result_word(g: Played) -> str:
+    if g.unpaired_loss:
+        return "missed"  # RP7: a round missed before rejoining, an unpaired loss
+    if g.is_bye:
+        return "bye"
+    return "won" if g.won else "lost"
+
+
 def _record(live: RunewarsEvent, player: Entrant) -> list[dict[str, Any]]:
     """ST5: each round played: the opponent, won or lost, TP and MoV."""
     names = {p.id: p.name for p in live.state.players}
@@ -69,7 +77,7 @@ def _record(live: RunewarsEvent, player: Entrant) -> list[dict[str, Any]]:
         {
             "round": g.round,
             "opponent": None if g.opponent_id is None else names.get(g.opponent_id),
-            "result": "bye" if g.opponent_id is None else ("won" if g.won else "lost"),
+            "result": _result_word(g),
             "tp": g.tp,
             "mov": g.mov,
         }

@@ -14,6 +14,7 @@ from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars.engine import view as engine_view
 from app.domain.runewars.event import RwEvent, make_cut
 from app.domain.runewars.event import drop as drop_player
+from app.domain.runewars.event import rejoin as rejoin_player
 from app.domain.runewars.rules import MOST_ARMY_POINTS, Plan, Structure, plan_for
 from app.domain.runewars.standings import Standing
 from app.events.base import EventBase, EventSpec
@@ -137,6 +138,17 @@ class RunewarsTournament:
         if not fresh.state.player(player_id).dropped:
             fresh.state = drop_player(fresh.state, player_id)
         self._save(fresh, "drop", player=player_id)
+
+    def rejoin(self, event_id: str, player_id: str) -> int:
+        """RP7: a dropped player rejoins, with an unpaired loss for each round missed;
+        returns how many."""
+        live = self.live(event_id)
+        live.collect()  # results in first: the standings the losses go into are today's
+        before = len(live.state.player(player_id).games)
+        live.state = rejoin_player(live.state, player_id)
+        missed = len(live.state.player(player_id).games) - before
+        self._save(live, "rejoin", player=player_id, missed=missed)
+        return missed
 
     # -- rounds -------------------------------------------------------------------
 

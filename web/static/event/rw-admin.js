@@ -73,6 +73,27 @@ export function dropQuestion(p) {
   };
 }
 
+// The rounds paired without the player: each is an unpaired loss when they rejoin.
+export function missedRounds(view, p) {
+  const plays = (x) => x.p1.id === p.id || (x.p2 && x.p2.id === p.id);
+  return view.rounds.filter((r) => !r.pairings.some(plays)).length;
+}
+
+// A dropped player may rejoin in the Swiss rounds (not after the cut nor the event's end).
+export function canRejoin(view, p) {
+  return p.dropped && !view.over && view.cut_to.length === 0;
+}
+
+export function rejoinQuestion(view, p) {
+  const n = missedRounds(view, p);
+  const losses = n === 0 ? "No round was paired without " + p.name + ", so no loss is added." : n === 1 ? p.name + " gets a loss for the round missed: 0 tournament points and no margin of victory." : p.name + " gets a loss for each of the " + n + " rounds missed: 0 tournament points and no margin of victory for each.";
+  return {
+    title: "Let " + p.name + " rejoin?",
+    lines: [p.name + " is paired again from the next round.", losses],
+    confirm: "Rejoin " + p.name,
+  };
+}
+
 // Ask the question of `what` about the event as shown, then act if the answer is yes.
 export async function askThen(what, view, act) {
   if (await ask(QUESTIONS[what](view))) return act();

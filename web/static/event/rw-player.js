@@ -7,7 +7,7 @@ const eventId = document.body.getAttribute("data-event-id");
 const base = "/api/events/" + encodeURIComponent(eventId);
 const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
 const POLL_MS = 15000;
-const RESULT_WORDS = { won: "Won", lost: "Lost", bye: "Bye" };
+const RESULT_WORDS = { won: "Won", lost: "Lost", bye: "Bye", missed: "Lost (not played: you had dropped)" };
 
 async function call(path, headers) {
   let response;

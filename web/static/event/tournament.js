@@ -94,7 +94,16 @@ function renderPlayers(players) {
         if (await ask(Admin.dropQuestion(p))) act("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop");
       });
       tools.append(drop);
-    } else if (p.dropped) tools.append(el("span", { class: "muted", text: "dropped" }));
+    } else if (p.dropped) {
+      tools.append(el("span", { class: "muted", text: "dropped" }));
+      if (admin && Admin.canRejoin(view, p)) {
+        const back = el("button", { type: "button", class: "btn small subtle", "data-rejoin": p.id, text: "Rejoin" });
+        back.addEventListener("click", async () => {
+          if (await ask(Admin.rejoinQuestion(view, p))) act("POST", base + "/players/" + encodeURIComponent(p.id) + "/rejoin");
+        });
+        tools.append(" ", back);
+      }
+    }
     body.append(el("tr", {}, cell(p.name), cell(p.army_value), tools));
   });
 }
