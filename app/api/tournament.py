@@ -27,6 +27,11 @@ class EntrantIn(BaseModel):
     army_value: int = Field(..., ge=0, le=10_000, description="the army's value (200 at most)")
 
 
+class ExtensionIn(BaseModel):
+    minutes: int = Field(..., ge=1, le=30, description="minutes more on this table's timer")
+    reason: str = Field(..., max_length=300, description="why, as the players read it")
+
+
 def _policy(service: EventService, event_id: str) -> Policy:
     policy = service.tournament(event_id)
     if policy is None:
@@ -116,6 +121,23 @@ async def call_time(event_id: str, service: EventsDep, token: EoToken = None) ->
     policy = _eo(service, event_id, token)
     await policy.call_time(event_id)
     return policy.view(event_id)
+
+
+@router.post("/tables/{table_id}/extension")
+async def extend(
+    event_id: str, table_id: str, body: ExtensionIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """"Lost and Damaged Components": the organiser gives one table of the round under
+    way a short time extension (its round timer ends later; the round's call of time
+    reaches it at its own end)."""
+    policy = _eo(service, event_id, token)
+    game = await policy.extend(event_id, table_id, body.minutes, body.reason)
+    return {
+        "table_id": table_id,
+        "extension_minutes": game.extension_ms // 60_000,
+        "extension_reason": game.extension_reason,
+        "ends_ms": game.ends_ms(),
+    }
 
 
 @router.get("/standings.csv")

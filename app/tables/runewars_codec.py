@@ -117,6 +117,12 @@ _KINDS: tuple[tuple[str, type, Reader, Writer], ...] = (
         lambda cmd: {"expect": cmd.expect},
     ),
     ("call_time", rc.CallTime, lambda _raw: rc.CallTime(), lambda _cmd: {}),
+    (
+        "extend_time",
+        rc.ExtendTime,
+        lambda raw: rc.ExtendTime(_count(raw, "minutes"), _reason(raw)),
+        lambda cmd: {"minutes": cmd.minutes, "reason": cmd.reason},
+    ),
     ("army_destroyed", rc.ArmyDestroyed, _destroyed, lambda cmd: {"side": _side_name(cmd.side)}),
     ("concede", rc.Concede, lambda _raw: rc.Concede(), lambda _cmd: {}),
     (

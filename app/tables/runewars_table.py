@@ -154,6 +154,8 @@ def read(snapshot: Mapping[str, Any]) -> RwGame:
         "confirmed": [done, done],
         "disputed": [None, None],
         "step_back": None,
+        "extension_ms": 0,
+        "extension_reason": "",
         **snapshot["game"],
     }
     game = decode(RwGame, raw)
@@ -252,6 +254,8 @@ def board(table_id: str, table_no: int, game: RwGame, status: str, now_ms: int) 
         "round_minutes": shown["round_minutes"],
         "time_left_ms": shown["time_left_ms"],
         "time_called": shown["time_called"],
+        "extension_minutes": shown["extension_minutes"],
+        "extension_reason": shown["extension_reason"],
         "running": shown["ends_ms"] is not None
         and not shown["time_called"]
         and shown["phase"] in ("first_player", "area", "ready", "playing"),

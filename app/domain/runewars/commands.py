@@ -39,6 +39,15 @@ class CallTime:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtendTime:
+    """"Lost and Damaged Components": a leader gives one table a short time extension
+    to find a missing component: `minutes` more on this table's round timer, and why."""
+
+    minutes: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class ArmyDestroyed:
     """TS11: at the end of a game round all of `side`'s units are destroyed
     (`side` None: both players' last units fell together)."""
@@ -118,6 +127,7 @@ Command = (
     | StartRound
     | EndGameRound
     | CallTime
+    | ExtendTime
     | ArmyDestroyed
     | Concede
     | EnterScore

@@ -15,7 +15,7 @@ from app.domain.frozen import replace
 from app.domain.runewars import agreement, who_may_act
 from app.domain.runewars import commands as rc
 from app.domain.runewars.judge import judge
-from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND
+from app.domain.runewars.rules import AREAS, LAST_GAME_ROUND, MINUTE_MS, MOST_EXTENSION_MINUTES
 from app.domain.runewars.scoring import flurry_win
 from app.domain.runewars.state import EndedBy, Outcome, Phase, RwGame, TableSetup, new_game
 
@@ -67,6 +67,21 @@ def _call_time(game: RwGame, _actor: Actor, _cmd: rc.CallTime, _now: int) -> RwG
     return replace(game, time_called=True)
 
 
+def _extend(game: RwGame, _actor: Actor, cmd: rc.ExtendTime, _now: int) -> RwGame:
+    """ "Lost and Damaged Components": the organiser gives this table a short time
+    extension (the round timer's end moves for this table only), saying why; once
+    time is called on the table it is too late."""
+    if game.time_called or game.phase in (Phase.SCORING, Phase.FINAL_FLURRY, Phase.OVER):
+        raise RuleError("time is already called on this table: an extension comes before")
+    if not 1 <= cmd.minutes <= MOST_EXTENSION_MINUTES:
+        raise BadInput(f"an extension is 1 to {MOST_EXTENSION_MINUTES} minutes")
+    reason = cmd.reason.strip()
+    if not reason:
+        raise BadInput("give the reason for the extension: the players read it")
+    more = game.extension_ms + cmd.minutes * MINUTE_MS
+    return replace(game, extension_ms=more, extension_reason=reason)
+
+
 def _army_destroyed(game: RwGame, actor: Actor, cmd: rc.ArmyDestroyed, _now: int) -> RwGame:
     _phase(game, Phase.PLAYING)
     if cmd.side is None:
@@ -101,6 +116,7 @@ _RULES: dict[type, Rule] = {
     rc.StartRound: _start,
     rc.EndGameRound: _end_game_round,
     rc.CallTime: _call_time,
+    rc.ExtendTime: _extend,
     rc.ArmyDestroyed: _army_destroyed,
     rc.Concede: _concede,
     rc.EnterScore: lambda game, actor, cmd, _now: agreement.enter_score(game, actor, cmd),
@@ -164,6 +180,8 @@ def view(game: RwGame, now_ms: int) -> dict[str, object]:
         "ends_ms": game.ends_ms(),
         "time_left_ms": game.time_left_ms(now_ms),
         "time_called": game.time_called,
+        "extension_minutes": game.extension_ms // MINUTE_MS,
+        "extension_reason": game.extension_reason,
         "ended_by": None if game.ended_by is None else game.ended_by.value,
         "entered": [e is not None for e in game.entries],
         "result": None if out is None else _outcome_view(out),

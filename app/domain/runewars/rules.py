@@ -17,6 +17,10 @@ MINUTE_MS = 60_000
 ROUND_MINUTES = 90
 FINAL_MINUTES = 140
 
+#: "Lost and Damaged Components": a short time extension for one table, at most this
+#: many minutes each time the organiser gives one.
+MOST_EXTENSION_MINUTES = 30
+
 #: TS11: the game ends after the eighth game round.
 LAST_GAME_ROUND = 8
 

@@ -102,6 +102,10 @@ class RwGame:
     game_round: int = 0
     started_ms: int | None = None
     time_called: bool = False
+    #: "Lost and Damaged Components": the organiser's extensions of this table's round
+    #: time, added up, and the last one's reason as the players read it.
+    extension_ms: int = 0
+    extension_reason: str = ""
     ended_by: EndedBy | None = None
     #: Whose army was wholly destroyed (both, after mutual destruction).
     destroyed: tuple[bool, bool] = (False, False)
@@ -153,7 +157,7 @@ class RwGame:
 
     @property
     def limit_ms(self) -> int:
-        return self.setup.round_minutes * MINUTE_MS
+        return self.setup.round_minutes * MINUTE_MS + self.extension_ms
 
     def ends_ms(self) -> int | None:
         return None if self.started_ms is None else self.started_ms + self.limit_ms

@@ -41,6 +41,7 @@ WHO: dict[type, tuple[Who, str]] = {
     rc.StartRound: (Who.PLAYERS, "start the round timer"),
     rc.EndGameRound: (Who.FIRST, "turn the round counter"),
     rc.CallTime: (Who.JUDGES, "call time"),
+    rc.ExtendTime: (Who.EO, "give a table more time"),
     rc.ArmyDestroyed: (Who.OWN_ARMY, "report an army destroyed"),
     rc.Concede: (Who.SEATS, "concede their game"),
     rc.EnterScore: (Who.SEATS, "enter their own score"),
@@ -66,6 +67,7 @@ _NOT_YOURS = {
 #: A seat refused a command only the organiser sends, by what the command does.
 _EO_ONLY = {
     rc.FinalFlurry: "each player enters their own Final Flurry hits",
+    rc.ExtendTime: "only the organiser gives a table more time",
 }
 
 

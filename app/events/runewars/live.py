@@ -118,11 +118,37 @@ class RunewarsEvent:
                 room.schedule_flag()
             await self._concede_dropped(room)
 
-    async def call_time(self) -> None:
-        """DC11: the organiser calls time: every table finishes its game round."""
+    async def call_time(self) -> list[int]:
+        """DC11: the organiser calls time: every table finishes its game round, but for
+        a table whose extension ("Lost and Damaged Components") runs past now: its own
+        timer calls its time at its end. Returns those tables' numbers."""
+        now, extended = self.hub.time.now_ms(), list[int]()
         for room in self.rooms():
-            if isinstance(room.game, RwGame) and room.game.phase is not Phase.OVER:
-                await room.execute(Role.EO, "", 0, rc.CallTime())
+            game = room.game
+            if not isinstance(game, RwGame) or game.phase is Phase.OVER:
+                continue
+            end = game.ends_ms()
+            if game.extension_ms and end is not None and end > now and not game.time_called:
+                assert room.meta is not None
+                extended.append(room.meta.table_no)
+                continue
+            await room.execute(Role.EO, "", 0, rc.CallTime())
+        return extended
+
+    async def extend(self, table_id: str, minutes: int, reason: str) -> RwGame:
+        """"Lost and Damaged Components": the organiser gives one table of the round
+        under way a short time extension; its timer's end moves, and its phones and
+        the dashboard follow."""
+        number, _game = self.table_key(table_id)
+        play = self.state.current
+        if play is None or number != play.number:
+            raise RuleError("only a table of the round under way can have more time")
+        room = self.hub.get(table_id)
+        if room is None or not isinstance(room.game, RwGame):
+            raise NotFound(f"no Runewars table {table_id!r} in this event")
+        await room.execute(Role.EO, "", 0, rc.ExtendTime(minutes, reason))
+        assert isinstance(room.game, RwGame)
+        return room.game
 
     def collect(self) -> int:
         """Every finished table's result into the event, and every result the organiser

@@ -17,6 +17,7 @@ from app.domain.runewars.event import drop as drop_player
 from app.domain.runewars.event import rejoin as rejoin_player
 from app.domain.runewars.rules import MOST_ARMY_POINTS, Plan, Structure, plan_for
 from app.domain.runewars.standings import Standing
+from app.domain.runewars.state import RwGame
 from app.events.base import EventBase, EventSpec
 from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
 from app.events.runewars.live import RunewarsEvent
@@ -197,8 +198,27 @@ class RunewarsTournament:
         live = self.live(event_id)
         if live.state.current is None:
             raise RuleError("no round is running")
-        await live.call_time()
-        self._save(self.live(event_id), "call_time", round=live.state.current.number)
+        extended = await live.call_time()
+        self._save(
+            self.live(event_id), "call_time", round=live.state.current.number, later=extended
+        )
+
+    async def extend(self, event_id: str, table_id: str, minutes: int, reason: str) -> RwGame:
+        """"Lost and Damaged Components": `minutes` more on one table's round timer, with
+        the reason its players read; the organiser's action names the table."""
+        live = self.live(event_id)
+        number, game_no = live.table_key(table_id)
+        game = await live.extend(table_id, minutes, reason)
+        self._save(
+            self.live(event_id),
+            "extend_table",
+            table=table_id,
+            round=number,
+            game=game_no,
+            minutes=minutes,
+            reason=reason.strip(),
+        )
+        return game
 
     def collect(self, event_id: str) -> int:
         """Every finished table's result into the stored event."""

@@ -47,6 +47,18 @@ def _judging(game: object) -> dict[str, Any] | None:
     }
 
 
+def _extension(game: object) -> dict[str, Any]:
+    """"Lost and Damaged Components": the table's own time extension and when its
+    round timer ends (None: not started)."""
+    if not isinstance(game, RwGame):
+        return {"extension_minutes": 0, "extension_reason": "", "ends_ms": None}
+    return {
+        "extension_minutes": game.extension_ms // MINUTE_MS,
+        "extension_reason": game.extension_reason,
+        "ends_ms": game.ends_ms(),
+    }
+
+
 def _round(live: RunewarsEvent, play: RoundPlay, admin: bool) -> dict[str, Any]:
     state = live.state
     pairings = []
@@ -76,6 +88,7 @@ def _round(live: RunewarsEvent, play: RoundPlay, admin: bool) -> dict[str, Any]:
                 if result is None
                 else {"winner": result.winner, "tp": list(result.tp), "mov": list(result.mov)},
                 "judging": _judging(game),
+                **_extension(game),
             }
         )
     start = min(started) if started else None

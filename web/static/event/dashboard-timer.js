@@ -45,9 +45,14 @@ export function drawTimerCard(entry, row) {
     refs.timer = DC.el("div", { class: "round-timer-clock" });
     refs.gameRound = DC.el("span", { class: "game-round" });
     refs.cp.replaceChildren(DC.el("span", { class: "cp-label", text: "Round " }), refs.gameRound);
-    refs.phase.parentNode.after(refs.timer);
+    refs.extension = DC.el("div", { class: "round-timer-extension" });
+    refs.phase.parentNode.after(refs.timer, refs.extension);
   }
   setText(refs.timer, left === null ? "not started" : DC.longClock(left));
+  // A short time extension the organiser gave this table (a lost component).
+  const more = row.extension_minutes || 0;
+  setText(refs.extension, more ? "+" + more + " min: " + row.extension_reason : "");
+  refs.extension.hidden = !more;
   setText(refs.gameRound, row.phase === "playing" ? String(row.game_round) : "—");
   toggleClass(refs.timer, "low", left !== null && left > 0 && left <= 10 * 60000);
   toggleClass(card, "over", row.phase === "over");

@@ -3,6 +3,7 @@
 // round timer of the round under way counts down here as on the phones.
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
+import { laterLines } from "./rw-extend.js";
 
 const { $, setText, toggleClass } = DC;
 
@@ -52,6 +53,7 @@ const QUESTIONS = {
         "Every table still playing (" + open + " of " + tableLines(r).length + ") finishes the game round it is in, then both players score.",
         "Time called cannot be taken back.",
       ],
+      items: laterLines(r),
       confirm: "Call time",
       danger: true,
     };

@@ -3,6 +3,7 @@
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
 import * as Admin from "./rw-admin.js";
+import * as Extend from "./rw-extend.js";
 import * as Links from "./rw-links.js";
 import * as Judge from "./rw-result.js";
 
@@ -44,16 +45,16 @@ function cell(text) {
 
 function result(p) {
   if (!p.p2) return "bye";
-  if (!p.result) return DC.statusLabel(p.status);
+  if (!p.result) return DC.statusLabel(p.status) + Extend.note(p);
   const winner = p.result.winner === p.p1.id ? p.p1.name : p.p2.name;
   const j = p.judging || {};
   const fixed = j.correction ? " · corrected: " + j.correction : j.judged && j.judged_reason ? " · the organiser's decision: " + j.judged_reason : "";
   return winner + " wins · TP " + p.result.tp.join("–") + " · MoV " + p.result.mov.join("–") + fixed;
 }
 
-function tools(p) {
+function tools(r, p) {
   const links = p.p2 && p.table_id ? Links.linksButton(p) : null;
-  return el("td", { class: "no-print row-tools" }, links, Judge.button(p, load));
+  return el("td", { class: "no-print row-tools" }, links, Extend.button(base, r, p, act), Judge.button(p, load));
 }
 
 function players(p) {
@@ -72,7 +73,7 @@ function renderRounds(rounds) {
     const head = "Round " + r.number + " · " + stage + " · " + cards + " · " + r.minutes + " min";
     const rows = [];
     r.pairings.forEach((p) => {
-      rows.push(el("tr", { "data-table": String(p.table) }, cell(p.table), cell(players(p)), cell(result(p)), admin ? tools(p) : null));
+      rows.push(el("tr", { "data-table": String(p.table) }, cell(p.table), cell(players(p)), cell(result(p)), admin ? tools(r, p) : null));
       if (admin) rows.push(Links.linksRow(p, 4));
     });
     const heads = [cell("Table"), cell("Players"), cell("Result"), admin ? el("td", { class: "no-print" }) : null];

@@ -10,6 +10,7 @@ const SIDES = ["p1", "p2"];
 // The round timer, every frame: the time left until the round's end (server time).
 export function drawTimer(game, serverNow) {
   const box = $("rw-timer");
+  drawExtension(game);
   if (!game || game.ends_ms === null) {
     setText(box, game ? longClock(game.round_minutes * 60000) : "–:––");
     return;
@@ -18,6 +19,14 @@ export function drawTimer(game, serverNow) {
   setText(box, longClock(left));
   toggleClass(box, "low", left < 10 * 60000);
   show("rw-time-called", game.time_called || left === 0);
+}
+
+// The organiser's time extension for this table (a lost component being replaced).
+function drawExtension(game) {
+  const n = game ? game.extension_minutes || 0 : 0;
+  const minutes = n === 1 ? "1 more minute" : n + " more minutes";
+  setText($("rw-extension"), n ? "The organiser gave this table " + minutes + ": " + game.extension_reason : "");
+  show("rw-extension", n > 0);
 }
 
 function drawPlayers(game, role) {
