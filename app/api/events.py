@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request, WebSocket
@@ -39,7 +40,7 @@ from app.events.table_result import TableResult
 from app.store.models import EventRecord
 from app.tables import protocol
 from app.tables.fanout import Subscriber
-from app.tables.jsontext import dumps, loads
+from app.tables.jsontext import loads
 
 #: A dashboard's first message is every table of the event (~1.3 kB a table).
 DASHBOARD_QUEUE_BYTES = 16 << 20
@@ -97,6 +98,12 @@ class EventIn(BaseModel):
         max_length=16,
         description="runewars2017 without fixed_rounds: 'basic' (default) or 'advanced', "
         "the Swiss rounds and cut by attendance (RP6)",
+    )
+    season: str = Field(
+        "",
+        max_length=16,
+        description="runewars2017: the season of deployments and objectives, 'july2017' "
+        "(default) or 'october2017'",
     )
 
 
@@ -184,6 +191,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             variants=tuple(body.variants),
             roster=body.active_duty_roster,
             structure=body.structure,
+            season=body.season,
         )
     )
     return EventCreated(
@@ -404,7 +412,8 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     role = "eo" if token_matches(token, event.admin_token) else "public"
     sub = Subscriber(role, limit_bytes=DASHBOARD_QUEUE_BYTES)
     dashboard = dashboards.get(event_id)
-    dashboard.join(sub, service.read_models.dashboard_snapshot(event_id, role))
+    build = partial(service.read_models.dashboard_snapshot, event_id, role)
+    dashboard.join(sub, dashboard.snapshot_text(role, build))
 
     heartbeats: Heartbeats = websocket.app.state.heartbeats
     rate = rate_limit(websocket.app.state.settings, websocket.app.state.io_time)
@@ -413,7 +422,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         if isinstance(msg, protocol.Ping):
             sub.offer(protocol.pong(msg, service.time.now_ms()))
         elif isinstance(msg, protocol.Sync):
-            sub.offer(dumps(service.read_models.dashboard_snapshot(event_id, role)))
+            sub.offer(dashboard.snapshot_text(role, build))  # built once per change
         else:
             sub.offer(error_message("bad_input", "a dashboard sends ping and sync only"))
 

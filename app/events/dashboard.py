@@ -7,7 +7,7 @@ A tap marks its table dirty; dirty tables go out together at most every
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.tables.fanout import Channel, Subscriber
@@ -36,8 +36,27 @@ class Dashboard:
         self.dirty: dict[str, TableRoom] = {}
         self._flush: asyncio.Task[None] | None = None
         self._last_flush = 0.0
+        #: Bumped by every change a snapshot shows; a snapshot built at one generation is
+        #: served again, as built, to every screen that asks until the next change.
+        self.generation = 0
+        self._built: dict[str, tuple[int, str]] = {}
+
+    def changed(self) -> None:
+        self.generation += 1
+
+    def snapshot_text(self, role: str, build: Callable[[], dict[str, Any]]) -> str:
+        """The role's snapshot as text, built once per change however many screens ask
+        (a sync from a public dashboard costs a lookup, not a walk of every table)."""
+        built = self._built.get(role)
+        if built is not None and built[0] == self.generation:
+            return built[1]
+        generation = self.generation
+        text = dumps(build())
+        self._built[role] = (generation, text)
+        return text
 
     def table_changed(self, room: TableRoom) -> None:
+        self.changed()
         self.dirty[room.table_id] = room
         if self._flush is None and self.channel.subscribers:
             loop = asyncio.get_running_loop()
@@ -53,6 +72,7 @@ class Dashboard:
             self._flush = None
 
     def flush(self) -> None:
+        self.changed()
         self._last_flush = asyncio.get_running_loop().time()
         rooms, self.dirty = list(self.dirty.values()), {}
         if not rooms:
@@ -62,18 +82,20 @@ class Dashboard:
         self.channel.publish(dumps(message))
 
     def publish(self, message: dict[str, Any]) -> None:
+        self.changed()
         self.channel.publish(dumps(message))
 
     def publish_by_role(self, messages: Mapping[str, dict[str, Any]], fallback: str) -> None:
         """One message per subscriber role (the EO's and the public's), `fallback` for others."""
+        self.changed()
         encoded = {role: dumps(message) for role, message in messages.items()}
         for subscriber in tuple(self.channel.subscribers):
             text = encoded.get(subscriber.role, encoded[fallback])
             if not subscriber.offer(text):
                 self.channel.subscribers.discard(subscriber)
 
-    def join(self, subscriber: Subscriber, snapshot: dict[str, Any]) -> None:
-        subscriber.offer(dumps(snapshot))
+    def join(self, subscriber: Subscriber, snapshot: str) -> None:
+        subscriber.offer(snapshot)
         self.channel.join(subscriber)
 
     def leave(self, subscriber: Subscriber) -> None:

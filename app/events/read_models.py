@@ -157,7 +157,10 @@ class ReadModels:
 
         def publish(event_id: str) -> None:
             dashboard = dashboards.by_event.get(event_id)
-            if dashboard is None or not dashboard.channel.subscribers:
+            if dashboard is None:
+                return
+            dashboard.changed()
+            if not dashboard.channel.subscribers:
                 return
             dashboard.publish_by_role(
                 {
