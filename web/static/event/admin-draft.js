@@ -32,7 +32,7 @@ export async function startRound() {
     title: "Start round " + r.number + "?",
     lines: [
       startWords(S.view.event, tables.length),
-      ends ? "The round ends at about " + ends + " (both player clocks, " + 2 * minutes + " minutes)." : "The round's end is set from both player clocks.",
+      ends ? "The round ends " + 2 * minutes + " minutes (both player clocks) after the last table begins deployment: about " + ends + " at the earliest." : "The round's end is set from both player clocks.",
     ],
     items: tables.map(tableLine).concat(byes.map((p) => "Bye: " + p.p1.name)),
     note: "This cannot be undone: once started, the round cannot be paired again or discarded.",
