@@ -11,11 +11,11 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.clock import Side, each
 from app.domain.errors import NotFound
-from app.domain.game import Game, Report
+from app.domain.game import Game
 from app.domain.time_moved_rules import SettleTimeMoved
 from app.tables import seating, time_moved
 from app.tables.codec import TableCommand, table_command_from_wire
-from app.tables.view import disputed_words, side_name
+from app.tables.view import disputed_words, report_json, side_name
 
 #: The commands the EO sends one Warmachine table by itself.
 EO_COMMANDS = (
@@ -58,7 +58,7 @@ def detail(table_id: str, game: Game, _now_ms: int) -> dict[str, Any]:
             "method": ending.method.value,
             "winner": _seat_name(game, ending.winner),
         },
-        "reports": [_report(r) for r in seating.in_seat_order(game, game.reports)],
+        "reports": [report_json(r) for r in seating.in_seat_order(game, game.reports)],
         "confirmed": list(seating.in_seat_order(game, game.confirmed)),
         "prefill": _prefill(game),
         # Time offline merges moved onto a player whose phone stayed online, in words.
@@ -68,16 +68,6 @@ def detail(table_id: str, game: Game, _now_ms: int) -> dict[str, Any]:
 
 def _seat_name(game: Game, side: Side | None) -> str | None:
     return None if side is None else side_name(seating.seat_of(game, side))
-
-
-def _report(report: Report | None) -> dict[str, Any] | None:
-    if report is None:
-        return None
-    return {
-        "army_points_destroyed": report.army_points_destroyed,
-        "scenario_presence": report.scenario_presence,
-        "list_played": report.list_played,
-    }
 
 
 def _prefill(game: Game) -> dict[str, Any] | None:

@@ -219,7 +219,7 @@ def due_prompts(
     return due
 
 
-def _report(report: Report | None) -> dict[str, Any] | None:
+def report_json(report: Report | None) -> dict[str, Any] | None:
     if report is None:
         return None
     return {
@@ -270,7 +270,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
             "at_ms": ending.at_ms,
         },
         "final_scoring_due": game.final_scoring_due,
-        "reports": [_report(r) for r in game.reports],
+        "reports": [report_json(r) for r in game.reports],
         "confirmed": list(game.confirmed),
         "disputed": disputed_words(game),
         "result": _result(game, result),
