@@ -19,9 +19,9 @@ def _tap(ws_base: str, table: dict[str, Any], seat: str, expect: str) -> None:
     token = table["links"][seat]["url"].split("#k=", 1)[1]
     with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
         ws.send(json.dumps({"t": "hello", "token": token, "device": f"e2e-{seat}"}))
-        ws.recv(timeout=5)
+        ws.recv(timeout=60)
         ws.send(json.dumps({"t": "cmd", "seq": 1, "c": "pass_turn", "expect": expect}))
-        while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+        while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
             pass
         assert reply["t"] == "ack", reply
 

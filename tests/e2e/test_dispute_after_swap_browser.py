@@ -10,6 +10,7 @@ table log say the same."""
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,10 @@ class Seat:
 
     def __init__(self, ws_base: str, table: dict[str, Any], seat: str) -> None:
         token = table["links"][seat]["url"].split("#k=", 1)[1]
-        self.ws: ClientConnection = connect(f"{ws_base}/ws/tables/{table['id']}")
+        self._open = ExitStack()  # the socket is a context, closed by close()
+        self.ws: ClientConnection = self._open.enter_context(
+            connect(f"{ws_base}/ws/tables/{table['id']}")
+        )
         self.ws.send(json.dumps({"t": "hello", "token": token, "device": f"phone-{seat}"}))
         self.seq = 0
         self.game: dict[str, Any] = {}
@@ -38,10 +42,13 @@ class Seat:
             pass
 
     def _recv(self) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
         if message["t"] in ("state", "event"):
             self.game = message["game"]
         return message
+
+    def close(self) -> None:
+        self._open.close()
 
     def send(self, name: str, **fields: Any) -> None:
         self.seq += 1
@@ -94,7 +101,7 @@ def _swapped_and_disputed(live_server: str) -> tuple[dict[str, Any], dict[str, A
     first_seat.send("report", army_points_destroyed=15)
     first_seat.send("dispute", reason="my caster was out of range")
     for seat in (first_seat, second_seat):
-        seat.ws.close()
+        seat.close()
     return created, pairing, table["id"]
 
 

@@ -74,10 +74,10 @@ def _play(
     token = table["links"][seat]["url"].split("#k=", 1)[1]
     with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
         ws.send(json.dumps({"t": "hello", "token": token, "device": device}))
-        ws.recv(timeout=5)
+        ws.recv(timeout=60)
         for seq, command in enumerate(commands, start=1):
             ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
-            while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
                 pass
             assert reply["t"] == "ack", reply
 
