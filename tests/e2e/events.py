@@ -55,9 +55,9 @@ def first_seat_goes_first(live_server: str, table: dict[str, Any]) -> None:
     ws_base = live_server.replace("http://", "ws://")
     with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
         ws.send(json.dumps({"t": "hello", "token": token, "device": "first-player"}))
-        ws.recv(timeout=5)
+        ws.recv(timeout=60)
         for seq, command in enumerate(settle, start=1):
             ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
-            while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
                 pass
             assert reply["t"] == "ack", reply

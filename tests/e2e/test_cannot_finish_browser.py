@@ -32,13 +32,13 @@ class _Seat:
         token = table["links"][seat]["url"].split("#k=", 1)[1]
         self.ws = ws
         self.ws.send(json.dumps({"t": "hello", "token": token, "device": f"e2e-{seat}"}))
-        self.ws.recv(timeout=10)
+        self.ws.recv(timeout=60)
         self.seq = 0
 
     def command(self, name: str, **fields: Any) -> dict[str, Any]:
         self.seq += 1
         self.ws.send(json.dumps({"t": "cmd", "seq": self.seq, "c": name, **fields}))
-        while (reply := json.loads(self.ws.recv(timeout=10)))["t"] not in ("ack", "error"):
+        while (reply := json.loads(self.ws.recv(timeout=60)))["t"] not in ("ack", "error"):
             pass
         return reply
 

@@ -364,9 +364,9 @@ def test_the_dashboard_shows_the_results_cp_after_a_concession(
         token = table["links"][seat]["url"].split("#k=", 1)[1]
         with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
             ws.send(json.dumps({"t": "hello", "token": token, "device": f"d-{seat}"}))
-            ws.recv(timeout=5)
+            ws.recv(timeout=60)
             ws.send(json.dumps({"t": "cmd", "seq": 1, **cmd}))
-            while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
                 pass
             assert reply["t"] == "ack", reply
     page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()

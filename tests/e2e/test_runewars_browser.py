@@ -99,9 +99,9 @@ def _cmd(ws_base: str, table: dict[str, Any], seat: str, command: dict[str, Any]
     token = table["links"][seat]["url"].split("#k=", 1)[1]
     with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
         ws.send(json.dumps({"t": "hello", "token": token, "device": f"rw-{seat}"}))
-        ws.recv(timeout=5)
+        ws.recv(timeout=60)
         ws.send(json.dumps({"t": "cmd", "seq": next(_SEQ), **command}))
-        while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+        while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
             pass
         assert reply["t"] == "ack", reply
 
@@ -112,7 +112,7 @@ def _chooser(ws_base: str, table: dict[str, Any]) -> str:
     token = table["links"]["p1"]["url"].split("#k=", 1)[1]
     with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
         ws.send(json.dumps({"t": "hello", "token": token, "device": "rw-look"}))
-        return str(json.loads(ws.recv(timeout=5))["game"]["chooser"])
+        return str(json.loads(ws.recv(timeout=60))["game"]["chooser"])
 
 
 def test_the_eo_corrects_a_result_from_the_admin_page__TS11_ST5(

@@ -23,9 +23,9 @@ def _play(ws_base: str, table: dict[str, Any], moves: list[tuple[str, dict[str, 
         token = table["links"][seat]["url"].split("#k=", 1)[1]
         with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
             ws.send(json.dumps({"t": "hello", "token": token, "device": f"rw-{seat}"}))
-            ws.recv(timeout=5)
+            ws.recv(timeout=60)
             ws.send(json.dumps({"t": "cmd", "seq": n, **command}))
-            while (reply := json.loads(ws.recv(timeout=5)))["t"] not in ("ack", "error"):
+            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
                 pass
             assert reply["t"] == "ack", reply
 
@@ -34,7 +34,7 @@ def _hello(ws_base: str, table: dict[str, Any]) -> dict[str, Any]:
     token = table["links"]["p1"]["url"].split("#k=", 1)[1]
     with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
         ws.send(json.dumps({"t": "hello", "token": token, "device": "rw-look"}))
-        game: dict[str, Any] = json.loads(ws.recv(timeout=5))["game"]
+        game: dict[str, Any] = json.loads(ws.recv(timeout=60))["game"]
         return game
 
 
