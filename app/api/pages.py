@@ -260,6 +260,7 @@ async def create_event_form(
     variants: Annotated[list[str] | None, Form()] = None,
     active_duty_roster: Annotated[str, Form()] = "",
     structure: Annotated[str, Form()] = "",
+    season: Annotated[str, Form()] = "",
 ) -> HTMLResponse | RedirectResponse:
     chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
@@ -277,6 +278,7 @@ async def create_event_form(
         "variants": list(variants or []),
         "active_duty_roster": active_duty_roster,
         "structure": structure,
+        "season": season,
     }
     try:
         event = service.create_event(
@@ -296,6 +298,7 @@ async def create_event_form(
                 variants=chosen,
                 roster=active_duty_roster,
                 structure=structure,
+                season=season,
             )
         )
     except RuleError as exc:

@@ -42,6 +42,8 @@ class EventSpec:
     roster: str = ""
     #: A Runewars event's RP6 structure ("basic", "advanced"): its rounds by attendance.
     structure: str = ""
+    #: A Runewars event's season of deployments and objectives ("july2017", "october2017").
+    season: str = ""
 
 
 def event_clock_ms(event: EventRecord) -> int:

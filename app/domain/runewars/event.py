@@ -17,14 +17,14 @@ from app.domain.frozen import replace
 from app.domain.runewars import pairing
 from app.domain.runewars.pairing import Match
 from app.domain.runewars.rules import (
-    DEPLOYMENTS,
-    OBJECTIVES,
+    FIRST_SEASON,
     Plan,
     Stage,
     check_army_value,
     draw_card,
     plan_for,
     round_minutes,
+    season,
 )
 from app.domain.runewars.standings import Entrant, Played, Standing, standings
 
@@ -67,6 +67,8 @@ class RwEvent:
     rounds: tuple[RoundPlay, ...] = ()
     #: The players who made the cut, best first (empty until it is made).
     cut_to: tuple[str, ...] = ()
+    #: "Legal Deployments and Objectives": the season whose cards the rounds draw.
+    season: str = FIRST_SEASON
 
     def player(self, player_id: str) -> Entrant:
         for p in self.players:
@@ -201,11 +203,12 @@ def _complete(event: RwEvent) -> bool:
 
 
 def _draws(event: RwEvent, stage: Stage, rng: random.Random) -> tuple[str, str]:
-    """Game setup step 1: the round's deployment and objective, not repeated within
-    the stage until each has been drawn."""
+    """Game setup step 1: the round's deployment and objective from the event's season,
+    not repeated within the stage until each has been drawn."""
     played = [r for r in event.rounds if r.stage is stage]
-    deployment = draw_card(DEPLOYMENTS, [r.deployment for r in played], rng)
-    objective = draw_card(OBJECTIVES, [r.objective for r in played], rng)
+    cards = season(event.season)
+    deployment = draw_card(cards.deployments, [r.deployment for r in played], rng)
+    objective = draw_card(cards.objectives, [r.objective for r in played], rng)
     return deployment, objective
 
 

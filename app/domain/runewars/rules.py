@@ -46,6 +46,42 @@ CONCESSION_KEEPS_FROM = 70
 DEPLOYMENTS = ("Battle Lines", "Careful Approach", "Hammer and Anvil")
 OBJECTIVES = ("Bounty", "Break Their Defenses", "Supply Raid")
 
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """Legal Deployments and Objectives: the cards a season's rounds are drawn from."""
+
+    id: str
+    name: str
+    deployments: tuple[str, ...]
+    objectives: tuple[str, ...]
+
+
+#: The seasons the regulations list: from July 19th, 2017, and from October 2017.
+SEASONS: dict[str, Season] = {
+    s.id: s
+    for s in (
+        Season("july2017", "July 2017", DEPLOYMENTS, OBJECTIVES),
+        Season(
+            "october2017",
+            "October 2017",
+            ("Careful Approach", "Hammer and Anvil", "Standoff"),
+            ("Bounty", "Supply Raid", "Demoralize Their Forces"),
+        ),
+    )
+}
+FIRST_SEASON = "july2017"
+
+
+def season(season_id: str) -> Season:
+    """The season by its id; refused in the organiser's words."""
+    found = SEASONS.get(season_id)
+    if found is None:
+        names = " or ".join(s.name for s in SEASONS.values())
+        raise BadInput(f"the season of deployments and objectives is {names}")
+    return found
+
+
 #: The deployment areas the second player chooses between.
 AREAS = ("red", "blue")
 

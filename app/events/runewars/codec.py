@@ -10,7 +10,7 @@ from typing import Any
 
 from app.domain.runewars.event import Result, RoundPlay, RwEvent
 from app.domain.runewars.pairing import Match
-from app.domain.runewars.rules import Plan, Stage, Structure
+from app.domain.runewars.rules import FIRST_SEASON, Plan, Stage, Structure
 from app.domain.runewars.standings import Entrant, Played
 
 
@@ -49,6 +49,7 @@ def dump_event(event: RwEvent) -> str:
             "players": [_entrant(p) for p in event.players],
             "rounds": [_round(r) for r in event.rounds],
             "cut_to": list(event.cut_to),
+            "season": event.season,
         }
     )
 
@@ -92,6 +93,7 @@ def load_event(text: str) -> RwEvent:
         tuple(_load_entrant(p) for p in d["players"]),
         tuple(_load_round(r) for r in d["rounds"]),
         tuple(d["cut_to"]),
+        d.get("season", FIRST_SEASON),  # events stored before the seasons: July's cards
     )
 
 

@@ -15,7 +15,14 @@ from app.domain.runewars.engine import view as engine_view
 from app.domain.runewars.event import RwEvent, make_cut
 from app.domain.runewars.event import drop as drop_player
 from app.domain.runewars.event import rejoin as rejoin_player
-from app.domain.runewars.rules import MOST_ARMY_POINTS, Plan, Structure, plan_for
+from app.domain.runewars.rules import (
+    FIRST_SEASON,
+    MOST_ARMY_POINTS,
+    Plan,
+    Structure,
+    plan_for,
+    season,
+)
 from app.domain.runewars.standings import Standing
 from app.domain.runewars.state import RwGame
 from app.events.base import EventBase, EventSpec
@@ -74,6 +81,7 @@ class RunewarsTournament:
         if not name or len(name) > 120:
             raise BadInput("the event needs a name (120 characters at most)")
         plan = _plan(spec)
+        cards = season(spec.season.strip().lower() or FIRST_SEASON)
         record = EventRecord(
             id=new_id(),
             name=name,
@@ -88,7 +96,8 @@ class RunewarsTournament:
         with self.service.db.unit() as repo:
             repo.add(record)
             repo.session.flush()
-            repo.put_tournament_state(record.id, dump_event(RwEvent(name, plan)), "{}")
+            state = RwEvent(name, plan, season=cards.id)
+            repo.put_tournament_state(record.id, dump_event(state), "{}")
         return record
 
     def live(self, event_id: str) -> RunewarsEvent:
@@ -204,7 +213,7 @@ class RunewarsTournament:
         )
 
     async def extend(self, event_id: str, table_id: str, minutes: int, reason: str) -> RwGame:
-        """"Lost and Damaged Components": `minutes` more on one table's round timer, with
+        """Lost and Damaged Components: `minutes` more on one table's round timer, with
         the reason its players read; the organiser's action names the table."""
         live = self.live(event_id)
         number, game_no = live.table_key(table_id)

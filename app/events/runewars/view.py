@@ -8,6 +8,7 @@ from typing import Any
 
 from app.domain.runewars.event import RoundPlay
 from app.domain.runewars.judge import why_needed
+from app.domain.runewars.rules import season
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.standings import Entrant
 from app.domain.runewars.state import RwGame
@@ -22,6 +23,17 @@ def _player(p: Entrant | None) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"id": p.id, "name": p.name, "army_value": p.army_value, "dropped": p.dropped}
+
+
+def _season(season_id: str) -> dict[str, Any]:
+    """Legal Deployments and Objectives: the season whose cards the rounds draw."""
+    cards = season(season_id)
+    return {
+        "id": cards.id,
+        "name": cards.name,
+        "deployments": list(cards.deployments),
+        "objectives": list(cards.objectives),
+    }
 
 
 def _judging(game: object) -> dict[str, Any] | None:
@@ -48,7 +60,7 @@ def _judging(game: object) -> dict[str, Any] | None:
 
 
 def _extension(game: object) -> dict[str, Any]:
-    """"Lost and Damaged Components": the table's own time extension and when its
+    """Lost and Damaged Components: the table's own time extension and when its
     round timer ends (None: not started)."""
     if not isinstance(game, RwGame):
         return {"extension_minutes": 0, "extension_reason": "", "ends_ms": None}
@@ -148,6 +160,7 @@ def event_view(
             "cut": state.plan.cut,
             "by_attendance": None if by is None else by.value,
         },
+        "season": _season(state.season),
         "players": [_player(p) for p in state.players],
         "rounds": [_round(live, play, admin) for play in state.rounds],
         "cut_to": [names.get(i, i) for i in state.cut_to],

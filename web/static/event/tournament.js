@@ -123,7 +123,8 @@ function render(v) {
   const winner = v.winner ? " · Winner: " + v.winner : "";
   const by = plan.by_attendance;
   const swiss = by ? "Swiss rounds by attendance (" + (by === "advanced" ? "Advanced" : "Basic") + " structure)" : plan.swiss_rounds + (plan.swiss_rounds === 1 ? " Swiss round" : " Swiss rounds");
-  setText($("event-meta"), v.event.format_name + " · " + swiss + cut + winner);
+  const season = v.season ? " · " + v.season.name + " season" : "";
+  setText($("event-meta"), v.event.format_name + " · " + swiss + cut + season + winner);
   renderRounds(v.rounds);
   renderPlayers(v.players);
   renderStandings(v.standings);
