@@ -127,7 +127,7 @@ async def call_time(event_id: str, service: EventsDep, token: EoToken = None) ->
 async def extend(
     event_id: str, table_id: str, body: ExtensionIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
-    """"Lost and Damaged Components": the organiser gives one table of the round under
+    """Lost and Damaged Components: the organiser gives one table of the round under
     way a short time extension (its round timer ends later; the round's call of time
     reaches it at its own end)."""
     policy = _eo(service, event_id, token)

@@ -40,7 +40,7 @@ class CallTime:
 
 @dataclass(frozen=True, slots=True)
 class ExtendTime:
-    """"Lost and Damaged Components": a leader gives one table a short time extension
+    """Lost and Damaged Components: a leader gives one table a short time extension
     to find a missing component: `minutes` more on this table's round timer, and why."""
 
     minutes: int

@@ -136,7 +136,7 @@ class RunewarsEvent:
         return extended
 
     async def extend(self, table_id: str, minutes: int, reason: str) -> RwGame:
-        """"Lost and Damaged Components": the organiser gives one table of the round
+        """Lost and Damaged Components: the organiser gives one table of the round
         under way a short time extension; its timer's end moves, and its phones and
         the dashboard follow."""
         number, _game = self.table_key(table_id)
