@@ -99,6 +99,9 @@ class EventIn(BaseModel):
         description="runewars2017 without fixed_rounds: 'basic' (default) or 'advanced', "
         "the Swiss rounds and cut by attendance (RP6)",
     )
+    army_lists: bool = Field(
+        False, description="runewars2017: each player registers with an army list, checked"
+    )
     season: str = Field(
         "",
         max_length=16,
@@ -192,6 +195,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             roster=body.active_duty_roster,
             structure=body.structure,
             season=body.season,
+            army_lists=body.army_lists,
         )
     )
     return EventCreated(

@@ -261,6 +261,7 @@ async def create_event_form(
     active_duty_roster: Annotated[str, Form()] = "",
     structure: Annotated[str, Form()] = "",
     season: Annotated[str, Form()] = "",
+    army_lists: Annotated[str | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
@@ -279,6 +280,7 @@ async def create_event_form(
         "active_duty_roster": active_duty_roster,
         "structure": structure,
         "season": season,
+        "army_lists": army_lists,
     }
     try:
         event = service.create_event(
@@ -299,6 +301,7 @@ async def create_event_form(
                 roster=active_duty_roster,
                 structure=structure,
                 season=season,
+                army_lists=bool(army_lists),
             )
         )
     except RuleError as exc:

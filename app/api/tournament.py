@@ -24,7 +24,15 @@ router = APIRouter(prefix="/api/events/{event_id}/tournament", route_class=Stric
 
 class EntrantIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=60)
-    army_value: int = Field(..., ge=0, le=10_000, description="the army's value (200 at most)")
+    army_value: int | None = Field(
+        None, ge=0, le=10_000, description="the army's value (200 at most); with a list, its total"
+    )
+    army_list: str = Field(
+        "",
+        max_length=4000,
+        description="the army list, a card a line: 'name, faction, points' (', unique'), "
+        "'Terrain: name, capacity'; needed where the event asks for lists",
+    )
 
 
 class ExtensionIn(BaseModel):
@@ -65,8 +73,9 @@ async def register(
     event_id: str, body: EntrantIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     policy = _eo(service, event_id, token)
-    player_id = policy.register(event_id, body.name, body.army_value)
-    return {"id": player_id, "name": body.name.strip(), "army_value": body.army_value}
+    player_id = policy.register(event_id, body.name, body.army_value, body.army_list)
+    value = policy.live(event_id).state.player(player_id).army_value
+    return {"id": player_id, "name": body.name.strip(), "army_value": value}
 
 
 @router.post("/players/{player_id}/drop")

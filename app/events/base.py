@@ -44,6 +44,8 @@ class EventSpec:
     structure: str = ""
     #: A Runewars event's season of deployments and objectives ("july2017", "october2017").
     season: str = ""
+    #: A Runewars event asks each player for an army list at registration (Army Building).
+    army_lists: bool = False
 
 
 def event_clock_ms(event: EventRecord) -> int:

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.frozen import replace
-from app.domain.runewars import pairing
+from app.domain.runewars import army, pairing
 from app.domain.runewars.pairing import Match
 from app.domain.runewars.rules import (
     FIRST_SEASON,
@@ -69,6 +69,8 @@ class RwEvent:
     cut_to: tuple[str, ...] = ()
     #: "Legal Deployments and Objectives": the season whose cards the rounds draw.
     season: str = FIRST_SEASON
+    #: Army Building: each player registers with an army list, checked by its rules.
+    asks_lists: bool = False
 
     def player(self, player_id: str) -> Entrant:
         for p in self.players:
@@ -114,17 +116,40 @@ class RwEvent:
 
 
 def register(
-    event: RwEvent, player_id: str, name: str, army_value: int, rng: random.Random
+    event: RwEvent,
+    player_id: str,
+    name: str,
+    army_value: int | None,
+    rng: random.Random,
+    army_list: str = "",
 ) -> RwEvent:
-    """An entrant with their army value (at most 200) and their tiebreak draw."""
+    """An entrant with their army value (at most 200) and their tiebreak draw; where the
+    event asks for lists (or one is given), the list, checked by Army Building, whose
+    total is the army value."""
     if event.rounds:
         raise RuleError("the event has started: registration is closed")
     if any(p.id == player_id for p in event.players):
         raise BadInput(f"player {player_id!r} is already registered")
     if not name.strip():
         raise BadInput("a player needs a name")
-    entrant = Entrant(player_id, name.strip(), check_army_value(army_value), rng.random())
+    army_value, army_list = _army(event, army_value, army_list)
+    value = check_army_value(army_value)
+    entrant = Entrant(player_id, name.strip(), value, rng.random(), army_list=army_list)
     return replace(event, players=(*event.players, entrant))
+
+
+def _army(event: RwEvent, army_value: int | None, army_list: str) -> tuple[int, str]:
+    """Army Building: the army value, from the list where there is one."""
+    if not army_list.strip():
+        if event.asks_lists:
+            raise BadInput("this event asks each player for an army list: its units and terrain")
+        if army_value is None:
+            raise BadInput("a player registers with an army value")
+        return army_value, ""
+    total = army.check(army_list).points
+    if army_value is not None and army_value != total:
+        raise BadInput(f"the army list totals {total} points, not {army_value}")
+    return total, army_list.strip()
 
 
 def _update(event: RwEvent, player: Entrant) -> RwEvent:

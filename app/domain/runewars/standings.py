@@ -52,6 +52,8 @@ class Entrant:
     draw: float
     games: tuple[Played, ...] = ()
     dropped: bool = False
+    #: Army Building: the list the player registered with ("" where none was asked).
+    army_list: str = ""
 
     @property
     def tp(self) -> int:

@@ -26,6 +26,7 @@ def _entrant(p: Entrant) -> dict[str, Any]:
         "draw": p.draw,
         "dropped": p.dropped,
         "games": [_played(g) for g in p.games],
+        "army_list": p.army_list,
     }
 
 
@@ -50,6 +51,7 @@ def dump_event(event: RwEvent) -> str:
             "rounds": [_round(r) for r in event.rounds],
             "cut_to": list(event.cut_to),
             "season": event.season,
+            "asks_lists": event.asks_lists,
         }
     )
 
@@ -66,7 +68,9 @@ def _load_plan(raw: list[Any]) -> Plan:
 
 def _load_entrant(d: dict[str, Any]) -> Entrant:
     games = tuple(Played(g[0], Stage(g[1]), g[2], g[3], g[4], g[5]) for g in d["games"])
-    return Entrant(d["id"], d["name"], d["army_value"], d["draw"], games, d["dropped"])
+    return Entrant(
+        d["id"], d["name"], d["army_value"], d["draw"], games, d["dropped"], d.get("army_list", "")
+    )
 
 
 def _load_round(d: dict[str, Any]) -> RoundPlay:
@@ -94,6 +98,7 @@ def load_event(text: str) -> RwEvent:
         tuple(_load_round(r) for r in d["rounds"]),
         tuple(d["cut_to"]),
         d.get("season", FIRST_SEASON),  # events stored before the seasons: July's cards
+        d.get("asks_lists", False),
     )
 
 

@@ -39,8 +39,10 @@ class RunewarsEvent:
 
     # -- players ------------------------------------------------------------------
 
-    def register(self, player_id: str, name: str, army_value: int) -> None:
-        self.state = ev.register(self.state, player_id, name, army_value, self.rng)
+    def register(
+        self, player_id: str, name: str, army_value: int | None, army_list: str = ""
+    ) -> None:
+        self.state = ev.register(self.state, player_id, name, army_value, self.rng, army_list)
 
     async def drop(self, player_id: str) -> None:
         """RP6: the player is not paired again; during the elimination their opponent has

@@ -96,7 +96,7 @@ class RunewarsTournament:
         with self.service.db.unit() as repo:
             repo.add(record)
             repo.session.flush()
-            state = RwEvent(name, plan, season=cards.id)
+            state = RwEvent(name, plan, season=cards.id, asks_lists=spec.army_lists)
             repo.put_tournament_state(record.id, dump_event(state), "{}")
         return record
 
@@ -129,15 +129,18 @@ class RunewarsTournament:
 
     # -- players ------------------------------------------------------------------
 
-    def register(self, event_id: str, name: str, army_value: int) -> str:
-        """A player with their army value (at most 200); their id comes back."""
+    def register(
+        self, event_id: str, name: str, army_value: int | None, army_list: str = ""
+    ) -> str:
+        """A player with their army value (at most 200), or their army list where the event
+        asks for one (Army Building: its total is the army value); their id comes back."""
         player_id = new_id()[:8]
         with self.step(event_id, "add_player", player=player_id, name=name.strip()) as live:
             if len(name.strip()) > 60:
                 raise BadInput("a player needs a name (60 characters at most)")
             if any(p.name.lower() == name.strip().lower() for p in live.state.players):
                 raise BadInput(f"{name.strip()} is already registered")
-            live.register(player_id, name, army_value)
+            live.register(player_id, name, army_value, army_list)
         return player_id
 
     async def drop(self, event_id: str, player_id: str) -> None:

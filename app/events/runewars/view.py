@@ -161,6 +161,7 @@ def event_view(
             "by_attendance": None if by is None else by.value,
         },
         "season": _season(state.season),
+        "asks_lists": state.asks_lists,
         "players": [_player(p) for p in state.players],
         "rounds": [_round(live, play, admin) for play in state.rounds],
         "cut_to": [names.get(i, i) for i in state.cut_to],

@@ -129,8 +129,20 @@ function render(v) {
   renderPlayers(v.players);
   renderStandings(v.standings);
   if (admin) {
+    showListField(v.asks_lists);
     Admin.showButtons(v);
     Admin.tickTimer(v);
+  }
+}
+
+// Army Building: where the event asks for lists, the list's total is the army value.
+function showListField(asks) {
+  const field = $("add-list-field");
+  if (field.hidden !== !asks) {
+    field.hidden = !asks;
+    $("add-army").required = !asks;
+    $("add-army").value = asks ? "" : "200";
+    $("add-army").placeholder = asks ? "the list's total" : "";
   }
 }
 
@@ -154,8 +166,12 @@ function wire() {
     ev.preventDefault();
     const name = $("add-name").value;
     $("add-name").value = "";
-    act("POST", base + "/players", { name: name, army_value: Number($("add-army").value) }).then((ok) => {
+    const body = { name: name };
+    if ($("add-army").value !== "") body.army_value = Number($("add-army").value);
+    if (view && view.asks_lists) body.army_list = $("add-list").value;
+    act("POST", base + "/players", body).then((ok) => {
       if (!ok && !$("add-name").value) $("add-name").value = name; // nothing typed is lost
+      else if (ok) $("add-list").value = "";
     });
   });
   const asking = (what, method, path) => () => Admin.askThen(what, view, () => act(method, path));
