@@ -7,7 +7,8 @@ second seat's player first player; games end by a defeated army, the eighth game
 a concession and the round timer; each player enters their own score; a loser disputes
 and the organiser settles it from the form's pre-filled entries, the organiser corrects
 a confirmed result, each with a reason. One player drops after round 1, so rounds 2 and
-3 have a bye (8 TP, MoV 70); a late registration is refused. After each round every
+3 have a bye (8 TP, MoV 70); a late registration is refused (the document's Pairings
+lets a dropped player rejoin, RP7, but has no late registration). After each round every
 surface is read and must agree with what the script played: who played whom, who went
 first, the winner, each player's TP, MoV and entries, and the standings (TP, MoV)."""
 
@@ -102,7 +103,9 @@ async def test_a_runewars_event_day_agrees_on_every_surface__TS11_ST5_RP6_DC11(
         run = RunewarsDay(http, phone, fake_time)
         await run.create()
         for number in (1, 2, 3):
-            if number == 2:  # RP6: the concession's loser drops; registration is closed
+            # RP6, RP7 (Pairings): the concession's loser drops; the document lets a dropped
+            # player rejoin but has no late registration, so a newcomer is refused.
+            if number == 2:
                 dropped = run.game(1, 3).loser
                 gone = await http.post(f"{run.api}/players/{run.ids[dropped]}/drop")
                 assert gone.status_code == 200, gone.text
