@@ -91,6 +91,14 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     expect(eo_table.locator("#pregame")).to_contain_text("Ann is choosing")
     expect(eo_table.get_by_text("Start the clock now")).to_be_visible()
 
+    # Nobody is called P1 or P2 before the starting roll decides who goes first: the
+    # phones name the players (a seat number is no player's order of play).
+    for page, name in ((ann, "Ann"), (bob, "Bob")):
+        expect(page.locator("#role")).to_have_text(name)
+        expect(page.locator("#matchup")).to_have_text("Ann vs Bob")
+        expect(page.locator(".seat-tag").first).to_be_hidden()
+        assert "P1" not in page.locator("#app").inner_text()
+        assert "P2" not in page.locator("#app").inner_text()
     ann.get_by_role("button", name="Stryker 3").click()
     expect(ann.get_by_test_id("my-list")).to_contain_text("Stryker 3")
     expect(bob.get_by_test_id("opp-list")).to_contain_text("Ann has chosen")

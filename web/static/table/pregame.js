@@ -46,7 +46,7 @@ export function renderPregame(g) {
   if (key === shownKey) return;
   shownKey = key;
   box.textContent = "";
-  const settled = pg.ordered ? null : el("p", { class: "pg-note small", text: "P1 and P2 are settled by the starting roll." });
+  const settled = pg.ordered ? null : el("p", { class: "pg-note small", text: "Who goes first is settled by the starting roll." });
   const skip =
     S.role === "eo" && pg.step !== "done"
       ? el("button", { type: "button", class: "btn danger", "data-pg": "start", text: "Start the clock now (skip the rest of the pre-game)" })

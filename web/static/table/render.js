@@ -11,7 +11,7 @@ import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, setText } from "./state.js";
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
 import { renderTimer, tickTimer } from "./timer.js";
-import { decidedText, elementName, endingText, phaseText, resultText } from "./ui.js";
+import { decidedText, elementName, endingText, phaseText, renderOrder, resultText } from "./ui.js";
 import { canAskUndo, reportShown, tickUndo } from "./undo.js";
 import { renderWaiting, roundWaiting } from "./waiting.js";
 
@@ -27,6 +27,7 @@ export function render() {
   app.setAttribute("data-phase", g.phase);
 
   setText("phase", phaseText(g));
+  renderOrder(g);
   renderSides(g);
   renderPrompt(g);
   reportShown(command);

@@ -70,17 +70,31 @@ export function setupRole() {
     show("actions", false);
     show("eo-tools", S.role === "eo");
   }
-  const roleText =
-    S.role === "eo" ? "EO" : S.role === "watch" ? "Watching" : label(S.role) + " · " + nameOf(S.role);
-  setText("role", roleText);
   $("role").setAttribute("data-role", S.role);
   for (const side of SIDES) setText("name-" + side, nameOf(side));
-  setText("matchup", nameOf("p1") + " (P1) vs " + nameOf("p2") + " (P2)");
+  renderOrder(S.game);
   show("alerts", isSeat());
   const adjustSide = $("adjust-side");
   for (const opt of adjustSide.options) opt.textContent = label(opt.value) + " · " + nameOf(opt.value);
   document.title = (isSeat() ? nameOf(me()) + " — " : "") + tableLabel + " — Deathclock";
   S.promptKey = "";
+}
+
+// Whether the table has decided who goes first: until its starting roll and the
+// winner's choice, "P1" and "P2" would only name seats, so people read names alone.
+export function orderDecided(g) {
+  return !!g && g.phase !== "waiting" && !(g.pregame && !g.pregame.ordered);
+}
+
+export function renderOrder(g) {
+  const decided = orderDecided(g);
+  $("app").classList.toggle("order-open", !decided);
+  const tag = (side) => (decided ? label(side) + " · " : "");
+  setText("role", S.role === "eo" ? "EO" : S.role === "watch" ? "Watching" : tag(S.role) + nameOf(S.role));
+  setText(
+    "matchup",
+    decided ? nameOf("p1") + " (P1) vs " + nameOf("p2") + " (P2)" : nameOf("p1") + " vs " + nameOf("p2")
+  );
 }
 
 // ---------------------------------------------------------------- texts
