@@ -98,3 +98,32 @@ async def test_a_runewars_form_refused_says_why_in_plain_words__RP6(
             assert re.search(r'<fieldset id="rw-fields"[^>]*>', refused.text)
             assert not re.search(r'<fieldset id="rw-fields"[^>]* disabled', refused.text)
             assert re.search(r'<fieldset id="wm-fields"[^>]* hidden disabled', refused.text)
+
+
+async def test_the_organiser_sees_what_the_attendance_gives_before_round_1__RP6(
+    server: RunningServer,
+) -> None:
+    """The structure's Swiss rounds and cut by the players still in, shown to the
+    organiser (and only them) before the first pairing fixes them."""
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        eid = await _made(http, name="Runewars Open", structure="advanced")
+        await _register(http, eid, 4)
+        view = (await http.get(f"/api/events/{eid}/tournament")).json()
+        assert view["attendance_plan"]["players"] == 4
+        assert "needs at least 9 players" in view["attendance_plan"]["refused"]
+        await _register_more(http, eid, 8)
+        view = (await http.get(f"/api/events/{eid}/tournament")).json()
+        assert view["attendance_plan"] == {"players": 12, "swiss_rounds": 3, "cut": 0}
+        for n in range(17):
+            added = await http.post(
+                f"/api/events/{eid}/tournament/players",
+                json={"name": f"Walk-in {n}", "army_value": 180},
+            )
+            assert added.status_code == 201, added.text
+        view = (await http.get(f"/api/events/{eid}/tournament")).json()
+        assert view["attendance_plan"] == {"players": 29, "swiss_rounds": 4, "cut": 2}
+        public = await httpx.AsyncClient(base_url=server.base).get(f"/api/events/{eid}/tournament")
+        assert public.json()["attendance_plan"] is None
+        assert (await http.post(f"/api/events/{eid}/tournament/rounds")).status_code == 201
+        view = (await http.get(f"/api/events/{eid}/tournament")).json()
+        assert view["attendance_plan"] is None  # fixed by round 1's pairing

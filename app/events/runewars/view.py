@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.domain.errors import RuleError
 from app.domain.runewars.event import RoundPlay
 from app.domain.runewars.judge import why_needed
-from app.domain.runewars.rules import season
+from app.domain.runewars.rules import plan_for, season
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.standings import Entrant
 from app.domain.runewars.state import RwGame
@@ -160,6 +161,7 @@ def event_view(
             "cut": state.plan.cut,
             "by_attendance": None if by is None else by.value,
         },
+        "attendance_plan": _attendance_plan(live) if admin else None,
         "season": _season(state.season),
         "asks_lists": state.asks_lists,
         "players": [_player(p) for p in state.players],
@@ -169,3 +171,18 @@ def event_view(
         "over": state.over,
         "winner": names.get(state.winner) if state.winner else None,
     }
+
+
+def _attendance_plan(live: RunewarsEvent) -> dict[str, Any] | None:
+    """RP6: before round 1 is paired, the Swiss rounds and cut its structure gives the
+    players still in, for the organiser to see before they apply."""
+    state = live.state
+    by = state.plan.by_attendance
+    if by is None or state.rounds:
+        return None
+    playing = sum(not p.dropped for p in state.players)
+    try:
+        plan = plan_for(by, playing)
+    except RuleError as refused:
+        return {"players": playing, "refused": str(refused)}
+    return {"players": playing, "swiss_rounds": plan.swiss_rounds, "cut": plan.cut}

@@ -19,6 +19,14 @@ function byeLines(r) {
   return r.pairings.filter((p) => !p.p2).map((p) => p.p1.name + " has the bye");
 }
 
+// RP6: what the structure makes of the attendance, said before round 1 fixes it.
+function attendanceLine(preview) {
+  if (!preview) return "";
+  if (preview.refused) return "The structure cannot run with " + preview.players + " players: " + preview.refused + ".";
+  const cut = preview.cut ? ", then a cut to the top " + preview.cut : ", with no cut";
+  return "With " + preview.players + " players the event plays " + preview.swiss_rounds + " Swiss rounds" + cut + " (set now, by the attendance).";
+}
+
 const QUESTIONS = {
   pair: (view) => {
     const next = view.rounds.length + 1;
@@ -27,8 +35,9 @@ const QUESTIONS = {
       title: "Pair round " + next + "?",
       lines: [
         playing + " players still in the event are paired by the rules; each table gets its own seat links and card.",
+        attendanceLine(view.attendance_plan),
         "A paired round cannot be taken back.",
-      ],
+      ].filter(Boolean),
       confirm: "Pair round " + next,
     };
   },
