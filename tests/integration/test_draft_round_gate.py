@@ -208,11 +208,15 @@ async def test_runewars_draft_table_cannot_start_its_timer_and_shows_no_cards__D
         )
         assert eo_alone.status_code == 400 and "Round 1 has not started" in eo_alone.text
 
-        # The public sees neither the round's cards nor its pairings before the start.
-        public = (await http.get(f"/api/events/{rw.event_id}/tournament")).text
-        for screen_text in (p1.text(), p2.text(), watch.text(), public):
+        # The public sees neither the round's cards nor its pairings before the start
+        # (the season's whole deck of cards is public; which were drawn is not).
+        public = json.loads((await http.get(f"/api/events/{rw.event_id}/tournament")).text)
+        without_deck = json.dumps({k: v for k, v in public.items() if k != "season"})
+        for screen_text in (p1.text(), p2.text(), watch.text(), without_deck):
             assert deployment not in screen_text and objective not in screen_text
-        assert "Ann" not in json.dumps(json.loads(public)["rounds"])
+        assert public["rounds"][0]["deployment"] is None
+        assert public["rounds"][0]["objective"] is None
+        assert "Ann" not in json.dumps(public["rounds"])
 
         started = await http.post(
             f"/api/events/{rw.event_id}/tournament/rounds/current/start", headers=rw.eo

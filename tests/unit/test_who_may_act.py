@@ -513,6 +513,7 @@ RW_CASES = [
         (P2, EO),
     ),
     RwCase("call time", rw_at(RwPhase.PLAYING), rc.CallTime(), (EO, SYSTEM)),
+    RwCase("more time", rw_at(RwPhase.PLAYING), rc.ExtendTime(5, "a lost die"), (EO,)),
     RwCase("own army destroyed", rw_at(RwPhase.PLAYING), rc.ArmyDestroyed(P1), (P1, EO)),
     RwCase("both armies destroyed", rw_at(RwPhase.PLAYING), rc.ArmyDestroyed(None), (P1, P2, EO)),
     RwCase("concede", rw_at(RwPhase.PLAYING), rc.Concede(), (P1, P2)),
