@@ -1,12 +1,12 @@
 // The table page's input: the tap, the buttons, the report form, the EO's tools.
 import { formatClock, parseClock } from "../lib/clock.js";
 import { $, toast } from "../lib/dom.js";
-import { command, pendingCommand } from "./net.js";
+import { command, pendingCommand } from "./commands.js";
 import { presumable, presume, unpresume } from "./offline.js";
 import { noteOf, seconds } from "./moved.js";
-import { canTap, render } from "./render.js";
+import { render } from "./render.js";
 import { cancelSheet, chooseElement, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
-import { S, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
+import { S, canTap, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
 import { bindAlerts } from "./alerts.js";
 import { answerConfirm, ask, keepAwake } from "./ui.js";
 import { askUndo } from "./undo.js";

@@ -15,14 +15,15 @@ import { connect, fatal, watchdog } from "./net.js";
 import { loadQueue } from "./offline.js";
 import { bindPregame } from "./pregame.js";
 import { frame, render } from "./render.js";
-import { tableId, token } from "./state.js";
-import { keepAwake } from "./ui.js";
+import { drawWith, tableId, token } from "./state.js";
+import { keepAwake, setupRole } from "./ui.js";
 
 // ---------------------------------------------------------------- start
 
 export function start() {
   const hash = location.hash || "";
   for (const link of [$("log-link"), $("log-link-foot")]) link.setAttribute("href", "/t/" + tableId + "/log" + hash);
+  drawWith(render);
   bind();
   bindPregame();
   if (!token) {
@@ -30,7 +31,7 @@ export function start() {
     return;
   }
   keepAwake();
-  loadQueue(); // taps queued before a reload while offline: shown now, sent on reconnect
+  loadQueue(setupRole); // taps queued before a reload while offline: shown now, sent on reconnect
   render();
   connect();
   setInterval(watchdog, 1000);

@@ -1,11 +1,12 @@
-// The table's socket and its messages: state, events, acks and errors; commands out.
+// The table's socket and its messages: state, events, acks and errors, each drawn at once
+// (commands out: commands.js).
 import { keepMine } from "./pregame.js";
 import { showFatal, toast } from "../lib/dom.js";
 import { reconnectingSocket } from "../lib/socket.js";
-import { inFlight, pruneMerged, queueCommand, reproject, saveQueue, sendQueue, settleFlight } from "./offline.js";
+import { inFlight, pruneMerged, reproject, saveQueue, sendQueue, settleFlight } from "./offline.js";
 import { signal } from "./alerts.js";
 import { render, renderConnection, renderPresence } from "./render.js";
-import { FATAL_CLOSE, OFFLINE_RESEND_MS, OPTIMISTIC, PING_BURST, S, deviceId, me, nextSeq, serverNow, setText, tableId, token } from "./state.js";
+import { FATAL_CLOSE, OFFLINE_RESEND_MS, OPTIMISTIC, PING_BURST, S, deviceId, me, requestSync, sendRaw, setText, tableId, token } from "./state.js";
 import { setupRole } from "./ui.js";
 import { roundWaiting } from "./waiting.js";
 
@@ -53,10 +54,6 @@ function opened() {
   sendQueue();
   S.clock.reset();
   render();
-}
-
-export function sendRaw(msg) {
-  return S.sock !== null && S.sock.send(msg);
 }
 
 // Clock presses sent just before the connection died may never have arrived. They
@@ -169,11 +166,6 @@ export function onEvent(msg) {
   changed(before, msg.what || null);
 }
 
-export function requestSync() {
-  if (S.syncing) return;
-  S.syncing = sendRaw({ t: "sync" });
-}
-
 export function onAck(msg) {
   S.pending.delete(msg.seq);
   S.pendingAt.delete(msg.seq);
@@ -204,35 +196,6 @@ export function onError(msg) {
   }
   if (!quiet) toast(msg.message || "Refused", msg.code === "stale" ? "info" : "error");
   render();
-}
-
-export function command(name, fields) {
-  if (!S.role || S.role === "watch") return null;
-  const seq = nextSeq();
-  if (!S.open) {
-    // Offline: queued with the server time it happened at, sent on reconnect.
-    queueCommand(seq, name, fields);
-    render();
-    return seq;
-  }
-  const msg = Object.assign({ t: "cmd", seq: seq, c: name }, fields || {});
-  S.pending.set(seq, msg);
-  S.pendingAt.set(seq, Math.max(0, Math.round(serverNow())));
-  S.pendingBase.set(seq, S.v === null ? 0 : S.v);
-  sendRaw(msg);
-  render();
-  return seq;
-}
-
-// Sent and not acked yet (not counting the offline queue).
-export function pendingCommand(name) {
-  for (const cmd of S.pending.values()) if (cmd.c === name) return true;
-  return false;
-}
-
-// Sent, or waiting in the offline queue.
-export function awaiting(name) {
-  return pendingCommand(name) || S.queue.some((q) => !q.local && q.c === name);
 }
 
 // Sound and vibration (alerts.js): my clock starts (not by my own tap), a clock flags,

@@ -1,10 +1,8 @@
 // The offline queue (kept in localStorage) and the local view: the last server view
 // plus the queued taps, replayed with the server's rule values (rules.js).
 import { toast } from "../lib/dom.js";
-import { requestSync, sendRaw } from "./net.js";
 import { addScoring, leader, reached } from "./rules.js";
-import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, TIMER_TAPS, deviceId, idx, me, other, serverNow, tableId, token } from "./state.js";
-import { setupRole } from "./ui.js";
+import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, TIMER_TAPS, deviceId, idx, me, other, requestSync, sendRaw, serverNow, tableId, token } from "./state.js";
 import { followTimer, timerAt, timerTap } from "./offline-timer.js";
 
 // ---------------------------------------------------------------- the offline queue
@@ -42,7 +40,9 @@ export function saveQueue() {
   }
 }
 
-export function loadQueue() {
+// A reload while offline: the view and the queue kept on the phone; `arrange` lays the
+// page out for the restored role (ui.js) before the view is rebuilt.
+export function loadQueue(arrange) {
   let record = null;
   try {
     record = JSON.parse(localStorage.getItem(queueKey()) || "null");
@@ -60,7 +60,7 @@ export function loadQueue() {
   S.v = snap.v;
   if (typeof record.wall_offset === "number") S.clock.offset = record.wall_offset + Date.now() - performance.now();
   S.restored = true;
-  setupRole();
+  arrange();
   reproject();
 }
 

@@ -6,8 +6,8 @@
 // A seat's own lists and choices come only in its own state messages (S.mine); the
 // shared view says who has chosen, never what, until both have.
 import { $, el, show, toast } from "../lib/dom.js";
-import { command, pendingCommand, requestSync } from "./net.js";
-import { S, isSeat, me, nameOf, other, setText } from "./state.js";
+import { command, pendingCommand } from "./commands.js";
+import { S, isSeat, me, nameOf, other, requestSync, setText } from "./state.js";
 
 const STEP_TITLE = {
   lists: "Choose your list",

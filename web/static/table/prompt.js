@@ -1,10 +1,9 @@
 // The prompt banner: what the table is asked now (turn end, game end, claims, reports).
 import { $, el } from "../lib/dom.js";
-import { turnEndText, whoSays } from "./render.js";
 import { cpAfter, scoringStarted } from "./rules.js";
 import { S, dueList, isSeat, me, nameOf, other, whose } from "./state.js";
 import { collectedLabel } from "./ruleset.js";
-import { scoringSummary } from "./ui.js";
+import { scoringSummary, turnEndText, whoSays } from "./ui.js";
 import { outcomeParts, requestParts } from "./undo.js";
 
 export function banner(kind, tone, ...children) {

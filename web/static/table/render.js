@@ -3,15 +3,15 @@ import { renderPregame } from "./pregame.js";
 import { renderMoved, renderRefused } from "./moved.js";
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
-import { awaiting, command, pendingCommand } from "./net.js";
+import { awaiting, command, pendingCommand } from "./commands.js";
 import { presumable, queuedCommands } from "./offline.js";
 import { watchMinute } from "./alerts.js";
 import { renderPrompt } from "./prompt.js";
 import { renderSheet } from "./scoring.js";
-import { OPTIMISTIC, PLAYING, S, SIDES, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, setText } from "./state.js";
+import { OPTIMISTIC, PLAYING, S, SIDES, canTap, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, setText } from "./state.js";
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
 import { renderTimer, tickTimer } from "./timer.js";
-import { decidedText, elementName, endingText, phaseText, renderOrder, resultText } from "./ui.js";
+import { decidedText, elementName, endingText, phaseText, renderOrder, resultText, turnEndText } from "./ui.js";
 import { canAskUndo, reportShown, tickUndo } from "./undo.js";
 import { renderWaiting, roundWaiting } from "./waiting.js";
 
@@ -111,15 +111,6 @@ export function renderSides(g) {
   }
 }
 
-export function whoSays(side, verb) {
-  return side === me() ? "You " + verb : nameOf(side) + " " + verb + "s";
-}
-
-export function canTap(g) {
-  const mine = me();
-  return !!mine && PLAYING.includes(g.phase) && !g.paused && g.running === mine && !g.interrupted;
-}
-
 export function renderTap(g) {
   if (!isSeat()) return;
   const mine = me();
@@ -162,15 +153,6 @@ export function renderTap(g) {
   tap.classList.toggle("waiting", !tappable && PLAYING.includes(g.phase));
   tap.classList.toggle("done", !PLAYING.includes(g.phase) && g.phase !== "ready");
   tap.setAttribute("aria-disabled", tappable ? "false" : "true");
-}
-
-// What the end of this turn asks, as the server says it is due (kill box, scoring).
-export function turnEndText(d) {
-  const items = [];
-  if (d.kill_box) items.push("kill box");
-  if (d.scoring) items.push("scoring");
-  const text = items.join(" and ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export function renderActions(g) {

@@ -1,11 +1,10 @@
 // The scoring sheet: who controls what at a turn end, kill box, final scoring.
 import { $, el } from "../lib/dom.js";
-import { command } from "./net.js";
+import { command } from "./commands.js";
 import { unpresume } from "./offline.js";
-import { canTap, render } from "./render.js";
 import { elementChoices, killBoxQuestion, onTable, victoryWords } from "./ruleset.js";
 import { cpAfter, leader } from "./rules.js";
-import { S, due, me, nameOf, other, setText } from "./state.js";
+import { S, canTap, due, me, nameOf, other, redraw, setText } from "./state.js";
 import { elementName } from "./ui.js";
 
 // ---------------------------------------------------------------- the scoring sheet
@@ -54,7 +53,7 @@ export function cancelSheet() {
   closeSheet();
   if (presumed) {
     unpresume(presumed);
-    render();
+    redraw();
   }
 }
 

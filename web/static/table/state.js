@@ -1,4 +1,5 @@
-// The table page's state, constants and small helpers (device id, sequence, server time).
+// The table page's state, constants and small helpers (device id, sequence, server time,
+// the socket's sending end, the hook that redraws the page).
 import { serverClock } from "../lib/clock.js";
 import { $ } from "../lib/dom.js";
 
@@ -88,6 +89,12 @@ export function whose(side) {
   return nameOf(side) + "'s";
 }
 
+// A seat may tap now: its own clock runs in play, not paused, not in an interrupt.
+export function canTap(g) {
+  const mine = me();
+  return !!mine && PLAYING.includes(g.phase) && !g.paused && g.running === mine && !g.interrupted;
+}
+
 export function dueList() {
   return (S.game && S.game.due) || [];
 }
@@ -145,4 +152,27 @@ export function remainingMs(side) {
   let left = g.remaining_ms[idx(side)];
   if (g.running === side) left -= Math.max(0, serverNow() - g.as_of_ms);
   return Math.max(0, left);
+}
+
+// ---------------------------------------------------------------- sending and redrawing
+
+export function sendRaw(msg) {
+  return S.sock !== null && S.sock.send(msg);
+}
+
+export function requestSync() {
+  if (S.syncing) return;
+  S.syncing = sendRaw({ t: "sync" });
+}
+
+// The page's drawing (render.js), set by the page's entry (main.js): a command or a
+// closed sheet has the page drawn again without importing the drawing.
+let drawing = () => {};
+
+export function drawWith(draw) {
+  drawing = draw;
+}
+
+export function redraw() {
+  drawing();
 }

@@ -4,7 +4,7 @@
 // extension, which the opponent starts when the turn time is up; the EO calls dice down.
 import { formatClock } from "../lib/clock.js";
 import { $, el, setText, toggleClass } from "../lib/dom.js";
-import { command } from "./net.js";
+import { command } from "./commands.js";
 import { presumable, presume, unpresume } from "./offline.js";
 import { PLAYING, S, idx, isSeat, me, nameOf, other, serverNow } from "./state.js";
 import { ask } from "./ui.js";

@@ -175,3 +175,15 @@ export function scoringSummary(scoring) {
   return parts.length ? parts.join("; ") : "nothing scored";
 }
 
+export function whoSays(side, verb) {
+  return side === me() ? "You " + verb : nameOf(side) + " " + verb + "s";
+}
+
+// What the end of this turn asks, as the server says it is due (kill box, scoring).
+export function turnEndText(d) {
+  const items = [];
+  if (d.kill_box) items.push("kill box");
+  if (d.scoring) items.push("scoring");
+  const text = items.join(" and ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
