@@ -35,31 +35,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import (
-    START_TIMEOUT_S,
-    TAP_TIMEOUT_S,
-    ServerProcess,
-    Stats,
-    Table,
-    Tap,
-    Window,
-    Workers,
-    add_common_options,
-    add_load_options,
-    bench_run,
-    free_port,
-    log,
-    machine_busy_seconds,
-    machine_fields,
-    open_phones,
-    percentile,
-    phone_worker,
-    rounded,
-    run_loop,
-    run_main,
-    server_argv,
-    steal_seconds,
-)
+from bench.harness.load import Workers, phone_worker, run_loop
+from bench.harness.measure import Window, machine_busy_seconds, percentile, rounded, steal_seconds
+from bench.harness.options import add_common_options, add_load_options
+from bench.harness.report import log, machine_fields, run_main
+from bench.harness.servers import ServerProcess, bench_run, free_port, server_argv
+from bench.harness.sockets import START_TIMEOUT_S, TAP_TIMEOUT_S, Stats, Table, Tap, open_phones
 from bench.table_latency import PING_BOUND_S, PING_S, cluster_env, create_tables
 
 KINDS = ("same", "cross_owner_side", "cross_far_side")

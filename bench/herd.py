@@ -64,26 +64,18 @@ import psutil  # type: ignore[import-untyped]
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from bench.common import (
-    HOST,
-    ServerProcess,
-    Workers,
-    add_common_options,
-    add_load_options,
-    bench_run,
+from bench.harness.load import Workers, run_loop
+from bench.harness.measure import (
     cpu_over,
-    free_port,
-    log,
     machine_busy_seconds,
-    machine_fields,
     percentile,
     rounded,
-    run_loop,
-    run_main,
-    server_argv,
     steal_seconds,
     wait_for_quiet,
 )
+from bench.harness.options import add_common_options, add_load_options
+from bench.harness.report import log, machine_fields, run_main
+from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv
 from bench.table_latency import cluster_env, create_tables
 
 CONNECT_TIMEOUT_S = 10.0

@@ -35,25 +35,14 @@ import httpx
 import psutil  # type: ignore[import-untyped]
 
 from bench import table_latency
-from bench.common import (
-    HOST,
-    Workers,
-    add_common_options,
-    add_load_options,
-    bench_run,
-    cpu_fields,
-    cpu_seconds,
-    free_port,
-    log,
-    machine_fields,
-    ping_forever,
-    rounded,
-    run_loop,
-    run_main,
-    seat_token,
-    server_argv,
-)
-from bench.table_latency import GAME_BODY, run_target, summary
+from bench.harness.load import Workers, run_loop
+from bench.harness.measure import cpu_fields, cpu_seconds, rounded
+from bench.harness.options import add_common_options, add_load_options
+from bench.harness.report import log, machine_fields, run_main
+from bench.harness.servers import HOST, bench_run, free_port, server_argv
+from bench.harness.sockets import ping_forever, seat_token
+from bench.table_figures import summary
+from bench.table_latency import GAME_BODY, run_target
 
 #: The screens a server lets one table have: 16 watch screens, 4 on each seat and the EO.
 LINKS = (("watch", 16), ("p1", 4), ("p2", 4), ("eo", 4))

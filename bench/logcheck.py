@@ -9,8 +9,9 @@ from typing import Any
 
 import httpx
 
-from bench.common import HOST
-from bench.recovery import Game, Run
+from bench.harness.servers import HOST
+from bench.recovery import Game
+from bench.recovery_phones import Run
 
 
 async def read_log(client: httpx.AsyncClient, table: Game) -> list[dict[str, Any]]:

@@ -33,11 +33,13 @@ from typing import Any
 
 from sqlalchemy import event
 
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.timesource import FakeTime
-from bench.common import log, postgres_schema
+from bench.harness.report import log
+from bench.harness.servers import postgres_schema
 
 
 async def measure(url: str, players: int, repeat: int) -> tuple[list[float], int]:
@@ -50,9 +52,10 @@ async def measure(url: str, players: int, repeat: int) -> tuple[list[float], int
     sent: list[str] = []
     try:
         for _ in range(repeat):
-            created = service.create_event(EventSpec(name=f"{players} players", points=75))
+            spec = EventSpec(name=f"{players} players", points=75)
+            created = service.registration.create_event(spec)
             for n in range(players):
-                service.add_player(created.id, f"Player {n + 1:03d}", "Khador")
+                service.registration.add_player(created.id, f"Player {n + 1:03d}", "Khador")
             sent.clear()
 
             def note(*args: Any) -> None:
@@ -60,7 +63,7 @@ async def measure(url: str, players: int, repeat: int) -> tuple[list[float], int
 
             event.listen(store.engine, "before_cursor_execute", note)
             began = time.perf_counter()
-            service.pair_next_round(created.id)
+            service.rounds.pair_next(created.id)
             held.append((time.perf_counter() - began) * 1000)
             event.remove(store.engine, "before_cursor_execute", note)
     finally:

@@ -42,24 +42,22 @@ from typing import Any
 
 import httpx
 
-from bench.common import HOST, ServerProcess, bench_run, free_port, log, machine_fields, server_argv
 from bench.failover import kill_group
+from bench.harness.report import log, machine_fields
+from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv
 from bench.logcheck import check_logs
 from bench.recovery import (
     Game,
-    Run,
-    add_recovery_options,
     close_all,
     collector_off,
-    outcome,
-    recovery_times,
     run_fast,
     settle,
     start_games,
     start_phones,
     wait_served,
-    with_targets,
 )
+from bench.recovery_checks import add_recovery_options, outcome, recovery_times, with_targets
+from bench.recovery_phones import Run
 from bench.table_latency import create_tables
 
 RESTART_GOAL_S = 2.0

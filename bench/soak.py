@@ -66,21 +66,11 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from bench.common import (
-    HOST,
-    ServerProcess,
-    add_common_options,
-    bench_run,
-    free_port,
-    log,
-    machine_busy_seconds,
-    machine_fields,
-    percentile,
-    rounded,
-    run_main,
-    seat_token,
-    server_argv,
-)
+from bench.harness.measure import machine_busy_seconds, percentile, rounded
+from bench.harness.options import add_common_options
+from bench.harness.report import log, machine_fields, run_main
+from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv
+from bench.harness.sockets import seat_token
 
 GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
 NO_SCORING: dict[str, Any] = {"control": {}, "destroyed": []}

@@ -1,0 +1,1 @@
+"""The mechanics every benchmark shares: servers, sockets, load, measures, report."""
