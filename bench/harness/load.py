@@ -19,14 +19,14 @@ from bench.harness.report import log
 from bench.harness.sockets import TAP_TIMEOUT_S, Stats, Table, Tap
 
 
-def run_loop(coro: Any) -> None:
-    """Run a worker's coroutine on uvloop when installed (as the server does)."""
+def run_loop(coro: Any) -> Any:
+    """Run a coroutine on uvloop when installed (as the server does); its result."""
     try:
         import uvloop
     except ImportError:
-        asyncio.run(coro)
+        return asyncio.run(coro)
     else:
-        uvloop.run(coro)
+        return uvloop.run(coro)
 
 
 #: Called for each measured tap: (table, tap, its send time on the monotonic clock, ack
@@ -194,6 +194,12 @@ class Workers:
         self.out_q: Any = self.ctx.Queue()
         self.procs: list[Any] = []
         self.ctrl_qs: list[Any] = []
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, exc_type: Any, *_exc: Any) -> None:
+        self.stop(clean=exc_type is None)
 
     def start(self, target: Callable[..., None], args: tuple[Any, ...], name: str) -> None:
         """Start `target(*args, ctrl_q, out_q)` in a new process."""

@@ -190,3 +190,36 @@ class Window:
     def edges(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
         assert self.cpu0 is not None and self.cpu1 is not None
         return self.cpu0, self.cpu1
+
+
+def cpu_sample(server: Any) -> tuple[float, float, float, float]:
+    """(monotonic, the server's CPU s, the machine's busy CPU s, stolen CPU s); `server`
+    is a ServerProcess or a Cluster."""
+    return time.monotonic(), server.cpu_seconds(), machine_busy_seconds(), steal_seconds()
+
+
+def cpu_pcts(
+    cpu0: tuple[float, ...], cpu1: tuple[float, ...], client_cpu: float
+) -> dict[str, float | None]:
+    """Between two `cpu_sample`s: the server's, the load generator's (`client_cpu`, % of a
+    core), every other process's and the stolen CPU, in % of one core."""
+    wall = max(cpu1[0] - cpu0[0], 1e-9)
+    server_cpu = (cpu1[1] - cpu0[1]) / wall * 100
+    other = (cpu1[2] - cpu0[2]) / wall * 100 - server_cpu - client_cpu
+    return {
+        "server_cpu_pct": rounded(server_cpu, 1),
+        "client_cpu_pct": rounded(client_cpu, 1),
+        "other_cpu_pct": rounded(max(0.0, other), 1),
+        "steal_cpu_pct": rounded((cpu1[3] - cpu0[3]) / wall * 100, 1),
+    }
+
+
+async def sample_loop_lag(into: list[float], period: float, count: int, start: float = 0) -> None:
+    """How late this process's event loop wakes up (ms), `count` times every `period` s
+    from `start` (perf_counter): what it adds to every latency it measures."""
+    perf = time.perf_counter
+    await asyncio.sleep(max(0.0, start - perf()))
+    for _ in range(count):
+        t = perf()
+        await asyncio.sleep(period)
+        into.append(max(0.0, (perf() - t - period) * 1000))

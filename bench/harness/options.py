@@ -36,3 +36,14 @@ def add_load_options(parser: argparse.ArgumentParser) -> None:
         help="run the server under CMD (e.g. 'py-spy record -o prof.svg --'); "
         "its CPU then counts in server_cpu_pct",
     )
+
+
+def add_tapping_options(parser: argparse.ArgumentParser, seconds: float = 30.0) -> None:
+    """The tapping load's size and pace: tables, measured window, warm-up, interval, client
+    processes, and how many tables are created at once."""
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=seconds, help="measured window")
+    parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument("--create-concurrency", type=int, default=16)

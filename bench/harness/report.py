@@ -3,11 +3,13 @@ fields every JSON line carries."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -55,3 +57,35 @@ def machine_fields() -> dict[str, Any]:
     """What every benchmark line says of the machine: its cores, and its speed (taken now,
     when the line is made, once the load has stopped)."""
     return {"cores": os.cpu_count(), "machine_ref_ms": machine_ref_ms()}
+
+
+class Counts:
+    """A run's counters, the first `max_notes` notes of what went wrong (with
+    `count_notes`, counted as "notes" too), and the tasks it spawned."""
+
+    def __init__(self, max_notes: int, count_notes: bool = False) -> None:
+        self.c: Counter[str] = Counter()
+        self.notes: list[str] = []
+        self.max_notes = max_notes
+        self.count_notes = count_notes
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def note(self, message: str) -> None:
+        if self.count_notes:
+            self.c["notes"] += 1
+        if len(self.notes) < self.max_notes:
+            self.notes.append(message)
+
+    def count(self, key: str, message: str) -> None:
+        self.c[key] += 1
+        self.note(f"{key}: {message}")
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def json_line(out: dict[str, Any]) -> None:
+    """The benchmark's one line on stdout."""
+    print(json.dumps(out, separators=(",", ":")), flush=True)

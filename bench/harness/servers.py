@@ -7,11 +7,13 @@ Everything talks to 127.0.0.1 only; every wait is bounded.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import re
 import resource
 import secrets
+import shlex
 import signal
 import socket
 import subprocess
@@ -231,3 +233,63 @@ def bench_run(
         env.setdefault("DEATHCLOCK_CLIENT_PER_S", "1e9")
         env.setdefault("DEATHCLOCK_CLIENT_BURST", "1e9")
         yield tmp, env
+
+
+def server_command(args: argparse.Namespace, port: int, *extra: str) -> list[str]:
+    """The server's command line, under --server-prefix when given."""
+    prefix = shlex.split(args.server_prefix) if args.server_prefix else []
+    return [*prefix, *server_argv(port), *extra]
+
+
+@contextlib.contextmanager
+def serving(servers: list[tuple[ServerProcess, int]]) -> Iterator[None]:
+    """Each server started and answering on its port, in turn; on an error, each one's log
+    tail; every one stopped afterwards, the last first (also one added to the list
+    meanwhile, as a restart adds the new process)."""
+    try:
+        for server, port in servers:
+            server.start()
+            server.wait_ready(port)
+        yield
+    except BaseException:
+        for server, _port in servers:
+            tail = server.log_tail(10)
+            if tail:
+                log(f"{server.name} log tail:\n{tail}")
+        raise
+    finally:
+        for server, _port in reversed(servers):
+            server.stop()
+
+
+class Cluster:
+    """Workers of one cluster, as a measured window sees one server: CPU and RSS summed."""
+
+    def __init__(self, *workers: ServerProcess) -> None:
+        self.workers = workers
+
+    def cpu_seconds(self) -> float:
+        return sum(w.cpu_seconds() for w in self.workers)
+
+    def rss_mb(self) -> float:
+        return sum(w.rss_mb() for w in self.workers)
+
+
+@contextlib.contextmanager
+def cluster_env(env: dict[str, str], workers: int) -> Iterator[dict[str, str]]:
+    """The server's environment: as it is for one worker; for several, a PostgreSQL
+    schema (dropped afterwards) and a Redis prefix of this run's own."""
+    if workers <= 1:
+        yield env
+        return
+    postgres = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL", "")
+    redis = os.environ.get("DEATHCLOCK_TEST_REDIS_URL", "")
+    if not postgres or not redis:
+        raise SystemExit("--workers needs DEATHCLOCK_TEST_POSTGRES_URL and _REDIS_URL set")
+    with postgres_schema(postgres) as (url, schema):
+        yield {
+            **env,
+            "DEATHCLOCK_DATABASE_URL": url,
+            "DEATHCLOCK_REDIS_URL": redis,
+            "DEATHCLOCK_REDIS_PREFIX": f"bench-{schema}",
+        }
