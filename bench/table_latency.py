@@ -62,35 +62,29 @@ from typing import Any
 
 import httpx
 
-from bench.common import (
+from bench.harness.load import Workers, phone_worker, run_loop
+from bench.harness.measure import Window, machine_busy_seconds, steal_seconds
+from bench.harness.options import add_common_options, add_load_options
+from bench.harness.report import log, run_main
+from bench.harness.servers import (
     HOST,
+    ServerProcess,
+    bench_run,
+    free_port,
+    postgres_schema,
+    server_argv,
+)
+from bench.harness.sockets import (
     START_TIMEOUT_S,
     TAP_TIMEOUT_S,
-    ServerProcess,
     Stats,
     Table,
     Tap,
-    Window,
-    Workers,
-    add_common_options,
-    add_load_options,
-    bench_run,
-    cpu_fields,
-    free_port,
-    log,
-    machine_busy_seconds,
-    machine_fields,
     open_phones,
-    percentile,
-    phone_worker,
-    postgres_schema,
-    rounded,
-    run_loop,
-    run_main,
     seat_token,
-    server_argv,
-    steal_seconds,
 )
+from bench.relay_floors import run_floors
+from bench.table_figures import json_line
 
 
 @contextlib.contextmanager
@@ -197,40 +191,6 @@ def worker_main(
 # ----------------------------------------------------------------------------
 
 
-def _floor_fields(prefix: str, result: dict[str, Any]) -> dict[str, Any]:
-    """A floor's figures, each named with `prefix`."""
-    b, bc = summary(result), result["counters"]
-    fields = {
-        "peer_p50_ms": b["peer_p50_ms"],
-        "peer_p99_ms": b["peer_p99_ms"],
-        "ack_p50_ms": b["ack_p50_ms"],
-        "ack_p99_ms": b["ack_p99_ms"],
-        "start_ack_p99_ms": b["start_ack_p99_ms"],
-        "taps": result["taps"],
-        "lost": bc.get("lost", 0),
-        "duplicated": bc.get("duplicated", 0),
-        **cpu_fields(result),
-    }
-    return {f"{prefix}_{name}": value for name, value in fields.items()}
-
-
-def _targets(out: dict[str, Any]) -> dict[str, bool]:
-    """The goals, met or not; against each floor that ran, ours within 2x at p50 and p99."""
-    targets = {
-        "lost_0": out["lost"] == 0 and out["rejected"] == 0,
-        "duplicated_0": out["duplicated"] == 0,
-        "ack_p99_le_10ms": out["ack_p99_ms"] is not None and out["ack_p99_ms"] <= 10,
-        "peer_p99_le_10ms": out["peer_p99_ms"] is not None and out["peer_p99_ms"] <= 10,
-        "rss_le_300mb": out["server_rss_mb"] <= 300,
-    }
-    for prefix in ("bare", "bare_cluster", "bare_durable"):
-        for q in ("p50", "p99"):
-            ours, floor = out["peer_" + q + "_ms"], out.get(f"{prefix}_peer_{q}_ms")
-            if floor is not None and ours is not None:
-                targets[f"peer_{q}_le_2x_{prefix}"] = ours <= 2 * floor
-    return targets
-
-
 def run_target(
     name: str, argv_for_port: Any, env: dict[str, str], args: argparse.Namespace, tmp: Path
 ) -> dict[str, Any]:
@@ -324,51 +284,6 @@ def run_target(
         server.stop()
 
 
-def summary(result: dict[str, Any]) -> dict[str, Any]:
-    ack, peer = result["ack_ms"], result["peer_ms"]
-    return {
-        "ack_p50_ms": rounded(percentile(ack, 50)),
-        "ack_p99_ms": rounded(percentile(ack, 99)),
-        "ack_max_ms": rounded(max(ack) if ack else None),
-        "peer_p50_ms": rounded(percentile(peer, 50)),
-        "peer_p99_ms": rounded(percentile(peer, 99)),
-        "peer_max_ms": rounded(max(peer) if peer else None),
-        "send_lag_p99_ms": rounded(percentile(result["send_lag_ms"], 99)),
-        "start_ack_p50_ms": rounded(percentile(result["start_ms"], 50)),
-        "start_ack_p99_ms": rounded(percentile(result["start_ms"], 99)),
-    }
-
-
-def _run_floors(
-    args: argparse.Namespace, env: dict[str, str], tmp: Path
-) -> list[tuple[str, dict[str, Any]]]:
-    """The same load against the relay: bare, then (several workers) as a cluster and as a
-    durable cluster, then spending --busy-floor microseconds a tap; each with its prefix."""
-
-    def bare_argv(port: int) -> list[str]:
-        return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
-
-    several = ["--workers", str(args.workers)] if args.workers > 1 else []
-    if several:
-        several += ["--redis", os.environ["DEATHCLOCK_TEST_REDIS_URL"]]
-    runs: list[tuple[str, list[str]]] = []
-    if not args.no_bare:
-        runs.append(("bare", []))
-        if several:
-            log = ["--log", os.environ["DEATHCLOCK_TEST_POSTGRES_URL"]]
-            runs += [("bare_cluster", several), ("bare_durable", [*several, *log])]
-    runs += [(f"bare_busy{us}", [*several, "--busy-us", str(us)]) for us in args.busy_floor]
-    floors = []
-    for prefix, extra in runs:
-
-        def argv(port: int, extra: list[str] = extra) -> list[str]:
-            return [*bare_argv(port), *extra]
-
-        name = "bare-relay" if prefix == "bare" else prefix.replace("_", "-")
-        floors.append((prefix, run_target(name, argv, env, args, tmp)))
-    return floors
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.table_latency", description=__doc__)
     parser.add_argument("--tables", type=int, default=1000)
@@ -412,44 +327,9 @@ def main(argv: list[str] | None = None) -> int:
                 return [*server_argv(port), "--workers", str(args.workers)]
 
             app_result = run_target("deathclock", app_argv, app_env, args, tmp)
-        floors = _run_floors(args, env, tmp)
+        floors = run_floors(args, env, tmp, run_target)
 
-    c = app_result["counters"]
-    out: dict[str, Any] = {
-        "tables": app_result["tables"],
-        "sockets": app_result["sockets"],
-        "seconds": args.seconds,
-        "warmup_s": args.warmup,
-        "interval_s": args.interval,
-        "taps": app_result["taps"],
-        "taps_total": app_result["taps_total"],
-        **summary(app_result),
-        "lost": c.get("lost", 0),
-        "duplicated": c.get("duplicated", 0),
-        "rejected": c.get("rejected", 0),
-        "version_mismatch": c.get("version_mismatch", 0),
-        "connect_failures": c.get("connect_failures", 0),
-        "games_finished": c.get("games_finished", 0),
-        **cpu_fields(app_result),
-        "server_full_gc": len(app_result["full_walks"]),
-        "server_full_gc_max_ms": max(app_result["full_walks"], default=0),
-        "clients": app_result["clients"],
-        "compression": args.compression,
-        **machine_fields(),
-        "workers": args.workers,
-        "tables_per_core": rounded(app_result["tables"] / (os.cpu_count() or 1), 1),
-    }
-    for prefix, result in floors:
-        out |= _floor_fields(prefix, result)
-    targets = _targets(out)
-    noisy = [k for k in ("other_cpu_pct", "bare_other_cpu_pct") if (out.get(k) or 0) > 25]
-    if noisy:
-        log(
-            "other processes used a lot of CPU while measuring "
-            f"({', '.join(f'{k} {out[k]}' for k in noisy)}): latencies include their noise"
-        )
-    out["targets_met"] = targets
-    out["all_targets_met"] = all(targets.values())
+    out = json_line(app_result, floors, args)
     print(json.dumps(out, separators=(",", ":")), flush=True)
     return 0
 
