@@ -8,12 +8,11 @@ from app.domain.clock import put
 from app.domain.clock_out import lose_on_time
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.frozen import replace
-from app.domain.result import compute_result, settled
+from app.domain.result import Report, compute_result, settled
 from app.domain.state import (
     Game,
     Method,
     Phase,
-    Report,
     earned,
     end_game,
     in_play,

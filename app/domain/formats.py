@@ -1,7 +1,9 @@
-"""Formats an event is run under: each is a ruleset (see `app.domain.rulesets`).
+"""Formats an event is run under: each is a ruleset (see `app.domain.rulesets`) in the
+shape of the rulebook (`app.domain.rulebook`).
 
 This module is the door the rest of the application uses: the registry of every
-ruleset by id, and the words every ruleset shares.
+ruleset by id, which it puts in play for the games to read, and the words every
+ruleset shares.
 """
 
 from __future__ import annotations
@@ -9,37 +11,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from app.domain.errors import BadInput
-from app.domain.rulesets.base import (
-    LIST_SEPARATORS,
-    MINUTE_MS,
-    ListRule,
-    Ruleset,
-    TurnMark,
-    split_lists,
-)
+from app.domain.army_lists.grammar import split_lists
+from app.domain.army_lists.list_rule import LIST_SEPARATORS, ListRule
+from app.domain.rulebook import MINUTE_MS, Ruleset, format_by_id, put_in_play
 from app.domain.rulesets.ig2014 import IG2014
 from app.domain.rulesets.legacy import LEGACY
 from app.domain.rulesets.masters import CHAMPIONS2019, MASTERS2019
 from app.domain.rulesets.sr2019 import PLAYER_CLOCK as SR2019_PLAYER_CLOCK
 from app.domain.rulesets.sr2019 import SR2019
+from app.domain.state import Game
+from app.domain.turn_mark import TurnMark
 
 #: A format is a ruleset.
-Format = Ruleset
+Format = Ruleset[Game]
 
-FORMATS: Mapping[str, Ruleset] = MappingProxyType(
+FORMATS: Mapping[str, Format] = MappingProxyType(
     {f.id: f for f in (SR2019, MASTERS2019, CHAMPIONS2019, IG2014, LEGACY)}
 )
+put_in_play(FORMATS.values())  # a game's setup reads its format by id through the rulebook
 
 
-def get_format(format_id: str) -> Ruleset:
-    try:
-        return FORMATS[format_id]
-    except KeyError:
-        raise BadInput(f"unknown format {format_id!r} (choose {', '.join(FORMATS)})") from None
+def get_format(format_id: str) -> Format:
+    return format_by_id(format_id)
 
 
-def rules_for_scenario(rules: Ruleset, scenario_id: str | None) -> Ruleset:
+def rules_for_scenario(rules: Format, scenario_id: str | None) -> Format:
     """The rules a round on `scenario_id` is played with: the event's own, or those of the
     scenario pack the EO chose it from (None: the event's own, rolled)."""
     if scenario_id is None or any(s.id == scenario_id for s in rules.scenarios):

@@ -16,17 +16,23 @@ from app.domain import classic, ending, judge, pregame_rules, turns, undo, who_m
 from app.domain import commands as c
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
+from app.domain.formats import FORMATS
 from app.domain.frozen import replace
-from app.domain.result import compute_result, presence_needed, reports_needed, settled
+from app.domain.result import (
+    Ending,
+    Report,
+    Result,
+    compute_result,
+    presence_needed,
+    reports_needed,
+    settled,
+)
 from app.domain.state import (
     UNDO_UNSEEN_MS,
     UNDO_WINDOW_MS,
-    Ending,
     Game,
     Method,
     Phase,
-    Report,
-    Result,
     Setup,
     Undo,
     UndoEnd,
@@ -37,6 +43,7 @@ from app.domain.state import (
 )
 
 __all__ = [
+    "FORMATS",
     "UNDO_UNSEEN_MS",
     "UNDO_WINDOW_MS",
     "Ending",

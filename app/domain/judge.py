@@ -9,13 +9,11 @@ from app.domain import commands as c
 from app.domain.clock import put
 from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
-from app.domain.result import settled_result
+from app.domain.result import Correction, Result, settled_result
 from app.domain.state import (
-    Correction,
     Game,
     Method,
     Phase,
-    Result,
     end_game,
     in_play,
     seat_of,

@@ -1,22 +1,99 @@
-"""The result of a game (TS4, TS6-TS9): tiebreakers, reports, and when it is settled."""
+"""The result of a game (TS4, TS6-TS9): tiebreakers, reports, and when it is settled.
+
+The result is read off the game's state (`Played`), which holds it: this module never
+imports the state.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, Protocol
+
 from app.domain.clock import Side, each, put
-from app.domain.rulesets.base import Tiebreaker
-from app.domain.state import (
-    Game,
-    Method,
-    Result,
-)
+from app.domain.method import Method
+from app.domain.pregame import Pregame
+from app.domain.rulebook import Ruleset, Tiebreaker
 
 
-def settled(game: Game) -> bool:
+@dataclass(frozen=True, slots=True)
+class Ending:
+    """How the game ended; `winner` is None until tiebreakers decide it."""
+
+    method: Method
+    winner: Side | None
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    army_points_destroyed: int
+    scenario_presence: int | None
+    list_played: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """TS9: the game's result as both players confirm it."""
+
+    winner: Side | None
+    method: Method
+    control_points: tuple[int, int]
+    army_points_destroyed: tuple[int, int]
+    lists: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """TS9: the EO moved a settled result, saying why; `before` is what it replaced."""
+
+    reason: str
+    at_ms: int
+    before: Result
+    round_closed: bool
+    before_by_eo: bool = False  # what it replaced was the EO's entry, not the players'
+
+
+class Sized(Protocol):
+    """What a result reads of a game's setup: the army points each player brought."""
+
+    @property
+    def army_points(self) -> int: ...
+
+
+class Played(Protocol):
+    """What a result is read from: the game as the table recorded it
+    (`app.domain.state.Game`)."""
+
+    @property
+    def format(self) -> Ruleset[Any]: ...
+    @property
+    def setup(self) -> Sized: ...
+    @property
+    def ending(self) -> Ending | None: ...
+    @property
+    def recorded(self) -> Result | None: ...
+    @property
+    def reports(self) -> tuple[Report | None, Report | None]: ...
+    @property
+    def confirmed(self) -> tuple[bool, bool]: ...
+    @property
+    def disputed(self) -> str | None: ...
+    @property
+    def final_scoring_due(self) -> bool: ...
+    @property
+    def control_points(self) -> tuple[int, int]: ...
+    @property
+    def casters(self) -> tuple[bool, bool]: ...
+    @property
+    def pregame(self) -> Pregame | None: ...
+
+
+def settled(game: Played) -> bool:
     """TS9: the result stands once both players confirmed it or the EO entered it."""
     return game.recorded is not None or all(game.confirmed)
 
 
-def settled_result(game: Game) -> Result | None:
+def settled_result(game: Played) -> Result | None:
     """The result that stands: the EO's, else the players' once both confirmed it and
     nobody disputes it."""
     if game.recorded is not None:
@@ -27,7 +104,7 @@ def settled_result(game: Game) -> Result | None:
 
 
 def _tiebreak(
-    game: Game, apd: tuple[int, int], presence: tuple[int | None, int | None]
+    game: Played, apd: tuple[int, int], presence: tuple[int | None, int | None]
 ) -> tuple[Side | None, bool]:
     """TS7: the ruleset's tiebreakers in order (SR2019: casters remaining, CP, fewer APD
     suffered, scenario presence; IG2014: casters, CP, army points remaining, fewer APD
@@ -47,7 +124,7 @@ def _tiebreak(
     return None, True
 
 
-def _measure(game: Game, tiebreaker: Tiebreaker, apd: tuple[int, int]) -> tuple[int, int]:
+def _measure(game: Played, tiebreaker: Tiebreaker, apd: tuple[int, int]) -> tuple[int, int]:
     """Each side's number for a tiebreaker the table already knows; more is better."""
     if tiebreaker is Tiebreaker.CASTERS:
         return int(game.casters[0]), int(game.casters[1])
@@ -56,7 +133,7 @@ def _measure(game: Game, tiebreaker: Tiebreaker, apd: tuple[int, int]) -> tuple[
     return -apd[1], -apd[0]  # APD suffered is what the opponent destroyed
 
 
-def presence_needed(game: Game) -> bool:
+def presence_needed(game: Played) -> bool:
     ending = game.ending
     if ending is None or ending.method is not Method.TIEBREAKER:
         return False
@@ -67,7 +144,7 @@ def presence_needed(game: Game) -> bool:
     return not decided
 
 
-def reports_needed(game: Game) -> tuple[Side, ...]:
+def reports_needed(game: Played) -> tuple[Side, ...]:
     ending = game.ending
     if ending is None or game.recorded is not None:
         return ()
@@ -77,7 +154,7 @@ def reports_needed(game: Game) -> tuple[Side, ...]:
     return tuple(s for s in sides if game.reports[s] is None)
 
 
-def compute_result(game: Game) -> Result | None:
+def compute_result(game: Played) -> Result | None:
     if game.recorded is not None:
         return game.recorded
     ending = game.ending

@@ -9,23 +9,41 @@ only) is never scored.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
+from app.domain import commands as c
 from app.domain.clock import Side
+from app.domain.turn_mark import TurnMark
 
-if TYPE_CHECKING:
-    from app.domain.rulesets.base import (
-        EarnedRule,
-        RollRule,
-        RoundNotes,
-        ScenarioVictory,
-        ScoreSheet,
-        TurnEndRule,
-        TurnMark,
-        VictoryCheck,
-    )
+#: The game a scenario's rules read and return (`app.domain.state.Game`), which this
+#: module never imports: the rules are written against it where they are written.
+G = TypeVar("G")
+
+
+class VictoryTerms(Protocol):
+    """What a victory check reads of its ruleset: the CP it speaks of."""
+
+    @property
+    def victory_cp(self) -> int: ...
+
+
+#: Hook types, each called by the engine with the game or the numbers it needs.
+VictoryCheck = Callable[[VictoryTerms, tuple[int, int]], Side | None]
+#: A scenario's own victory, read at the end of a scored turn: the game as the turn ends
+#: (its active player is the one ending it), the sheet scored (None: none was) and the
+#: CP it gives.
+ScenarioVictory = Callable[[G, c.Scoring | None, tuple[int, int]], Side | None]
+#: The CP each player has earned from each element after a sheet (a scenario that caps
+#: what one element may give).
+EarnedRule = Callable[[G, c.Scoring], Mapping[str, tuple[int, int]]]
+#: What a scenario's special rules make of the current round, in the players' words.
+RoundNotes = Callable[[G], tuple[str, ...]]
+ScoreSheet = Callable[[G, c.Scoring], tuple[tuple[int, int], frozenset[str]]]
+TurnEndRule = Callable[[G], G]
+RollRule = Callable[[G, int], G]
 
 
 class ElementKind(StrEnum):
@@ -57,7 +75,7 @@ class Element:
 
 
 @dataclass(frozen=True, slots=True)
-class Scenario:
+class Scenario(Generic[G]):
     id: str
     name: str
     roll: int
@@ -68,15 +86,15 @@ class Scenario:
     victory: VictoryCheck | None = None
     #: A victory read from the table at a turn's end (a legacy scenario's condition of
     #: control, or its own CP to reach); it stands over the victory check.
-    condition: ScenarioVictory | None = None
-    score: ScoreSheet | None = None
-    turn_end: TurnEndRule | None = None
+    condition: ScenarioVictory[G] | None = None
+    score: ScoreSheet[G] | None = None
+    turn_end: TurnEndRule[G] | None = None
     #: What the server's roll does, once a turn-end rule asked for one.
-    on_roll: RollRule | None = None
+    on_roll: RollRule[G] | None = None
     #: The CP each player earned from each element, kept where an element caps them.
-    earned: EarnedRule | None = None
+    earned: EarnedRule[G] | None = None
     #: What the current round brings (Daybreak's line of sight), shown on the phones.
-    round_notes: RoundNotes | None = None
+    round_notes: RoundNotes[G] | None = None
     #: The scenario's own rules, in the document's words, shown on the phones.
     rules: tuple[str, ...] = ()
     #: The scenario's victory conditions, in the document's words ("": its ruleset's).

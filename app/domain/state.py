@@ -14,10 +14,11 @@ from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.frozen import replace
 from app.domain.method import Method as Method
 from app.domain.pregame import STEP_WORDS, Pregame
-from app.domain.rulesets.base import Ruleset as Format
-from app.domain.rulesets.base import TurnMark
+from app.domain.result import Correction, Ending, Report, Result, compute_result
+from app.domain.rulebook import Ruleset, format_by_id
 from app.domain.scenarios import Scenario
 from app.domain.time_moved import TimeMoved
+from app.domain.turn_mark import TurnMark
 from app.domain.turn_timing import TurnTimer
 from app.domain.variants import Variants, parse
 
@@ -49,21 +50,20 @@ class Setup:
     #: The event's variants (`app.domain.variants`): timing, victory, tiebreakers.
     variants: tuple[str, ...] = ()
     # Looked up once: every turn end and every view asks for them several times.
-    _format: Format | None = field(default=None, init=False, repr=False, compare=False)
-    _scenario: Scenario | None = field(default=None, init=False, repr=False, compare=False)
+    _format: Ruleset[Game] | None = field(default=None, init=False, repr=False, compare=False)
+    _scenario: Scenario[Game] | None = field(default=None, init=False, repr=False, compare=False)
     _variants: Variants | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
-    def format(self) -> Format:
+    def format(self) -> Ruleset[Game]:
+        """The event's format, read through the rulebook: the game never names one."""
         if self._format is None:
-            from app.domain.formats import get_format  # the rulesets read the game
-
-            object.__setattr__(self, "_format", get_format(self.format_id))
+            object.__setattr__(self, "_format", format_by_id(self.format_id))
         assert self._format is not None
         return self._format
 
     @property
-    def scenario(self) -> Scenario:
+    def scenario(self) -> Scenario[Game]:
         if self._scenario is None:
             object.__setattr__(self, "_scenario", self.format.scenario(self.scenario_id))
         assert self._scenario is not None
@@ -77,44 +77,6 @@ class Setup:
             object.__setattr__(self, "_variants", chosen)
         assert self._variants is not None
         return self._variants
-
-
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """How the game ended; `winner` is None until tiebreakers decide it."""
-
-    method: Method
-    winner: Side | None
-    at_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    army_points_destroyed: int
-    scenario_presence: int | None
-    list_played: str
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """TS9: the game's result as both players confirm it."""
-
-    winner: Side | None
-    method: Method
-    control_points: tuple[int, int]
-    army_points_destroyed: tuple[int, int]
-    lists: tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class Correction:
-    """TS9: the EO moved a settled result, saying why; `before` is what it replaced."""
-
-    reason: str
-    at_ms: int
-    before: Result
-    round_closed: bool
-    before_by_eo: bool = False  # what it replaced was the EO's entry, not the players'
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,11 +169,11 @@ class Game:
     deployed_ms: int | None = None
 
     @property
-    def format(self) -> Format:
+    def format(self) -> Ruleset[Game]:
         return self.setup.format
 
     @property
-    def scenario(self) -> Scenario:
+    def scenario(self) -> Scenario[Game]:
         return self.setup.scenario
 
     @property
@@ -279,8 +241,6 @@ class Game:
         return self.phase is Phase.TURN and last is not None and self.mark == last
 
     def result(self) -> Result | None:
-        from app.domain.result import compute_result  # the result rules read this state
-
         return compute_result(self)
 
 

@@ -10,12 +10,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.domain.errors import BadInput, RuleError
-from app.domain.rulesets.base import (
-    PLAY_ON_MS,
-    RoundEndCall,
-    Ruleset,
-    round_end_with_pause_exception,
-)
+from app.domain.rulebook import RoundEndCall, Ruleset
+from app.domain.rulesets.shared import PLAY_ON_MS, round_end_with_pause_exception
+from app.domain.scenarios import G
 from app.domain.standings import SR2019_TP, Outcome, PlayerRecord, RoundRecord, standings
 
 #: SR2019 bye: 1 TP and 3 CP (APD is half the event's point size, rounded up).
@@ -146,7 +143,7 @@ def pick_scenario(
             return rolled
 
 
-def bye_award(points: int, rules: Ruleset | None = None) -> tuple[int, int, int]:
+def bye_award(points: int, rules: Ruleset[G] | None = None) -> tuple[int, int, int]:
     """RP3: (TP, CP, APD) for a bye: the ruleset's award, by default (SR2019) 1, 3 and
     half the event's point size rounded up."""
     if rules is not None:
@@ -196,7 +193,7 @@ def round_end_call(
     paused_by_eo: bool,
     *,
     clock_ran_out: bool = False,
-    rules: Ruleset | None = None,
+    rules: Ruleset[G] | None = None,
 ) -> RoundEndCall:
     """DC8 at the round's expected end, as the ruleset says (by default SR2019: under
     5 minutes combined plays on; more is a tie unless the EO paused the table this

@@ -13,7 +13,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.formats import get_format
 from app.domain.game import Method, Phase
-from app.domain.rulesets.base import RoundEndCall
+from app.domain.rulebook import RoundEndCall
 from app.domain.rulesets.ig2014 import this_cycle
 from app.domain.status import LIVE, TableStatus, table_status
 from app.domain.tournament import bye_award, round_end_call

@@ -14,7 +14,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS, get_format
 from app.domain.game import Method, Phase
-from app.domain.rulesets.base import RoundEndCall, Ruleset, Tiebreaker
+from app.domain.rulebook import RoundEndCall, Ruleset, Tiebreaker
 from app.domain.tournament import bye_award, round_end_call
 
 from .helpers import EO, MINUTE, P1, P2, Table, scoring
@@ -173,8 +173,8 @@ def test_a_scenario_brings_its_own_scoring_start_victory_sheet_and_turn_end() ->
     from dataclasses import replace as changed
 
     from app.domain.game import Game, new_game
-    from app.domain.rulesets.base import TurnMark
     from app.domain.state import Setup
+    from app.domain.turn_mark import TurnMark
 
     def first_to_three(_rules: Ruleset, cp: tuple[int, int]) -> Side | None:
         return P1 if cp[0] >= 3 else P2 if cp[1] >= 3 else None

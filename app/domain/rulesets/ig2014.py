@@ -35,28 +35,19 @@ import math
 import random
 from collections.abc import Collection, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from app.domain import commands as c
+from app.domain.army_lists.list_rule import ListRule
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
 from app.domain.prizes import PLACES
-from app.domain.rulesets.base import (
-    PLAY_ON_MS,
-    Award,
-    KillBox,
-    ListRule,
-    RoundEndCall,
-    Ruleset,
-    Tiebreaker,
-    TurnMark,
-)
+from app.domain.rulebook import Award, KillBox, RoundEndCall, Ruleset, Tiebreaker
 from app.domain.rulesets.scoring import held, objectives_fallen
-from app.domain.scenarios import Element, ElementKind, Scenario
-
-if TYPE_CHECKING:
-    from app.domain.state import Game
+from app.domain.rulesets.shared import PLAY_ON_MS
+from app.domain.scenarios import Element, ElementKind, Scenario, VictoryTerms
+from app.domain.state import Game
+from app.domain.turn_mark import TurnMark
 
 #: DC2: player clock (minutes) by event point size.
 PLAYER_CLOCK = MappingProxyType({35: 42, 50: 60, 75: 72})
@@ -125,7 +116,7 @@ def _tiebreak_area(where: str) -> str:
 
 
 #: The six scenarios, in the order of the random scenario table (row by row).
-SCENARIOS: tuple[Scenario, ...] = (
+SCENARIOS: tuple[Scenario[Game], ...] = (
     Scenario(
         "destruction",
         "Destruction",
@@ -197,7 +188,7 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 
-def at_least_five_and_more(rules: Ruleset, cp: tuple[int, int]) -> Side | None:
+def at_least_five_and_more(rules: VictoryTerms, cp: tuple[int, int]) -> Side | None:
     """TS5: the first player to earn at least 5 CP and have more than the opponent."""
     for side in Side:
         if cp[side] >= rules.victory_cp and cp[side] > cp[side.other]:
@@ -205,7 +196,7 @@ def at_least_five_and_more(rules: Ruleset, cp: tuple[int, int]) -> Side | None:
     return None
 
 
-def no_more_than_needed(rules: Ruleset, cp: tuple[int, int]) -> tuple[int, int]:
+def no_more_than_needed(rules: Ruleset[Game], cp: tuple[int, int]) -> tuple[int, int]:
     """A player cannot earn more control points than are required to win the scenario."""
     needed = (max(rules.victory_cp, cp[1] + 1), max(rules.victory_cp, cp[0] + 1))
     return (min(cp[0], needed[0]), min(cp[1], needed[1]))
@@ -265,13 +256,13 @@ def draw_over_five_minutes(
     return RoundEndCall.TIE
 
 
-def concession(rules: Ruleset, _cp: int, apd: int, _opponent_army: int) -> tuple[int, int]:
+def concession(rules: Ruleset[Game], _cp: int, apd: int, _opponent_army: int) -> tuple[int, int]:
     """TS8: half the CP for a scenario win (rounding up), and APD as for an assassination
     using current table conditions (the winner's own count)."""
     return math.ceil(rules.victory_cp / 2), apd
 
 
-def bye(rules: Ruleset, points: int) -> Award:
+def bye(rules: Ruleset[Game], points: int) -> Award:
     """RP3: 1 TP, half the CP for a scenario win and half the event's point size (rounded up)."""
     if points < 0:
         raise BadInput("the event's point size cannot be negative")
@@ -314,7 +305,7 @@ def d3_row_d6_column(
             return rolled
 
 
-IG2014 = Ruleset(
+IG2014: Ruleset[Game] = Ruleset(
     id="ig2014",
     name="Iron Gauntlet 2014",
     prizes=PLACES,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from app.domain.army_lists.list_rule import ListRule
 from app.domain.prizes import CHAMPIONS_PRIZES, MASTERS_PRIZES
-from app.domain.rulesets.base import ListRule
 from app.domain.rulesets.sr2019 import steamroller
 
 #: Masters: a Dyad requires two army lists, a Trinity three; the EO advertises which.

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from app.domain import commands as c
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput, RuleError
-from app.domain.scenarios import Element, ElementKind, Scenario
+from app.domain.scenarios import Element, ElementKind, G, Scenario
 
 
-def held(scenario: Scenario, element_id: str, removed: Iterable[str] = ()) -> Element:
+def held(scenario: Scenario[G], element_id: str, removed: Iterable[str] = ()) -> Element:
     """A zone or flag of the scenario still on the table."""
     element = scenario.element(element_id)
     if element is None or element.kind is ElementKind.OBJECTIVE:
@@ -22,7 +22,7 @@ def held(scenario: Scenario, element_id: str, removed: Iterable[str] = ()) -> El
 
 
 def objectives_fallen(
-    scenario: Scenario, scoring: c.Scoring, already: frozenset[str]
+    scenario: Scenario[G], scoring: c.Scoring, already: frozenset[str]
 ) -> tuple[BySide[int], frozenset[str]]:
     """Each enemy objective the opponent destroyed scores its CP once for that opponent;
     one removed otherwise is gone without scoring. Returns (CP gained, now destroyed)."""

@@ -15,29 +15,19 @@ from __future__ import annotations
 
 import math
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from app.domain import commands as c
 from app.domain import variants
+from app.domain.army_lists.list_rule import ONE_LIST, ListRule
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput
-from app.domain.rulesets.base import (
-    ONE_LIST,
-    Award,
-    KillBox,
-    ListRule,
-    Ruleset,
-    Tiebreaker,
-    TurnMark,
-    as_scored,
-    round_end_with_pause_exception,
-)
+from app.domain.rulebook import Award, KillBox, Ruleset, Tiebreaker
 from app.domain.rulesets.scoring import added, held, objectives_fallen
-from app.domain.scenarios import Element, ElementKind, Scenario
+from app.domain.rulesets.shared import as_scored, round_end_with_pause_exception
+from app.domain.scenarios import Element, ElementKind, Scenario, VictoryTerms
+from app.domain.state import Game
 from app.domain.tournament import pick_scenario
-
-if TYPE_CHECKING:
-    from app.domain.state import Game
+from app.domain.turn_mark import TurnMark
 
 #: DC1: Steamroller 2019 player clock (minutes) by event point size.
 PLAYER_CLOCK = MappingProxyType({0: 20, 25: 30, 50: 42, 75: 60, 100: 75, 150: 120, 200: 150})
@@ -68,13 +58,13 @@ def _objectives() -> list[Element]:
 
 def _scenario(
     roll: int, sid: str, name: str, rects: int, circles: int, flags: int, objectives: bool
-) -> Scenario:
+) -> Scenario[Game]:
     elements = _zones(rects, circles) + _flags(flags) + (_objectives() if objectives else [])
     return Scenario(id=sid, name=name, roll=roll, elements=tuple(elements))
 
 
 #: RP4: the six scenarios, by their d6 roll.
-SCENARIOS: tuple[Scenario, ...] = (
+SCENARIOS: tuple[Scenario[Game], ...] = (
     _scenario(1, "king-of-the-hill", "King of the Hill", 2, 1, 1, True),
     _scenario(2, "bunkers", "Bunkers", 2, 0, 3, True),
     _scenario(3, "spread-the-net", "Spread the Net", 2, 1, 2, False),
@@ -84,7 +74,7 @@ SCENARIOS: tuple[Scenario, ...] = (
 )
 
 
-def lead_of(rules: Ruleset, cp: tuple[int, int]) -> Side | None:
+def lead_of(rules: VictoryTerms, cp: tuple[int, int]) -> Side | None:
     """TS4: the first player to lead by 5 CP wins at once."""
     if cp[0] - cp[1] >= rules.victory_cp:
         return Side.P1
@@ -106,12 +96,12 @@ def score_sheet(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozen
     return added(added(game.control_points, gained), fallen), destroyed
 
 
-def concession(rules: Ruleset, cp: int, apd: int, opponent_army: int) -> tuple[int, int]:
+def concession(rules: Ruleset[Game], cp: int, apd: int, opponent_army: int) -> tuple[int, int]:
     """TS8: the winner gets at least 3 CP and at least half the opponent's army as APD."""
     return max(cp, 3), max(apd, rules.concession_apd(opponent_army))
 
 
-def bye(_rules: Ruleset, points: int) -> Award:
+def bye(_rules: Ruleset[Game], points: int) -> Award:
     """RP3: 1 TP, 3 CP and half the event's point size, rounded up."""
     if points < 0:
         raise BadInput("the event's point size cannot be negative")
@@ -122,7 +112,7 @@ def bye(_rules: Ruleset, points: int) -> Award:
 OBJECTIVES = ("Armory", "Dugout", "Fuel Cache", "Observatory", "Stockpile", "Treasure Chest")
 
 
-def steamroller(**changes: object) -> Ruleset:
+def steamroller(**changes: object) -> Ruleset[Game]:
     """Steamroller 2019's rules; Masters and Champions play them with their own clock
     and lists."""
     rules: dict[str, object] = dict(

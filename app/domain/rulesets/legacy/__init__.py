@@ -12,12 +12,14 @@ played. No scenario has a kill box or a turn limit; every one ends by assassinat
 from __future__ import annotations
 
 from app.domain.clock import Side
-from app.domain.rulesets.base import KillBox, Ruleset, TurnMark
+from app.domain.rulebook import KillBox
 from app.domain.rulesets.legacy.pages import SCENARIOS
 from app.domain.rulesets.sr2019 import steamroller
+from app.domain.scenarios import VictoryTerms
+from app.domain.turn_mark import TurnMark
 
 
-def no_victory_of_its_own(_rules: Ruleset, _cp: tuple[int, int]) -> Side | None:
+def no_victory_of_its_own(_rules: VictoryTerms, _cp: tuple[int, int]) -> Side | None:
     """The pack wins by no CP count of its own: each scenario names its condition."""
     return None
 

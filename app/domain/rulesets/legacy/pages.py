@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from app.domain.clock import Side
 from app.domain.frozen import replace
-from app.domain.rulesets.base import RoundNotes, ScenarioVictory, TurnMark
 from app.domain.rulesets.legacy.rules import (
     by_round,
     control_points_sheet,
@@ -22,7 +21,9 @@ from app.domain.rulesets.legacy.rules import (
     scores,
     zone,
 )
-from app.domain.scenarios import Element, Scenario
+from app.domain.scenarios import Element, RoundNotes, Scenario, ScenarioVictory
+from app.domain.state import Game
+from app.domain.turn_mark import TurnMark
 
 P1, P2 = Side.P1, Side.P2
 
@@ -38,8 +39,8 @@ OR_ASSASSINATION = " or when he is the only player with one or more warcasters/w
 
 
 def assassination_only(
-    number: int, sid: str, name: str, *rules: str, round_notes: RoundNotes | None = None
-) -> Scenario:
+    number: int, sid: str, name: str, *rules: str, round_notes: RoundNotes[Game] | None = None
+) -> Scenario[Game]:
     """Nothing on the table is scored: the scenario is won by assassination only."""
     return Scenario(
         sid,
@@ -63,7 +64,7 @@ def scored_in_cp(
     wins_at: int,
     own_turn: bool,
     rules: tuple[str, ...],
-) -> Scenario:
+) -> Scenario[Game]:
     """Control Points for the elements controlled, up to a number that wins."""
     return Scenario(
         sid,
@@ -88,10 +89,10 @@ def won_by_control(
     elements: tuple[Element, ...],
     *,
     start: TurnMark,
-    victory: ScenarioVictory,
+    victory: ScenarioVictory[Game],
     words: str,
     rules: tuple[str, ...],
-) -> Scenario:
+) -> Scenario[Game]:
     """No Control Points: a condition of control read at the end of a turn wins (its
     elements are worth no CP)."""
     return Scenario(
@@ -131,7 +132,7 @@ TERRITORIES = tuple(f"territory-{n}" for n in range(1, 5))
 MINES = ("mine-1", "mine-2")
 
 #: The sixteen, numbered as the document numbers them.
-SCENARIOS: tuple[Scenario, ...] = (
+SCENARIOS: tuple[Scenario[Game], ...] = (
     assassination_only(
         1,
         "bodyguard",

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from app.domain import commands as c
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput
-from app.domain.rulesets.base import EarnedRule, RoundNotes, ScenarioVictory, ScoreSheet
 from app.domain.rulesets.scoring import held
-from app.domain.scenarios import Element, ElementKind
-
-if TYPE_CHECKING:
-    from app.domain.state import Game
+from app.domain.scenarios import (
+    EarnedRule,
+    Element,
+    ElementKind,
+    RoundNotes,
+    ScenarioVictory,
+    ScoreSheet,
+)
+from app.domain.state import Game
 
 
 def zone(
@@ -67,7 +70,7 @@ def _gains(game: Game, scoring: c.Scoring, *, own_turn: bool) -> dict[str, BySid
     return gains
 
 
-def control_points_sheet(*, own_turn: bool) -> ScoreSheet:
+def control_points_sheet(*, own_turn: bool) -> ScoreSheet[Game]:
     """A sheet scoring CP for each element controlled (by the player ending the turn only
     where the scenario says "at the end of his turn")."""
 
@@ -86,7 +89,7 @@ def control_sheet(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], froz
     return game.control_points, game.objectives_destroyed
 
 
-def earned_by_element(*, own_turn: bool) -> EarnedRule:
+def earned_by_element(*, own_turn: bool) -> EarnedRule[Game]:
     """The CP each player has earned from each element, after a sheet."""
 
     def earned(game: Game, scoring: c.Scoring) -> Mapping[str, tuple[int, int]]:
@@ -107,7 +110,7 @@ def _ender_first(game: Game) -> tuple[Side, Side]:
     return game.active, game.active.other
 
 
-def scores(cp_needed: int) -> ScenarioVictory:
+def scores(cp_needed: int) -> ScenarioVictory[Game]:
     """ "A player wins when he scores N Control Points"."""
 
     def victory(game: Game, _scoring: c.Scoring | None, cp: tuple[int, int]) -> Side | None:
@@ -122,7 +125,7 @@ def _controls(scoring: c.Scoring | None, side: Side, element_ids: Iterable[str])
     return sum(1 for e in element_ids if scoring.control.get(e) is side)
 
 
-def ends_turn_in_control(*element_ids: str) -> ScenarioVictory:
+def ends_turn_in_control(*element_ids: str) -> ScenarioVictory[Game]:
     """ "A player wins when he ends his turn in control of" every one of these."""
 
     def victory(game: Game, scoring: c.Scoring | None, _cp: tuple[int, int]) -> Side | None:
@@ -132,7 +135,7 @@ def ends_turn_in_control(*element_ids: str) -> ScenarioVictory:
     return victory
 
 
-def ends_turn_holding(lines: Mapping[Side, tuple[str, ...]]) -> ScenarioVictory:
+def ends_turn_holding(lines: Mapping[Side, tuple[str, ...]]) -> ScenarioVictory[Game]:
     """Each player wins by holding his own line of points at the end of his turn."""
 
     def victory(game: Game, scoring: c.Scoring | None, _cp: tuple[int, int]) -> Side | None:
@@ -143,7 +146,7 @@ def ends_turn_holding(lines: Mapping[Side, tuple[str, ...]]) -> ScenarioVictory:
     return victory
 
 
-def controls(count: int, *element_ids: str) -> ScenarioVictory:
+def controls(count: int, *element_ids: str) -> ScenarioVictory[Game]:
     """ "A player wins when he controls (holds)" `count` of these, at any turn's end."""
 
     def victory(game: Game, scoring: c.Scoring | None, _cp: tuple[int, int]) -> Side | None:
@@ -162,7 +165,7 @@ def round_of(game: Game) -> int:
     return max(1, game.turn)
 
 
-def by_round(*steps: str) -> RoundNotes:
+def by_round(*steps: str) -> RoundNotes[Game]:
     """A special rule that changes each round: one entry a round, the last one from then on."""
 
     def notes(game: Game) -> tuple[str, ...]:

@@ -1,4 +1,7 @@
-"""What every ruleset is made of: data, and the few hooks where rules truly differ.
+"""The rulebook: what every ruleset is made of, and the seam between the game and its
+rules. A game's state reads its ruleset here and nowhere else; each ruleset module (one
+per document, `app.domain.rulesets`) fills this shape in and reads the game's state, never
+the reverse; `app.domain.formats` lists them all and puts them in play.
 
 A ruleset (an event's format) says how long the player clocks are, how deployment
 runs on the clock, which scenarios it plays, when scoring and the kill box start, when
@@ -8,131 +11,30 @@ and which army lists a player brings.
 
 The game engine asks the ruleset and its scenario; it never names a format. A hook is a
 plain function a ruleset module passes in, so each module reads like its document's
-page. A scenario may override its ruleset's scoring start, scoring sheet, victory check
-and turn-end rule, read its own victory condition off the table at a turn's end (the
-legacy scenarios each have one), cap the CP earned from an element, and say what changes
-round by round. Another game (a round
-timer instead of a chess clock) brings its own table engine and reuses the tournament
-half of this data: awards, byes, pairing, standings and list rules.
+page; the hooks that read the game are written against `G`, the game's state, which this
+module never imports. A scenario may override its ruleset's scoring start, scoring sheet,
+victory check and turn-end rule (`app.domain.scenarios`). Another game (a round timer
+instead of a chess clock) brings its own table engine and reuses the tournament half of
+this data: awards, byes, pairing, standings and list rules.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Any, Generic
 
-from app.domain.army_lists import NO_CHECKS, ListChecks, check_armies, read_list, read_roster
-from app.domain.army_lists import split_lists as split_lists
+from app.domain.army_lists.list_rule import ONE_LIST, ListRule
 from app.domain.clock import Side
 from app.domain.errors import BadInput
-from app.domain.frozen import replace
 from app.domain.prizes import SR2019_PRIZES, Prize
-
-if TYPE_CHECKING:  # the hooks read the game; the game reads its ruleset
-    from app.domain import commands as c
-    from app.domain.scenarios import Scenario
-    from app.domain.state import Game
+from app.domain.scenarios import G, Scenario, ScoreSheet, VictoryCheck
+from app.domain.turn_mark import TurnMark
 
 MINUTE_MS = 60_000
-
-#: DC8: the combined time left on both clocks that is played to completion.
-PLAY_ON_MS = 5 * 60_000
-
-
-@dataclass(frozen=True, slots=True)
-class TurnMark:
-    """A player's turn: (turn number, side). Ordered as played."""
-
-    turn: int
-    side: Side
-
-    @property
-    def order(self) -> int:
-        return self.turn * 2 + int(self.side)
-
-    def reached_by(self, turn: int, side: Side) -> bool:
-        return turn * 2 + int(side) >= self.order
-
-
-#: How a player's army lists are written down: one per line, or separated by ";" (or,
-#: lists of several lines, by blank lines: `app.domain.army_lists.grammar`).
-LIST_SEPARATORS = ("\n", ";")
-
-
-@dataclass(frozen=True, slots=True)
-class ListRule:
-    """One choice the EO has at event creation: the event's `lists` setting and how
-    many army lists that asks of every player (`fewest` to `most`)."""
-
-    lists: int
-    fewest: int
-    most: int
-    name: str
-    #: Each list must be played at least once over the event (IG2014).
-    each_played: bool = False
-    #: Each list uses a different theme force (Champions).
-    different_themes: bool = False
-    #: The lists are built from the event's Active Duty Roster, on which these leaders
-    #: always are (Champions); None: no roster.
-    roster_always: tuple[str, ...] | None = None
-
-    def check(self, count: int) -> None:
-        """A player's lists; none written down yet (0) is not refused, only a wrong count."""
-        if count == 0 or self.fewest <= count <= self.most:
-            return
-        wanted = f"{self.fewest}" if self.fewest == self.most else f"{self.fewest} or {self.most}"
-        raise BadInput(
-            f"{count} army list{'s' if count != 1 else ''} given, but this event "
-            f"({self.name}) asks each player for {wanted} "
-            "(one list per line or separated by ';', or whole lists with a blank line "
-            "between them)"
-        )
-
-    def check_lists(
-        self,
-        lists: Sequence[str],
-        event_points: int,
-        note: str = "",
-        *,
-        checks: ListChecks = NO_CHECKS,
-        painted: bool = False,
-    ) -> None:
-        """A player's lists as submitted (each whole): their count, then (unless the EO
-        let them stand with a `note`) their point totals, leaders and theme forces, and
-        what the event's `checks` add (variants, painting, roster)."""
-        self.check(len(lists))
-        if note.strip():
-            return
-        armies = [read_list(text) for text in lists]
-        check_armies(armies, event_points, different_themes=self.different_themes)
-        checks.check(armies, event_points, painted)
-
-    def with_roster(self, checks: ListChecks, roster_text: str) -> ListChecks:
-        """The event's checks with its Active Duty Roster, where the lists use one."""
-        if self.roster_always is None:
-            if roster_text.strip():
-                raise BadInput(
-                    "only Champions lists use an Active Duty Roster: leave it empty for this event"
-                )
-            return checks
-        roster = read_roster(roster_text, self.roster_always)
-        return replace(checks, roster_offered=True, roster=roster)
-
-    def choices(self, lists: Sequence[str], played: Collection[str], rounds_left: int) -> list[str]:
-        """The lists a player may choose for a game. When each list must be played, once
-        the rounds left (this one included) are no more than the lists not yet played,
-        only those may be chosen."""
-        unplayed = [name for name in lists if name not in played]
-        if self.each_played and unplayed and rounds_left <= len(unplayed):
-            return unplayed
-        return list(lists)
-
-
-ONE_LIST = ListRule(1, 1, 1, "1 list")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +45,7 @@ class KillBox:
     cp: int
     question: str
 
-    def due(self, scenario: Scenario, turn: int, side: Side) -> bool:
+    def due(self, scenario: Scenario[Any], turn: int, side: Side) -> bool:
         """Asked at the end of each turn from `start`, in scenarios that have it."""
         return scenario.kill_box and self.start.reached_by(turn, side)
 
@@ -173,29 +75,17 @@ class Award:
     apd: int
 
 
-#: Hook types, each called by the engine with the game or the numbers it needs.
-VictoryCheck = Callable[["Ruleset", tuple[int, int]], Side | None]
-#: A scenario's own victory, read at the end of a scored turn: the game as the turn ends
-#: (its active player is the one ending it), the sheet scored (None: none was) and the
-#: CP it gives.
-ScenarioVictory = Callable[["Game", "c.Scoring | None", tuple[int, int]], Side | None]
-#: The CP each player has earned from each element after a sheet (a scenario that caps
-#: what one element may give).
-EarnedRule = Callable[["Game", "c.Scoring"], Mapping[str, tuple[int, int]]]
-#: What a scenario's special rules make of the current round, in the players' words.
-RoundNotes = Callable[["Game"], tuple[str, ...]]
-CpCap = Callable[["Ruleset", tuple[int, int]], tuple[int, int]]
-ScoreSheet = Callable[["Game", "c.Scoring"], tuple[tuple[int, int], frozenset[str]]]
-TurnEndRule = Callable[["Game"], "Game"]
-RollRule = Callable[["Game", int], "Game"]
+#: Hook types, each called by the engine with the ruleset or the numbers it needs (the
+#: scenario's hooks, which read the game, are in `app.domain.scenarios`).
+CpCap = Callable[["Ruleset[G]", tuple[int, int]], tuple[int, int]]
 RoundEnd = Callable[[tuple[int, int], bool, bool], RoundEndCall]
-ConcessionAward = Callable[["Ruleset", int, int, int], tuple[int, int]]
-ByeAward = Callable[["Ruleset", int], Award]
+ConcessionAward = Callable[["Ruleset[G]", int, int, int], tuple[int, int]]
+ByeAward = Callable[["Ruleset[G]", int], Award]
 ScenarioPick = Callable[..., str]
 
 
 @dataclass(frozen=True, slots=True)
-class Ruleset:
+class Ruleset(Generic[G]):
     id: str
     name: str
     # -- the clock (DC1, DC2, DC3, DC5, DC7, DC8) -----------------------------
@@ -210,7 +100,7 @@ class Ruleset:
     pause_warnings_lose: int | None
     round_end: RoundEnd
     # -- the game (TS1-TS9) --------------------------------------------------
-    scenarios: tuple[Scenario, ...]
+    scenarios: tuple[Scenario[G], ...]
     scoring_from: TurnMark
     last_turn: TurnMark | None  # None: no turn limit
     kill_box: KillBox
@@ -221,16 +111,16 @@ class Ruleset:
     victory_kind: str
     victory_words: str
     #: The CP that may be recorded (IG2014: no more than the scenario needs to win).
-    cap_cp: CpCap
-    score: ScoreSheet
+    cap_cp: CpCap[G]
+    score: ScoreSheet[G]
     tiebreakers: tuple[Tiebreaker, ...]
     #: The collected tiebreaker, in the players' words.
     collected: str
-    concession: ConcessionAward
+    concession: ConcessionAward[G]
     #: The word for a game nobody won: a "tie" or a "draw".
     tie_word: str
     # -- the tournament (RP1-RP7, ST1-ST6) ------------------------------------
-    bye: ByeAward
+    bye: ByeAward[G]
     pick_scenario: ScenarioPick
     #: How army points destroyed are counted, in the players' words ("" : at full value).
     apd_words: str = ""
@@ -300,7 +190,7 @@ class Ruleset:
             raise BadInput(f"{self.name} has no clock for {points} points (choose {sizes})")
         return minutes * MINUTE_MS
 
-    def scenario(self, scenario_id: str) -> Scenario:
+    def scenario(self, scenario_id: str) -> Scenario[G]:
         for scenario in self.scenarios:
             if scenario.id == scenario_id:
                 return scenario
@@ -318,21 +208,22 @@ class Ruleset:
         return next((p for first, last, p in self.qualifier_points if first <= rank <= last), 0)
 
 
-# -- hooks more than one ruleset shares ----------------------------------------
+# -- the formats in play ------------------------------------------------------------
+
+#: Every ruleset by id, as `app.domain.formats` puts them in play when it is imported: a
+#: game's setup names its format by id and the game reads it here.
+_IN_PLAY: dict[str, Ruleset[Any]] = {}
 
 
-def as_scored(_rules: Ruleset, cp: tuple[int, int]) -> tuple[int, int]:
-    """Every CP scored is recorded."""
-    return cp
+def put_in_play(rulesets: Iterable[Ruleset[Any]]) -> None:
+    _IN_PLAY.update((rules.id, rules) for rules in rulesets)
 
 
-def round_end_with_pause_exception(
-    remaining_ms: tuple[int, int], paused_by_eo: bool, clock_ran_out: bool
-) -> RoundEndCall:
-    """DC8 (SR2019, M&C): under 5 minutes combined plays on; more is a tie unless the
-    EO paused the table this round. Exactly 5:00 plays on."""
-    if clock_ran_out:
-        return RoundEndCall.CLOCK_OUT
-    if sum(remaining_ms) <= PLAY_ON_MS or paused_by_eo:
-        return RoundEndCall.PLAY_ON
-    return RoundEndCall.TIE
+def format_by_id(format_id: str) -> Ruleset[Any]:
+    """The ruleset a format id names."""
+    if not _IN_PLAY:
+        raise LookupError("no format is in play: import app.domain.formats first")
+    try:
+        return _IN_PLAY[format_id]
+    except KeyError:
+        raise BadInput(f"unknown format {format_id!r} (choose {', '.join(_IN_PLAY)})") from None
