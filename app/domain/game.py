@@ -16,7 +16,7 @@ from app.domain import classic, ending, judge, pregame_rules, turns, undo, who_m
 from app.domain import commands as c
 from app.domain.clock_out import claim_possible, decide_flag
 from app.domain.errors import BadInput
-from app.domain.formats import FORMATS
+from app.domain.formats import FORMATS  # the door brings every format, in play by id
 from app.domain.frozen import replace
 from app.domain.result import (
     Ending,
