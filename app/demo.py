@@ -19,7 +19,8 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.game import Phase, apply
 from app.domain.scenarios import ElementKind
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom
@@ -134,20 +135,20 @@ async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
     hub.load()
     service = EventService(store, hub, clock, rng)
     try:
-        event = service.create_event(EventSpec(name="Demo Steamroller", points=75))
+        event = service.registration.create_event(EventSpec(name="Demo Steamroller", points=75))
         for name, faction in PLAYERS:
-            service.add_player(event.id, name, faction, "List 1, List 2")
+            service.registration.add_player(event.id, name, faction, "List 1, List 2")
 
-        service.pair_next_round(event.id)
-        await service.start_round(event.id)
-        for room in service.rooms(event.id):
+        service.rounds.pair_next(event.id)
+        await service.rounds.start(event.id)
+        for room in service.tables.rooms(event.id):
             await _first_player(room, rng)
             await _play_out(room, clock, rng)
 
         clock.advance(real_now - 35 * MIN - clock.now_ms())
-        service.pair_next_round(event.id)
-        await service.start_round(event.id)
-        tables = [r for r in service.rooms(event.id) if r.meta and r.meta.round_number == 2]
+        service.rounds.pair_next(event.id)
+        await service.rounds.start(event.id)
+        tables = [r for r in service.tables.rooms(event.id) if r.meta and r.meta.round_number == 2]
         for room in tables:
             await _first_player(room, rng)
         # Each table's taps spread over the round so far (both clocks used alike), the

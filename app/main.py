@@ -19,6 +19,7 @@ from app.api import (
     event_control,
     events,
     exports,
+    page_templates,
     pages,
     player,
     prizes,
@@ -83,12 +84,12 @@ def create_app(
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
         service = EventService(store, hub, clock, rng, settings.players_per_event)
-        service.listeners.append(service.read_models.publisher(dashboards))
+        service.book.listeners.append(service.read_models.publisher(dashboards))
         if cluster is not None:
-            service.listeners.append(cluster.event_changed)
-            cluster.event_listeners.append(service.changed)
-            cluster.event_listeners.append(service.follow_round)
-        service.start_timers()
+            service.book.listeners.append(cluster.event_changed)
+            cluster.event_listeners.append(service.book.changed)
+            cluster.event_listeners.append(service.round_clock.follow)
+        service.round_clock.start_timers()
         app.state.hub = hub
         app.state.log_pages = LogPages(functools.partial(log_rows, store.engine))
         app.state.events = service
@@ -156,7 +157,7 @@ def create_app(
     app.include_router(player.router)
     app.include_router(player.pages)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=pages.WEB / "static"), name="static")
+    app.mount("/static", StaticFiles(directory=page_templates.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
     app.state.client_limits = limits
     app.state.read_budget = ReadBudget.from_settings(settings, app.state.io_time)

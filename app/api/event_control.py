@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from app.api.budgets import TOO_MANY_COMMANDS, seat_commands, too_many
 from app.api.deps import BaseUrlDep, get_settings
-from app.api.events import EoToken, EventsDep
+from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
 from app.api.rest import qr_svg, table_links
 
@@ -24,14 +24,14 @@ def _draft_note(service: EventsDep, event_id: str, before: int | None) -> str | 
     """What a change of the field did to a round paired but not started."""
     if before is None:
         return None
-    after = service.draft(event_id)
+    after = service.control.draft(event_id)
     if after is None:
         return f"Round {before} could not be paired again: its pairings were discarded."
     return f"Round {before} was paired again."
 
 
 def _draft_number(service: EventsDep, event_id: str) -> int | None:
-    entry = service.draft(event_id)
+    entry = service.control.draft(event_id)
     return None if entry is None else entry.number
 
 
@@ -49,7 +49,7 @@ async def admin_link(
 async def repair_round(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
     """Pair the round not started yet again, with its scenario; its old seat links go stale."""
     service.authorize(event_id, token)
-    entry = service.repair_draft(event_id)
+    entry = service.control.repair_draft(event_id)
     return service.read_models.round_view(event_id, entry.number, admin=True)
 
 
@@ -57,7 +57,7 @@ async def repair_round(event_id: str, service: EventsDep, token: EoToken = None)
 async def discard_round(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, int]:
     """Discard the round not started yet (its tables and pairings)."""
     service.authorize(event_id, token)
-    return {"discarded": service.discard_draft(event_id)}
+    return {"discarded": service.control.discard_draft(event_id)}
 
 
 @router.get("/{event_id}/rounds/current/end-preview")
@@ -66,7 +66,7 @@ async def round_end_preview(
 ) -> dict[str, str]:
     """DC8 as it would be applied now, by table id: "tie", "play_on" or "clock_out"."""
     service.authorize(event_id, token)
-    return service.round_end_preview(event_id)
+    return service.control.round_end_preview(event_id)
 
 
 @router.delete("/{event_id}/players/{player_id}")
@@ -76,7 +76,7 @@ async def delete_player(
     """A player added by mistake, before they played (refused once they have played)."""
     service.authorize(event_id, token)
     before = _draft_number(service, event_id)
-    player = service.delete_player(event_id, player_id)
+    player = service.control.delete_player(event_id, player_id)
     return {
         "deleted": player.id,
         "name": player.name,
@@ -90,11 +90,11 @@ async def table_detail(
 ) -> dict[str, Any]:
     """One table for the EO: its seat links and QR codes, its dispute and both reports."""
     service.authorize(event_id, token)
-    room = service.event_table(event_id, table_id)
+    room = service.tables.get(event_id, table_id)
     links = await run_in_threadpool(table_links, room, base)
     meta = room.meta
     return {
-        **service.table_detail(event_id, table_id),
+        **service.tables.detail(event_id, table_id),
         "round": meta.round_number if meta else None,
         "table_no": meta.table_no if meta else None,
         "scenario": room.engine.summary(room.game)["scenario"],
@@ -117,9 +117,9 @@ async def table_command(
     They spend the EO's command budget at that table, which its EO screens share: past
     it, 429 and nothing is logged."""
     service.authorize(event_id, token)
-    room = service.event_table(event_id, table_id)
+    room = service.tables.get(event_id, table_id)
     budget = seat_commands(room, "eo", get_settings(request), request.app.state.io_time)
     if not budget.allow():
         return too_many(TOO_MANY_COMMANDS, budget.wait_s())
-    room, version = await service.table_command(event_id, table_id, body)
+    room, version = await service.tables.command(event_id, table_id, body)
     return {"v": version, "status": room.engine.status(room.game)}

@@ -1,4 +1,6 @@
-"""Event REST API and the EO dashboard socket.
+"""Event REST API: creating and reading an event, the EO's log, the standings and a
+player's record sheet, and the EO dashboard socket. The players', rounds' and results'
+routes (app.api.event_players, event_rounds, event_results) ride on its router.
 
 Reading an event (pairings, standings, round clock) is public; everything that
 changes it needs the EO token in the `X-EO-Token` header, never in a URL.
@@ -9,15 +11,14 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Request, WebSocket
-from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, Field, ValidationError
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection
+from fastapi import APIRouter, WebSocket
+from pydantic import BaseModel, Field
 
+from app.api import event_players, event_results, event_rounds
 from app.api.deps import BaseUrlDep
+from app.api.event_deps import EoToken, EventsDep
 from app.api.guard import (
     Heartbeats,
     error_message,
@@ -28,16 +29,13 @@ from app.api.guard import (
     token_matches,
 )
 from app.api.hardening import StrictJsonRoute
-from app.api.rest import table_links
-from app.domain.army_lists import HELP as LISTS_HELP
 from app.domain.army_lists import ROSTER_HELP
-from app.domain.errors import BadInput, NotFound
+from app.domain.errors import NotFound
 from app.domain.standings import record_sheet
 from app.domain.variants import HELP as VARIANTS_HELP
-from app.events.dashboard import Dashboards, summary
-from app.events.service import EventService, EventSpec
-from app.events.table_result import TableResult
-from app.store.models import EventRecord
+from app.events.base import EventSpec
+from app.events.dashboard import Dashboards
+from app.events.service import EventService
 from app.tables import protocol
 from app.tables.fanout import Subscriber
 from app.tables.jsontext import loads
@@ -47,15 +45,8 @@ DASHBOARD_QUEUE_BYTES = 16 << 20
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 socket_router = APIRouter()
-
-
-async def get_events(conn: HTTPConnection) -> EventService:
-    service: EventService = conn.app.state.events
-    return service
-
-
-EventsDep = Annotated[EventService, Depends(get_events)]
-EoToken = Annotated[str | None, Header(alias="X-EO-Token")]
+for part in (event_players.router, event_rounds.router, event_results.router):
+    router.include_router(part)  # the event's other jobs, under the same prefix
 
 
 STANDINGS_HELP = "ST2: baseline, assassin, control, destruction or finals"
@@ -118,68 +109,10 @@ class EventCreated(BaseModel):
     dashboard_url: str
 
 
-class PlayerIn(BaseModel):
-    name: str = Field(..., min_length=1, max_length=60)
-    faction: str = Field("", max_length=60)
-    lists: str = Field("", max_length=8000, description=LISTS_HELP)
-    list_note: str = Field("", max_length=300, description="the EO lets refused lists stand")
-    painted: bool | None = Field(
-        None,
-        description="the army meets the event's Painting Required standard "
-        "(omitted: as before; a new player: no)",
-    )
-
-
-class DropIn(BaseModel):
-    dropped: bool = True
-
-
-class RoundIn(BaseModel):
-    scenario: str | None = Field(
-        None, max_length=64, description="scenario id, or of a pack it allows; omitted: rolled"
-    )
-
-
-class SwapIn(BaseModel):
-    a: str = Field(..., max_length=64)
-    b: str = Field(..., max_length=64)
-
-
-Points = Annotated[int, Field(ge=0, le=10_000)]
-
-
-IN_PAIRING_ORDER = "the pairing's first player's, then its second's"
-
-
-class ResultIn(BaseModel):
-    winner: str | None = Field(
-        None,
-        max_length=8,
-        description="'p1' or 'p2': the pairing's first or second player (whoever went "
-        "first at the table), or null for a tie",
-    )
-    control_points: list[Points] = Field(..., max_length=2, description=IN_PAIRING_ORDER)
-    army_points_destroyed: list[Points] = Field(..., max_length=2, description=IN_PAIRING_ORDER)
-    method: Literal[
-        "scenario", "assassination", "clock", "concession", "tiebreaker", "time", "eo"
-    ] = Field("eo", description="how the game ended (TS9)")
-    lists: list[Annotated[str, Field(max_length=200)]] = Field(
-        default_factory=lambda: ["", ""],
-        max_length=2,
-        description="list played, " + IN_PAIRING_ORDER,
-    )
-    reason: str = Field(
-        "",
-        max_length=300,
-        description="why the EO enters it (required to correct a settled result); the "
-        "players see it with the result, the action log keeps it",
-    )
-
-
 @router.post("", status_code=201, response_model=EventCreated)
 async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> EventCreated:
     """Create an event; the EO token comes back once, in the body and the admin link."""
-    event = service.create_event(
+    event = service.registration.create_event(
         EventSpec(
             name=body.name,
             format_id=body.format,
@@ -221,147 +154,6 @@ async def get_event_admin(
     return service.read_models.event_view(event_id, admin=True)
 
 
-@router.post("/{event_id}/players", status_code=201)
-async def add_player(
-    event_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
-) -> dict[str, Any]:
-    service.authorize(event_id, token)
-    player = service.add_player(
-        event_id, body.name, body.faction, body.lists, body.list_note, bool(body.painted)
-    )
-    return player.model_dump()
-
-
-@router.put("/{event_id}/players/{player_id}")
-async def edit_player(
-    event_id: str, player_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
-) -> dict[str, Any]:
-    service.authorize(event_id, token)
-    return service.edit_player(
-        event_id, player_id, body.name, body.faction, body.lists, body.list_note, body.painted
-    ).model_dump()
-
-
-@router.post("/{event_id}/players/{player_id}/drop")
-async def drop_player(
-    event_id: str, player_id: str, body: DropIn, service: EventsDep, token: EoToken = None
-) -> dict[str, Any]:
-    """RP7: drop (or rejoin) a player."""
-    service.authorize(event_id, token)
-    return service.drop_player(event_id, player_id, body.dropped).model_dump()
-
-
-@router.post("/{event_id}/players/import")
-async def import_players(
-    event_id: str, request: Request, service: EventsDep, token: EoToken = None
-) -> dict[str, Any]:
-    """CSV body with a header row: name, faction, lists, painted (yes/no)."""
-    service.authorize(event_id, token)
-    body = await request.body()
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        raise BadInput("the CSV must be UTF-8 text") from None
-    added, errors = service.import_players(event_id, text)
-    return {"added": [p.model_dump() for p in added], "errors": errors}
-
-
-@router.post("/{event_id}/rounds", status_code=201)
-async def pair_round(
-    event_id: str,
-    body: RoundIn,
-    service: EventsDep,
-    token: EoToken = None,
-) -> dict[str, Any]:
-    """Pair the next round (RP2/RP3) with its scenario (RP4) and open its tables."""
-    service.authorize(event_id, token)
-    entry = service.pair_next_round(event_id, body.scenario)
-    return service.read_models.round_view(event_id, entry.number, admin=True)
-
-
-@router.post("/{event_id}/rounds/current/swap")
-async def swap_players(
-    event_id: str,
-    body: SwapIn,
-    service: EventsDep,
-    token: EoToken = None,
-) -> dict[str, Any]:
-    service.authorize(event_id, token)
-    warnings = service.swap(event_id, body.a, body.b)
-    return {"warnings": warnings}
-
-
-@router.post("/{event_id}/rounds/current/start")
-async def start_round(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
-    """Start every table's clock; the round's expected end is set (DC4)."""
-    service.authorize(event_id, token)
-    entry = await service.start_round(event_id)
-    return {
-        "number": entry.number,
-        "started_ms": entry.started_ms,
-        "expected_end_ms": entry.expected_end_ms,
-    }
-
-
-@router.post("/{event_id}/rounds/current/end")
-async def end_round(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, str]:
-    """DC8 now (it also runs by itself at the round's expected end)."""
-    service.authorize(event_id, token)
-    calls = await service.call_round_end(event_id)
-    return calls
-
-
-@router.get("/{event_id}/tables")
-async def event_tables(
-    event_id: str, service: EventsDep, base: BaseUrlDep, token: EoToken = None
-) -> list[dict[str, Any]]:
-    """EO: every table of the event with its seat links and QR codes (table cards)."""
-    service.authorize(event_id, token)
-    now = service.time.now_ms()
-    rooms = service.rooms(event_id)
-    links = await run_in_threadpool(lambda: [table_links(r, base).model_dump() for r in rooms])
-    return [
-        {"round": r.meta.round_number if r.meta else None, "links": link, **summary(r, now)}
-        for r, link in zip(rooms, links, strict=True)
-    ]
-
-
-@router.put("/{event_id}/tables/{table_id}/result")
-async def enter_result(
-    event_id: str,
-    table_id: str,
-    body: dict[str, Any],
-    service: EventsDep,
-    token: EoToken = None,
-) -> dict[str, Any]:
-    """EO: enter or correct a table's result (overrides the players' confirmation).
-
-    What a result is, the event's tournament policy says: a Warmachine table's is
-    `ResultIn` (winner, control points, army points destroyed, method, lists, reason);
-    a Runewars table's is both players' `entries` ([army value destroyed, objective
-    points] for P1, P2), the Final Flurry `flurry` hits on equal scores, `conceded`
-    ('p1', 'p2' or null) and the `reason` (needed to correct a decided result)."""
-    service.authorize(event_id, token)
-    policy = service.tournament(event_id)
-    if policy is not None:
-        return await policy.enter_result(event_id, table_id, body)
-    form = _result_in(body)
-    result = TableResult.from_wire(form.model_dump())
-    await service.enter_result(event_id, table_id, result, form.reason)
-    entered = service.table_result(event_id, table_id)
-    return {} if entered is None else entered.as_json()
-
-
-def _result_in(body: dict[str, Any]) -> ResultIn:
-    """A Warmachine table's result, its mistakes answered as a request's body's (422)."""
-    try:
-        return ResultIn.model_validate(body)
-    except ValidationError as exc:
-        raise RequestValidationError(
-            [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
-        ) from None
-
-
 @router.get("/{event_id}/actions")
 async def eo_actions(
     event_id: str, service: EventsDep, token: EoToken = None
@@ -369,29 +161,29 @@ async def eo_actions(
     service.authorize(event_id, token)
     return [
         {"at_ms": a.at_ms, "action": a.action, **json.loads(a.detail_json)}
-        for a in service.actions(event_id)
+        for a in service.book.actions(event_id)
     ]
 
 
 @router.get("/{event_id}/standings")
 async def get_standings(event_id: str, service: EventsDep) -> list[dict[str, Any]]:
     """ST1: TP, SoS, CP, APD (an event run by its own policy: its own, e.g. ST5)."""
-    policy = service.tournament(event_id)
+    policy = service.tournaments.of_event(event_id)
     if policy is not None:
         return [s.row() for s in policy.standings(event_id)]
-    return [asdict(s) for s in service.standings(event_id)]
+    return [asdict(s) for s in service.results.standings(event_id)]
 
 
 @router.get("/{event_id}/players/{player_id}/sheet")
 async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dict[str, Any]:
     """ST6: the player's record sheet."""
-    records = service.player_records(event_id)
+    records = service.results.player_records(event_id)
     player = next((p for p in records if p.id == player_id), None)
     if player is None:
         raise NotFound(f"no player {player_id!r} in this event")
     return {
         "player": {"id": player.id, "name": player.name, "faction": player.faction},
-        "rounds": record_sheet(player, records, service.tie_word(event_id)),
+        "rounds": record_sheet(player, records, service.results.tie_word(event_id)),
     }
 
 
@@ -401,11 +193,11 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
     service: EventService = websocket.app.state.events
     dashboards: Dashboards = websocket.app.state.dashboards
     try:
-        event: EventRecord | None = service.event(event_id)
+        admin_token: str | None = service.book.event(event_id).admin_token
     except NotFound:
-        event = None
-    text = await open_socket(websocket, "such event", event is not None)
-    if text is None or event is None:
+        admin_token = None
+    text = await open_socket(websocket, "such event", admin_token is not None)
+    if text is None or admin_token is None:
         return
     try:
         hello = loads(text)
@@ -413,7 +205,7 @@ async def dashboard_socket(websocket: WebSocket, event_id: str) -> None:
         await refuse(websocket, "bad_input", "send hello with the EO token, or none", 4400)
         return
     token = hello.get("token") if isinstance(hello, dict) else None
-    role = "eo" if token_matches(token, event.admin_token) else "public"
+    role = "eo" if token_matches(token, admin_token) else "public"
     sub = Subscriber(role, limit_bytes=DASHBOARD_QUEUE_BYTES)
     dashboard = dashboards.get(event_id)
     build = partial(service.read_models.dashboard_snapshot, event_id, role)

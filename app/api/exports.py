@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from app.api.events import EventsDep
+from app.api.event_deps import EventsDep
 from app.domain.spreadsheet import safe_text
 from app.domain.standings import record_sheet
 
@@ -42,19 +42,19 @@ def csv_response(rows: list[dict[str, Any]], filename: str) -> Response:
 
 @router.get("/{event_id}/standings.csv")
 async def standings_csv(event_id: str, service: EventsDep) -> Response:
-    policy = service.tournament(event_id)
+    policy = service.tournaments.of_event(event_id)
     if policy is not None:  # the event's own standings (Runewars: ST5)
         return csv_response(
             [s.row() for s in policy.standings(event_id)], f"standings-{event_id}.csv"
         )
-    order = service.standings_words(event_id)  # ST2: the variant the event is ranked by
-    rows = [asdict(s) | {"standings": order} for s in service.standings(event_id)]
+    order = service.results.standings_words(event_id)  # ST2: the variant the event is ranked by
+    rows = [asdict(s) | {"standings": order} for s in service.results.standings(event_id)]
     return csv_response(rows, f"standings-{event_id}.csv")
 
 
 @router.get("/{event_id}/pairings.csv")
 async def pairings_csv(event_id: str, service: EventsDep) -> Response:
-    service.require(event_id, "results")
+    service.book.require(event_id, "results")
     view = service.read_models.event_view(event_id)
     rows = [
         {
@@ -82,10 +82,10 @@ def _first_player(pairing: dict[str, Any]) -> str:
 
 @router.get("/{event_id}/results.csv")
 async def results_csv(event_id: str, service: EventsDep) -> Response:
-    records = service.player_records(event_id)
+    records = service.results.player_records(event_id)
     rows = [
         {"player": p.name, "faction": p.faction, **row}
         for p in records
-        for row in record_sheet(p, records, service.tie_word(event_id))
+        for row in record_sheet(p, records, service.results.tie_word(event_id))
     ]
     return csv_response(rows, f"results-{event_id}.csv")

@@ -13,12 +13,11 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from app.api.deps import BaseUrlDep
-from app.api.events import EoToken, EventsDep
+from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
-from app.api.pages import templates
+from app.api.page_templates import templates
 from app.api.rest import qr_svg
 from app.domain.army_lists import HELP as LISTS_HELP
-from app.events.player_page import my_page, player_by_token, player_link, set_my_lists
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 pages = APIRouter()
@@ -41,15 +40,15 @@ async def player_links(
 ) -> list[dict[str, Any]]:
     """EO: each player's own link and its QR code, for the registration slips."""
     service.authorize(event_id, token)
-    policy = service.tournament(event_id)
+    policy = service.tournaments.of_event(event_id)
     if policy is not None:  # players registered by the format's own policy (Runewars)
         own = policy.player_links(event_id, base)
         codes = await run_in_threadpool(lambda: [qr_svg(row["url"]) for row in own])
         return [{**row, "qr_svg": code} for row, code in zip(own, codes, strict=True)]
-    service.require(event_id, "player_pages")
+    service.book.require(event_id, "player_pages")
     rows = [
-        (p, _link(base, event_id, player_link(service, event_id, p.id)))
-        for p in service.players(event_id)
+        (p, _link(base, event_id, service.player_pages.link(event_id, p.id)))
+        for p in service.book.players(event_id)
     ]
     codes = await run_in_threadpool(lambda: [qr_svg(url) for _, url in rows])
     return [
@@ -63,11 +62,11 @@ async def me(
     event_id: str, service: EventsDep, base: BaseUrlDep, token: PlayerToken = None
 ) -> dict[str, Any]:
     """The player's own page: my table and opponent, my seat link, my lists."""
-    policy = service.tournament(event_id)
+    policy = service.tournaments.of_event(event_id)
     if policy is not None:
         return policy.me(event_id, token, base)
-    player = player_by_token(service, event_id, token)
-    return my_page(service, event_id, player, base)
+    pages = service.player_pages
+    return pages.page(event_id, pages.player_by_token(event_id, token), base)
 
 
 @router.put("/{event_id}/me/lists")
@@ -79,16 +78,17 @@ async def my_lists(
     token: PlayerToken = None,
 ) -> dict[str, Any]:
     """The player writes their lists before the event starts (locked once it starts)."""
-    service.require(event_id, "lists")
-    player = player_by_token(service, event_id, token)
-    set_my_lists(service, event_id, player, body.lists, body.painted)
-    return my_page(service, event_id, player, base)
+    service.book.require(event_id, "lists")
+    pages = service.player_pages
+    player = pages.player_by_token(event_id, token)
+    pages.set_lists(event_id, player, body.lists, body.painted)
+    return pages.page(event_id, player, base)
 
 
 @pages.get("/p/{event_id}", response_class=HTMLResponse)
 async def player_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
-    event = service.event(event_id)
-    page = "player.html" if service.tournament(event_id) is None else "rw_player.html"
+    event = service.book.event(event_id)
+    page = "player.html" if service.tournaments.of_event(event_id) is None else "rw_player.html"
     return templates.TemplateResponse(
         request, page, {"event_id": event.id, "event_name": event.name}
     )
@@ -97,7 +97,7 @@ async def player_page(request: Request, event_id: str, service: EventsDep) -> HT
 @pages.get("/e/{event_id}/slips", response_class=HTMLResponse)
 async def slips_page(request: Request, event_id: str, service: EventsDep) -> HTMLResponse:
     """EO: printable registration slips, each with the player's own link as a QR code."""
-    event = service.event(event_id)
+    event = service.book.event(event_id)
     return templates.TemplateResponse(
         request, "slips.html", {"event_id": event.id, "event_name": event.name}
     )

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header
 from pydantic import BaseModel, Field
 
-from app.api.events import EoToken, EventsDep
+from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
@@ -46,7 +46,7 @@ class DisqualifyIn(BaseModel):
 @router.get("/{event_id}/prizes")
 async def get_prizes(event_id: str, service: EventsDep) -> dict[str, Any]:
     """Public: each prize and its winner; a vote's count only once it is closed."""
-    return service.prizes_view(event_id)
+    return service.prizes.view(event_id)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/vote")
@@ -55,8 +55,8 @@ async def open_vote(
 ) -> dict[str, Any]:
     """EO: open a blind vote (after a tie: a second vote among the tied)."""
     service.authorize(event_id, token)
-    service.open_vote(event_id, prize_id, body.entries)
-    return service.prizes_view(event_id)
+    service.prizes.open_vote(event_id, prize_id, body.entries)
+    return service.prizes.view(event_id)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/close")
@@ -65,8 +65,8 @@ async def close_vote(
 ) -> dict[str, Any]:
     """EO: close the vote and count it."""
     service.authorize(event_id, token)
-    service.close_vote(event_id, prize_id)
-    return service.prizes_view(event_id)
+    service.prizes.close_vote(event_id, prize_id)
+    return service.prizes.view(event_id)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/award")
@@ -75,14 +75,14 @@ async def award(
 ) -> dict[str, Any]:
     """EO: choose the winner (after a tie: one of the tied entries)."""
     service.authorize(event_id, token)
-    service.award(event_id, prize_id, body.player)
-    return service.prizes_view(event_id)
+    service.prizes.award(event_id, prize_id, body.player)
+    return service.prizes.view(event_id)
 
 
 @router.get("/{event_id}/ballot")
 async def my_ballot(event_id: str, service: EventsDep, token: PlayerToken = None) -> dict[str, Any]:
     """A player: the open votes, their entries and the player's own vote."""
-    return service.ballot_view(event_id, token)
+    return service.prizes.ballot_view(event_id, token)
 
 
 @router.put("/{event_id}/prizes/{prize_id}/ballot")
@@ -90,8 +90,8 @@ async def cast_vote(
     event_id: str, prize_id: str, body: BallotIn, service: EventsDep, token: PlayerToken = None
 ) -> dict[str, Any]:
     """A player's secret vote; voting again replaces it until the vote closes."""
-    service.cast_vote(event_id, token, prize_id, body.choice)
-    return service.ballot_view(event_id, token)
+    service.prizes.cast_vote(event_id, token, prize_id, body.choice)
+    return service.prizes.ballot_view(event_id, token)
 
 
 @router.post("/{event_id}/players/{player_id}/disqualify")
@@ -100,4 +100,4 @@ async def disqualify(
 ) -> dict[str, Any]:
     """EO: disqualify a player (or lift it): not paired again, no prize."""
     service.authorize(event_id, token)
-    return service.disqualify(event_id, player_id, body.disqualified).model_dump()
+    return service.prizes.disqualify(event_id, player_id, body.disqualified).model_dump()

@@ -12,7 +12,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from app.api.events import EoToken, EventsDep
+from app.api.event_deps import EoToken, EventsDep
 from app.api.exports import csv_response
 from app.api.hardening import StrictJsonRoute
 from app.domain.errors import NotFound, Unauthorized
@@ -41,7 +41,7 @@ class ExtensionIn(BaseModel):
 
 
 def _policy(service: EventService, event_id: str) -> Policy:
-    policy = service.tournament(event_id)
+    policy = service.tournaments.of_event(event_id)
     if policy is None:
         raise NotFound("this event runs on the usual rounds: use /api/events/{id}")
     return policy

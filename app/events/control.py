@@ -15,16 +15,15 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.domain.game import Phase
 from app.domain.tournament import round_end_call
 from app.events.base import PairingRow, pairings_of
-from app.events.registration import Registration
+from app.events.book import EventBook
 from app.events.rounds import Rounds
 from app.store.models import PlayerEntry, RoundEntry
-from app.tables import round_gate
-from app.tables.room import TableRoom
+from app.tables.hub import TableHub
+from app.tables.timesource import TimeSource
 
 #: EO actions after which a table of the event was discarded (its seat links stale).
 DISCARDING = ("swap", "repair_round", "discard_round")
@@ -45,12 +44,21 @@ def _draft_of(rounds: list[RoundEntry]) -> RoundEntry | None:
     return entry if entry is not None and entry.started_ms is None else None
 
 
-class Control(Rounds, Registration):
+class Control:
+    """The EO's hold on a round not started yet, on the field before it plays, and on
+    what DC8 would do now."""
+
+    def __init__(self, book: EventBook, hub: TableHub, time: TimeSource, rounds: Rounds) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        self.rounds = rounds
+
     # -- a draft round ---------------------------------------------------------------
 
     def draft(self, event_id: str) -> RoundEntry | None:
         """The current round if it is paired but not started."""
-        return _draft_of(self.rounds(event_id))
+        return _draft_of(self.book.rounds(event_id))
 
     def _check_untouched(self, rows: list[PairingRow]) -> None:
         for row in rows:
@@ -64,25 +72,25 @@ class Control(Rounds, Registration):
     def _take_back(self, event_id: str, entry: RoundEntry, action: str, **detail: Any) -> None:
         """Remove a draft from the store (its cut undone with it); its tables stay open
         until the caller discards them."""
-        event = self.event(event_id)
+        event = self.book.event(event_id)
         cut_here = any(
             a.action == "cut_to_top" and json.loads(a.detail_json).get("round") == entry.number
-            for a in self.actions(event_id)
+            for a in self.book.actions(event_id)
         )
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             if cut_here:
                 event.cut_done = False
-                uncut = [p for p in self.players(event_id) if p.cut]
+                uncut = [p for p in self.book.players(event_id) if p.cut]
                 for player in uncut:
                     player.cut = False
                 repo.add(event, *uncut)
             repo.delete_round(entry)
-            repo.add(self._action(event_id, action, round=entry.number, **detail))
+            repo.add(self.book.action(event_id, action, round=entry.number, **detail))
 
     def discard_draft(self, event_id: str) -> int:
         """Discard the paired round not started yet: its tables close, the round can be
         paired again (with another scenario). Its number comes back."""
-        self.require(event_id, "rounds")
+        self.book.require(event_id, "rounds")
         entry = self.draft(event_id)
         if entry is None:
             raise RuleError("only a round that has not started can be discarded")
@@ -90,8 +98,8 @@ class Control(Rounds, Registration):
         self._check_untouched(rows)
         discarded = [r.table_id for r in rows if r.table_id]
         self._take_back(event_id, entry, "discard_round", discarded=discarded)
-        self._discard(rows)
-        self.changed(event_id)
+        self.rounds.discard(rows)
+        self.book.changed(event_id)
         return entry.number
 
     def repair_draft(
@@ -100,7 +108,7 @@ class Control(Rounds, Registration):
         """Pair the round not started yet again, with the same scenario (RP2/RP3 on the
         players as they are now): swaps made before are undone. If it cannot be paired
         now, the draft stays as it was (`keep_on_failure`) or is discarded."""
-        self.require(event_id, "rounds")
+        self.book.require(event_id, "rounds")
         entry = self.draft(event_id)
         if entry is None:
             raise RuleError("only a round that has not started can be paired again")
@@ -109,13 +117,13 @@ class Control(Rounds, Registration):
         discarded = [r.table_id for r in rows if r.table_id]
         self._take_back(event_id, entry, "repair_round", discarded=discarded, why=why)
         try:
-            new = self.pair_next_round(event_id, entry.scenario_id)
+            new = self.rounds.pair_next(event_id, entry.scenario_id)
         except BaseException:
             if not keep_on_failure:
-                self._discard(rows)
-                self.changed(event_id)
+                self.rounds.discard(rows)
+                self.book.changed(event_id)
                 raise
-            with self.db.unit() as repo:  # the old draft comes back as it was
+            with self.book.unit() as repo:  # the old draft comes back as it was
                 repo.add(
                     RoundEntry(
                         event_id=event_id,
@@ -124,50 +132,26 @@ class Control(Rounds, Registration):
                         pairings_json=entry.pairings_json,
                     )
                 )
-            self.changed(event_id)
+            self.book.changed(event_id)
             raise
-        self._discard(rows)
+        self.rounds.discard(rows)
         return new
 
-    def _follow_draft(self, event_id: str, why: str) -> None:
+    def follow_draft(self, event_id: str, why: str) -> None:
         """A change of the field while a round is a draft pairs the draft again; if the
         field cannot be paired now, the draft is discarded (the EO pairs it later)."""
         if self.draft(event_id) is not None:
             with contextlib.suppress(RuleError):
                 self.repair_draft(event_id, why, keep_on_failure=False)
 
-    # -- players and the draft -----------------------------------------------------
-
-    def add_player(
-        self,
-        event_id: str,
-        name: str,
-        faction: str = "",
-        lists: str = "",
-        list_note: str = "",
-        painted: bool = False,
-    ) -> PlayerEntry:
-        player = super().add_player(event_id, name, faction, lists, list_note, painted)
-        self._follow_draft(event_id, f"{player.name} added")
-        return player
-
-    def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
-        added, errors = super().import_players(event_id, text)
-        if added:
-            self._follow_draft(event_id, f"{len(added)} players imported")
-        return added, errors
-
-    def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
-        player = super().drop_player(event_id, player_id, dropped)
-        self._follow_draft(event_id, f"{player.name} {'dropped' if dropped else 'rejoined'}")
-        return player
+    # -- a player added by mistake -------------------------------------------------
 
     def delete_player(self, event_id: str, player_id: str) -> PlayerEntry:
         """A player added by mistake goes, before they played: paired in a round that
         started, they stay (drop them instead)."""
-        self.require(event_id, "players")
-        player = self.player(event_id, player_id)
-        for entry in self.rounds(event_id):
+        self.book.require(event_id, "players")
+        player = self.book.player(event_id, player_id)
+        for entry in self.book.rounds(event_id):
             if entry.started_ms is None:
                 continue
             if any(player_id in (row.p1, row.p2) for row in pairings_of(entry)):
@@ -175,19 +159,21 @@ class Control(Rounds, Registration):
                     f"{player.name} has played in round {entry.number}: a player who has "
                     "played stays in the event's record. Drop them instead."
                 )
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             repo.delete_player(player)
-            repo.add(self._action(event_id, "delete_player", player=player_id, name=player.name))
-        self.changed(event_id)
-        self._follow_draft(event_id, f"{player.name} deleted")
+            repo.add(
+                self.book.action(event_id, "delete_player", player=player_id, name=player.name)
+            )
+        self.book.changed(event_id)
+        self.follow_draft(event_id, f"{player.name} deleted")
         return player
 
     # -- what DC8 would do now -------------------------------------------------------
 
     def round_end_preview(self, event_id: str) -> dict[str, str]:
         """DC8 as it would be called now, table by table (nothing is changed)."""
-        self.require(event_id, "rounds")
-        entry = self.current_round(event_id)
+        self.book.require(event_id, "rounds")
+        entry = self.book.current_round(event_id)
         if entry is None or entry.started_ms is None:
             raise RuleError("no round is running")
         now = self.time.now_ms()
@@ -206,21 +192,11 @@ class Control(Rounds, Registration):
             calls[room.table_id] = call.value
         return calls
 
-    # -- one table, for the EO -------------------------------------------------------
-
-    def table_detail(self, event_id: str, table_id: str) -> dict[str, Any]:
-        """What the EO needs of one table to settle it, as its engine says (a Warmachine
-        table: its dispute and both players' reports, in seat order), and its players in
-        seat order: the pairing's first, then its second, whoever goes first."""
-        room: TableRoom = self.event_table(event_id, table_id)
-        detail = room.engine.detail(table_id, room.game, self.time.now_ms())
-        return {**detail, "players": seated_players(room)}
-
     # -- stale seat links -----------------------------------------------------------
 
     def stale_link(self, table_id: str) -> StaleLink | None:
         """The event a discarded table was from (a swap or a draft paired again)."""
-        with self.db.read() as repo:
+        with self.book.read() as repo:
             action = repo.action_discarding(table_id, DISCARDING)
             event = None if action is None else repo.event(action.event_id)
         if action is None or event is None:
@@ -232,19 +208,3 @@ class Control(Rounds, Registration):
             "discard_round": "the round's pairings were discarded",
         }[action.action]
         return StaleLink(event.id, event.name, detail.get("round"), why)
-
-
-def seated_players(room: TableRoom) -> list[dict[str, Any]]:
-    """An event table's two players in seat order (the pairing's): id, name, and whether
-    they go first (None: not decided yet)."""
-    meta = room.meta
-    ids = ("", "") if meta is None else (meta.p1_player, meta.p2_player)
-    first = room.engine.summary(room.game).get("first") if round_gate.first_known(room) else None
-    return [
-        {
-            "id": ids[seat],
-            "name": room.game.setup.names[seat],
-            "first": None if first is None else first is seat,
-        }
-        for seat in Side
-    ]

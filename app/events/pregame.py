@@ -1,15 +1,22 @@
 """An event table's pre-game: opened when the round starts, with the lists each player
-may choose (their registered lists, narrowed by a ruleset that wants each list played)."""
+may choose (their registered lists, narrowed by a ruleset that wants each list played);
+without the pre-game on the phones, only the starting roll and who goes first."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from app.domain import commands as c
 from app.domain.formats import get_format, split_lists
+from app.domain.pregame import Step
 from app.domain.standings import PlayerRecord
 from app.events.base import PairingRow
-from app.store.models import EventRecord, PlayerEntry
+from app.events.book import EventBook
+from app.events.results import Results
+from app.store.models import EventRecord, PlayerEntry, RoundEntry
+
+#: Without the pre-game on the phones, a table settles only who goes first off the clock.
+ROLL_ONLY = (Step.ROLL.value, Step.ORDER.value)
 
 
 def list_choices(
@@ -38,3 +45,37 @@ def open_command(
             continue
         seats.append(list_choices(event, player, by_id.get(player_id), rounds_left))
     return c.OpenPregame(choices=(seats[0], seats[1]))
+
+
+class Pregame:
+    """What each table of a round opens with when the round starts."""
+
+    def __init__(self, book: EventBook, results: Results) -> None:
+        self.book = book
+        self.results = results
+
+    def opening(self, event: EventRecord, entry: RoundEntry) -> Callable[[PairingRow], c.Command]:
+        """Each table's opening command: the pre-game on the phones (its lists), or only
+        the starting roll and the choice of who goes first."""
+        if not event.pregame:
+            return lambda _row: c.OpenPregame(steps=ROLL_ONLY)
+        players = {p.id: p for p in self.book.players(event.id)}
+        records = self.results.player_records(event.id)
+        left = max(1, self.results.planned_rounds(event.id) - entry.number + 1)
+        return lambda row: open_command(event, row, players, records, left)
+
+    def list_offers(self, event: EventRecord, number: int) -> dict[str, tuple[str, ...]]:
+        """The lists each player may play this round, where the ruleset has each list
+        played at least once (none: any list)."""
+        rule = get_format(event.format_id).list_rule(event.lists)
+        if not rule.each_played:
+            return {}
+        left = self.results.planned_rounds(event.id) - number + 1
+        offers: dict[str, tuple[str, ...]] = {}
+        records = {r.id: r for r in self.results.player_records(event.id)}
+        for player in self.book.players(event.id):
+            lists = split_lists(player.lists)
+            record = records.get(player.id)
+            played = [r.list_played for r in record.rounds] if record else []
+            offers[player.id] = tuple(rule.choices(lists, played, left))
+        return offers

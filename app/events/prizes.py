@@ -27,8 +27,11 @@ from app.domain.prizes import (
     second_vote_entries,
     standings_winner,
 )
+from app.events.book import EventBook
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, PrizeBallot, PrizeDecision
+from app.tables.hub import TableHub
+from app.tables.timesource import TimeSource
 
 View = dict[str, Any]
 
@@ -46,14 +49,22 @@ def _last_count(decision: PrizeDecision) -> Count | None:
     return Count(last["votes"], tuple(last["leaders"]))
 
 
-class Prizes(Results):
+class Prizes:
+    """ST3's prizes of an event: by the standings, by the EO's choice or by a vote."""
+
+    def __init__(self, book: EventBook, hub: TableHub, time: TimeSource, results: Results) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        self.results = results
+
     # -- reads ----------------------------------------------------------------------
 
-    def prizes_of(self, event: EventRecord) -> tuple[Prize, ...]:
+    def of(self, event: EventRecord) -> tuple[Prize, ...]:
         return offered(get_format(event.format_id).prizes, event.painting_category)
 
     def _decisions(self, event_id: str) -> dict[str, PrizeDecision]:
-        with self.db.read() as repo:
+        with self.book.read() as repo:
             return {d.prize_id: d for d in repo.prize_decisions(event_id)}
 
     def _decision(self, event_id: str, prize_id: str) -> PrizeDecision | None:
@@ -63,18 +74,18 @@ class Prizes(Results):
     def _eligible(players: list[PlayerEntry]) -> list[PlayerEntry]:
         return [p for p in players if not p.disqualified]
 
-    def prizes_view(self, event_id: str) -> View:
+    def view(self, event_id: str) -> View:
         """Every prize and where it stands; a vote's count only once it is closed."""
-        event = self.require(event_id, "prizes")
-        players = self.players(event_id)
+        event = self.book.require(event_id, "prizes")
+        players = self.book.players(event_id)
         names = {p.id: p.name for p in players}
         ineligible = {p.id for p in players if p.disqualified}
-        records = self.player_records(event_id)
+        records = self.results.player_records(event_id)
         # Places follow the standings once a game is recorded (provisional until the end).
-        rows = self.standings(event_id) if any(p.rounds for p in records) else []
+        rows = self.results.standings(event_id) if any(p.rounds for p in records) else []
         decisions = self._decisions(event_id)
         prizes = []
-        for prize in self.prizes_of(event):
+        for prize in self.of(event):
             item: View = {
                 "id": prize.id,
                 "name": prize.name,
@@ -92,7 +103,11 @@ class Prizes(Results):
                 item["winner"] = _person(winner, names)
             prizes.append(item)
         return {
-            "event": {"id": event.id, "name": event.name, "over": self.event_over(event_id)},
+            "event": {
+                "id": event.id,
+                "name": event.name,
+                "over": self.results.event_over(event_id),
+            },
             "prizes": prizes,
             "players": [
                 {"id": p.id, "name": p.name, "disqualified": p.disqualified} for p in players
@@ -124,7 +139,7 @@ class Prizes(Results):
     # -- the EO ---------------------------------------------------------------------
 
     def _chosen_prize(self, event_id: str, prize_id: str) -> Prize:
-        prize = get_prize(self.prizes_of(self.event(event_id)), prize_id)
+        prize = get_prize(self.of(self.book.event(event_id)), prize_id)
         if not prize.chosen:
             raise RuleError(f"{prize.name} goes {prize.ruled}: nobody chooses it")
         return prize
@@ -132,12 +147,12 @@ class Prizes(Results):
     def open_vote(self, event_id: str, prize_id: str, entries: list[str] | None = None) -> None:
         """A blind vote among the entries shown (all eligible players when none are
         named); after a tied vote, a second one among the tied entries only."""
-        self.require(event_id, "prizes")
+        self.book.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
         if not prize.vote:
             raise RuleError(f"{prize.name} is chosen by the EO, not by a vote")
         decision = self._decision(event_id, prize_id)
-        eligible = [p.id for p in self._eligible(self.players(event_id))]
+        eligible = [p.id for p in self._eligible(self.book.players(event_id))]
         if decision is not None and decision.status == "open":
             raise RuleError(f"the vote for {prize.name} is already open: close it first")
         if decision is not None and decision.status == "awarded":
@@ -156,20 +171,20 @@ class Prizes(Results):
             decision = PrizeDecision(event_id=event_id, prize_id=prize_id)
         decision.status, decision.stage = "open", decision.stage + 1
         decision.entries_json = json.dumps(list(chosen))
-        with self.db.unit() as repo:
-            repo.add(decision, self._action(event_id, "open_vote", prize=prize_id))
-        self.changed(event_id)
+        with self.book.unit() as repo:
+            repo.add(decision, self.book.action(event_id, "open_vote", prize=prize_id))
+        self.book.changed(event_id)
 
     def close_vote(self, event_id: str, prize_id: str) -> None:
         """Count the vote: one winner takes the prize; a tie waits for the EO's choice
         among the tied or a second vote among them."""
-        self.require(event_id, "prizes")
+        self.book.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
         decision = self._decision(event_id, prize_id)
         if decision is None or decision.status != "open":
             raise RuleError(f"no vote for {prize.name} is open")
         entries = json.loads(decision.entries_json)
-        with self.db.read() as repo:
+        with self.book.read() as repo:
             rows = repo.ballots(event_id, prize_id, decision.stage)
         counted = count(entries, [Ballot(b.voter, b.choice) for b in rows])
         counts = _counts(decision)
@@ -180,15 +195,15 @@ class Prizes(Results):
         decision.status = "closed"
         if counted.winner is not None:
             decision.status, decision.winner, decision.by = "awarded", counted.winner, "vote"
-        with self.db.unit() as repo:
-            repo.add(decision, self._action(event_id, "close_vote", prize=prize_id))
-        self.changed(event_id)
+        with self.book.unit() as repo:
+            repo.add(decision, self.book.action(event_id, "close_vote", prize=prize_id))
+        self.book.changed(event_id)
 
     def award(self, event_id: str, prize_id: str, player_id: str) -> None:
         """The EO chooses the winner (after a tied vote: one of the tied entries)."""
-        self.require(event_id, "prizes")
+        self.book.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
-        player = self.player(event_id, player_id)
+        player = self.book.player(event_id, player_id)
         if player.disqualified:
             raise RuleError(f"{player.name} is disqualified: not eligible for any prize")
         decision = self._decision(event_id, prize_id)
@@ -200,21 +215,23 @@ class Prizes(Results):
         if decision is None:
             decision = PrizeDecision(event_id=event_id, prize_id=prize_id)
         decision.status, decision.winner, decision.by = "awarded", player_id, "eo"
-        with self.db.unit() as repo:
-            repo.add(decision, self._action(event_id, "award", prize=prize_id, player=player_id))
-        self.changed(event_id)
+        with self.book.unit() as repo:
+            repo.add(
+                decision, self.book.action(event_id, "award", prize=prize_id, player=player_id)
+            )
+        self.book.changed(event_id)
 
     def disqualify(self, event_id: str, player_id: str, disqualified: bool = True) -> PlayerEntry:
         """The EO disqualifies a player: not paired again, not eligible for any prize."""
-        self.require(event_id, "players")
-        player = self.player(event_id, player_id)
-        with self.db.unit() as repo:
+        self.book.require(event_id, "players")
+        player = self.book.player(event_id, player_id)
+        with self.book.unit() as repo:
             player.disqualified = disqualified
             if disqualified:
                 player.dropped = True
             action = "disqualify" if disqualified else "requalify"
-            repo.add(player, self._action(event_id, action, player=player_id))
-        self.changed(event_id)
+            repo.add(player, self.book.action(event_id, action, player=player_id))
+        self.book.changed(event_id)
         return player
 
     # -- the players ----------------------------------------------------------------
@@ -226,22 +243,22 @@ class Prizes(Results):
                 role = room.tokens.role_for(token)
                 if room.meta is not None and role in ("p1", "p2"):
                     player_id = room.meta.p1_player if role == "p1" else room.meta.p2_player
-                    return self.player(event_id, player_id)
+                    return self.book.player(event_id, player_id)
         raise Unauthorized("open this page from your own seat link (X-Player-Token header)")
 
     def ballot_view(self, event_id: str, token: str | None) -> View:
         """What a player sees: the open votes, their entries and the player's own vote."""
-        self.require(event_id, "prizes")
+        self.book.require(event_id, "prizes")
         me = self.voter(event_id, token)
-        event = self.event(event_id)
-        names = {p.id: p.name for p in self.players(event_id)}
+        event = self.book.event(event_id)
+        names = {p.id: p.name for p in self.book.players(event_id)}
         ballots = []
         decisions = self._decisions(event_id)
-        for prize in self.prizes_of(event):
+        for prize in self.of(event):
             decision = decisions.get(prize.id)
             if decision is None or decision.status != "open":
                 continue
-            with self.db.read() as repo:
+            with self.book.read() as repo:
                 mine = repo.ballot(event_id, prize.id, decision.stage, me.id)
             ballots.append(
                 {
@@ -258,13 +275,13 @@ class Prizes(Results):
 
     def cast_vote(self, event_id: str, token: str | None, prize_id: str, choice: str) -> None:
         """A player's secret vote; voting again replaces it until the vote closes."""
-        self.require(event_id, "prizes")
+        self.book.require(event_id, "prizes")
         me = self.voter(event_id, token)
-        prize = get_prize(self.prizes_of(self.event(event_id)), prize_id)
+        prize = get_prize(self.of(self.book.event(event_id)), prize_id)
         decision = self._decision(event_id, prize_id)
         if decision is None or decision.status != "open":
             raise RuleError(f"the vote for {prize.name} is not open")
-        voters = {p.id for p in self._eligible(self.players(event_id))}
+        voters = {p.id for p in self._eligible(self.book.players(event_id))}
         check_ballot(me.id, choice, json.loads(decision.entries_json), voters)
         try:
             self._put_ballot(event_id, prize_id, decision.stage, me.id, choice)
@@ -275,7 +292,7 @@ class Prizes(Results):
         self, event_id: str, prize_id: str, stage: int, voter: str, choice: str
     ) -> None:
         now = self.time.now_ms()
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             mine = repo.ballot(event_id, prize_id, stage, voter)
             if mine is None:
                 mine = PrizeBallot(

@@ -3,7 +3,7 @@ pairings and results, standings) and the dashboard's snapshot.
 
 A view is built from one query set (the event, its players, rounds and the EO's
 results, read in one session, plus the live tables) and kept until the event changes:
-the service's "changed" signal, or a table of the event whose status moved (the view
+the book's "changed" signal, or a table of the event whose status moved (the view
 keeps the statuses it was built with). A table's result being confirmed is a change of
 the event (the standings move): the hub's listener only marks it, and the signal goes
 from the loop's next turn, never under the table's lock.
@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,7 +22,8 @@ from app.domain.formats import get_format, rules_for_scenario
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
 from app.domain.variants import names as variant_names
-from app.events.base import ChangeListener, EventBase, list_policy, pairings_of
+from app.events.base import list_policy, pairings_of
+from app.events.book import ChangeListener, EventBook
 from app.events.dashboard import Dashboards, summary
 from app.events.results import (
     complete,
@@ -34,9 +34,12 @@ from app.events.results import (
     records_of,
 )
 from app.events.table_result import TableResult
+from app.events.tournaments import Tournaments
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables import round_gate, seating
+from app.tables.hub import TableHub
 from app.tables.room import TableRoom, table_status
+from app.tables.timesource import TimeSource
 
 View = dict[str, Any]
 #: Each live table of an event with its status, as a view was built with them.
@@ -55,15 +58,19 @@ class EventData:
 
 
 class ReadModels:
-    def __init__(self, service: EventBase) -> None:
-        self.service = service
+    def __init__(
+        self, book: EventBook, hub: TableHub, time: TimeSource, tournaments: Tournaments
+    ) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        #: The views of events run by their format's own tournament policy.
+        self.tournaments = tournaments
         self.builds = 0  # query sets read so far (one per change of an event that is read)
         self._views: dict[str, tuple[Statuses, dict[bool, View]]] = {}
         self._status: dict[str, str] = {}
-        #: The view of an event run by its format's own tournament policy (else None).
-        self.own_view: Callable[[str, bool], View | None] = lambda _event_id, _admin: None
-        service.listeners.insert(0, self.invalidate)
-        service.hub.listeners.append(self.table_changed)
+        book.listeners.insert(0, self.invalidate)
+        hub.listeners.append(self.table_changed)
 
     # -- keeping the views current --------------------------------------------------
 
@@ -82,21 +89,21 @@ class ReadModels:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:  # no loop (a script): nobody is listening on a socket
-                self.service.changed(room.meta.event_id)
+                self.book.changed(room.meta.event_id)
             else:
-                loop.call_soon(self.service.changed, room.meta.event_id)
+                loop.call_soon(self.book.changed, room.meta.event_id)
 
     # -- building -----------------------------------------------------------------
 
     def load(self, event_id: str) -> EventData:
-        with self.service.db.read() as repo:
+        with self.book.read() as repo:
             event = repo.event(event_id)
             if event is None:
                 raise NotFound(f"no event {event_id!r}")
             players = repo.players(event_id)
             rounds = repo.rounds(event_id)
         self.builds += 1
-        results = recorded_results(self.service.hub.event_tables(event_id))
+        results = recorded_results(self.hub.event_tables(event_id))
         records = records_of(event, players, rounds, results)
         return EventData(event, players, rounds, results, records)
 
@@ -106,7 +113,7 @@ class ReadModels:
         firsts: dict[str | None, str | None] = {}
         for entry in data.rounds:
             for row in pairings_of(entry):
-                room = self.service.hub.get(row.table_id or "")
+                room = self.hub.get(row.table_id or "")
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
                 if room is not None and row.p2 is not None and round_gate.first_known(room):
                     firsts[row.table_id] = seating.first_player(room.game, (row.p1, row.p2))
@@ -117,7 +124,7 @@ class ReadModels:
 
     def _statuses(self, event_id: str) -> Statuses:
         """Each table's status, and who goes first at it (decided at the table)."""
-        rooms = self.service.hub.event_tables(event_id)
+        rooms = self.hub.event_tables(event_id)
         return tuple(
             sorted(
                 (r.table_id, f"{table_status(r.game)}:{seating.first_seat(r.game)}") for r in rooms
@@ -127,26 +134,26 @@ class ReadModels:
     def event_view(self, event_id: str, admin: bool = False) -> View:
         """The event as its EO (`admin`) or the public sees it: the public sees neither
         the players' lists nor a round's scenario and pairings before it starts (RP4)."""
-        own = self.own_view(event_id, admin)
+        own = self.tournaments.view(event_id, admin)
         if own is not None:
-            return {**own, "server_ms": self.service.time.now_ms()}
+            return {**own, "server_ms": self.time.now_ms()}
         statuses = self._statuses(event_id)
         cached = self._views.get(event_id)
         if cached is None or cached[0] != statuses:
             cached = self._views[event_id] = (statuses, self._build(event_id))
-        return {**cached[1][admin], "server_ms": self.service.time.now_ms()}
+        return {**cached[1][admin], "server_ms": self.time.now_ms()}
 
     def round_view(self, event_id: str, number: int, admin: bool = False) -> View:
         rounds: list[View] = self.event_view(event_id, admin)["rounds"]
         return rounds[number - 1]
 
     def dashboard_snapshot(self, event_id: str, role: str) -> View:
-        now = self.service.time.now_ms()
+        now = self.time.now_ms()
         view = self.event_view(event_id, admin=role == "eo")
         current = view["rounds"][-1] if view["rounds"] else None
         ids = {p["table_id"] for p in current["pairings"]} if current else set()
         rooms = sorted(
-            self.service.hub.event_tables(event_id),
+            self.hub.event_tables(event_id),
             key=lambda r: (r.meta.round_number, r.meta.table_no) if r.meta else (0, 0),
         )
         tables = [summary(r, now) for r in rooms if r.table_id in ids]

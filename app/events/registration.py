@@ -1,5 +1,6 @@
-"""An event's record and its players: creating the event, the EO's token, registering,
-correcting, dropping and importing players (CSV). Each use case is one transaction."""
+"""An event's record and its players: creating the event, registering, correcting,
+dropping and importing players (CSV). Each use case is one transaction; a change of
+the field while a round is a draft pairs the draft again (`Control`)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,18 @@ import secrets
 
 from app.domain import variants
 from app.domain.army_lists import ListChecks, check_length, list_texts, tidy
-from app.domain.errors import BadInput, RuleError, Unauthorized
+from app.domain.errors import BadInput, RuleError
 from app.domain.formats import ListRule, get_format
 from app.domain.prizes import painting_category
 from app.domain.rankings import get_ranking
 from app.domain.tournament import RoundPlan
-from app.events.base import EventBase, EventSpec, list_policy
+from app.events.base import EventSpec, list_policy
+from app.events.book import EventBook
+from app.events.control import Control
+from app.events.tournaments import Tournaments
 from app.store.models import EventRecord, PlayerEntry
-from app.tables.hub import new_id, new_token
+from app.tables.hub import TableHub, new_id, new_token
+from app.tables.timesource import TimeSource
 
 
 def _clean(name: str, faction: str, lists: str) -> tuple[str, str, str]:
@@ -56,10 +61,33 @@ def csv_rows(text: str) -> list[tuple[int, Row]]:
     return rows
 
 
-class Registration(EventBase):
+class Registration:
+    """The event's record and its field of players."""
+
+    def __init__(
+        self,
+        book: EventBook,
+        hub: TableHub,
+        time: TimeSource,
+        control: Control,
+        tournaments: Tournaments,
+        players_per_event: int = 1024,
+    ) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        self.control = control
+        self.tournaments = tournaments
+        self.players_per_event = players_per_event
+
     # -- events -------------------------------------------------------------------
 
     def create_event(self, spec: EventSpec) -> EventRecord:
+        """An event by the EO's spec; a format whose events run by rules of their own
+        has its tournament policy create it."""
+        policy = self.tournaments.of_format(spec.format_id)
+        if policy is not None:
+            return policy.create(spec)
         fmt = get_format(spec.format_id)
         if spec.clock_minutes is None:
             fmt.player_clock_ms(spec.points)
@@ -101,20 +129,14 @@ class Registration(EventBase):
             admin_token=new_token(),
             created_ms=self.time.now_ms(),
         )
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             repo.add(event)
         return event
 
     def _next_to_play(self, event_id: str) -> int:
         """The first round a player added or rejoining now plays: a round paired but
         not started yet takes them in (it is paired again)."""
-        return sum(1 for r in self.rounds(event_id) if r.started_ms is not None) + 1
-
-    def authorize(self, event_id: str, token: str | None) -> EventRecord:
-        event = self.event(event_id)
-        if not token or not secrets.compare_digest(token.encode(), event.admin_token.encode()):
-            raise Unauthorized("this needs the EO's token (X-EO-Token header)")
-        return event
+        return sum(1 for r in self.book.rounds(event_id) if r.started_ms is not None) + 1
 
     # -- players ------------------------------------------------------------------
 
@@ -130,10 +152,11 @@ class Registration(EventBase):
         """Register a player; a late arrival joins from the next round (RP7: losses before).
         The EO's `list_note` lets lists stand that the list rules would refuse; `painted`
         declares the army meets the event's Painting Required standard."""
-        self.require(event_id, "players")
+        self.book.require(event_id, "players")
         added, errors = self._add_players(event_id, [(name, faction, lists, painted)], list_note)
         if errors:
             raise BadInput(errors[0][1])
+        self.control.follow_draft(event_id, f"{added[0].name} added")
         return added[0]
 
     def _check_new(
@@ -160,10 +183,10 @@ class Registration(EventBase):
         self, event_id: str, rows: list[Row], note: str = ""
     ) -> tuple[list[PlayerEntry], list[tuple[int, str]]]:
         """Register several players in one transaction; bad rows come back by index."""
-        event = self.event(event_id)
+        event = self.book.event(event_id)
         policy = list_policy(event)
         note = note.strip()[:300]
-        taken = {p.name.lower() for p in self.players(event_id)}
+        taken = {p.name.lower() for p in self.book.players(event_id)}
         joined_round = self._next_to_play(event_id)
         added: list[PlayerEntry] = []
         errors: list[tuple[int, str]] = []
@@ -189,13 +212,15 @@ class Registration(EventBase):
                 )
             )
         if added:
-            with self.db.unit() as repo:
+            with self.book.unit() as repo:
                 for player in added:
                     repo.add(
                         player,
-                        self._action(event_id, "add_player", player=player.id, name=player.name),
+                        self.book.action(
+                            event_id, "add_player", player=player.id, name=player.name
+                        ),
                     )
-            self.changed(event_id)
+            self.book.changed(event_id)
         return added, errors
 
     def edit_player(
@@ -209,45 +234,48 @@ class Registration(EventBase):
         painted: bool | None = None,
     ) -> PlayerEntry:
         """Correct a player; `painted` None keeps their Painting Required declaration."""
-        self.require(event_id, "players")
-        player = self.player(event_id, player_id)
+        self.book.require(event_id, "players")
+        player = self.book.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
-        event = self.event(event_id)
+        event = self.book.event(event_id)
         note = list_note.strip()[:300]
         painted = player.painted if painted is None else painted
         rule, checks = list_policy(event)
         rule.check_lists(list_texts(lists), event.points, note, checks=checks, painted=painted)
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
             player.list_note, player.painted = note, painted
-            repo.add(player, self._action(event_id, "edit_player", player=player_id, name=name))
+            repo.add(player, self.book.action(event_id, "edit_player", player=player_id, name=name))
         for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
             if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):
                 names = list(room.game.setup.names)
                 names[0 if room.meta.p1_player == player_id else 1] = name
                 room.rename_players((names[0], names[1]))
-        self.changed(event_id)
+        self.book.changed(event_id)
         return player
 
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
         """RP7: a dropped player is not paired again; undropping rejoins them."""
-        self.require(event_id, "players")
-        player = self.player(event_id, player_id)
+        self.book.require(event_id, "players")
+        player = self.book.player(event_id, player_id)
         if not dropped and player.disqualified:
             raise RuleError(f"{player.name} is disqualified: lift the disqualification first")
         next_round = self._next_to_play(event_id)
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             player.dropped = dropped
             if not dropped:
                 player.joined_round = max(player.joined_round, next_round)
-            action = self._action(event_id, "drop" if dropped else "rejoin", player=player_id)
+            action = self.book.action(event_id, "drop" if dropped else "rejoin", player=player_id)
             repo.add(player, action)
-        self.changed(event_id)
+        self.book.changed(event_id)
+        self.control.follow_draft(event_id, f"{player.name} {'dropped' if dropped else 'rejoined'}")
         return player
 
     def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
         """CSV with a header row: name, faction, lists, painted (all but name optional)."""
-        self.require(event_id, "players")
+        self.book.require(event_id, "players")
         rows = csv_rows(text)
         added, errors = self._add_players(event_id, [row for _, row in rows])
+        if added:
+            self.control.follow_draft(event_id, f"{len(added)} players imported")
         return added, [f"line {rows[index][0]}: {message}" for index, message in errors]

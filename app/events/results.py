@@ -13,7 +13,9 @@ from app.domain.method import Method
 from app.domain.rankings import Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
-from app.events.base import EventBase, PairingRow, pairings_of
+from app.events.base import PairingRow, pairings_of
+from app.events.book import EventBook
+from app.events.event_tables import EventTables
 from app.events.table_result import (
     TableResult,
     change_words,
@@ -22,6 +24,7 @@ from app.events.table_result import (
     table_says,
 )
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
+from app.tables.hub import TableHub
 from app.tables.room import TableRoom
 
 
@@ -158,45 +161,54 @@ def over(
     return event_over(records, len(rounds), plan_of(event))
 
 
-class Results(EventBase):
+class Results:
+    """What the tables recorded, as the event counts it: the players' records, the
+    standings, RP1's end of the event, and the EO's entry of a table's result."""
+
+    def __init__(self, book: EventBook, hub: TableHub, tables: EventTables) -> None:
+        self.book = book
+        self.hub = hub
+        self.tables = tables
+
     def _results(self, event_id: str) -> dict[str, TableResult]:
         """Recorded results by table: the EO's entry, else the players' confirmed one."""
-        self.require(event_id, "results")
+        self.book.require(event_id, "results")
         return recorded_results(self.hub.event_tables(event_id))
 
     def player_records(self, event_id: str) -> list[PlayerRecord]:
-        return self._records(event_id, self.players(event_id))
+        return self.records(event_id, self.book.players(event_id))
 
-    def _records(self, event_id: str, entries: list[PlayerEntry]) -> list[PlayerRecord]:
-        event = self.event(event_id)
-        return records_of(event, entries, self.rounds(event_id), self._results(event_id))
+    def records(self, event_id: str, entries: list[PlayerEntry]) -> list[PlayerRecord]:
+        """The games of these players of the event so far."""
+        event = self.book.event(event_id)
+        return records_of(event, entries, self.book.rounds(event_id), self._results(event_id))
 
     def standings(self, event_id: str) -> list[Standing]:
-        event = self.event(event_id)
-        return event_standings(event, self.rounds(event_id), self.player_records(event_id))
+        event = self.book.event(event_id)
+        return event_standings(event, self.book.rounds(event_id), self.player_records(event_id))
 
     def tie_word(self, event_id: str) -> str:
         """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""
-        return get_format(self.event(event_id).format_id).tie_word
+        return get_format(self.book.event(event_id).format_id).tie_word
 
     def standings_words(self, event_id: str) -> str:
         """ST2: the variant the event's standings are ranked by, in words."""
-        ranking = event_ranking(self.event(event_id))
+        ranking = event_ranking(self.book.event(event_id))
         return f"{ranking.name}: {ranking.order_words}"
 
     def round_complete(self, entry: RoundEntry) -> bool:
         return complete(entry, self._results(entry.event_id))
 
     def plan(self, event_id: str) -> RoundPlan:
-        return plan_of(self.event(event_id))
+        return plan_of(self.book.event(event_id))
 
     def planned_rounds(self, event_id: str) -> int:
         """RP1 by the number of registered players, or the EO's fixed count."""
-        return self.plan(event_id).round_limit(max(len(self.players(event_id)), 2))
+        return self.plan(event_id).round_limit(max(len(self.book.players(event_id)), 2))
 
     def event_over(self, event_id: str) -> bool:
         """RP1: all rounds played, or one player leads on TP alone after a round."""
-        rounds = self.rounds(event_id)
+        rounds = self.book.rounds(event_id)
         if not rounds or not self.round_complete(rounds[-1]):
             return False
         return event_over(self.player_records(event_id), len(rounds), self.plan(event_id))
@@ -206,7 +218,7 @@ class Results(EventBase):
 
     # -- the EO's results ---------------------------------------------------------
 
-    async def enter_result(
+    async def enter(
         self, event_id: str, table_id: str, result: TableResult, reason: str = ""
     ) -> None:
         """The EO enters or corrects a table's result; it overrides the players' own.
@@ -216,7 +228,7 @@ class Results(EventBase):
         TS9: a settled result moves only with the reason; in a closed round it shows
         as a correction.
         """
-        room = self.event_table(event_id, table_id)
+        room = self.tables.get(event_id, table_id)
         number = room.meta.round_number if room.meta is not None else 0
         played = in_side_order(result, room.game)  # the game's P1 is whoever went first
         command = c.RecordResult(
@@ -226,7 +238,7 @@ class Results(EventBase):
             method=Method(played.method),
             lists=played.lists,
             reason=reason,
-            round_closed=number < len(self.rounds(event_id)) or self.event_over(event_id),
+            round_closed=number < len(self.book.rounds(event_id)) or self.event_over(event_id),
         )
         before = table_says(room.game)
         settled = self.table_result(event_id, table_id) is not None
@@ -242,6 +254,6 @@ class Results(EventBase):
             "words": words + (f". Why: {reason.strip()}" if reason.strip() else ""),
         }
         action = "correct_result" if settled else "enter_result"
-        with self.db.unit() as repo:
-            repo.add(self._action(event_id, action, **detail))
-        self.changed(event_id)
+        with self.book.unit() as repo:
+            repo.add(self.book.action(event_id, action, **detail))
+        self.book.changed(event_id)

@@ -16,7 +16,6 @@ is the same whichever worker records it.
 from __future__ import annotations
 
 import asyncio
-import random
 
 from app.domain import variants
 from app.domain.errors import RuleError
@@ -24,9 +23,9 @@ from app.domain.formats import get_format
 from app.domain.game import Game, Phase
 from app.domain.tournament import last_deployment
 from app.events.base import event_clock_ms, event_variants, pairings_of
+from app.events.book import EventBook
 from app.events.round_end import RoundEnds
 from app.store.models import EventRecord, RoundEntry
-from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource
@@ -41,26 +40,30 @@ def _deployment(game: object) -> tuple[bool, int | None]:
     return False, game.deployed_ms
 
 
-class RoundClock(RoundEnds):
-    def __init__(
-        self,
-        store: Store,
-        hub: TableHub,
-        time: TimeSource,
-        rng: random.Random | None = None,
-        players_per_event: int = 1024,
-    ) -> None:
-        super().__init__(store, hub, time, rng, players_per_event)
+class RoundClock:
+    """A started round's expected end, set once its last table has begun (DC4), and
+    DC8's call when the EO makes it."""
+
+    def __init__(self, book: EventBook, hub: TableHub, time: TimeSource, ends: RoundEnds) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        self.ends = ends
         #: For each event whose round waits on its tables: the tables yet to begin.
         self._undeployed: dict[str, set[str]] = {}
         hub.listeners.append(self._table_moved)
 
-    def round_end_at(self, event: EventRecord, start_ms: int) -> int | None:
+    def end_at(self, event: EventRecord, start_ms: int) -> int | None:
         """When a round whose time counts from `start_ms` ends: both player clocks
         (DC4), the round's length under Classic Turn Timing, never when untimed."""
         fmt = get_format(event.format_id)
         chosen = variants.parse(event_variants(event), fmt.variants, fmt.name)
         return variants.round_end_ms(start_ms, event.points, chosen, event_clock_ms(event))
+
+    def round_started(self, entry: RoundEntry) -> None:
+        """A round started: its end waits on its tables (a timer it had goes)."""
+        self.ends.schedule(entry)
+        self.await_deployment(entry)
 
     # -- waiting on the tables ---------------------------------------------------------
 
@@ -69,8 +72,8 @@ class RoundClock(RoundEnds):
         the tables that have not."""
         event_id = entry.event_id
         self._undeployed.pop(event_id, None)
-        event = self.event(event_id)
-        if self.round_end_at(event, 0) is None:
+        event = self.book.event(event_id)
+        if self.end_at(event, 0) is None:
             return  # the games are untimed
         waiting: set[str] = set()
         starts: list[int | None] = []
@@ -89,11 +92,11 @@ class RoundClock(RoundEnds):
         start = last_deployment(starts)
         if start is None:
             return  # every game was decided before it was played
-        with self.db.unit() as repo:
-            entry.expected_end_ms = self.round_end_at(event, start)
+        with self.book.unit() as repo:
+            entry.expected_end_ms = self.end_at(event, start)
             repo.add(entry)
-        self._schedule_round_end(entry)
-        self.changed(event_id)
+        self.ends.schedule(entry)
+        self.book.changed(event_id)
 
     def _table_moved(self, room: TableRoom) -> None:
         """A hub listener, under the table's lock: it only marks; the round's end is
@@ -121,7 +124,7 @@ class RoundClock(RoundEnds):
 
     def _waiting_round(self, event_id: str) -> RoundEntry | None:
         """The event's round if it started and has no end time yet."""
-        entry = self.current_round(event_id)
+        entry = self.book.current_round(event_id)
         if entry is None or entry.started_ms is None or entry.expected_end_ms is not None:
             return None
         return None if entry.end_calls_json is not None else entry
@@ -129,23 +132,26 @@ class RoundClock(RoundEnds):
     # -- the round end's timers, and the call ----------------------------------------------
 
     def start_timers(self) -> None:
-        super().start_timers()
-        with self.db.read() as repo:
+        """Every running round's timer, and every started round's wait on its tables."""
+        self.ends.start_timers()
+        with self.book.read() as repo:
             waiting = repo.rounds_without_end()
         for event_id in {entry.event_id for entry in waiting}:
             current = self._waiting_round(event_id)
             if current is not None:
                 self.await_deployment(current)
 
-    def follow_round(self, event_id: str) -> None:
-        super().follow_round(event_id)
+    def follow(self, event_id: str) -> None:
+        """Another worker changed the event: follow its round's timer and its wait."""
+        self.ends.follow(event_id)
         entry = self._waiting_round(event_id)
         if entry is None:
             self._undeployed.pop(event_id, None)
         else:
             self.await_deployment(entry)
 
-    async def call_round_end(self, event_id: str) -> dict[str, str]:
+    async def call_end(self, event_id: str) -> dict[str, str]:
+        """DC8 now, at the EO's call, once every table of the round has begun."""
         waiting = self._undeployed.get(event_id)
         if waiting:
             tables = "1 table has" if len(waiting) == 1 else f"{len(waiting)} tables have"
@@ -153,4 +159,4 @@ class RoundClock(RoundEnds):
                 f"{tables} not begun deployment yet: the round's end is set when the "
                 "last table begins"
             )
-        return await super().call_round_end(event_id)
+        return await self.ends.call(event_id)

@@ -18,9 +18,11 @@ from app.domain.errors import RuleError
 from app.domain.game import Phase
 from app.domain.tournament import RoundEndCall, round_end_call
 from app.events.base import pairings_of
-from app.events.results import Results
+from app.events.book import EventBook
 from app.store.models import RoundEntry
+from app.tables.hub import TableHub
 from app.tables.room import TableRoom
+from app.tables.timesource import TimeSource
 
 #: A claim on a round's end lapses after this long without its calls written.
 CLAIM_LAPSES_MS = 30_000
@@ -34,38 +36,48 @@ class RoundEndBusy(RuleError):
     code = "busy"
 
 
-class RoundEnds(Results):
+class RoundEnds:
+    """DC8's call at a running round's end, and the timer that makes it on time."""
+
+    def __init__(self, book: EventBook, hub: TableHub, time: TimeSource) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        #: Each running round's timer, by event.
+        self.timers: dict[str, asyncio.Task[None]] = {}
+
     # -- the timers ------------------------------------------------------------------
 
     def start_timers(self) -> None:
-        with self.db.read() as repo:
+        with self.book.read() as repo:
             running = repo.running_rounds()
         for entry in running:
-            self._schedule_round_end(entry)
+            self.schedule(entry)
 
-    def follow_round(self, event_id: str) -> None:
+    def follow(self, event_id: str) -> None:
         """Another worker changed the event: keep a timer for its round if it runs."""
-        entry = self.current_round(event_id)
+        entry = self.book.current_round(event_id)
         if entry is None or entry.expected_end_ms is None or entry.end_calls_json is not None:
-            old = self._round_ends.pop(event_id, None)
+            old = self.timers.pop(event_id, None)
             if old is not None:
                 old.cancel()
             return
-        self._schedule_round_end(entry)
+        self.schedule(entry)
 
-    def _schedule_round_end(self, entry: RoundEntry) -> None:
-        old = self._round_ends.pop(entry.event_id, None)
+    def schedule(self, entry: RoundEntry) -> None:
+        """The round's timer, at its expected end (none while it has none)."""
+        old = self.timers.pop(entry.event_id, None)
         if old is not None:
             old.cancel()
         if entry.expected_end_ms is not None:
-            self._round_ends[entry.event_id] = asyncio.get_running_loop().create_task(
-                self._round_end_when_due(entry.event_id, entry.expected_end_ms)
+            self.timers[entry.event_id] = asyncio.get_running_loop().create_task(
+                self._when_due(entry.event_id, entry.expected_end_ms)
             )
 
-    async def _round_end_when_due(self, event_id: str, at_ms: int) -> None:
+    async def _when_due(self, event_id: str, at_ms: int) -> None:
         while True:
             await self.time.sleep_until(at_ms)
-            entry = self.current_round(event_id)
+            entry = self.book.current_round(event_id)
             if entry is None or entry.expected_end_ms is None or entry.end_calls_json is not None:
                 return  # called already (here, by the EO or by another worker)
             now = self.time.now_ms()
@@ -73,17 +85,17 @@ class RoundEnds(Results):
                 at_ms = entry.expected_end_ms
                 continue
             try:
-                await self.call_round_end(event_id)
+                await self.call(event_id)
                 return
             except RoundEndBusy:
                 at_ms = now + LOOK_AGAIN_MS
 
     async def close(self) -> None:
-        for task in self._round_ends.values():
+        for task in self.timers.values():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self._round_ends.clear()
+        self.timers.clear()
 
     # -- the call ----------------------------------------------------------------------
 
@@ -110,21 +122,21 @@ class RoundEnds(Results):
             await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())
         return call
 
-    async def call_round_end(self, event_id: str) -> dict[str, str]:
+    async def call(self, event_id: str) -> dict[str, str]:
         """DC8 at the round's end time: play on under 5 minutes combined, else a tie.
         Called once: a second call answers what the first decided."""
-        self.require(event_id, "rounds")
-        entry = self.current_round(event_id)
+        self.book.require(event_id, "rounds")
+        entry = self.book.current_round(event_id)
         if entry is None or entry.expected_end_ms is None:
             raise RuleError("no round is running")
         if entry.end_calls_json is not None:
             calls: dict[str, str] = json.loads(entry.end_calls_json)
             return calls
         now = self.time.now_ms()
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             claimed = repo.claim_round_end(entry, now, now - CLAIM_LAPSES_MS)
         if not claimed:
-            again = self.current_round(event_id)
+            again = self.book.current_round(event_id)
             if again is not None and again.end_calls_json is not None:
                 calls = json.loads(again.end_calls_json)
                 return calls
@@ -135,8 +147,10 @@ class RoundEnds(Results):
             call = None if room is None else await self._end_call(room, now)
             if room is not None and call is not None:
                 calls[room.table_id] = call.value
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             entry.end_calls_json = json.dumps(calls)
-            repo.add(entry, self._action(event_id, "round_end", round=entry.number, calls=calls))
-        self.changed(event_id)
+            repo.add(
+                entry, self.book.action(event_id, "round_end", round=entry.number, calls=calls)
+            )
+        self.book.changed(event_id)
         return calls

@@ -8,16 +8,15 @@ failure half way leaves neither half a round nor tables nobody plays on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import random
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
-from app.domain.formats import get_format, rules_for_scenario, split_lists
+from app.domain.formats import get_format, rules_for_scenario
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Pairing, pair_round, pairing_of
-from app.domain.pregame import Step
 from app.domain.rankings import get_ranking, pair_finals
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
@@ -30,14 +29,14 @@ from app.events.base import (
     event_variants,
     pairings_of,
 )
-from app.events.pregame import open_command
+from app.events.book import EventBook
+from app.events.pregame import Pregame
+from app.events.results import Results
 from app.events.round_clock import RoundClock
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
-from app.tables import round_gate
-from app.tables.room import TableMeta, TableRoom
-
-#: Without the pre-game on the phones, a table settles only who goes first off the clock.
-ROLL_ONLY = (Step.ROLL.value, Step.ORDER.value)
+from app.tables.hub import TableHub
+from app.tables.room import TableMeta
+from app.tables.timesource import TimeSource
 
 
 def _seat_of(rows: list[PairingRow], player_id: str) -> tuple[int, str]:
@@ -53,7 +52,28 @@ def _seat(row: PairingRow, side: str, player_id: str) -> PairingRow:
     return replace(row, p1=player_id) if side == "p1" else replace(row, p2=player_id)
 
 
-class Rounds(RoundClock):
+class Rounds:
+    """The EO's rounds: pairing the next one, swapping players before it starts, and
+    starting it."""
+
+    def __init__(
+        self,
+        book: EventBook,
+        hub: TableHub,
+        time: TimeSource,
+        rng: random.Random,
+        results: Results,
+        pregame: Pregame,
+        clock: RoundClock,
+    ) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        self.rng = rng
+        self.results = results
+        self.pregame = pregame
+        self.clock = clock
+
     # -- tables -------------------------------------------------------------------
 
     def _open(
@@ -67,7 +87,7 @@ class Rounds(RoundClock):
         """The pairings' rows, each game on a new table (a bye has none), the tables
         opened together: the database is asked a fixed number of times for a round,
         not a few times a table, while every table of the worker waits."""
-        entries = {p.id: p for p in players or self.players(event.id)}
+        entries = {p.id: p for p in players or self.book.players(event.id)}
 
         def entry(player_id: str) -> PlayerEntry:
             found = entries.get(player_id)
@@ -100,50 +120,46 @@ class Rounds(RoundClock):
             for pairing in pairings
         ]
 
-    def _discard(self, rows: Iterable[PairingRow]) -> None:
+    def discard(self, rows: Iterable[PairingRow]) -> None:
+        """The rows' tables go (a bye has none)."""
         for row in rows:
             if row.table_id is not None:
                 self.hub.discard(row.table_id)
-
-    def rooms(self, event_id: str) -> list[TableRoom]:
-        return sorted(
-            self.hub.event_tables(event_id),
-            key=lambda r: (r.meta.round_number, r.meta.table_no) if r.meta else (0, 0),
-        )
 
     # -- pairing ------------------------------------------------------------------
 
     def _check_can_pair(self, event_id: str, rounds: list[RoundEntry]) -> None:
         if rounds and rounds[-1].started_ms is None:
             raise RuleError(f"round {rounds[-1].number} is paired but not started yet")
-        if rounds and not self.round_complete(rounds[-1]):
+        if rounds and not self.results.round_complete(rounds[-1]):
             raise RuleError(f"round {rounds[-1].number} still has results to come in")
-        if self.event_over(event_id):
+        if self.results.event_over(event_id):
             raise RuleError("the event is over: see the final standings")
         if not rounds:
-            self.plan(event_id).check_field(sum(1 for p in self.players(event_id) if not p.dropped))
+            players = self.book.players(event_id)
+            self.results.plan(event_id).check_field(sum(1 for p in players if not p.dropped))
 
     def _cut(self, event: EventRecord, played: bool) -> list[str] | None:
         """RP1: the players the cut keeps, when it is due now (else None)."""
         if event.cut_to_top is None or event.cut_done or not played:
             return None
-        return cut_to_top(self.player_records(event.id), event.cut_to_top)
+        return cut_to_top(self.results.player_records(event.id), event.cut_to_top)
 
-    def pair_next_round(self, event_id: str, scenario: str | None = None) -> RoundEntry:
+    def pair_next(self, event_id: str, scenario: str | None = None) -> RoundEntry:
         """Draft the next round: scenario (RP4), pairings (RP2/RP3) and their tables."""
-        event = self.require(event_id, "rounds")
-        rounds = self.rounds(event_id)
+        event = self.book.require(event_id, "rounds")
+        rounds = self.book.rounds(event_id)
         self._check_can_pair(event_id, rounds)
         number = len(rounds) + 1
         keep = self._cut(event, bool(rounds))
-        players = self.players(event_id)
+        players = self.book.players(event_id)
         newly_cut = [p for p in players if keep is not None and p.id not in keep]
         for player in newly_cut:
             player.cut = True
-        records = self._records(event_id, players)
+        records = self.results.records(event_id, players)
         active = self._active(records, players, number)
         ranking = get_ranking(event.standings)
-        if ranking.finals_places and number == self.planned_rounds(event_id):
+        if ranking.finals_places and number == self.results.planned_rounds(event_id):
             pairings = pair_finals(active, number, self.rng, ranking)  # ST2 Finals Tables
         else:
             pairings = pair_round(active, number, self.rng)
@@ -160,17 +176,21 @@ class Rounds(RoundClock):
                 scenario_id=scenario_id,
                 pairings_json=dump_pairings(opened),
             )
-            with self.db.unit() as repo:
+            with self.book.unit() as repo:
                 if keep is not None:
                     event.cut_done = True
                     repo.add(event, *newly_cut)
-                    repo.add(self._action(event_id, "cut_to_top", keep=sorted(keep), round=number))
+                    repo.add(
+                        self.book.action(event_id, "cut_to_top", keep=sorted(keep), round=number)
+                    )
                 repo.add(entry)
-                repo.add(self._action(event_id, "pair_round", round=number, scenario=scenario_id))
+                repo.add(
+                    self.book.action(event_id, "pair_round", round=number, scenario=scenario_id)
+                )
         except BaseException:
-            self._discard(opened)
+            self.discard(opened)
             raise
-        self.changed(event_id)
+        self.book.changed(event_id)
         return entry
 
     @staticmethod
@@ -195,17 +215,18 @@ class Rounds(RoundClock):
         downs = {p.id: p.paired_down_count for p in records}
         warnings = []
         if row.p2 in history.get(row.p1, set()):
-            names = (self.player(event_id, row.p1).name, self.player(event_id, row.p2 or "").name)
+            player = self.book.player
+            names = (player(event_id, row.p1).name, player(event_id, row.p2 or "").name)
             warnings.append(f"rematch: {names[0]} and {names[1]} have played each other")
         if pairing.paired_down is not None and downs.get(pairing.paired_down, 0):
-            name = self.player(event_id, pairing.paired_down).name
+            name = self.book.player(event_id, pairing.paired_down).name
             warnings.append(f"{name} was already paired down once in this event")
         return warnings
 
     def swap(self, event_id: str, a: str, b: str) -> list[str]:
         """Swap two players between pairings of a round not started yet; warns on rematches."""
-        event = self.require(event_id, "swap")
-        entry = self.current_round(event_id)
+        event = self.book.require(event_id, "swap")
+        entry = self.book.current_round(event_id)
         if entry is None or entry.started_ms is not None:
             raise RuleError("players can only be swapped before the round starts")
         if a == b:
@@ -214,7 +235,7 @@ class Rounds(RoundClock):
         (ia, sa), (ib, sb) = _seat_of(rows, a), _seat_of(rows, b)
         rows[ia] = _seat(rows[ia], sa, b)
         rows[ib] = _seat(rows[ib], sb, a)
-        records = self.player_records(event_id)
+        records = self.results.player_records(event_id)
         warnings: list[str] = []
         before = [rows[i] for i in sorted({ia, ib})]
         for row in before:
@@ -232,10 +253,10 @@ class Rounds(RoundClock):
                     new_row = self._open(event, entry.number, entry.scenario_id, [pairing])[0]
                     opened.append(new_row)
                 rows[next(i for i in (ia, ib) if rows[i].table == new_row.table)] = new_row
-            with self.db.unit() as repo:
+            with self.book.unit() as repo:
                 entry.pairings_json = dump_pairings(rows)
                 discarded = [r.table_id for r in before if r.table_id]
-                action = self._action(
+                action = self.book.action(
                     event_id,
                     "swap",
                     a=a,
@@ -246,28 +267,28 @@ class Rounds(RoundClock):
                 )
                 repo.add(entry, action)
         except BaseException:
-            self._discard(opened)
+            self.discard(opened)
             raise
-        self._discard(before)  # the old tables, once the new pairings are stored
-        self.changed(event_id)
+        self.discard(before)  # the old tables, once the new pairings are stored
+        self.book.changed(event_id)
         return warnings
 
     # -- the round's clock --------------------------------------------------------
 
-    async def start_round(self, event_id: str) -> RoundEntry:
+    async def start(self, event_id: str) -> RoundEntry:
         """Every table goes into its pre-game, off the clock ("Starting the Game"): with
         the pre-game on the phones the whole of it (lists, the starting roll, sides),
         else only the starting roll and its winner's choice to go first or second. Each
         table's clocks start when its first player starts deployment, and the round's
         end (DC4) is set once the last table has begun (`RoundClock`)."""
-        event = self.require(event_id, "rounds")
-        entry = self.current_round(event_id)
+        event = self.book.require(event_id, "rounds")
+        entry = self.book.current_round(event_id)
         if entry is None:
             raise RuleError("pair a round first")
         if entry.started_ms is not None:
             raise RuleError(f"round {entry.number} has already started")
-        opening = self._pregames(event, entry)
-        offers = {} if event.pregame else self._list_offers(event, entry.number)
+        opening = self.pregame.opening(event, entry)
+        offers = {} if event.pregame else self.pregame.list_offers(event, entry.number)
         for row in pairings_of(entry):
             room = self.hub.get(row.table_id or "")
             if room is None or room.game.phase is not Phase.READY or room.game.pregame:
@@ -276,52 +297,10 @@ class Rounds(RoundClock):
             if p1 or p2:
                 await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
             await room.execute(c.Role.EO, "", 0, opening(row))
-        with self.db.unit() as repo:
+        with self.book.unit() as repo:
             entry.started_ms = self.time.now_ms()
             entry.expected_end_ms = None
-            repo.add(entry, self._action(event_id, "start_round", round=entry.number))
-        self._schedule_round_end(entry)
-        self.await_deployment(entry)
-        self.changed(event_id)
+            repo.add(entry, self.book.action(event_id, "start_round", round=entry.number))
+        self.clock.round_started(entry)
+        self.book.changed(event_id)
         return entry
-
-    def _list_offers(self, event: EventRecord, number: int) -> dict[str, tuple[str, ...]]:
-        """The lists each player may play this round, where the ruleset has each list
-        played at least once (none: any list)."""
-        rule = get_format(event.format_id).list_rule(event.lists)
-        if not rule.each_played:
-            return {}
-        left = self.planned_rounds(event.id) - number + 1
-        offers: dict[str, tuple[str, ...]] = {}
-        records = {r.id: r for r in self.player_records(event.id)}
-        for player in self.players(event.id):
-            lists = split_lists(player.lists)
-            record = records.get(player.id)
-            played = [r.list_played for r in record.rounds] if record else []
-            offers[player.id] = tuple(rule.choices(lists, played, left))
-        return offers
-
-    def _pregames(self, event: EventRecord, entry: RoundEntry) -> Callable[[PairingRow], c.Command]:
-        """Each table's opening command: the pre-game on the phones (its lists), or only
-        the starting roll and the choice of who goes first."""
-        if not event.pregame:
-            return lambda _row: c.OpenPregame(steps=ROLL_ONLY)
-        players = {p.id: p for p in self.players(event.id)}
-        records = self.player_records(event.id)
-        left = max(1, self.planned_rounds(event.id) - entry.number + 1)
-        return lambda row: open_command(event, row, players, records, left)
-
-    #: What the EO may do to one table from the event's screens.
-    async def table_command(
-        self, event_id: str, table_id: str, wire: Mapping[str, Any]
-    ) -> tuple[TableRoom, int]:
-        """The EO sends one table a command of its own (a Warmachine table: pause, resume,
-        adjust, tie; a Runewars table: start or call its round timer), as the table's
-        engine reads it; logged in its log and the EO's. The table and the version the
-        command made come back."""
-        room = self.event_table(event_id, table_id)
-        command = room.engine.eo_command(wire)
-        round_gate.check_eo(room)
-        ack = await room.execute(c.Role.EO, "", 0, command)
-        self.log_action(event_id, f"table_{wire.get('c')}", table=table_id, detail=wire)
-        return room, ack.version

@@ -1,40 +1,40 @@
 """Running an event: players, rounds, pairings, tables, results and standings.
 
-The rules come from the domain (pairing, standings, tournament); the parts of the
-service live by job (registration, rounds, results) and the store's event side
-(app.store.events) holds every statement. Each use case is one unit of work and,
-when it changed the event, tells the service's listeners (`changed`).
+The rules come from the domain (pairing, standings, tournament). Each use case is an
+object of its own, given what it works with: the event's book (its records, read and
+written in units of work, the EO's log and the "changed" signal), the live tables,
+the time, the dice, and the other use cases it calls. `EventService` makes them once
+and is what the API, the demo, the benches and the tests call:
+`service.rounds.start(...)`, `service.results.enter(...)`.
 """
 
 from __future__ import annotations
 
 import random
+import secrets
 
-from app.domain.errors import NotFound
-from app.domain.games import tournament_name
-from app.events.base import EventSpec, PairingRow, dump_pairings, pairings_of
+from app.domain.errors import Unauthorized
+from app.events.book import EventBook
 from app.events.control import Control
+from app.events.event_tables import EventTables
+from app.events.player_page import PlayerPages
+from app.events.pregame import Pregame
 from app.events.prizes import Prizes
 from app.events.read_models import ReadModels
-from app.events.tournaments import POLICIES, Policy
+from app.events.registration import Registration
+from app.events.results import Results
+from app.events.round_clock import RoundClock
+from app.events.round_end import RoundEnds
+from app.events.rounds import Rounds
+from app.events.tournaments import Tournaments
 from app.store.models import EventRecord
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.timesource import TimeSource
 
-__all__ = [
-    "EventService",
-    "EventSpec",
-    "NotFound",
-    "PairingRow",
-    "dump_pairings",
-    "pairings_of",
-]
 
-
-class EventService(Control, Prizes):
-    """The event use cases behind one object (what the API, the demo and tests call),
-    and the read models they keep current."""
+class EventService:
+    """The event's use cases, composed, and the read models they keep current."""
 
     def __init__(
         self,
@@ -44,26 +44,30 @@ class EventService(Control, Prizes):
         rng: random.Random | None = None,
         players_per_event: int = 1024,
     ) -> None:
-        super().__init__(store, hub, time, rng, players_per_event)
-        self.read_models = ReadModels(self)
-        #: The tournament policies of formats whose events run by rules of their own
-        #: (named by the format's ruleset); the others run on the rounds above.
-        self.tournaments = {t.name: t for t in (policy(self) for policy in POLICIES.values())}
-        self.read_models.own_view = self._own_view
+        rng = rng or random.Random()
+        self.store, self.hub, self.time, self.rng = store, hub, time, rng
+        self.book = book = EventBook(store, time)
+        self.tables = tables = EventTables(book, hub, time)
+        self.results = results = Results(book, hub, tables)
+        self.round_ends = ends = RoundEnds(book, hub, time)
+        self.round_clock = clock = RoundClock(book, hub, time, ends)
+        self.pregame = pregame = Pregame(book, results)
+        self.rounds = rounds = Rounds(book, hub, time, rng, results, pregame, clock)
+        self.control = control = Control(book, hub, time, rounds)
+        #: The policies of formats whose events run by rules of their own (Runewars).
+        self.tournaments = tournaments = Tournaments(book, hub, time, rng)
+        self.registration = Registration(book, hub, time, control, tournaments, players_per_event)
+        self.prizes = Prizes(book, hub, time, results)
+        self.player_pages = PlayerPages(book, hub)
+        self.read_models = ReadModels(book, hub, time, tournaments)
 
-    def _own_view(self, event_id: str, admin: bool) -> dict[str, object] | None:
-        policy = self.tournament(event_id)
-        return None if policy is None else policy.view(event_id, admin)
+    def authorize(self, event_id: str, token: str | None) -> EventRecord:
+        """The event, if `token` is its EO's: every use case of the EO's is behind it."""
+        event = self.book.event(event_id)
+        if not token or not secrets.compare_digest(token.encode(), event.admin_token.encode()):
+            raise Unauthorized("this needs the EO's token (X-EO-Token header)")
+        return event
 
-    def tournament_of(self, format_id: str) -> Policy | None:
-        return self.tournaments.get(tournament_name(format_id))
-
-    def tournament(self, event_id: str) -> Policy | None:
-        """The event's own tournament policy, if its format names one."""
-        return self.tournament_of(self.event(event_id).format_id)
-
-    def create_event(self, spec: EventSpec) -> EventRecord:
-        policy = self.tournament_of(spec.format_id)
-        if policy is not None:
-            return policy.create(spec)
-        return super().create_event(spec)
+    async def close(self) -> None:
+        """The round ends' timers stop."""
+        await self.round_ends.close()

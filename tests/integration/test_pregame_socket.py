@@ -190,4 +190,4 @@ async def test_the_new_event_form_asks_for_the_pregame(server: RunningServer) ->
             assert created.status_code == 303
             eid = created.headers["location"].split("/")[2]
             events = server.server.config.app.state.events  # type: ignore[attr-defined]
-            assert events.event(eid).pregame is wanted
+            assert events.book.event(eid).pregame is wanted

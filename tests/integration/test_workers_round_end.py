@@ -78,17 +78,17 @@ async def test_the_round_end_is_called_once_though_every_worker_keeps_a_timer__D
     service_b: EventService = state(b, "events")
 
     async def b_keeps_a_timer() -> bool:
-        return eid in service_b._round_ends
+        return eid in service_b.round_ends.timers
 
     await poll(b_keeps_a_timer, "worker B's timer for the round A started", 5.0)
-    timers = [service_a._round_ends[eid], service_b._round_ends[eid]]
-    rooms = service_a.rooms(eid)
+    timers = [service_a.round_ends.timers[eid], service_b.round_ends.timers[eid]]
+    rooms = service_a.tables.rooms(eid)
     assert len(rooms) == 2
     time: FakeTime = service_a.time  # type: ignore[assignment]
     await _long_games_to_the_end(rooms, time)
 
     async def called() -> bool:
-        entry = service_a.current_round(eid)
+        entry = service_a.book.current_round(eid)
         return entry is not None and entry.end_calls_json is not None
 
     await poll(called, "the round's end called", 5.0)
@@ -96,12 +96,12 @@ async def test_the_round_end_is_called_once_though_every_worker_keeps_a_timer__D
     done = await asyncio.gather(*timers, return_exceptions=True)
     # Each timer ended by itself, or was let go once the other worker's call was heard.
     assert all(r is None or isinstance(r, asyncio.CancelledError) for r in done)
-    assert [a.action for a in service_a.actions(eid)].count("round_end") == 1
-    entry = service_b.current_round(eid)
+    assert [a.action for a in service_a.book.actions(eid)].count("round_end") == 1
+    entry = service_b.book.current_round(eid)
     assert entry is not None and entry.end_calls_json is not None
     assert set(json.loads(entry.end_calls_json).values()) == {"tie"}
     assert [_ties_in_log(room) for room in rooms] == [1, 1]
-    assert await service_b.call_round_end(eid) == json.loads(entry.end_calls_json)
+    assert await service_b.round_clock.call_end(eid) == json.loads(entry.end_calls_json)
 
 
 async def test_the_round_ends_on_time_when_the_worker_that_started_it_is_gone__DC8(
@@ -112,15 +112,15 @@ async def test_the_round_ends_on_time_when_the_worker_that_started_it_is_gone__D
     service_b: EventService = state(b, "events")
 
     async def b_keeps_a_timer() -> bool:
-        return eid in service_b._round_ends
+        return eid in service_b.round_ends.timers
 
     await poll(b_keeps_a_timer, "worker B's timer for the round A started", 5.0)
     time: FakeTime = service_b.time  # type: ignore[assignment]
     await a.stop()  # A's tables go to B at once (a clean stop lets its leases go)
-    rooms = service_b.rooms(eid)
+    rooms = service_b.tables.rooms(eid)
     await _long_games_to_the_end(rooms, time)  # applied by B, their new owner
-    await service_b._round_ends[eid]
-    entry = service_b.current_round(eid)
+    await service_b.round_ends.timers[eid]
+    entry = service_b.book.current_round(eid)
     assert entry is not None and entry.end_calls_json is not None
     assert set(json.loads(entry.end_calls_json).values()) == {"tie"}
     assert [_ties_in_log(room) for room in rooms] == [1, 1]

@@ -22,11 +22,15 @@ async def test_demo_event_is_alive(tmp_path: Path) -> None:
     hub = TableHub(store, time)
     hub.load()
     service = EventService(store, hub, time)
-    rounds = service.rounds(demo.event_id)
+    rounds = service.book.rounds(demo.event_id)
     assert [r.number for r in rounds] == [1, 2]
-    assert service.round_complete(rounds[0]) and not service.round_complete(rounds[1])
+    assert service.results.round_complete(rounds[0]) and not service.results.round_complete(
+        rounds[1]
+    )
     assert rounds[1].expected_end_ms == rounds[1].started_ms + 2 * 60 * 60_000  # type: ignore[operator]
-    live = [r.game for r in service.rooms(demo.event_id) if r.meta and r.meta.round_number == 2]
+    live = [
+        r.game for r in service.tables.rooms(demo.event_id) if r.meta and r.meta.round_number == 2
+    ]
     assert len(live) == 6
     assert len({(g.phase, g.turn, g.active) for g in live}) >= 4  # tables at different turns
     assert any(g.paused for g in live)
@@ -36,12 +40,12 @@ async def test_demo_event_is_alive(tmp_path: Path) -> None:
     assert any(g.clock.running is not None for g in live)
     # Games in progress look it: control points scored, a kill box called somewhere.
     assert any(sum(g.control_points) > 0 for g in playing)
-    logs = [store.log(r.table_id) for r in service.rooms(demo.event_id)]
+    logs = [store.log(r.table_id) for r in service.tables.rooms(demo.event_id)]
     assert any('"kill_box":true' in e.command_json for log in logs for e in log)
     # Two are over: one confirmed by both players, one waiting for a confirmation.
     over = [g for g in live if g.phase is Phase.OVER]
     assert sorted(g.confirmed for g in over) == [(True, False), (True, True)]
     assert all(g.result() is not None for g in over)
-    assert sum(s.tp for s in service.standings(demo.event_id)) == 7
+    assert sum(s.tp for s in service.results.standings(demo.event_id)) == 7
     await hub.close()
     store.close()

@@ -11,7 +11,8 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError, Unauthorized
 from app.domain.game import Method, Phase
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.events.table_result import TableResult
 from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
@@ -23,14 +24,14 @@ MIN = 60_000
 
 
 def _event(service: EventService, players: int, **spec: object) -> str:
-    event = service.create_event(EventSpec(name="Test event", **spec))  # type: ignore[arg-type]
+    event = service.registration.create_event(EventSpec(name="Test event", **spec))  # type: ignore[arg-type]
     for n in range(players):
-        service.add_player(event.id, f"Player {n + 1:02d}", "Khador")
+        service.registration.add_player(event.id, f"Player {n + 1:02d}", "Khador")
     return event.id
 
 
 def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
-    return [r for r in service.rooms(event_id) if r.meta and r.meta.round_number == number]
+    return [r for r in service.tables.rooms(event_id) if r.meta and r.meta.round_number == number]
 
 
 async def _finish(room: TableRoom, loser: Side = Side.P2) -> None:
@@ -45,13 +46,13 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
 ) -> None:
     time: FakeTime = service.time  # type: ignore[assignment]
     eid = _event(service, 6, points=0)  # 20-minute clocks (DC1)
-    service.pair_next_round(eid)
-    entry = await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    entry = await service.rounds.start(eid)
     assert entry.expected_end_ms is None  # set once every table has begun deployment
     short, paused, long_ = _tables(service, eid, 1)
     await every_first_seat_goes_first((short, paused, long_))
     await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
-    assert service.rounds(eid)[-1].expected_end_ms == time.now_ms() + 2 * 20 * MIN  # DC4
+    assert service.book.rounds(eid)[-1].expected_end_ms == time.now_ms() + 2 * 20 * MIN  # DC4
     await paused.execute(c.Role.EO, "", 0, c.PauseClock())
     await paused.execute(c.Role.EO, "", 0, c.ResumeClock())
     # Clocks only stay above 5 minutes at the round's end if time was added: the EO adds
@@ -63,9 +64,9 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 3 * MIN))
     await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 1 * MIN))
     time.advance(2 * MIN)  # the round's end: its timer applies DC8 by itself
-    await service._round_ends[eid]  # the timer's task, woken by the clock, runs to its end
-    assert service.rounds(eid)[-1].end_calls_json is not None
-    calls = await service.call_round_end(eid)
+    await service.round_ends.timers[eid]  # the timer's task, woken by the clock, runs to its end
+    assert service.book.rounds(eid)[-1].end_calls_json is not None
+    calls = await service.round_clock.call_end(eid)
     assert calls == {
         short.table_id: "play_on",  # 2 minutes combined
         paused.table_id: "play_on",  # the EO paused it this round
@@ -74,7 +75,7 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     assert long_.game.phase is Phase.OVER and long_.game.ending is not None
     assert long_.game.ending.method is Method.TIME and long_.game.ending.winner is None
     assert paused.game.phase is not Phase.OVER
-    actions = [a.action for a in service.actions(eid)]
+    actions = [a.action for a in service.book.actions(eid)]
     assert "round_end" in actions
 
 
@@ -98,8 +99,8 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     """DC7 decides a clock out: one waiting on a scenario claim, one whose flag is due."""
     time: FakeTime = service.time  # type: ignore[assignment]
     eid = _event(service, 6, points=0)  # 20-minute clocks (DC1)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     claiming, due, long_ = _tables(service, eid, 1)
     await every_first_seat_goes_first((claiming, due, long_))
     await _play_to_p2_turn_two(claiming)
@@ -110,7 +111,7 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     await due.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 1 * MIN))  # deploying, runs out
     time.advance(10 * MIN)
     assert due.game.phase is Phase.DEPLOYMENT  # nobody has decided its flag yet
-    calls = await service.call_round_end(eid)
+    calls = await service.round_clock.call_end(eid)
     assert calls == {claiming.table_id: "clock_out", long_.table_id: "tie"}
     assert claiming.game.phase is Phase.CLOCK_OUT  # still P2's claim or accepted loss
     assert due.game.ending is not None
@@ -126,8 +127,8 @@ async def test_cut_to_top_takes_any_x_from_two_to_the_players__RP1(
 ) -> None:
     """Not only powers of two: Top 3, Top 6 … as the EO names it."""
     eid = _event(service, 7, cut_to_top=x)
-    assert service.event(eid).cut_to_top == x
-    service.pair_next_round(eid)
+    assert service.book.event(eid).cut_to_top == x
+    service.rounds.pair_next(eid)
 
 
 @pytest.mark.parametrize("x", [0, 1, -4])
@@ -141,9 +142,9 @@ async def test_cut_to_top_larger_than_the_field_is_refused_before_round_one__RP1
 ) -> None:
     eid = _event(service, 5, cut_to_top=6)
     with pytest.raises(RuleError, match="Cut to Top 6 needs at least 6 players"):
-        service.pair_next_round(eid)
-    service.add_player(eid, "Player 06", "Cygnar")
-    service.pair_next_round(eid)
+        service.rounds.pair_next(eid)
+    service.registration.add_player(eid, "Player 06", "Cygnar")
+    service.rounds.pair_next(eid)
 
 
 @pytest.mark.parametrize(
@@ -160,84 +161,91 @@ async def test_a_player_with_the_wrong_number_of_lists_is_refused__lists(
     service: EventService, spec: dict[str, object], good: list[str], bad: list[str]
 ) -> None:
     """Masters Dyad 2 / Trinity 3, Champions 1 (a 2nd optional), SR2019 as the EO sets."""
-    eid = service.create_event(EventSpec(name="Lists", **spec)).id  # type: ignore[arg-type]
+    eid = service.registration.create_event(EventSpec(name="Lists", **spec)).id  # type: ignore[arg-type]
     for n, lists in enumerate(good):
-        service.add_player(eid, f"Good {n}", "Cygnar", lists)
-    service.add_player(eid, "Lists later", "Cygnar", "")  # none handed in yet
+        service.registration.add_player(eid, f"Good {n}", "Cygnar", lists)
+    service.registration.add_player(eid, "Lists later", "Cygnar", "")  # none handed in yet
     for n, lists in enumerate(bad):
         with pytest.raises(RuleError, match="army list"):
-            service.add_player(eid, f"Bad {n}", "Cygnar", lists)
+            service.registration.add_player(eid, f"Bad {n}", "Cygnar", lists)
         csv_text = f"name,faction,lists\nBad csv {n},Cygnar,{lists!r}\n".replace("'", '"')
-        added, errors = service.import_players(eid, csv_text)
+        added, errors = service.registration.import_players(eid, csv_text)
         assert added == [] and len(errors) == 1 and "army list" in errors[0], errors
-    player = service.players(eid)[0]
+    player = service.book.players(eid)[0]
     with pytest.raises(RuleError, match="army list"):
-        service.edit_player(eid, player.id, player.name, player.faction, bad[0])
+        service.registration.edit_player(eid, player.id, player.name, player.faction, bad[0])
 
 
 async def test_masters_needs_the_dyad_or_trinity_choice__lists(service: EventService) -> None:
     with pytest.raises(RuleError, match="Dyad"):
-        service.create_event(EventSpec(name="Masters", format_id="masters2019"))
+        service.registration.create_event(EventSpec(name="Masters", format_id="masters2019"))
     with pytest.raises(RuleError, match="Trinity"):
-        service.create_event(EventSpec(name="Masters", format_id="masters2019", lists=1))
-    trinity = service.create_event(EventSpec(name="Masters", format_id="masters2019", lists=3))
+        service.registration.create_event(
+            EventSpec(name="Masters", format_id="masters2019", lists=1)
+        )
+    trinity = service.registration.create_event(
+        EventSpec(name="Masters", format_id="masters2019", lists=3)
+    )
     assert trinity.lists == 3
-    assert service.create_event(EventSpec(name="Champs", format_id="champions2019")).lists == 2
+    assert (
+        service.registration.create_event(EventSpec(name="Champs", format_id="champions2019")).lists
+        == 2
+    )
 
 
 async def test_swap_before_start_warns_on_rematch__RP2(service: EventService) -> None:
     eid = _event(service, 4)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     first = _tables(service, eid, 1)
     for room in first:
         await _finish(room)
-    service.pair_next_round(eid)
+    service.rounds.pair_next(eid)
     rooms = _tables(service, eid, 2)
     a_room, b_room = rooms
     assert a_room.meta is not None and b_room.meta is not None
     # Swapping P2 of both tables recreates round 1's pairings: a rematch.
     old_pairs = {frozenset((r.meta.p1_player, r.meta.p2_player)) for r in first if r.meta}
-    warnings = service.swap(eid, a_room.meta.p2_player, b_room.meta.p1_player)
+    warnings = service.rounds.swap(eid, a_room.meta.p2_player, b_room.meta.p1_player)
     swapped = {
         frozenset((r.meta.p1_player, r.meta.p2_player)) for r in _tables(service, eid, 2) if r.meta
     }
     assert len(_tables(service, eid, 2)) == 2
     assert (swapped & old_pairs) == set() or warnings
-    await service.start_round(eid)
+    await service.rounds.start(eid)
     with pytest.raises(RuleError):
-        service.swap(eid, a_room.meta.p1_player, b_room.meta.p1_player)
+        service.rounds.swap(eid, a_room.meta.p1_player, b_room.meta.p1_player)
 
 
 async def test_swap_keeps_the_pair_down_record__RP2(service: EventService) -> None:
     """6 players: after round 1 the three winners make an odd TP group, so one is paired
     down. A swap that keeps (or moves) that pair-down keeps it on the record."""
     eid = _event(service, 6)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     for room in _tables(service, eid, 1):
         await _finish(room)
-    service.pair_next_round(eid)
+    service.rounds.pair_next(eid)
 
     def rows() -> list[dict[str, str | None]]:
-        rows: list[dict[str, str | None]] = json.loads(service.rounds(eid)[-1].pairings_json)
+        rows: list[dict[str, str | None]] = json.loads(service.book.rounds(eid)[-1].pairings_json)
         return rows
 
     [down_row] = [r for r in rows() if r["paired_down"] is not None]
     high, low = down_row["p1"], down_row["p2"]
     assert down_row["paired_down"] == high and high is not None and low is not None
-    points = {p.id: p.points() for p in service.player_records(eid)}
+    points = {p.id: p.points() for p in service.results.player_records(eid)}
     other_low = next(
         p for r in rows() for p in (r["p1"], r["p2"]) if p not in (high, low) and points[p] == 0
     )
     # Swap the low player of the pair-down with another 0-TP player: still a pair-down.
-    service.swap(eid, low, other_low)
+    service.rounds.swap(eid, low, other_low)
     [kept] = [r for r in rows() if high in (r["p1"], r["p2"])]
     assert kept["paired_down"] == high
-    await service.start_round(eid)
+    await service.rounds.start(eid)
     for room in _tables(service, eid, 2):
         await _finish(room)
-    record = {p.id: p for p in service.player_records(eid)}[high]
+    record = {p.id: p for p in service.results.player_records(eid)}[high]
     assert record.paired_down_count == 1  # so the next round does not pair them down again
 
 
@@ -245,8 +253,8 @@ async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
     service: EventService,
 ) -> None:
     eid = _event(service, 4)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     one, two = _tables(service, eid, 1)
     await _finish(one)
     await two.execute(Side.P1, "a", 1, c.Concede())
@@ -254,10 +262,10 @@ async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
     await two.execute(Side.P1, "a", 2, c.DisputeResult("I did not concede"))
     assert two.game.disputed is not None
     with pytest.raises(RuleError, match="results"):
-        service.pair_next_round(eid)
+        service.rounds.pair_next(eid)
     with pytest.raises(RuleError):
         await two.execute(Side.P2, "b", 2, c.ConfirmResult())
-    await service.enter_result(
+    await service.results.enter(
         eid,
         two.table_id,
         TableResult.from_wire(
@@ -265,11 +273,11 @@ async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
         ),
     )
     assert table_status(two.game) == "confirmed" and two.game.disputed is None  # both see it
-    standings = {s.name: s for s in service.standings(eid)}
+    standings = {s.name: s for s in service.results.standings(eid)}
     assert sum(s.tp for s in standings.values()) == 2
-    p1 = service.player(eid, two.meta.p1_player)  # type: ignore[union-attr]
+    p1 = service.book.player(eid, two.meta.p1_player)  # type: ignore[union-attr]
     assert standings[p1.name].control_points == 4
-    second = service.pair_next_round(eid)
+    second = service.rounds.pair_next(eid)
     assert second.number == 2
 
 
@@ -277,20 +285,20 @@ async def test_dropped_player_is_not_paired_and_late_arrival_gets_losses__RP7(
     service: EventService,
 ) -> None:
     eid = _event(service, 5)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     for room in _tables(service, eid, 1):
         await _finish(room)
-    players = service.players(eid)
-    service.drop_player(eid, players[0].id)
-    late = service.add_player(eid, "Latecomer", "Cryx")
-    entry = service.pair_next_round(eid)
+    players = service.book.players(eid)
+    service.registration.drop_player(eid, players[0].id)
+    late = service.registration.add_player(eid, "Latecomer", "Cryx")
+    entry = service.rounds.pair_next(eid)
     paired = {
         x for row in __import__("json").loads(entry.pairings_json) for x in (row["p1"], row["p2"])
     }
     assert players[0].id not in paired
     assert late.id in paired
-    records = {r.id: r for r in service.player_records(eid)}
+    records = {r.id: r for r in service.results.player_records(eid)}
     missed = records[late.id].rounds[0]
     assert (missed.round, missed.outcome.value, missed.opponent_id) == (1, "loss", None)
 
@@ -301,31 +309,31 @@ async def test_only_the_eo_token_changes_an_event(service: EventService) -> None
         service.authorize(eid, "nope")
     with pytest.raises(Unauthorized):
         service.authorize(eid, None)
-    assert service.authorize(eid, service.event(eid).admin_token).id == eid
+    assert service.authorize(eid, service.book.event(eid).admin_token).id == eid
 
 
 async def test_event_ends_early_when_one_player_leads_alone__RP1(service: EventService) -> None:
     eid = _event(service, 4)
-    assert service.planned_rounds(eid) == 3
+    assert service.results.planned_rounds(eid) == 3
     for number in (1, 2):
-        service.pair_next_round(eid)
-        await service.start_round(eid)
+        service.rounds.pair_next(eid)
+        await service.rounds.start(eid)
         for room in _tables(service, eid, number):
             await _finish(room)
     # Four players, two rounds of decisive games: exactly one player is 2-0.
-    assert service.event_over(eid)
+    assert service.results.event_over(eid)
     with pytest.raises(RuleError, match="over"):
-        service.pair_next_round(eid)
+        service.rounds.pair_next(eid)
 
 
 async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventService) -> None:
     eid = _event(service, 4)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     room = _tables(service, eid, 1)[0]
     await first_seat_goes_first(room)
     assert room.game.clock.running is not None
-    await service.enter_result(
+    await service.results.enter(
         eid,
         room.table_id,
         TableResult.from_wire(
@@ -337,7 +345,7 @@ async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventSer
     assert result is not None and result.winner is None and result.method.value == "eo"
     assert result.army_points_destroyed == (11, 12)
     assert table_status(room.game) == "confirmed"
-    entered = service.table_result(eid, room.table_id)
+    entered = service.results.table_result(eid, room.table_id)
     assert entered is not None and entered.as_json() == {
         "winner": None,
         "method": "eo",
@@ -352,15 +360,15 @@ async def test_an_eo_result_for_a_game_in_play_stops_its_clock(service: EventSer
 
 async def test_a_corrected_name_reaches_the_open_tables(service: EventService) -> None:
     eid = _event(service, 4)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     room = _tables(service, eid, 1)[0]
     assert room.meta is not None
     screen = Subscriber("p2")
     room.join(screen, room.version)  # up to date: nothing sent yet
     assert screen.queue.empty()
     player = room.meta.p2_player
-    service.edit_player(eid, player, "Corrected Name", "Cygnar", "")
+    service.registration.edit_player(eid, player, "Corrected Name", "Cygnar", "")
     assert room.game.setup.names[1] == "Corrected Name"
     state = json.loads(screen.queue.get_nowait())
     assert state["t"] == "state" and state["table"]["names"][1] == "Corrected Name"

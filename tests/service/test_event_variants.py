@@ -15,7 +15,8 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.game import Method, Phase
 from app.domain.variants import CLASSIC
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.store.repository import Store
 from app.tables.hub import QuickGame, TableHub
 from app.tables.timesource import FakeTime
@@ -25,9 +26,9 @@ MIN = 60_000
 
 
 def _event(service: EventService, players: int, **spec: object) -> str:
-    event = service.create_event(EventSpec(name="Classic night", **spec))  # type: ignore[arg-type]
+    event = service.registration.create_event(EventSpec(name="Classic night", **spec))  # type: ignore[arg-type]
     for n in range(players):
-        service.add_player(event.id, f"Player {n + 1:02d}", "Cygnar")
+        service.registration.add_player(event.id, f"Player {n + 1:02d}", "Cygnar")
     return event.id
 
 
@@ -39,7 +40,7 @@ def test_variants_are_checked_when_the_event_is_created__DC10(service: EventServ
     with pytest.raises(BadInput, match="no point size 1 higher than 200"):
         _event(service, 0, points=200, variants=("classic_casual",))
     eid = _event(service, 0, variants=("no_tiebreakers", "classic_turn_timing"))
-    assert service.event(eid).variants == "classic_turn_timing,no_tiebreakers"
+    assert service.book.event(eid).variants == "classic_turn_timing,no_tiebreakers"
 
 
 async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
@@ -47,14 +48,14 @@ async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
 ) -> None:
     time: FakeTime = service.time  # type: ignore[assignment]
     eid = _event(service, 4, points=75, variants=("classic_turn_timing",))
-    service.pair_next_round(eid)
-    entry = await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    entry = await service.rounds.start(eid)
     assert entry.expected_end_ms is None  # set once every table has begun deployment
-    rooms = [r for r in service.rooms(eid) if r.meta and r.meta.round_number == 1]
+    rooms = [r for r in service.tables.rooms(eid) if r.meta and r.meta.round_number == 1]
     assert len(rooms) == 2
     await every_first_seat_goes_first(rooms)
     await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
-    entry = service.rounds(eid)[-1]
+    entry = service.book.rounds(eid)[-1]
     assert entry.expected_end_ms == time.now_ms() + 100 * MIN  # the round length, not DC4
     for room in rooms:
         timer = room.game.timer
@@ -64,7 +65,7 @@ async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
     await first.execute(c.Role.EO, "", 0, c.DiceDown())  # the EO calls it at one table
     assert first.game.phase is Phase.OVER
     time.advance(100 * MIN)
-    await service._round_ends[eid]
+    await service.round_ends.timers[eid]
     for room in rooms:
         ending = room.game.ending
         assert ending is not None and ending.method is Method.TIEBREAKER
@@ -79,14 +80,18 @@ def test_lists_are_checked_on_submission_and_the_eo_may_override__lists(
 ) -> None:
     eid = _event(service, 0, lists=2)
     with pytest.raises(BadInput, match="two lists are led by Caine 2"):
-        service.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Caine 2 (74)")
+        service.registration.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Caine 2 (74)")
     with pytest.raises(BadInput, match="totals 71 to 75 points"):
-        service.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Haley 3 (80)")
-    ann = service.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Caine 2 (74)", "agreed")
+        service.registration.add_player(eid, "Ann", "Cygnar", "Caine 2 (75); Haley 3 (80)")
+    ann = service.registration.add_player(
+        eid, "Ann", "Cygnar", "Caine 2 (75); Caine 2 (74)", "agreed"
+    )
     assert ann.list_note == "agreed"
     with pytest.raises(BadInput, match="two lists are led by Haley 3"):
-        service.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3; Haley 3")
-    edited = service.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3 (75); Caine 2 (75)")
+        service.registration.edit_player(eid, ann.id, "Ann", "Cygnar", "Haley 3; Haley 3")
+    edited = service.registration.edit_player(
+        eid, ann.id, "Ann", "Cygnar", "Haley 3 (75); Caine 2 (75)"
+    )
     assert edited.list_note == ""
 
 

@@ -14,10 +14,10 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.game import Method, Phase
 from app.domain.scenarios import Element
-from app.events.base import pairings_of
-from app.events.service import EventService, EventSpec
-from app.tables.hub import QuickGame
+from app.events.base import EventSpec, pairings_of
+from app.events.service import EventService
 from app.tables.jsontext import loads
+from app.tables.hub import QuickGame
 from app.tables.replay import fold
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
@@ -99,24 +99,26 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
     service: EventService,
 ) -> None:
     time: FakeTime = service.time  # type: ignore[assignment]
-    event = service.create_event(EventSpec(name="IG qualifier", format_id="ig2014", points=50))
+    event = service.registration.create_event(
+        EventSpec(name="IG qualifier", format_id="ig2014", points=50)
+    )
     assert event.lists == 2  # two lists, each played at least once
     eid = event.id
     for n in range(9):
-        service.add_player(eid, f"Player {n + 1}", "Cygnar", "Caine\nStryker")
-    assert service.planned_rounds(eid) == 4  # 9 to 16 players
+        service.registration.add_player(eid, f"Player {n + 1}", "Cygnar", "Caine\nStryker")
+    assert service.results.planned_rounds(eid) == 4  # 9 to 16 players
 
     number = 0
-    while not service.event_over(eid):
+    while not service.results.event_over(eid):
         number += 1
-        entry = service.pair_next_round(eid)
-        started = await service.start_round(eid)
+        entry = service.rounds.pair_next(eid)
+        started = await service.rounds.start(eid)
         assert started.expected_end_ms is None  # set once every table has begun deployment
-        rooms = [r for r in service.rooms(eid) if r.meta and r.meta.round_number == number]
+        rooms = [r for r in service.tables.rooms(eid) if r.meta and r.meta.round_number == number]
         assert len(rooms) == 4  # and a bye
         await every_first_seat_goes_first(rooms)
         await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
-        started = service.rounds(eid)[-1]
+        started = service.book.rounds(eid)[-1]
         assert started.expected_end_ms == time.now_ms() + 2 * 60 * MIN  # DC2: 50 → 60 min
         assert all(r.game.setup.format_id == "ig2014" for r in rooms)
         *played, last = rooms
@@ -132,8 +134,8 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
             # (an EO adjust is bounded by the 60-minute player clock).
             await last.execute(c.Role.EO, "", 0, c.PauseClock())
             time.advance(2 * 60 * MIN)  # the round's end: its timer applies DC8 by itself
-            await service._round_ends[eid]
-            calls = await service.call_round_end(eid)
+            await service.round_ends.timers[eid]
+            calls = await service.round_clock.call_end(eid)
             assert calls == {last.table_id: "tie"}
             assert last.game.ending is not None and last.game.ending.method is Method.TIME
             for side in (P1, P2):
@@ -145,12 +147,12 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
             await _scenario_win_for_p1(Seats(last))
         assert entry.scenario_id in {s.id for s in last.game.format.scenarios}
 
-    rounds = service.rounds(eid)
+    rounds = service.book.rounds(eid)
     scenarios = [r.scenario_id for r in rounds]
     assert len(scenarios) == len(set(scenarios))  # RP4: none repeated before all six
     assert 3 <= len(rounds) <= 4
 
-    standings = service.standings(eid)
+    standings = service.results.standings(eid)
     qp = {s.rank: s.qualifier_points for s in standings}
     assert [s.qualifier_points for s in standings] == [
         {1: 10, 2: 8, 3: 6, 4: 4}.get(s.rank, 2 if s.rank <= 8 else 1) for s in standings
@@ -161,7 +163,7 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
     assert tps == sorted(tps, reverse=True)
     byes = {row.p1 for r in rounds for row in pairings_of(r) if row.p2 is None}
     assert len(byes) == len(rounds)  # RP3: nobody gets two byes
-    records = {p.id: p for p in service.player_records(eid)}
+    records = {p.id: p for p in service.results.player_records(eid)}
     for player_id in byes:
         bye = next(r for r in records[player_id].rounds if r.opponent_id is None)
         assert (bye.control_points, bye.army_points_destroyed) == (3, 25)  # RP3
@@ -170,7 +172,7 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
     # Each list at least once: a fourth round would leave only the list not yet played.
     played = {p.id: {r.list_played for r in p.rounds} - {""} for p in records.values()}
     assert all(lists <= {"Caine"} for lists in played.values())
-    offers = service._list_offers(service.event(eid), 4)
+    offers = service.pregame.list_offers(service.book.event(eid), 4)
     assert {offers[i] for i, lists in played.items() if lists} == {("Stryker",)}
 
 

@@ -10,62 +10,62 @@ import pytest
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError, Unauthorized
-from app.events.player_page import my_page, player_by_token, player_link, set_my_lists
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.events.table_result import TableResult
 
 BASE = "http://deathclock.test/"
 
 
 def _event(service: EventService, **spec: object) -> tuple[str, dict[str, str]]:
-    event = service.create_event(EventSpec(name="Night", **spec))  # type: ignore[arg-type]
+    event = service.registration.create_event(EventSpec(name="Night", **spec))  # type: ignore[arg-type]
     ids = {}
     for name, lists in (("Ann", "Haley\nStryker"), ("Bob", "Kreoss\nSeverius")):
-        ids[name] = service.add_player(event.id, name, "", lists).id
+        ids[name] = service.registration.add_player(event.id, name, "", lists).id
     return event.id, ids
 
 
 async def test_my_page_shows_my_table_seat_link_and_locks_my_lists(service: EventService) -> None:
     eid, ids = _event(service, lists=2)
-    token = player_link(service, eid, ids["Ann"])
-    assert player_link(service, eid, ids["Ann"]) == token  # the same link each time
-    ann = player_by_token(service, eid, token)
+    token = service.player_pages.link(eid, ids["Ann"])
+    assert service.player_pages.link(eid, ids["Ann"]) == token  # the same link each time
+    ann = service.player_pages.player_by_token(eid, token)
     assert ann.id == ids["Ann"]
     with pytest.raises(Unauthorized, match="your player link"):
-        player_by_token(service, eid, "not-a-token")
+        service.player_pages.player_by_token(eid, "not-a-token")
     public = json.dumps(service.read_models.event_view(eid))
     admin = json.dumps(service.read_models.event_view(eid, admin=True))
     assert token not in public and token not in admin  # never in the API's views
 
     with pytest.raises(BadInput, match="asks each player for 2"):
-        set_my_lists(service, eid, ann, "Haley")
-    set_my_lists(service, eid, ann, "Haley Prime; Stryker 3")
-    page = my_page(service, eid, player_by_token(service, eid, token), BASE)
+        service.player_pages.set_lists(eid, ann, "Haley")
+    service.player_pages.set_lists(eid, ann, "Haley Prime; Stryker 3")
+    page = service.player_pages.page(eid, service.player_pages.player_by_token(eid, token), BASE)
     assert page["player"]["lists"] == ["Haley Prime", "Stryker 3"]
     assert page["current"] is None and not page["player"]["lists_locked"]
 
-    entry = service.pair_next_round(eid)
-    page = my_page(service, eid, ann, BASE)
+    entry = service.rounds.pair_next(eid)
+    page = service.player_pages.page(eid, ann, BASE)
     current = page["current"]
     assert current["opponent"] == "Bob" and current["table_no"] == 1
-    room = service.rooms(eid)[0]
+    room = service.tables.rooms(eid)[0]
     assert room.meta is not None
     seat = room.tokens.p1 if room.meta.p1_player == ids["Ann"] else room.tokens.p2
     assert current["seat_url"] == f"{BASE}t/{room.table_id}#k={seat}"
-    await service.start_round(eid)
+    await service.rounds.start(eid)
     assert entry.number == 1
-    assert my_page(service, eid, ann, BASE)["player"]["lists_locked"]
+    assert service.player_pages.page(eid, ann, BASE)["player"]["lists_locked"]
     with pytest.raises(RuleError, match="lists are locked"):
-        set_my_lists(service, eid, ann, "Butcher; Irusk")
+        service.player_pages.set_lists(eid, ann, "Butcher; Irusk")
 
 
 async def test_an_event_table_opens_its_pregame_with_each_players_lists(
     service: EventService,
 ) -> None:
     eid, ids = _event(service, format_id="ig2014", points=50, lists=2, pregame=True)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
-    (room,) = service.rooms(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
+    (room,) = service.tables.rooms(eid)
     pregame = room.game.pregame
     assert room.game.clock.running is None and pregame is not None
     assert room.meta is not None
@@ -80,9 +80,9 @@ async def test_the_result_and_standings_follow_who_went_first__TS9_ST1(
     """The second seat's player wins the roll and goes first: the game's P1 is the
     pairing's second player; the record and the EO's result still go to the right player."""
     eid, ids = _event(service, lists=2, pregame=True)
-    service.pair_next_round(eid, "spread-the-net")
-    await service.start_round(eid)
-    (room,) = service.rooms(eid)
+    service.rounds.pair_next(eid, "spread-the-net")
+    await service.rounds.start(eid)
+    (room,) = service.tables.rooms(eid)
     assert room.meta is not None
     second = room.meta.p2_player
     first_list = "Haley" if room.meta.p1_player == ids["Ann"] else "Kreoss"
@@ -102,19 +102,19 @@ async def test_the_result_and_standings_follow_who_went_first__TS9_ST1(
     await room.execute(Side.P1, "b", 54, c.ReportGame(30))
     await room.execute(Side.P1, "b", 55, c.ConfirmResult())
     await room.execute(Side.P2, "a", 55, c.ConfirmResult())
-    result = service.table_result(eid, room.table_id)
+    result = service.results.table_result(eid, room.table_id)
     assert result is not None
     assert result.winner is Side.P2  # by seat: the pairing's second player won
     assert result.lists == (first_list, second_list)
-    assert service.standings(eid)[0].player_id == second
+    assert service.results.standings(eid)[0].player_id == second
     # The EO corrects it by seat too; the table's sides are flipped for the game.
-    await service.enter_result(
+    await service.results.enter(
         eid, room.table_id, TableResult(Side.P1, (3, 0), (0, 30)), reason="wrong report"
     )
     recorded = room.game.recorded
     assert recorded is not None and recorded.winner is Side.P2
     assert recorded.control_points == (0, 3)
-    assert service.standings(eid)[0].player_id == room.meta.p1_player
+    assert service.results.standings(eid)[0].player_id == room.meta.p1_player
 
 
 class _Loaded:

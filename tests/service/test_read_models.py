@@ -15,7 +15,7 @@ from .test_event_service import _event, _finish, _tables
 
 def _changes(service: EventService) -> list[str]:
     seen: list[str] = []
-    service.listeners.append(seen.append)
+    service.book.listeners.append(seen.append)
     return seen
 
 
@@ -27,13 +27,13 @@ async def test_a_view_is_built_once_per_change(service: EventService) -> None:
     models.dashboard_snapshot(eid, "eo")
     assert models.builds == 1  # both audiences, and the dashboard, from one build
 
-    service.add_player(eid, "Late Comer")
+    service.registration.add_player(eid, "Late Comer")
     assert "Late Comer" in [p["name"] for p in models.event_view(eid)["players"]]
     models.event_view(eid, admin=True)
     assert models.builds == 2
 
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     view = models.event_view(eid)
     assert models.builds == 3
     room = _tables(service, eid, 1)[0]
@@ -51,15 +51,15 @@ async def test_a_view_is_built_once_per_change(service: EventService) -> None:
 async def test_every_use_case_that_changes_an_event_says_so(service: EventService) -> None:
     eid = _event(service, 4)
     seen = _changes(service)
-    player = service.add_player(eid, "Extra")
-    service.edit_player(eid, player.id, "Extra Renamed", "", "")
-    service.drop_player(eid, player.id)
-    service.import_players(eid, "name\nFrom CSV\n")
-    service.pair_next_round(eid)
-    await service.start_round(eid)
-    await every_first_seat_goes_first(service.rooms(eid))
+    player = service.registration.add_player(eid, "Extra")
+    service.registration.edit_player(eid, player.id, "Extra Renamed", "", "")
+    service.registration.drop_player(eid, player.id)
+    service.registration.import_players(eid, "name\nFrom CSV\n")
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
+    await every_first_seat_goes_first(service.tables.rooms(eid))
     await asyncio.sleep(0)  # the round's end, set once every table has begun
-    await service.call_round_end(eid)
+    await service.round_clock.call_end(eid)
     assert seen == [eid] * 8
 
 
@@ -67,8 +67,8 @@ async def test_a_confirmed_result_is_announced_after_the_tables_work(
     service: EventService,
 ) -> None:
     eid = _event(service, 2)
-    service.pair_next_round(eid)
-    await service.start_round(eid)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
     room = _tables(service, eid, 1)[0]
     seen = _changes(service)
     during: list[int] = []  # what the listeners had heard while the table did its work

@@ -13,7 +13,8 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.domain.game import Phase
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
@@ -35,9 +36,9 @@ class _Loaded:
 
 def _event(service: EventService) -> str:
     spec = EventSpec(name="Pre-game night", points=75, pregame=True)
-    event = service.create_event(spec)
+    event = service.registration.create_event(spec)
     for name in ("Ann", "Bob", "Cal", "Dee", "Eve", "Fay"):
-        service.add_player(event.id, name, "Khador")
+        service.registration.add_player(event.id, name, "Khador")
     return event.id
 
 
@@ -71,12 +72,12 @@ async def test_the_round_ends_both_clocks_after_the_last_table_begins__DC4_DC8(
 ) -> None:
     time: FakeTime = service.time  # type: ignore[assignment]
     eid = _event(service)
-    service.pair_next_round(eid, "spread-the-net")
-    entry = await service.start_round(eid)
+    service.rounds.pair_next(eid, "spread-the-net")
+    entry = await service.rounds.start(eid)
     t0 = time.now_ms()
     assert entry.started_ms == t0
     assert entry.expected_end_ms is None  # every table is in its pre-game
-    first, middle, last = service.rooms(eid)
+    first, middle, last = service.tables.rooms(eid)
     assert all(r.game.in_pregame for r in (first, middle, last))
 
     for room in (first, middle, last):
@@ -86,16 +87,16 @@ async def test_the_round_ends_both_clocks_after_the_last_table_begins__DC4_DC8(
     await _at(time, t0, 3)
     await _deploy(middle)
     assert first.game.deployed_ms == t0 + 90_000 and middle.game.deployed_ms == t0 + 3 * MIN
-    assert service.rounds(eid)[-1].expected_end_ms is None  # one table has not begun
+    assert service.book.rounds(eid)[-1].expected_end_ms is None  # one table has not begun
     with pytest.raises(RuleError, match="1 table has not begun deployment"):
-        await service.call_round_end(eid)
+        await service.round_clock.call_end(eid)
     view = service.read_models.dashboard_snapshot(eid, "eo")
     assert view["round"]["started_ms"] == t0 and view["round"]["expected_end_ms"] is None
 
     await _at(time, t0, 4)  # four minutes in its pre-game: the last table begins
     await _deploy(last)
     end = t0 + 4 * MIN + ROUND_MS
-    assert service.rounds(eid)[-1].expected_end_ms == end
+    assert service.book.rounds(eid)[-1].expected_end_ms == end
     view = service.read_models.dashboard_snapshot(eid, "eo")
     assert view["round"]["expected_end_ms"] == end
 
@@ -120,12 +121,12 @@ async def test_the_round_ends_both_clocks_after_the_last_table_begins__DC4_DC8(
     await _at(time, t0, 120)
     now = time.now_ms()
     assert last.game.remaining(Side.P1, now) + last.game.remaining(Side.P2, now) == 6 * MIN
-    assert service.rounds(eid)[-1].end_calls_json is None
+    assert service.book.rounds(eid)[-1].end_calls_json is None
     assert last.game.phase is Phase.DEPLOYMENT
 
     await _at(time, t0, 124)  # the round's end: the last table has two minutes left
-    await service._round_ends[eid]
-    called = service.rounds(eid)[-1].end_calls_json
+    await service.round_ends.timers[eid]
+    called = service.book.rounds(eid)[-1].end_calls_json
     assert called is not None
     assert json.loads(called) == {
         middle.table_id: "play_on",  # nine minutes left, but the EO paused it
@@ -141,10 +142,10 @@ async def test_a_restart_during_the_pregames_still_sets_the_rounds_end__DC4(
     worker) watches them too, and sets the round's end when the last one begins."""
     time: FakeTime = service.time  # type: ignore[assignment]
     eid = _event(service)
-    service.pair_next_round(eid, "spread-the-net")
-    await service.start_round(eid)
+    service.rounds.pair_next(eid, "spread-the-net")
+    await service.rounds.start(eid)
     t0 = time.now_ms()
-    for room in service.rooms(eid)[:2]:
+    for room in service.tables.rooms(eid)[:2]:
         await _pregame(room)
         await _deploy(room)
     await _at(time, t0, 2)
@@ -152,14 +153,14 @@ async def test_a_restart_during_the_pregames_still_sets_the_rounds_end__DC4(
     hub = TableHub(service.store, time)
     hub.load()
     again = EventService(service.store, hub, time)
-    again.start_timers()
+    again.round_clock.start_timers()
     try:
-        last = again.rooms(eid)[2]
+        last = again.tables.rooms(eid)[2]
         await _pregame(last)
         await _at(time, t0, 7)
         await _deploy(last)
-        assert again.rounds(eid)[-1].expected_end_ms == t0 + 7 * MIN + ROUND_MS
-        assert eid in again._round_ends  # its timer calls the round's end
+        assert again.book.rounds(eid)[-1].expected_end_ms == t0 + 7 * MIN + ROUND_MS
+        assert eid in again.round_ends.timers  # its timer calls the round's end
     finally:
         await again.close()
         await hub.close()
@@ -172,13 +173,13 @@ async def test_an_event_without_the_phone_pregame_counts_from_its_tables_too__DC
     clock (the starting roll, then its winner's choice): its clocks and the round's end
     count from its deployment start, not from the EO's start."""
     time: FakeTime = service.time  # type: ignore[assignment]
-    event = service.create_event(EventSpec(name="Classic night", points=75))
+    event = service.registration.create_event(EventSpec(name="Classic night", points=75))
     for name in ("Ann", "Bob"):
-        service.add_player(event.id, name, "Khador")
-    service.pair_next_round(event.id)
-    entry = await service.start_round(event.id)
+        service.registration.add_player(event.id, name, "Khador")
+    service.rounds.pair_next(event.id)
+    entry = await service.rounds.start(event.id)
     assert entry.expected_end_ms is None
-    (room,) = service.rooms(event.id)
+    (room,) = service.tables.rooms(event.id)
     assert room.game.pregame is not None
     assert [str(s) for s in room.game.pregame.steps] == ["roll", "order"]
     assert room.game.clock.running is None and room.game.deployed_ms is None
@@ -186,4 +187,4 @@ async def test_an_event_without_the_phone_pregame_counts_from_its_tables_too__DC
     await first_seat_goes_first(room)
     await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
     assert room.game.deployed_ms == time.now_ms()
-    assert service.rounds(event.id)[-1].expected_end_ms == time.now_ms() + ROUND_MS
+    assert service.book.rounds(event.id)[-1].expected_end_ms == time.now_ms() + ROUND_MS

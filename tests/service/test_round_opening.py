@@ -13,16 +13,17 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from app.domain.errors import RuleError
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.tables import hub as hub_module
 from app.tables.engines import engine_for
 from app.tables.hub import QuickGame
 
 
 def _event(service: EventService, players: int) -> str:
-    created = service.create_event(EventSpec(name=f"{players} players", points=75))
+    created = service.registration.create_event(EventSpec(name=f"{players} players", points=75))
     for n in range(players):
-        service.add_player(created.id, f"Player {n + 1:03d}", "Khador")
+        service.registration.add_player(created.id, f"Player {n + 1:03d}", "Khador")
     return created.id
 
 
@@ -48,9 +49,9 @@ def test_pairing_asks_the_database_as_often_for_128_tables_as_for_8__RP2(
     for players in (16, 256):
         event_id = _event(service, players)
         with _statements(service.store.engine) as seen:
-            entry = service.pair_next_round(event_id)
+            entry = service.rounds.pair_next(event_id)
         asked.append(len(seen))
-        rooms = service.rooms(event_id)
+        rooms = service.tables.rooms(event_id)
         ids = {r.table_id for r in rooms}
         assert len(ids) == players // 2 and entry.number == 1
         assert sorted(r.meta.table_no for r in rooms if r.meta) == list(range(1, players // 2 + 1))
@@ -69,13 +70,13 @@ def test_a_round_whose_tables_cannot_be_written_opens_none__RP2(
 
     monkeypatch.setattr(service.store, "add_tables", disk_full)
     with pytest.raises(OSError):
-        service.pair_next_round(event_id)
-    assert service.rooms(event_id) == [] and service.rounds(event_id) == []
+        service.rounds.pair_next(event_id)
+    assert service.tables.rooms(event_id) == [] and service.book.rounds(event_id) == []
     monkeypatch.undo()
-    service.pair_next_round(event_id)  # nothing half made stands in the way
-    assert len(service.rooms(event_id)) == 4
+    service.rounds.pair_next(event_id)  # nothing half made stands in the way
+    assert len(service.tables.rooms(event_id)) == 4
     with pytest.raises(RuleError):
-        service.pair_next_round(event_id)  # round 1 is paired, not started yet
+        service.rounds.pair_next(event_id)  # round 1 is paired, not started yet
 
 
 def test_an_id_that_a_table_in_the_store_has_is_drawn_again(

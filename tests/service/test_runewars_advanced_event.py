@@ -21,7 +21,8 @@ from app.domain.runewars import commands as rc
 from app.domain.runewars.rules import FINAL_MINUTES, ROUND_MINUTES, Stage
 from app.domain.runewars.standings import Played
 from app.domain.runewars.state import EndedBy, Phase, RwGame
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.events.tournaments import Policy
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
@@ -30,7 +31,7 @@ MINUTE = 60_000
 
 
 def _policy(service: EventService, eid: str) -> Policy:
-    policy = service.tournament(eid)
+    policy = service.tournaments.of_event(eid)
     assert policy is not None
     return policy
 
@@ -106,7 +107,7 @@ async def test_twelve_players_advanced_three_rounds_no_cut__RP6_ST5_DC11_RP7(
     time, rng = service.time, random.Random(12)
     assert isinstance(time, FakeTime)
     spec = EventSpec("Regional", format_id="runewars2017", structure="advanced")
-    eid = service.create_event(spec).id
+    eid = service.registration.create_event(spec).id
     policy = _policy(service, eid)
     ids = [policy.register(eid, f"Player {n:02}", 176 + 2 * n) for n in range(12)]
     assert policy.view(eid)["plan"]["by_attendance"] == "advanced"
@@ -171,7 +172,7 @@ async def test_twenty_nine_players_advanced_cut_and_a_drop_after_it__RP6_ST5_DC1
 ) -> None:
     rng = random.Random(29)
     spec = EventSpec("Big Regional", format_id="runewars2017", structure="advanced")
-    eid = service.create_event(spec).id
+    eid = service.registration.create_event(spec).id
     policy = _policy(service, eid)
     for n in range(29):
         policy.register(eid, f"Player {n:02}", 170 + n)

@@ -14,7 +14,8 @@ from app.domain.errors import BadInput, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars.rules import DEPLOYMENTS, OBJECTIVES
 from app.domain.runewars.state import Phase, RwGame
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.events.tournaments import Policy as RunewarsTournament
 from app.store.repository import Store
 from app.tables.hub import TableHub
@@ -32,7 +33,7 @@ class Running:
         self.service = EventService(self.store, self.hub, time, random.Random(seed))
 
     def policy(self, event_id: str) -> RunewarsTournament:
-        policy = self.service.tournament(event_id)
+        policy = self.service.tournaments.of_event(event_id)
         assert policy is not None
         return policy
 
@@ -59,7 +60,7 @@ async def play_round(run: Running, eid: str, time: FakeTime, rng: random.Random)
 async def test_runewars_event_stored_through_a_restart__RP6_ST5_DC11(tmp_path: Path) -> None:
     db, time, rng = tmp_path / "rw.db", FakeTime(), random.Random(2017)
     run = Running(db, time, 5)
-    event = run.service.create_event(
+    event = run.service.registration.create_event(
         EventSpec("Regional", format_id="runewars2017", fixed_rounds=3, cut_to_top=4)
     )
     eid = event.id
@@ -135,7 +136,7 @@ async def test_runewars_event_stored_through_a_restart__RP6_ST5_DC11(tmp_path: P
     assert view["over"] and view["winner"] is not None
     with pytest.raises(RuleError, match="over"):
         policy.pair_next(eid)
-    actions = [a.action for a in run.service.actions(eid)]
+    actions = [a.action for a in run.service.book.actions(eid)]
     assert actions.count("pair_round") == 5 and "drop" in actions
-    assert json.loads(run.service.actions(eid)[0].detail_json)["name"] == "Player 00"
+    assert json.loads(run.service.book.actions(eid)[0].detail_json)["name"] == "Player 00"
     await run.stop()

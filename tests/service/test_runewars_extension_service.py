@@ -13,17 +13,18 @@ import pytest
 
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars.state import RwGame
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.events.tournaments import Policy
-from app.tables import runewars_table
 from app.tables.room import TableRoom
+from app.tables import runewars_table
 from app.tables.timesource import FakeTime
 
 MINUTE = 60_000
 
 
 def _policy(service: EventService, eid: str) -> Policy:
-    policy = service.tournament(eid)
+    policy = service.tournaments.of_event(eid)
     assert policy is not None
     return policy
 
@@ -43,7 +44,9 @@ async def test_one_table_gets_more_time_and_its_time_is_called_at_its_end__DC11(
 ) -> None:
     time = service.time
     assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec("Ext", format_id="runewars2017", fixed_rounds=2)).id
+    eid = service.registration.create_event(
+        EventSpec("Ext", format_id="runewars2017", fixed_rounds=2)
+    ).id
     policy = _policy(service, eid)
     for name in ("Ann", "Bob", "Cal", "Dee"):
         policy.register(eid, name, 190)
@@ -82,7 +85,7 @@ async def test_one_table_gets_more_time_and_its_time_is_called_at_its_end__DC11(
     assert _called(table_2) and not _called(table_1)
     await policy.call_time(eid)  # the organiser's call waits for table 1's own end
     assert not _called(table_1)
-    calls = [a for a in service.actions(eid) if a.action == "call_time"]
+    calls = [a for a in service.book.actions(eid) if a.action == "call_time"]
     assert json.loads(calls[-1].detail_json)["later"] == [1]
     time.advance(10 * MINUTE)
     await _settle()
@@ -90,7 +93,7 @@ async def test_one_table_gets_more_time_and_its_time_is_called_at_its_end__DC11(
     log = service.hub.store.log(table_1.table_id)
     assert any('"extend_time"' in e.command_json and e.actor == "eo" for e in log)
     assert log[-1].actor == "system" and '"call_time"' in log[-1].command_json
-    extended = [a for a in service.actions(eid) if a.action == "extend_table"]
+    extended = [a for a in service.book.actions(eid) if a.action == "extend_table"]
     assert [json.loads(a.detail_json)["minutes"] for a in extended] == [4, 6]
     policy.collect(eid)
     with pytest.raises(RuleError, match="time is already called"):

@@ -13,8 +13,9 @@ from app.domain.commands import Role
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars.state import Phase, RwGame
+from app.events.base import EventSpec
 from app.events.runewars.codec import load_event
-from app.events.service import EventService, EventSpec
+from app.events.service import EventService
 from app.events.tournaments import Policy
 from app.store.events import EventRepo
 from app.tables.room import TableRoom
@@ -23,7 +24,7 @@ from tests.service.test_runewars_event import play
 
 
 def _policy(service: EventService, eid: str) -> Policy:
-    policy = service.tournament(eid)
+    policy = service.tournaments.of_event(eid)
     assert policy is not None
     return policy
 
@@ -42,7 +43,9 @@ async def _one_table_scored(service: EventService, name: str) -> tuple[str, Poli
     """A two-player event whose one table is scoring, its result entered (A wins)."""
     time = service.time
     assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec(name, format_id="runewars2017", fixed_rounds=2)).id
+    eid = service.registration.create_event(
+        EventSpec(name, format_id="runewars2017", fixed_rounds=2)
+    ).id
     policy = _policy(service, eid)
     for player in ("Ann", "Bob"):
         policy.register(eid, player, 190)
@@ -72,7 +75,9 @@ async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
 ) -> None:
     time = service.time
     assert isinstance(time, FakeTime)
-    eid = service.create_event(EventSpec("RW Open", format_id="runewars2017", fixed_rounds=2)).id
+    eid = service.registration.create_event(
+        EventSpec("RW Open", format_id="runewars2017", fixed_rounds=2)
+    ).id
     policy = _policy(service, eid)
     for name in ("Ann", "Bob", "Cal", "Dee"):
         policy.register(eid, name, 190)
@@ -117,7 +122,7 @@ async def test_a_collected_result_corrected_moves_the_standings__TS11_ST5(
     assert [g.won for g in state.player(match.a).games] == [False]
     top = [s.player_id for s in policy.standings(eid)]
     assert match.b in top[:2] and match.a in top[2:]  # ST5: the standings follow
-    actions = [(a.action, a.detail_json) for a in service.actions(eid)]
+    actions = [(a.action, a.detail_json) for a in service.book.actions(eid)]
     assert any(kind == "correct_result" and "miscounted" in detail for kind, detail in actions)
     assert sum(kind == "enter_result" for kind, _ in actions) == 2
     room = service.hub.get(t1)
@@ -141,13 +146,13 @@ async def test_a_correction_whose_event_write_fails_is_not_half_applied__TS11_ST
     assert policy.live(eid).state.rounds[0].results[game_no].winner == match.a
 
     def stored() -> tuple[str, str]:
-        with service.db.read() as repo:
+        with service.book.read() as repo:
             row = repo.tournament_state(eid)
             assert row is not None
             return row.state_json, row.tables_json
 
     before_state = stored()
-    before_actions = len(service.actions(eid))
+    before_actions = len(service.book.actions(eid))
     log_before = room.version
     _fail_the_next_store(monkeypatch)
     fix = {"entries": [[0, 0], [0, 30]], "reason": "objective tokens miscounted"}
@@ -158,7 +163,7 @@ async def test_a_correction_whose_event_write_fails_is_not_half_applied__TS11_ST
     assert isinstance(room.game, RwGame) and room.game.correction is not None
     # ... the failed unit stored nothing: neither the event's state nor the EO's action.
     assert stored() == before_state
-    assert len(service.actions(eid)) == before_actions
+    assert len(service.book.actions(eid)) == before_actions
     # Every reading of the event follows the table already (no half-written result).
     assert policy.live(eid).state.rounds[0].results[game_no].winner == match.a  # as stored
     top = policy.standings(eid)
@@ -173,7 +178,7 @@ async def test_a_correction_whose_event_write_fails_is_not_half_applied__TS11_ST
     state = policy.live(eid).state
     assert state.rounds[0].results[game_no].winner == match.b
     assert state.player(match.b).tp == 6 and state.player(match.a).tp == 5
-    actions = [a.action for a in service.actions(eid)]
+    actions = [a.action for a in service.book.actions(eid)]
     assert actions[before_actions:] == ["correct_result"]
     assert stored() != before_state
 
@@ -192,7 +197,7 @@ async def test_a_correction_left_unstored_is_stored_by_the_next_step__TS11_ST5(
     with pytest.raises(RuntimeError):
         await policy.enter_result(eid, table_id, {"entries": [[0, 0], [0, 30]], "reason": "x"})
     assert policy.collect(eid) == 1
-    with service.db.read() as repo:
+    with service.book.read() as repo:
         row = repo.tournament_state(eid)
     assert row is not None
     assert load_event(row.state_json).rounds[0].results[game_no].winner == match.b

@@ -11,7 +11,8 @@ from sqlalchemy import inspect
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
-from app.events.service import EventService, EventSpec
+from app.events.base import EventSpec
+from app.events.service import EventService
 from app.events.table_result import TableResult
 from app.store.repository import LogEntry
 from app.tables.hub import TableHub
@@ -19,7 +20,7 @@ from app.tables.room import TableRoom
 
 
 def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
-    return [r for r in service.rooms(event_id) if r.meta and r.meta.round_number == number]
+    return [r for r in service.tables.rooms(event_id) if r.meta and r.meta.round_number == number]
 
 
 async def _settle(room: TableRoom, loser: Side = Side.P2) -> None:
@@ -30,11 +31,11 @@ async def _settle(room: TableRoom, loser: Side = Side.P2) -> None:
 
 
 async def _round_one(service: EventService) -> tuple[str, list[TableRoom]]:
-    event = service.create_event(EventSpec(name="Settled", points=75))
+    event = service.registration.create_event(EventSpec(name="Settled", points=75))
     for n in range(4):
-        service.add_player(event.id, f"Player {n + 1}", "Cygnar")
-    service.pair_next_round(event.id)
-    await service.start_round(event.id)
+        service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
+    service.rounds.pair_next(event.id)
+    await service.rounds.start(event.id)
     tables = _tables(service, event.id, 1)
     for room in tables:
         await _settle(room)
@@ -45,7 +46,7 @@ async def test_a_confirmed_result_is_corrected_only_with_a_reason__TS9(
     service: EventService,
 ) -> None:
     eid, (room, _other) = await _round_one(service)
-    before = service.table_result(eid, room.table_id)
+    before = service.results.table_result(eid, room.table_id)
     assert before is not None and before.as_json()["winner"] == "p1"
     # The players cannot reopen it ...
     with pytest.raises(RuleError, match="only the EO"):
@@ -55,17 +56,17 @@ async def test_a_confirmed_result_is_corrected_only_with_a_reason__TS9(
         {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
     )
     with pytest.raises(BadInput, match="reason"):
-        await service.enter_result(eid, room.table_id, flip)
-    assert service.table_result(eid, room.table_id) == before
-    await service.enter_result(eid, room.table_id, flip, reason="P1 conceded by mistake")
-    entered = service.table_result(eid, room.table_id)
+        await service.results.enter(eid, room.table_id, flip)
+    assert service.results.table_result(eid, room.table_id) == before
+    await service.results.enter(eid, room.table_id, flip, reason="P1 conceded by mistake")
+    entered = service.results.table_result(eid, room.table_id)
     assert entered is not None
     after = entered.as_json()
     assert after["winner"] == "p2"
     assert after["correction"]["reason"] == "P1 conceded by mistake"
     assert after["correction"]["before"]["winner"] == "p1"
     assert not after["correction"]["round_closed"]
-    logged = [a for a in service.actions(eid) if a.action == "correct_result"]
+    logged = [a for a in service.book.actions(eid) if a.action == "correct_result"]
     assert len(logged) == 1 and "P1 conceded by mistake" in logged[0].detail_json
 
 
@@ -73,15 +74,15 @@ async def test_a_closed_rounds_results_are_locked_and_a_correction_moves_the_sta
     service: EventService,
 ) -> None:
     eid, tables = await _round_one(service)
-    service.pair_next_round(eid)  # round 1 is closed: round 2 is paired on its results
+    service.rounds.pair_next(eid)  # round 1 is closed: round 2 is paired on its results
     room = tables[0]
     with pytest.raises(RuleError):
         await room.execute(Side.P2, "p2", 9, c.DisputeResult("too late"))
     assert room.meta is not None
     loser = room.meta.p2_player
-    before = {s.player_id: s.tp for s in service.standings(eid)}
+    before = {s.player_id: s.tp for s in service.results.standings(eid)}
     assert before[loser] == 0 and before[room.meta.p1_player] == 1
-    await service.enter_result(
+    await service.results.enter(
         eid,
         room.table_id,
         TableResult.from_wire(
@@ -89,9 +90,9 @@ async def test_a_closed_rounds_results_are_locked_and_a_correction_moves_the_sta
         ),
         reason="wrong table reported",
     )
-    after = {s.player_id: s.tp for s in service.standings(eid)}
+    after = {s.player_id: s.tp for s in service.results.standings(eid)}
     assert after[loser] == 1 and after[room.meta.p1_player] == 0
-    corrected = service.table_result(eid, room.table_id)
+    corrected = service.results.table_result(eid, room.table_id)
     assert corrected is not None and corrected.as_json()["correction"]["round_closed"]
 
 
@@ -114,16 +115,16 @@ async def test_an_eo_result_has_one_record_the_table_log__TS9(service: EventServ
             "lists": ["Vlad", "Sorscha"],
         }
     )
-    await service.enter_result(eid, room.table_id, flip, reason="wrong table reported")
-    entered = service.table_result(eid, room.table_id)
+    await service.results.enter(eid, room.table_id, flip, reason="wrong table reported")
+    entered = service.results.table_result(eid, room.table_id)
     assert entered is not None and entered.method == "assassination"
     logged = [json.loads(e.command_json) for e in service.store.log(room.table_id)]
     assert [e["c"] for e in logged].count("record_result") == 1
     assert logged[-1]["reason"] == "wrong table reported"
     assert "eo_result" not in inspect(service.store.engine).get_table_names()
     again, hub = await _restarted(service)
-    assert again.table_result(eid, room.table_id) == entered
-    assert again.standings(eid) == service.standings(eid)
+    assert again.results.table_result(eid, room.table_id) == entered
+    assert again.results.standings(eid) == service.results.standings(eid)
     await again.close()
     await hub.close()
 
@@ -133,11 +134,11 @@ async def test_a_table_whose_log_does_not_replay_still_takes_the_eo_result__TS9(
 ) -> None:
     """A table whose log no longer replays is read-only for the players; the EO's result
     still lands in its log and counts, before and after a restart."""
-    event = service.create_event(EventSpec(name="Broken", points=75))
+    event = service.registration.create_event(EventSpec(name="Broken", points=75))
     for n in range(2):
-        service.add_player(event.id, f"Player {n + 1}", "Cygnar")
-    service.pair_next_round(event.id)
-    await service.start_round(event.id)
+        service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
+    service.rounds.pair_next(event.id)
+    await service.rounds.start(event.id)
     (table,) = _tables(service, event.id, 1)
     bad = LogEntry(
         version=table.version + 1,
@@ -153,16 +154,16 @@ async def test_a_table_whose_log_does_not_replay_still_takes_the_eo_result__TS9(
     assert broken is not None and broken.broken is not None
     with pytest.raises(RuleError, match="read-only"):
         await broken.execute(Side.P1, "p1", 5, c.Concede())
-    assert restarted.table_result(event.id, table.table_id) is None
+    assert restarted.results.table_result(event.id, table.table_id) is None
     decided = TableResult.from_wire(
         {"winner": "p1", "control_points": [2, 0], "army_points_destroyed": [30, 0]}
     )
-    await restarted.enter_result(event.id, table.table_id, decided)
-    assert restarted.table_result(event.id, table.table_id) == replace(decided, by="eo")
+    await restarted.results.enter(event.id, table.table_id, decided)
+    assert restarted.results.table_result(event.id, table.table_id) == replace(decided, by="eo")
     again, hub2 = await _restarted(restarted)
-    assert again.table_result(event.id, table.table_id) == replace(decided, by="eo")
-    assert {s.player_id: s.tp for s in again.standings(event.id)} == {
-        s.player_id: s.tp for s in restarted.standings(event.id)
+    assert again.results.table_result(event.id, table.table_id) == replace(decided, by="eo")
+    assert {s.player_id: s.tp for s in again.results.standings(event.id)} == {
+        s.player_id: s.tp for s in restarted.results.standings(event.id)
     }
     for closing in (again, restarted):
         await closing.close()

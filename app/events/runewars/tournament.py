@@ -1,4 +1,4 @@
-"""The Runewars tournament policy of the event service: a Runewars event whose state is
+"""The Runewars tournament policy of the event's use cases: a Runewars event whose state is
 stored (the event store's `tournament_state`) and rewritten by every use case, so a
 restart loses nothing. Each use case loads the stored event, runs the live event's step
 (`app.events.runewars`: tables opened, timers started, results taken from the tables),
@@ -6,6 +6,7 @@ and writes the state back with the EO's action in one unit of work."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -25,14 +26,16 @@ from app.domain.runewars.rules import (
 )
 from app.domain.runewars.standings import Standing
 from app.domain.runewars.state import RwGame
-from app.events.base import EventBase, EventSpec
+from app.events.base import EventSpec
+from app.events.book import EventBook
 from app.events.runewars.codec import dump_event, dump_tables, load_event, load_tables
 from app.events.runewars.live import RunewarsEvent
 from app.events.runewars.players import my_page, player_by_key, player_key, player_link
 from app.events.runewars.view import event_view
 from app.store.models import EventRecord
-from app.tables.hub import new_id, new_token
+from app.tables.hub import TableHub, new_id, new_token
 from app.tables.runewars_codec import judge_from_wire
+from app.tables.timesource import TimeSource
 
 #: What the organiser's result for a Runewars table is made of.
 RESULT_FIELDS = frozenset({"entries", "flurry", "conceded", "reason"})
@@ -68,8 +71,13 @@ class RunewarsTournament:
 
     name = "runewars"
 
-    def __init__(self, service: EventBase) -> None:
-        self.service = service
+    def __init__(
+        self, book: EventBook, hub: TableHub, time: TimeSource, rng: random.Random
+    ) -> None:
+        self.book = book
+        self.hub = hub
+        self.time = time
+        self.rng = rng
 
     # -- the event ----------------------------------------------------------------
 
@@ -91,9 +99,9 @@ class RunewarsTournament:
             fixed_rounds=plan.swiss_rounds or None,
             cut_to_top=plan.cut or None,
             admin_token=new_token(),
-            created_ms=self.service.time.now_ms(),
+            created_ms=self.time.now_ms(),
         )
-        with self.service.db.unit() as repo:
+        with self.book.unit() as repo:
             repo.add(record)
             repo.session.flush()
             state = RwEvent(name, plan, season=cards.id, asks_lists=spec.army_lists)
@@ -102,23 +110,21 @@ class RunewarsTournament:
 
     def live(self, event_id: str) -> RunewarsEvent:
         """The stored event over the hub's live tables."""
-        with self.service.db.read() as repo:
+        with self.book.read() as repo:
             row = repo.tournament_state(event_id)
         if row is None:
             raise NotFound(f"no Runewars event {event_id!r}")
         state = load_event(row.state_json)
-        live = RunewarsEvent(
-            self.service.hub, state.name, state.plan, self.service.rng, id=event_id
-        )
+        live = RunewarsEvent(self.hub, state.name, state.plan, self.rng, id=event_id)
         live.state = state
         live.tables = load_tables(row.tables_json) if row.tables_json != "{}" else {}
         return live
 
     def _save(self, live: RunewarsEvent, action: str, **detail: Any) -> None:
-        with self.service.db.unit() as repo:
+        with self.book.unit() as repo:
             repo.put_tournament_state(live.id, dump_event(live.state), dump_tables(live.tables))
-            repo.add(self.service._action(live.id, action, **detail))
-        self.service.changed(live.id)
+            repo.add(self.book.action(live.id, action, **detail))
+        self.book.changed(live.id)
 
     @contextmanager
     def step(self, event_id: str, action: str, **detail: Any) -> Iterator[RunewarsEvent]:
@@ -184,7 +190,7 @@ class RunewarsTournament:
             )
         except BaseException:
             for key in list(live.tables)[opened:]:
-                self.service.hub.discard(live.tables[key])
+                self.hub.discard(live.tables[key])
             raise
         return play.number
 
@@ -266,7 +272,7 @@ class RunewarsTournament:
         self._save(
             fresh, action, table=table_id, round=number, game=game_no, reason=command.reason.strip()
         )
-        view = engine_view(game, self.service.time.now_ms())
+        view = engine_view(game, self.time.now_ms())
         return {
             "table_id": table_id,
             "round": number,
@@ -280,7 +286,7 @@ class RunewarsTournament:
 
     def player_links(self, event_id: str, base: str) -> list[dict[str, Any]]:
         """Each player's own link (their registration slip), in registration order."""
-        event, live = self.service.event(event_id), self.live(event_id)
+        event, live = self.book.event(event_id), self.live(event_id)
         return [
             {
                 "id": p.id,
@@ -293,7 +299,7 @@ class RunewarsTournament:
 
     def me(self, event_id: str, key: str | None, base: str) -> dict[str, Any]:
         """The player's own page, by the key of their link."""
-        event, live = self.service.event(event_id), self.live(event_id)
+        event, live = self.book.event(event_id), self.live(event_id)
         live.collect()  # results from the live tables, shown before they are stored
         return my_page(live, event.name, player_by_key(live, event.admin_token, key), base)
 
@@ -312,7 +318,7 @@ class RunewarsTournament:
     def view(self, event_id: str, admin: bool = True) -> dict[str, Any]:
         """The event as the EO (`admin`) or the public sees it (and the dashboard draws):
         the public sees a round's cards and pairings once it has started."""
-        event = self.service.event(event_id)
+        event = self.book.event(event_id)
         live = self.live(event_id)
         live.collect()  # results from the live tables, shown before they are stored
         return event_view(event, live, self.name, admin)

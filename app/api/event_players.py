@@ -1,0 +1,77 @@
+"""The EO's players of an event: registering, correcting, dropping (RP7) and importing
+them (CSV). Every call needs the EO token (X-EO-Token)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.api.event_deps import EoToken, EventsDep
+from app.api.hardening import StrictJsonRoute
+from app.domain.army_lists import HELP as LISTS_HELP
+from app.domain.errors import BadInput
+
+router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(..., min_length=1, max_length=60)
+    faction: str = Field("", max_length=60)
+    lists: str = Field("", max_length=8000, description=LISTS_HELP)
+    list_note: str = Field("", max_length=300, description="the EO lets refused lists stand")
+    painted: bool | None = Field(
+        None,
+        description="the army meets the event's Painting Required standard "
+        "(omitted: as before; a new player: no)",
+    )
+
+
+class DropIn(BaseModel):
+    dropped: bool = True
+
+
+@router.post("/{event_id}/players", status_code=201)
+async def add_player(
+    event_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    service.authorize(event_id, token)
+    player = service.registration.add_player(
+        event_id, body.name, body.faction, body.lists, body.list_note, bool(body.painted)
+    )
+    return player.model_dump()
+
+
+@router.put("/{event_id}/players/{player_id}")
+async def edit_player(
+    event_id: str, player_id: str, body: PlayerIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    service.authorize(event_id, token)
+    return service.registration.edit_player(
+        event_id, player_id, body.name, body.faction, body.lists, body.list_note, body.painted
+    ).model_dump()
+
+
+@router.post("/{event_id}/players/{player_id}/drop")
+async def drop_player(
+    event_id: str, player_id: str, body: DropIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """RP7: drop (or rejoin) a player."""
+    service.authorize(event_id, token)
+    return service.registration.drop_player(event_id, player_id, body.dropped).model_dump()
+
+
+@router.post("/{event_id}/players/import")
+async def import_players(
+    event_id: str, request: Request, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """CSV body with a header row: name, faction, lists, painted (yes/no)."""
+    service.authorize(event_id, token)
+    body = await request.body()
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput("the CSV must be UTF-8 text") from None
+    added, errors = service.registration.import_players(event_id, text)
+    return {"added": [p.model_dump() for p in added], "errors": errors}
