@@ -27,21 +27,35 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import shlex
 import signal
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from bench.harness.load import Workers, phone_worker, run_loop
-from bench.harness.measure import Window, machine_busy_seconds, percentile, rounded, steal_seconds
-from bench.harness.options import add_common_options, add_load_options
-from bench.harness.report import log, machine_fields, run_main
-from bench.harness.servers import ServerProcess, bench_run, free_port, server_argv
-from bench.harness.sockets import START_TIMEOUT_S, TAP_TIMEOUT_S, Stats, Table, Tap, open_phones
-from bench.table_latency import PING_BOUND_S, PING_S, cluster_env, create_tables
+from bench.harness.measure import Window, cpu_pcts, cpu_sample, percentile, rounded
+from bench.harness.options import add_common_options, add_load_options, add_tapping_options
+from bench.harness.report import json_line, log, machine_fields, run_main
+from bench.harness.servers import (
+    Cluster,
+    ServerProcess,
+    bench_run,
+    cluster_env,
+    free_port,
+    server_command,
+    serving,
+)
+from bench.harness.sockets import (
+    PING_BOUND_S,
+    PING_S,
+    START_TIMEOUT_S,
+    TAP_TIMEOUT_S,
+    Stats,
+    Table,
+    Tap,
+    open_phones,
+)
+from bench.harness.tables import create_tables
 
 KINDS = ("same", "cross_owner_side", "cross_far_side")
 
@@ -91,19 +105,6 @@ def worker_main(
     run_loop(phone_worker(f"client-{idx}", tables, cfg, ctrl_q, out_q, prepare, measured, result))
 
 
-class Cluster:
-    """The two workers, as the measured window sees one server: CPU and RSS summed."""
-
-    def __init__(self, a: ServerProcess, b: ServerProcess) -> None:
-        self.workers = (a, b)
-
-    def cpu_seconds(self) -> float:
-        return sum(w.cpu_seconds() for w in self.workers)
-
-    def rss_mb(self) -> float:
-        return sum(w.rss_mb() for w in self.workers)
-
-
 def make_rows(
     ports: tuple[int, int], args: argparse.Namespace
 ) -> list[tuple[str, str, str, int, int]]:
@@ -122,18 +123,13 @@ def make_rows(
 
 
 def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
-    prefix = shlex.split(args.server_prefix) if args.server_prefix else []
     ports = (free_port(), free_port())
     a, b = (
-        ServerProcess(f"worker-{n}", prefix + server_argv(port), env, tmp / f"worker-{n}.log")
+        ServerProcess(f"worker-{n}", server_command(args, port), env, tmp / f"worker-{n}.log")
         for n, port in zip("ab", ports, strict=True)
     )
     cluster = Cluster(a, b)
-    workers = Workers()
-    try:
-        for server, port in ((a, ports[0]), (b, ports[1])):
-            server.start()
-            server.wait_ready(port)
+    with serving([(a, ports[0]), (b, ports[1])]), Workers() as workers:
         t = time.monotonic()
         rows = make_rows(ports, args)
         log(f"created {len(rows)} tables in {time.monotonic() - t:.1f} s, half on each worker")
@@ -142,23 +138,10 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
         ready = workers.wait_ready(90 + 0.3 * args.tables)
         live = sum(r["tables"] for r in ready.values())
         log(f"{2 * live} sockets open, {live} games started")
-
-        def sample() -> tuple[float, ...]:
-            return (
-                time.monotonic(),
-                cluster.cpu_seconds(),
-                machine_busy_seconds(),
-                steal_seconds(),
-            )
-
-        window = Window.begin("", cluster, workers, args, len(rows), sample)
+        window = Window.begin("", cluster, workers, args, len(rows), lambda: cpu_sample(cluster))
         window.run(workers, TAP_TIMEOUT_S + 60, lambda _now: "")
         cpu0, cpu1 = window.edges
         return report(args, live, n_clients, window, cpu0, cpu1)
-    finally:
-        workers.stop(clean=sys.exc_info()[0] is None)
-        b.stop()
-        a.stop()
 
 
 def report(
@@ -182,8 +165,6 @@ def report(
         for e in r["errors"][:10]:
             log(e)
     lat["cross"] = {w: lat["cross_owner_side"][w] + lat["cross_far_side"][w] for w in lat["same"]}
-    wall = cpu1[0] - cpu0[0]
-    server_cpu = (cpu1[1] - cpu0[1]) / wall * 100
     out: dict[str, Any] = {"tables": live, "sockets": 2 * live, "seconds": args.seconds}
     for kind in ("same", "cross", "cross_owner_side", "cross_far_side"):
         out[f"{kind}_taps"] = len(lat[kind]["peer"])
@@ -203,13 +184,8 @@ def report(
         "connect_failures": counters.get("connect_failures", 0),
         "games_finished": counters.get("games_finished", 0),
         "interval_s": args.interval,
-        "server_cpu_pct": rounded(server_cpu, 1),
+        **cpu_pcts(cpu0, cpu1, client_cpu),
         "server_rss_mb": rounded(window.rss_end, 1),
-        "client_cpu_pct": rounded(client_cpu, 1),
-        "other_cpu_pct": rounded(
-            max(0.0, (cpu1[2] - cpu0[2]) / wall * 100 - server_cpu - client_cpu), 1
-        ),
-        "steal_cpu_pct": rounded((cpu1[3] - cpu0[3]) / wall * 100, 1),
         "clients": n_clients,
         "workers": 2,
         **machine_fields(),
@@ -227,12 +203,7 @@ def report(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.cross_worker", description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
-    parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
-    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--clients", type=int, default=1, help="client processes")
-    parser.add_argument("--create-concurrency", type=int, default=16)
+    add_tapping_options(parser)
     add_common_options(parser)
     add_load_options(parser)
     args = parser.parse_args(argv)
@@ -245,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         cluster_env(env, 2) as cluster,
     ):
         out = run(args, cluster, tmp)
-    print(json.dumps(out, separators=(",", ":")), flush=True)
+    json_line(out)
     return 0
 
 

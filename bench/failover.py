@@ -49,7 +49,16 @@ from typing import Any
 import httpx
 
 from bench.harness.report import log, machine_fields
-from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv
+from bench.harness.servers import (
+    HOST,
+    ServerProcess,
+    bench_run,
+    cluster_env,
+    free_port,
+    server_argv,
+    serving,
+)
+from bench.harness.tables import create_tables
 from bench.logcheck import check_logs
 from bench.recovery import (
     Game,
@@ -63,7 +72,6 @@ from bench.recovery import (
 )
 from bench.recovery_checks import add_recovery_options, outcome, recovery_times, with_targets
 from bench.recovery_phones import Phone, Run
-from bench.table_latency import cluster_env, create_tables
 
 TAKEOVER_GOAL_S = 3.0
 
@@ -234,33 +242,20 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
         for k, port in enumerate(ports)
     ]
     try:
-        for server, port in zip(servers, ports, strict=True):
-            server.start()
-            server.wait_ready(port)
-        half = args.tables // 2
-        rows: list[tuple[str, str, str]] = []
-        t = time.monotonic()
-        for k, count in ((0, args.tables - half), (1, half)):
-            rows += asyncio.run(create_tables(ports[k], count, args.create_concurrency))
-        log(f"created {len(rows)} tables in {time.monotonic() - t:.1f} s")
-        rows = [rows[i // 2 + (i % 2) * (args.tables - half)] for i in range(len(rows))]
-        return run_fast(session(args, servers, ports, rows, env["DEATHCLOCK_DATABASE_URL"]))
+        with serving(list(zip(servers, ports, strict=True))):
+            half = args.tables // 2
+            rows: list[tuple[str, str, str]] = []
+            t = time.monotonic()
+            for k, count in ((0, args.tables - half), (1, half)):
+                rows += asyncio.run(create_tables(ports[k], count, args.create_concurrency))
+            log(f"created {len(rows)} tables in {time.monotonic() - t:.1f} s")
+            rows = [rows[i // 2 + (i % 2) * (args.tables - half)] for i in range(len(rows))]
+            database_url = env["DEATHCLOCK_DATABASE_URL"]
+            return run_fast(session(args, servers, ports, rows, database_url))
     finally:
-        for server in servers:
-            if server.proc is not None and server.proc.poll() is None:
-                server.stop()
-            kill_group(server)
-        for server in servers:
-            server.stop()  # closes its log
+        for server in servers:  # stopped: their logs are closed
             if args.log_dir:
                 shutil.copy(server.log_path, Path(args.log_dir) / server.log_path.name)
-
-
-def kill_group(server: ServerProcess) -> None:
-    """Whatever is left of the worker's session (uvicorn's children, if any)."""
-    if server.proc is not None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(server.proc.pid, signal.SIGKILL)
 
 
 def main(argv: list[str] | None = None) -> int:

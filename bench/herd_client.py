@@ -140,16 +140,10 @@ class Herd(Counts):
             table.check()
 
 
-def client_main(
-    idx: int,
-    port: int,
-    rows: list[tuple[int, str, str, str]],
-    cfg: dict[str, Any],
-    ctrl_q: Any,
-    out_q: Any,
-) -> None:
+def client_main(*args: Any) -> None:
+    """A client process: `client(idx, port, rows, cfg, ctrl_q, out_q)` on its own loop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    run_loop(client(idx, port, rows, cfg, ctrl_q, out_q))
+    run_loop(client(*args))
 
 
 async def client(

@@ -37,12 +37,13 @@ import psutil  # type: ignore[import-untyped]
 from bench import table_latency
 from bench.harness.load import Workers, run_loop
 from bench.harness.measure import cpu_fields, cpu_seconds, rounded
-from bench.harness.options import add_common_options, add_load_options
-from bench.harness.report import log, machine_fields, run_main
+from bench.harness.options import add_common_options, add_load_options, add_tapping_options
+from bench.harness.report import json_line, log, machine_fields, run_main
 from bench.harness.servers import HOST, bench_run, free_port, server_argv
 from bench.harness.sockets import ping_forever, seat_token
+from bench.harness.tables import GAME_BODY
 from bench.table_figures import summary
-from bench.table_latency import GAME_BODY, run_target
+from bench.table_latency import run_target
 
 #: The screens a server lets one table have: 16 watch screens, 4 on each seat and the EO.
 LINKS = (("watch", 16), ("p1", 4), ("p2", 4), ("eo", 4))
@@ -348,12 +349,7 @@ def _line(args: argparse.Namespace, floor: dict[str, Any], hit: dict[str, Any]) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.log_flood", description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
-    parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
-    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--clients", type=int, default=1, help="client processes")
-    parser.add_argument("--create-concurrency", type=int, default=16)
+    add_tapping_options(parser)
     parser.add_argument("--seed-entries", type=int, default=560, help="the attacked log")
     parser.add_argument("--attack-rate", type=float, default=ATTACK_RATE, help="a socket's")
     parser.add_argument("--attack-burst", type=float, default=ATTACK_BURST)
@@ -368,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     with bench_run(4 * args.tables + 1024, args.db_dir, "deathclock-flood-") as (tmp, env):
         floor = _run("floor", args, env, tmp)
         hit = _attacked(args, env, tmp)
-    print(json.dumps(_line(args, floor, hit), separators=(",", ":")), flush=True)
+    json_line(_line(args, floor, hit))
     return 0
 
 

@@ -42,9 +42,9 @@ from typing import Any
 
 import httpx
 
-from bench.failover import kill_group
 from bench.harness.report import log, machine_fields
-from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv
+from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv, serving
+from bench.harness.tables import create_tables
 from bench.logcheck import check_logs
 from bench.recovery import (
     Game,
@@ -58,7 +58,6 @@ from bench.recovery import (
 )
 from bench.recovery_checks import add_recovery_options, outcome, recovery_times, with_targets
 from bench.recovery_phones import Run
-from bench.table_latency import create_tables
 
 RESTART_GOAL_S = 2.0
 STOP_WAIT_S = 30.0
@@ -93,12 +92,12 @@ async def first_answer(
 
 
 async def restart(
-    servers: list[ServerProcess], port: int, env: dict[str, str], tmp: Path, run: Run
+    servers: list[tuple[ServerProcess, int]], port: int, env: dict[str, str], tmp: Path, run: Run
 ) -> tuple[float, float, float, asyncio.Task[tuple[float, float] | None]]:
     """SIGTERM, wait for the exit, start again: (stop, exit, start) times and the task
     that sees the new server's first answer. Only taps first sent after the start count
     (the old server answers a few while it stops)."""
-    proc = servers[0].proc
+    proc = servers[0][0].proc
     assert proc is not None
     door = run.closed_door = asyncio.Event()
     stopped_at = time.perf_counter()
@@ -107,7 +106,7 @@ async def restart(
     exited_at = time.perf_counter()
     log(f"the server exited with {proc.returncode} {exited_at - stopped_at:.2f} s after SIGTERM")
     second = ServerProcess("server-2", server_argv(port), env, tmp / "server-2.log")
-    servers.append(second)
+    servers.append((second, port))
     started_at = run.disrupt()
     second.start()
     run.tasks.add(asyncio.create_task(listening(port, door, 60)))
@@ -117,7 +116,7 @@ async def restart(
 
 async def session(
     args: argparse.Namespace,
-    servers: list[ServerProcess],
+    servers: list[tuple[ServerProcess, int]],
     port: int,
     rows: list[tuple[str, str, str]],
     env: dict[str, str],
@@ -181,18 +180,12 @@ async def session(
 
 def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
     port = free_port()
-    servers = [ServerProcess("server", server_argv(port), env, tmp / "server.log")]
-    try:
-        servers[0].start()
-        servers[0].wait_ready(port)
+    servers = [(ServerProcess("server", server_argv(port), env, tmp / "server.log"), port)]
+    with serving(servers):  # and the server started again, once the restart added it
         t = time.monotonic()
         rows = asyncio.run(create_tables(port, args.tables, args.create_concurrency))
         log(f"created {len(rows)} tables in {time.monotonic() - t:.1f} s")
         return run_fast(session(args, servers, port, rows, env, tmp))
-    finally:
-        for server in servers:
-            server.stop()
-            kill_group(server)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,6 +15,8 @@ from bench.harness.servers import HOST
 TAP_TIMEOUT_S = 5.0
 START_TIMEOUT_S = 10.0
 CONNECT_TIMEOUT_S = 20.0
+PING_S = 4.0  # a phone's page pings every 4 s
+PING_BOUND_S = 4 * 3600.0  # and stops after 4 hours: longer than any run
 
 
 def seat_token(url: str) -> str:
