@@ -2,7 +2,7 @@
 // player clock (the server refuses more too), and only after saying what will change.
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
-import { command, showCardError } from "./dashboard-render.js";
+import { command, showCardError } from "./dashboard-command.js";
 import { S, el, liveRemaining } from "./dashboard-state.js";
 
 let formats = null;

@@ -1,8 +1,9 @@
-// Event dashboard: the table cards, the summary and the 100 ms redraw.
+// Event dashboard: the table cards, the summary, the connection line and the 100 ms redraw.
 import * as DC from "./common.js";
-import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, PAUSABLE_PHASES, S, api, el, eventId, liveRemaining, liveTurnLeft, setText, toggleClass } from "./dashboard-state.js";
-import { scheduleFit } from "./dashboard.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
+import { command } from "./dashboard-command.js";
+import { scheduleFit } from "./dashboard-fit.js";
+import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, OFFLINE_AFTER_MS, PAUSABLE_PHASES, S, el, eventId, liveRemaining, liveTurnLeft, setText, toggleClass } from "./dashboard-state.js";
 import { drawTimerCard } from "./dashboard-timer.js";
 
 // ---------------------------------------------------------------- rendering
@@ -139,28 +140,10 @@ export function buildCard(p) {
   return { card: card, refs: refs, pairing: p };
 }
 
-export function showCardError(entry, message) {
-  if (!entry) return;
-  const box = entry.refs.error;
-  box.textContent = message;
-  box.hidden = !message;
-  clearTimeout(entry.errorTimer);
-  if (message) entry.errorTimer = setTimeout(() => (box.hidden = true), 8000);
-}
-
-export async function command(entry, body, button) {
-  showCardError(entry, "");
-  const ok = await DC.run(button, null, async () => {
-    const tableId = entry.pairing.table_id;
-    try {
-      await DC.api("POST", api + "/tables/" + encodeURIComponent(tableId) + "/command", { eo: true, json: body });
-    } catch (e) {
-      showCardError(entry, e.message);
-      throw e;
-    }
-    return true;
-  });
-  return !!ok;
+export function renderConnection() {
+  const offline = !S.fatal && !S.open && performance.now() - S.disconnectedAt > (S.everConnected ? 0 : OFFLINE_AFTER_MS);
+  $("offline").hidden = !offline;
+  toggleClass(document.body, "is-offline", !S.open);
 }
 
 export function renderSummary() {

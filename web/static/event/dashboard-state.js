@@ -1,7 +1,6 @@
-// Event dashboard: state, the socket's messages and the connection line.
-import { showFatal } from "../lib/dom.js";
+// Event dashboard: its state (the event, the round, each table's live row) and what a
+// socket message changes in it. It draws nothing: the page's entry module draws after.
 import * as DC from "./common.js";
-import { draw, renderAll, renderSummary } from "./dashboard-render.js";
 
 export const { $, el, setText, toggleClass } = DC;
 export const eventId = DC.eventId;
@@ -57,52 +56,11 @@ export function send(msg) {
   return S.sock !== null && S.sock.send(msg);
 }
 
-export function closed(code) {
-  if (S.open) S.disconnectedAt = performance.now();
-  S.open = false;
-  S.syncing = false;
-  if (code === 4404) {
-    fatal("This event does not exist (any more). Check the link.");
-    return;
-  }
-  renderConnection();
-}
+// ---------------------------------------------------------------- what a message changes
 
-export function fatal(message) {
-  S.fatal = true;
-  if (S.sock) S.sock.stop();
-  showFatal(message);
-  renderConnection();
-}
-
-export function renderConnection() {
-  const offline = !S.fatal && !S.open && performance.now() - S.disconnectedAt > (S.everConnected ? 0 : OFFLINE_AFTER_MS);
-  $("offline").hidden = !offline;
-  toggleClass(document.body, "is-offline", !S.open);
-}
-
-// ---------------------------------------------------------------- messages
-
-export function onMessage(msg) {
-  switch (msg.t) {
-    case "dashboard":
-      onSnapshot(msg);
-      break;
-    case "tables":
-      onTables(msg);
-      break;
-    case "event":
-      onEvent(msg);
-      break;
-    case "error":
-      if (!S.everConnected && msg.code === "not_found") fatal(msg.message || "No such event.");
-      break;
-    default:
-      break;
-  }
-}
-
-export function onSnapshot(msg) {
+// The dashboard's snapshot (on connecting, or asked for by a sync): true when it is the
+// first since the socket (re)connected.
+export function takeSnapshot(msg) {
   const first = !S.open;
   S.open = true;
   S.everConnected = true;
@@ -112,13 +70,7 @@ export function onSnapshot(msg) {
   S.rounds = msg.rounds || [];
   S.round = msg.round || null;
   S.rows = new Map((msg.tables || []).map((row) => [row.id, row]));
-  if (first) {
-    DC.time.reset();
-    DC.time.roughly(msg.server_ms);
-    S.sock.live();
-  }
-  renderConnection();
-  renderAll();
+  return first;
 }
 
 export function currentTableIds() {
@@ -127,7 +79,8 @@ export function currentTableIds() {
   return ids;
 }
 
-export function onTables(msg) {
+// Tables that changed: true when one of them is at the current round.
+export function takeTables(msg) {
   const ids = currentTableIds();
   let touched = false;
   (msg.tables || []).forEach((row) => {
@@ -135,17 +88,18 @@ export function onTables(msg) {
     S.rows.set(row.id, row);
     touched = true;
   });
-  if (touched) {
-    renderSummary();
-    draw();
-  }
+  return touched;
 }
 
-export function onEvent(msg) {
+export function takeEvent(msg) {
   S.event = msg.event;
   S.rounds = msg.rounds || [];
   S.round = S.rounds.length ? S.rounds[S.rounds.length - 1] : null;
-  renderAll();
-  // The round's tables (new pairings, a swap) come with a fresh snapshot.
-  if (!S.syncing) S.syncing = send({ t: "sync" });
+}
+
+// The socket dropped: since when the page is offline.
+export function takeClosed() {
+  if (S.open) S.disconnectedAt = performance.now();
+  S.open = false;
+  S.syncing = false;
 }

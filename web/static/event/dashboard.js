@@ -4,13 +4,16 @@
 // page estimates the server's clock (NTP-style pings, fastest sample kept) and draws
 // the running clock as remaining − (server now − as_of_ms). It never counts ticks, so
 // a slow, sleeping or reconnecting screen never drifts.
+import { showFatal } from "../lib/dom.js";
 import * as DC from "./common.js";
-import { draw, renderCards } from "./dashboard-render.js";
-import { $, S, closed, eventId, onMessage, renderConnection, toggleClass } from "./dashboard-state.js";
+import { scheduleFit } from "./dashboard-fit.js";
+import { draw, renderAll, renderCards, renderConnection, renderSummary } from "./dashboard-render.js";
+import { $, S, eventId, send, takeClosed, takeEvent, takeSnapshot, takeTables, toggleClass } from "./dashboard-state.js";
 
 // ---------------------------------------------------------------- projector
+// (dashboard-fit.js sizes the cards to the screen.)
 
-export function setProjector(on, remember) {
+function setProjector(on, remember) {
   S.projector = !!on;
   toggleClass(document.body, "projector", S.projector);
   $("projector-toggle").setAttribute("aria-pressed", String(S.projector));
@@ -26,47 +29,7 @@ export function setProjector(on, remember) {
   draw();
 }
 
-export let fitFrame = 0;
-export function scheduleFit() {
-  cancelAnimationFrame(fitFrame);
-  fitFrame = requestAnimationFrame(fit);
-}
-
-// Projector: choose the column count that gives the biggest cards with every table
-// on screen (cards are sized in em, so the grid's font size scales them).
-export function fit() {
-  const grid = $("tables");
-  if (!S.projector) return;
-  const cards = grid.querySelectorAll(".dash-card");
-  if (!cards.length) return;
-  grid.style.fontSize = "";
-  grid.style.setProperty("--cols", "1");
-  const fontSize = parseFloat(getComputedStyle(grid).fontSize) || 16;
-  let tallest = 0;
-  cards.forEach((c) => (tallest = Math.max(tallest, c.offsetHeight)));
-  const heightEm = tallest / fontSize;
-  const widthEm = 21; // wide enough for full names
-  const gap = 14;
-  const top = grid.getBoundingClientRect().top;
-  const byes = $("byes");
-  const below = byes.hidden ? 0 : byes.offsetHeight + 12;
-  const availH = window.innerHeight - top - below - 24;
-  const availW = grid.clientWidth;
-  const n = cards.length;
-  let best = { size: 0, cols: 1 };
-  for (let cols = 1; cols <= n; cols++) {
-    const rows = Math.ceil(n / cols);
-    const colW = (availW - gap * (cols - 1)) / cols;
-    const rowH = (availH - gap * (rows - 1)) / rows;
-    const size = Math.min(colW / widthEm, rowH / heightEm);
-    if (size > best.size) best = { size: size, cols: cols };
-  }
-  const size = Math.max(9, Math.min(44, best.size));
-  grid.style.setProperty("--cols", String(best.cols));
-  grid.style.fontSize = size.toFixed(2) + "px";
-}
-
-export function wireTools() {
+function wireTools() {
   $("projector-toggle").addEventListener("click", () => setProjector(!S.projector, true));
   $("projector-exit").addEventListener("click", () => setProjector(false, true));
   $("fullscreen").addEventListener("click", () => {
@@ -84,6 +47,59 @@ export function wireTools() {
   const admin = $("admin-link");
   admin.href = DC.eoHref("/e/" + eventId + "/admin");
   admin.target = "deathclock-admin-" + eventId;
+}
+
+// ---------------------------------------------------------------- the socket
+
+function closed(code) {
+  takeClosed();
+  if (code === 4404) {
+    fatal("This event does not exist (any more). Check the link.");
+    return;
+  }
+  renderConnection();
+}
+
+function fatal(message) {
+  S.fatal = true;
+  if (S.sock) S.sock.stop();
+  showFatal(message);
+  renderConnection();
+}
+
+function onMessage(msg) {
+  switch (msg.t) {
+    case "dashboard":
+      onSnapshot(msg);
+      break;
+    case "tables":
+      if (takeTables(msg)) {
+        renderSummary();
+        draw();
+      }
+      break;
+    case "event":
+      takeEvent(msg);
+      renderAll();
+      // The round's tables (new pairings, a swap) come with a fresh snapshot.
+      if (!S.syncing) S.syncing = send({ t: "sync" });
+      break;
+    case "error":
+      if (!S.everConnected && msg.code === "not_found") fatal(msg.message || "No such event.");
+      break;
+    default:
+      break;
+  }
+}
+
+function onSnapshot(msg) {
+  if (takeSnapshot(msg)) {
+    DC.time.reset();
+    DC.time.roughly(msg.server_ms);
+    S.sock.live();
+  }
+  renderConnection();
+  renderAll();
 }
 
 // ---------------------------------------------------------------- start
