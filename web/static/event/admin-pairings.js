@@ -1,7 +1,7 @@
 // Event admin: the pairings of a round and the result editor.
 import * as DC from "./common.js";
-import { shownRound } from "./admin-round.js";
-import { $, S, api, base, el, findTable, liveStatus, load, renderSection, rounds, run, sheetHref, toast } from "./admin-state.js";
+import { renderSection } from "./admin-sections.js";
+import { $, S, api, base, el, findTable, liveStatus, load, rounds, run, sheetHref, shownRound, toast } from "./admin-state.js";
 import { detail, detailKey, disputeBox, linksButton, linksRow, loadDetail, whenDetail } from "./admin-tables.js";
 
 whenDetail(() => {

@@ -1,7 +1,8 @@
 // Event admin: the players list and editor, and the round buttons.
 import * as DC from "./common.js";
 import { deletePlayer, draftNote, draftNumber, endRound, startRound, wireDraft } from "./admin-draft.js";
-import { $, S, api, base, el, load, playerName, renderSection, run, sheetHref, showError, toast } from "./admin-state.js";
+import { renderSection, showError } from "./admin-sections.js";
+import { $, S, api, base, el, load, playerName, run, sheetHref, toast } from "./admin-state.js";
 
 // ---------------------------------------------------------------- players
 

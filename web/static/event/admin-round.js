@@ -1,22 +1,8 @@
 // Event admin: the head, the current round and its clock.
 import * as DC from "./common.js";
-import { renderStandings } from "./admin-live.js";
-import { openFromLink, renderPairings } from "./admin-pairings.js";
-import { renderPlayers } from "./admin-players.js";
-import { $, S, current, el, format, renderSection, rounds } from "./admin-state.js";
+import { renderSection } from "./admin-sections.js";
+import { $, S, current, el, format, rounds } from "./admin-state.js";
 import { startWords } from "./start-words.js";
-
-// ---------------------------------------------------------------- rendering
-
-export function render() {
-  if (!S.view) return;
-  renderHead();
-  renderRound();
-  renderPairings();
-  renderPlayers();
-  renderStandings();
-  if (S.focusTable) openFromLink();
-}
 
 export function renderHead() {
   const ev = S.view.event;
@@ -180,10 +166,4 @@ export function tick() {
 export function dismissWarnings() {
   S.warnings = [];
   renderRound();
-}
-
-export function shownRound() {
-  const all = rounds();
-  if (!all.length) return null;
-  return all.find((r) => r.number === S.shownRound) || all[all.length - 1];
 }

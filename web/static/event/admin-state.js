@@ -1,7 +1,6 @@
-// Event admin: state, small helpers and loading the EO's view.
+// Event admin: state, small helpers and loading the EO's view. It draws nothing: the
+// page's entry module subscribes what to draw when the view or the action log arrives.
 import * as DC from "./common.js";
-import { onLive, onLiveClosed, renderActions } from "./admin-live.js";
-import { render } from "./admin-round.js";
 
 export const { $, el, api, run, toast } = DC;
 export const eventId = DC.eventId;
@@ -74,39 +73,29 @@ export function liveStatus(pairing) {
   return row ? row.status : pairing.status;
 }
 
-export function showError(box, message) {
-  box.textContent = message;
-  box.hidden = !message;
-}
-
 export function sheetHref(playerId) {
   return "/e/" + encodeURIComponent(eventId) + "/players/" + encodeURIComponent(playerId) + "/sheet";
 }
 
-// Rebuild a section only when what it shows changed; keep focus and caret.
-export function renderSection(name, key, build) {
-  if (S.rendered[name] === key) return;
-  S.rendered[name] = key;
-  const active = document.activeElement;
-  const activeId = active && active.id ? active.id : null;
-  let caret = null;
-  try {
-    if (active && typeof active.selectionStart === "number") caret = [active.selectionStart, active.selectionEnd];
-  } catch (e) {
-    caret = null;
-  }
-  build();
-  if (activeId && document.activeElement !== $(activeId)) {
-    const node = $(activeId);
-    if (node) {
-      node.focus({ preventScroll: true });
-      try {
-        if (caret) node.setSelectionRange(caret[0], caret[1]);
-      } catch (e) {
-        /* number inputs have no caret */
-      }
-    }
-  }
+// The round shown in the tabs (the latest unless the EO chose another).
+export function shownRound() {
+  const all = rounds();
+  if (!all.length) return null;
+  return all.find((r) => r.number === S.shownRound) || all[all.length - 1];
+}
+
+// ---------------------------------------------------------------- who hears of a load
+
+// "view": the EO's view arrived (S.view); "failed": it could not be read (the error);
+// "actions": the action log arrived (S.actions).
+const listeners = { view: [], failed: [], actions: [] };
+
+export function subscribe(topic, fn) {
+  listeners[topic].push(fn);
+}
+
+function notify(topic, arg) {
+  listeners[topic].forEach((fn) => fn(arg));
 }
 
 // ---------------------------------------------------------------- loading
@@ -127,15 +116,9 @@ export function load(fresh) {
     try {
       const [view] = await Promise.all([api("GET", base + "/admin", { eo: true }), loadFormats()]);
       S.view = view;
-      $("page-error").hidden = true;
-      $("auth").hidden = true;
-    document.body.classList.remove("auth-needed");
-      render();
-      loadActions();
-      if (!S.sock) S.sock = DC.eventSocket(eventId, { onMessage: onLive, onClose: onLiveClosed });
+      notify("view");
     } catch (e) {
-      if (e.status === 401) DC.authProblem(e.message);
-      else showError($("page-error"), "Could not load the event: " + e.message);
+      notify("failed", e);
     } finally {
       S.loading = null;
     }
@@ -151,7 +134,7 @@ export function scheduleReload(delay) {
 export async function loadActions() {
   try {
     S.actions = await api("GET", base + "/actions", { eo: true });
-    renderActions();
+    notify("actions");
   } catch (e) {
     /* the next reload tries again */
   }

@@ -4,13 +4,87 @@
 // with the EO token in X-EO-Token, after which the view is fetched again. The event's
 // dashboard socket keeps table statuses live and says when to fetch again.
 import * as DC from "./common.js";
-import { wirePlayers, wireRounds } from "./admin-players.js";
-import { tick } from "./admin-round.js";
-import { $, POLL_MS, api, eventId, load, loadActions, run, toast } from "./admin-state.js";
+import { openFromLink, renderPairings } from "./admin-pairings.js";
+import { renderPlayers, wirePlayers, wireRounds } from "./admin-players.js";
+import { renderHead, renderRound, tick } from "./admin-round.js";
+import { showError } from "./admin-sections.js";
+import { renderActions, renderStandings } from "./admin-standings.js";
+import { $, POLL_MS, S, api, eventId, load, loadActions, run, scheduleReload, subscribe, toast } from "./admin-state.js";
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  if (!S.view) return;
+  renderHead();
+  renderRound();
+  renderPairings();
+  renderPlayers();
+  renderStandings();
+  if (S.focusTable) openFromLink();
+}
+
+subscribe("view", () => {
+  $("page-error").hidden = true;
+  $("auth").hidden = true;
+  document.body.classList.remove("auth-needed");
+  render();
+  loadActions();
+  if (!S.sock) S.sock = DC.eventSocket(eventId, { onMessage: onLive, onClose: onLiveClosed });
+});
+subscribe("failed", (e) => {
+  if (e.status === 401) DC.authProblem(e.message);
+  else showError($("page-error"), "Could not load the event: " + e.message);
+});
+subscribe("actions", renderActions);
+
+// ---------------------------------------------------------------- live updates
+
+function onLive(msg) {
+  if (msg.t === "dashboard") {
+    S.wsOpen = true;
+    S.sock.live();
+    DC.time.roughly(msg.server_ms);
+    const changed = (msg.tables || []).some((row) => {
+      const before = S.tables[row.id];
+      return before && before.status !== row.status;
+    });
+    (msg.tables || []).forEach((row) => (S.tables[row.id] = row));
+    renderLive();
+    if (changed || S.wsEverOpen) scheduleReload(); // back after a drop: read the event again
+    S.wsEverOpen = true;
+  } else if (msg.t === "tables") {
+    let changed = false;
+    (msg.tables || []).forEach((row) => {
+      const before = S.tables[row.id];
+      if (!before || before.status !== row.status) changed = true;
+      S.tables[row.id] = row;
+    });
+    if (changed) {
+      renderPairings();
+      scheduleReload();
+    }
+  } else if (msg.t === "event") {
+    scheduleReload(150);
+  }
+}
+
+function onLiveClosed() {
+  S.wsOpen = false;
+  renderLive();
+}
+
+function renderLive() {
+  const dot = $("live");
+  DC.toggleClass(dot, "on", S.wsOpen);
+  DC.setText(dot, S.wsOpen ? "live" : "offline");
+  dot.title = S.wsOpen ? "Live: table statuses update by themselves" : "Not connected: reconnecting…";
+  if (S.view) renderPairings();
+}
+
 
 // ---------------------------------------------------------------- start
 
-export function wireLinks() {
+function wireLinks() {
   const set = () => {
     $("link-dashboard").href = DC.eoHref("/e/" + eventId + "/dashboard");
     $("link-cards").href = DC.eoHref("/e/" + eventId + "/cards");
@@ -37,7 +111,7 @@ export function wireLinks() {
   return set;
 }
 
-export const refreshLinks = wireLinks();
+const refreshLinks = wireLinks();
 DC.wireAuthForm(() => {
   refreshLinks();
   load();

@@ -1,7 +1,7 @@
-// Event admin: standings, the EO action log and the live socket.
+// Event admin: the standings and the EO's action log.
 import * as DC from "./common.js";
-import { renderPairings } from "./admin-pairings.js";
-import { $, S, el, findTable, playerName, renderSection, scenarioName, scheduleReload, sheetHref, tableLabel } from "./admin-state.js";
+import { renderSection } from "./admin-sections.js";
+import { $, S, el, findTable, playerName, scenarioName, sheetHref, tableLabel } from "./admin-state.js";
 
 // ---------------------------------------------------------------- standings
 
@@ -97,48 +97,4 @@ export function renderActions() {
       );
     });
   });
-}
-
-// ---------------------------------------------------------------- live updates
-
-export function onLive(msg) {
-  if (msg.t === "dashboard") {
-    S.wsOpen = true;
-    S.sock.live();
-    DC.time.roughly(msg.server_ms);
-    const changed = (msg.tables || []).some((row) => {
-      const before = S.tables[row.id];
-      return before && before.status !== row.status;
-    });
-    (msg.tables || []).forEach((row) => (S.tables[row.id] = row));
-    renderLive();
-    if (changed || S.wsEverOpen) scheduleReload(); // back after a drop: read the event again
-    S.wsEverOpen = true;
-  } else if (msg.t === "tables") {
-    let changed = false;
-    (msg.tables || []).forEach((row) => {
-      const before = S.tables[row.id];
-      if (!before || before.status !== row.status) changed = true;
-      S.tables[row.id] = row;
-    });
-    if (changed) {
-      renderPairings();
-      scheduleReload();
-    }
-  } else if (msg.t === "event") {
-    scheduleReload(150);
-  }
-}
-
-export function onLiveClosed() {
-  S.wsOpen = false;
-  renderLive();
-}
-
-export function renderLive() {
-  const dot = $("live");
-  DC.toggleClass(dot, "on", S.wsOpen);
-  DC.setText(dot, S.wsOpen ? "live" : "offline");
-  dot.title = S.wsOpen ? "Live: table statuses update by themselves" : "Not connected: reconnecting…";
-  if (S.view) renderPairings();
 }
