@@ -165,6 +165,7 @@ def report(
         for e in r["errors"][:10]:
             log(e)
     lat["cross"] = {w: lat["cross_owner_side"][w] + lat["cross_far_side"][w] for w in lat["same"]}
+    cpu = cpu_pcts(cpu0, cpu1, client_cpu)
     out: dict[str, Any] = {"tables": live, "sockets": 2 * live, "seconds": args.seconds}
     for kind in ("same", "cross", "cross_owner_side", "cross_far_side"):
         out[f"{kind}_taps"] = len(lat[kind]["peer"])
@@ -184,8 +185,9 @@ def report(
         "connect_failures": counters.get("connect_failures", 0),
         "games_finished": counters.get("games_finished", 0),
         "interval_s": args.interval,
-        **cpu_pcts(cpu0, cpu1, client_cpu),
+        "server_cpu_pct": cpu.pop("server_cpu_pct"),
         "server_rss_mb": rounded(window.rss_end, 1),
+        **cpu,
         "clients": n_clients,
         "workers": 2,
         **machine_fields(),
