@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shlex
 import signal
 import sys
 import time
@@ -52,14 +51,41 @@ from typing import Any
 import psutil  # type: ignore[import-untyped]
 
 from bench.dashboard_event import Progress, progress_of, setup_event
-from bench.dashboard_figures import json_line, match_dashboards, write_timeline
+from bench.dashboard_figures import line_fields, match_dashboards, write_timeline
 from bench.dashboard_screens import DASHBOARD_TIMEOUT_S, dashboards_main
 from bench.harness.load import Workers, phone_worker, run_loop
-from bench.harness.measure import Window, cpu_seconds, machine_busy_seconds, steal_seconds
+from bench.harness.measure import (
+    Window,
+    cpu_pcts,
+    cpu_sample,
+    cpu_seconds,
+    machine_busy_seconds,
+    steal_seconds,
+)
 from bench.harness.options import add_common_options, add_load_options
-from bench.harness.report import log
-from bench.harness.servers import ServerProcess, bench_run, free_port, server_argv
+from bench.harness.report import json_line, log
+from bench.harness.results import cpu_ms_per_tap, merge_results
+from bench.harness.servers import ServerProcess, bench_run, free_port, server_command, serving
 from bench.harness.sockets import TAP_TIMEOUT_S, Stats, Table, Tap, open_phones
+
+MERGED = ("taps", "ack_ms", "peer_ms", "send_lag_ms", "errors")
+
+
+class MachineLoad:
+    """The machine's busy and stolen CPU since the last progress line, for the next one."""
+
+    def __init__(self) -> None:
+        self.last: tuple[float, float, float] | None = None
+
+    def line(self, now: float) -> str:
+        busy, steal = machine_busy_seconds(), steal_seconds()
+        text = ""
+        if self.last is not None:
+            dt = now - self.last[0]
+            machine, stolen = (busy - self.last[1]) / dt, (steal - self.last[2]) / dt
+            text = f", machine {machine:.0%}, steal {stolen:.0%}"
+        self.last = (now, busy, steal)
+        return text
 
 
 def phones_main(
@@ -109,14 +135,11 @@ def phones_main(
 
 
 def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
+    """The server, the event, the phones and the dashboards; the measured window."""
     port = args.port or free_port()
-    prefix = shlex.split(args.server_prefix) if args.server_prefix else []
-    server = ServerProcess("deathclock", prefix + server_argv(port), env, tmp / "server.log")
-    workers = Workers()
+    server = ServerProcess("deathclock", server_command(args, port), env, tmp / "server.log")
     me = psutil.Process()
-    try:
-        server.start()
-        server.wait_ready(port)
+    with serving([(server, port)]), Workers() as workers:
         event = setup_event(port, args.tables)
         rows: list[tuple[str, str, str]] = event["rows"]
         # Sockets ping from the moment they open until well after the last tap.
@@ -140,69 +163,32 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
         )
 
         def sample() -> tuple[float, ...]:
-            return (
-                time.monotonic(),
-                server.cpu_seconds(),
-                machine_busy_seconds(),
-                cpu_seconds(me),
-                steal_seconds(),
-            )
-
-        last_busy: list[float] = []
-
-        def machine_now(now: float) -> str:
-            busy, steal = machine_busy_seconds(), steal_seconds()
-            text = ""
-            if last_busy:
-                dt = now - last_busy[0]
-                text = (
-                    f", machine {(busy - last_busy[1]) / dt:.0%}"
-                    f", steal {(steal - last_busy[2]) / dt:.0%}"
-                )
-            last_busy[:] = [now, busy, steal]
-            return text
+            return (*cpu_sample(server), cpu_seconds(me))  # and this parent's own CPU
 
         window = Window.begin("", server, workers, args, len(rows), sample)
-        first_at = window.first_at
-        window.run(workers, TAP_TIMEOUT_S + DASHBOARD_TIMEOUT_S + 60, machine_now)
-        cpu0, cpu1 = window.edges
-        results = window.results
-        rss_end, rss_max = window.rss_end, window.rss_max
+        window.run(workers, TAP_TIMEOUT_S + DASHBOARD_TIMEOUT_S + 60, MachineLoad().line)
         server_log = server.log_tail(200)
-    finally:
-        workers.stop(clean=sys.exc_info()[0] is None)
-        server.stop()
 
+    cpu0, cpu1 = window.edges
+    results = window.results
     dash = results.pop("dashboards")
-    taps: list[tuple[str, float, Progress, float]] = []
-    merged: dict[str, list[Any]] = {"ack_ms": [], "peer_ms": [], "send_lag_ms": [], "errors": []}
-    counters: dict[str, int] = {}
-    client_cpu = dash["client_cpu_pct"] or 0.0
-    for r in results.values():
-        taps += r["taps"]
-        for key in merged:
-            merged[key] += r[key]
-        for key, value in r["counters"].items():
-            counters[key] = counters.get(key, 0) + value
-        client_cpu += r["client_cpu_pct"] or 0.0
+    merged, counters, client_cpu = merge_results(results.values(), MERGED)
+    taps: list[tuple[str, float, Progress, float]] = merged["taps"]
     for r in ready.values():
         merged["errors"] += r["errors"]
     for e in merged["errors"][:10] + dash["errors"][:10]:
         log(e)
-    for line in server_log.splitlines():
-        if "Traceback" in line or "ERROR" in line or "Exception" in line:
-            log(f"server log: {line}")
+    for text in server_log.splitlines():
+        if "Traceback" in text or "ERROR" in text or "Exception" in text:
+            log(f"server log: {text}")
     matched = match_dashboards(taps, dash["seen"])
     if args.timeline:
-        write_timeline(Path(args.timeline), first_at, taps, matched["per_tap"])
+        write_timeline(Path(args.timeline), window.first_at, taps, matched["per_tap"])
         log(f"per-tap latencies written to {args.timeline}")
-    wall = cpu1[0] - cpu0[0]
-    server_cpu = (cpu1[1] - cpu0[1]) / wall * 100
-    machine_cpu = (cpu1[2] - cpu0[2]) / wall * 100
-    client_cpu += (cpu1[3] - cpu0[3]) / wall * 100  # the parent's own share
+    client_cpu += dash["client_cpu_pct"] or 0.0
+    client_cpu += (cpu1[4] - cpu0[4]) / (cpu1[0] - cpu0[0]) * 100  # the parent's own share
     messages: list[int] = dash["messages"]
     per_s = args.seconds * max(1, len(messages))
-    taps_measured = counters.get("taps", 0)
     return {
         "tables": live,
         "phone_sockets": 2 * live,
@@ -210,7 +196,7 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
         "snapshot_kb": snapshot_kb,
         "dashboard_connect_s": ready["dashboards"]["seconds"],
         "phones_connect_s": max(r["seconds"] for k, r in ready.items() if k != "dashboards"),
-        "taps": taps_measured,
+        "taps": counters.get("taps", 0),
         "matched_taps": len(taps),
         "ack_ms": merged["ack_ms"],
         "peer_ms": merged["peer_ms"],
@@ -224,15 +210,10 @@ def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, A
         "dashboard_out_of_order": dash["out_of_order"],
         "dashboard_closed": dash["closed"],
         "dashboard_other_messages": dash["other_messages"],
-        "server_cpu_pct": server_cpu,
-        "server_cpu_ms_per_tap": (cpu1[1] - cpu0[1]) * 1000 / taps_measured
-        if taps_measured
-        else None,
-        "other_cpu_pct": max(0.0, machine_cpu - server_cpu - client_cpu),
-        "steal_cpu_pct": (cpu1[4] - cpu0[4]) / wall * 100,
-        "server_rss_mb": rss_end,
-        "server_rss_max_mb": rss_max,
-        "client_cpu_pct": client_cpu,
+        **cpu_pcts(cpu0, cpu1, client_cpu),
+        "server_cpu_ms_per_tap": cpu_ms_per_tap(cpu0, cpu1, counters.get("taps", 0)),
+        "server_rss_mb": window.rss_end,
+        "server_rss_max_mb": window.rss_max,
         "clients": n_clients,
     }
 
@@ -273,8 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     with bench_run(4 * args.tables + 4 * args.dashboards + 1024, args.db_dir) as (tmp, env):
         result = run(args, env, tmp)
 
-    out = json_line(result, args)
-    print(json.dumps(out, separators=(",", ":")), flush=True)
+    json_line(line_fields(result, args))
     return 0
 
 

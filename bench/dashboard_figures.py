@@ -73,7 +73,7 @@ def write_timeline(
             f.write(",".join(cells) + "\n")
 
 
-def json_line(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+def line_fields(result: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The JSON line: the run's figures and its goals, met or not."""
     c = result["counters"]
     d = result["dashboard"]

@@ -17,6 +17,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from bench.harness.report import log
+from bench.harness.seats import pass_turn
 from bench.recovery_phones import Cmd, Phone, Run
 
 T = TypeVar("T")
@@ -54,15 +55,12 @@ class Game:
         self.acks[cmd.ack_v] = cmd
 
     def next_tap(self) -> tuple[str, dict[str, Any]] | None:
+        """Who taps now, and the pass_turn with the turn-end answers due; None: no clock runs."""
         game = self.view or {}
         if game.get("phase") == "over" or game.get("running") not in ("p1", "p2"):
             return None
-        extra: dict[str, Any] = {}
-        if game.get("kill_box_due"):
-            extra["kill_box"] = False
-        if game.get("scoring_due"):
-            extra["scoring"] = {"control": {}, "destroyed": []}
-        return str(game["running"]), extra
+        running = str(game["running"])
+        return running, pass_turn(running, game)
 
     async def _until(self, check: Callable[[], bool], within: float) -> bool:
         deadline = time.perf_counter() + within
@@ -130,8 +128,8 @@ class Game:
             if nxt is None:
                 run.c["games_over"] += 1
                 return
-            side, extra = nxt
-            cmd = await self.tap(side, {"c": "pass_turn", "expect": side, **extra})
+            side, body = nxt
+            cmd = await self.tap(side, body)
             if cmd is None:
                 self.stopped = True
                 return

@@ -15,20 +15,16 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from bench.harness.report import log
-from bench.harness.servers import HOST
+from bench.harness.seats import connect_seat, dumps
 
 PING_S = 4.0  # as the page: the server drops a socket silent for 10 s
 CONNECT_S = 10.0
 BACKOFF_MAX_S = 10.0  # as the page (web/static/lib/socket.js)
 RETRY_TROUBLE_S = 0.2  # a command refused with "server trouble" goes again after this
-
-
-def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
 
 
 class Cmd:
@@ -181,16 +177,9 @@ class Phone:
     # -- the socket -----------------------------------------------------------------
 
     async def open(self, port: int) -> bool:
-        url = f"ws://{HOST}:{port}/ws/tables/{self.table.id}"
         try:
-            ws = await connect(
-                url,
-                compression="deflate",
-                open_timeout=CONNECT_S,
-                ping_interval=None,
-                close_timeout=2,
-                proxy=None,  # 127.0.0.1: no proxy lookup in the environment on every connect
-            )
+            # 127.0.0.1: no proxy lookup in the environment on every connect
+            ws = await connect_seat(port, self.table.id, "deflate", CONNECT_S, proxy=None)
             hello: dict[str, Any] = {"t": "hello", "token": self.token, "device": self.device}
             if self.last_v >= 0:
                 hello["v"] = self.last_v

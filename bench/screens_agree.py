@@ -44,15 +44,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import random
-import sys
 import time
 
 import httpx
 
-from bench.harness.report import log
-from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv
+from bench.harness.report import json_line, log, run_main
+from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv, serving
 from bench.screens_pages import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -180,25 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     reason = skip_reason()
     if reason is not None:
         log(f"skipped: {reason}")
-        print(json.dumps({"skipped": reason}), flush=True)
+        json_line({"skipped": reason})
         return 0
 
     with bench_run(1024, args.db_dir, "deathclock-screens-") as (tmp, env):
         port = args.port or free_port()
         server = ServerProcess("deathclock", server_argv(port), env, tmp / "server.log")
-        try:
-            server.start()
-            server.wait_ready(port)
+        with serving([(server, port)]):
             run = asyncio.run(measure(port, args))
-        finally:
-            server.stop()
     out = summary(run, args)
     run.explain_worst()
     if out["samples"] < 200:
         log(f"only {out['samples']} samples: play longer (--seconds) for a p95 worth reading")
-    print(json.dumps(out), flush=True)
+    json_line(out)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main, "browser and server stopped")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import Any
 
 from bench.harness.measure import cpu_fields, percentile, rounded
@@ -60,7 +61,7 @@ def targets_of(out: dict[str, Any]) -> dict[str, bool]:
     return targets
 
 
-def json_line(
+def line_fields(
     app_result: dict[str, Any],
     floors: list[tuple[str, dict[str, Any]]],
     args: argparse.Namespace,
@@ -103,3 +104,12 @@ def json_line(
     out["targets_met"] = targets
     out["all_targets_met"] = all(targets.values())
     return out
+
+
+def write_timeline(path: Path, first_at: float, timeline: list[tuple[float, float, float]]) -> None:
+    """Each measured tap on a line: when (from the first tap, and on the monotonic clock),
+    its ack and its peer latency."""
+    with path.open("w") as f:
+        f.write("t_s,monotonic_s,ack_ms,peer_ms\n")
+        for t0, a, b in sorted(timeline):
+            f.write(f"{t0 - first_at:.4f},{t0:.4f},{a:.3f},{b:.3f}\n")

@@ -49,103 +49,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
-import os
 import shlex
 import signal
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from bench.harness.load import Workers, phone_worker, run_loop
-from bench.harness.measure import Window, machine_busy_seconds, steal_seconds
-from bench.harness.options import add_common_options, add_load_options
-from bench.harness.report import log, run_main
+from bench.harness.measure import Window, cpu_pcts, cpu_sample
+from bench.harness.options import add_common_options, add_load_options, add_tapping_options
+from bench.harness.report import json_line, log, run_main
+from bench.harness.results import cpu_ms_per_tap, merge_results
 from bench.harness.servers import (
-    HOST,
     ServerProcess,
     bench_run,
+    cluster_env,
     free_port,
-    postgres_schema,
     server_argv,
+    serving,
 )
 from bench.harness.sockets import (
+    PING_BOUND_S,
+    PING_S,
     START_TIMEOUT_S,
     TAP_TIMEOUT_S,
     Stats,
     Table,
     Tap,
     open_phones,
-    seat_token,
 )
+from bench.harness.tables import create_tables
 from bench.relay_floors import run_floors
-from bench.table_figures import json_line
-
-
-@contextlib.contextmanager
-def cluster_env(env: dict[str, str], workers: int) -> Iterator[dict[str, str]]:
-    """The server's environment: as it is for one worker; for several, a PostgreSQL
-    schema (dropped afterwards) and a Redis prefix of this run's own."""
-    if workers <= 1:
-        yield env
-        return
-    postgres = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL", "")
-    redis = os.environ.get("DEATHCLOCK_TEST_REDIS_URL", "")
-    if not postgres or not redis:
-        raise SystemExit("--workers needs DEATHCLOCK_TEST_POSTGRES_URL and _REDIS_URL set")
-    with postgres_schema(postgres) as (url, schema):
-        yield {
-            **env,
-            "DEATHCLOCK_DATABASE_URL": url,
-            "DEATHCLOCK_REDIS_URL": redis,
-            "DEATHCLOCK_REDIS_PREFIX": f"bench-{schema}",
-        }
-
-
-GAME_BODY = {"clock_minutes": 60, "scenario": "bunkers"}
-
-
-# ----------------------------------------------------------------------------
-# Creating the tables (parent process)
-# ----------------------------------------------------------------------------
-
-
-async def create_tables(port: int, count: int, concurrency: int) -> list[tuple[str, str, str]]:
-    sem = asyncio.Semaphore(concurrency)
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(
-        base_url=f"http://{HOST}:{port}", timeout=30.0, limits=limits
-    ) as client:
-
-        async def one() -> tuple[str, str, str]:
-            async with sem:
-                last = ""
-                for _attempt in range(3):
-                    try:
-                        response = await client.post("/api/tables", json=GAME_BODY)
-                    except httpx.TransportError as exc:
-                        last = repr(exc)
-                        continue
-                    if response.status_code == 201:
-                        data = response.json()
-                        return (
-                            data["id"],
-                            seat_token(data["p1"]["url"]),
-                            seat_token(data["p2"]["url"]),
-                        )
-                    last = f"{response.status_code} {response.text[:200]}"
-                raise RuntimeError(f"POST /api/tables failed: {last}")
-
-        return list(await asyncio.gather(*(one() for _ in range(count))))
-
-
-PING_S = 4.0
-PING_BOUND_S = 4 * 3600.0
+from bench.table_figures import line_fields, write_timeline
 
 
 def worker_main(
@@ -186,21 +121,17 @@ def worker_main(
     run_loop(phone_worker(f"client-{idx}", tables, cfg, ctrl_q, out_q, prepare, measured, result))
 
 
-# ----------------------------------------------------------------------------
-# One target: server + tables + clients
-# ----------------------------------------------------------------------------
+MERGED = ("ack_ms", "peer_ms", "send_lag_ms", "timeline", "start_ms", "errors")
 
 
 def run_target(
     name: str, argv_for_port: Any, env: dict[str, str], args: argparse.Namespace, tmp: Path
 ) -> dict[str, Any]:
+    """One target: its server, the tables, the phone processes, the measured window."""
     port = args.port or free_port()
     prefix = shlex.split(args.server_prefix) if args.server_prefix else []
     server = ServerProcess(name, prefix + argv_for_port(port), env, tmp / f"{name}.log")
-    workers = Workers()
-    try:
-        server.start()
-        server.wait_ready(port)
+    with serving([(server, port)]), Workers() as workers:
         t = time.monotonic()
         rows = asyncio.run(create_tables(port, args.tables, args.create_concurrency))
         log(f"{name}: created {len(rows)} tables in {time.monotonic() - t:.1f} s")
@@ -212,55 +143,22 @@ def run_target(
             f"{name}: {2 * live} sockets open, {live} games started "
             f"in {max(r['seconds'] for r in ready.values()):.1f} s"
         )
-
-        def sample() -> tuple[float, ...]:
-            return (
-                time.monotonic(),
-                server.cpu_seconds(),
-                machine_busy_seconds(),
-                steal_seconds(),
-            )
-
         logged = server.log_size()
-        window = Window.begin(f"{name}: ", server, workers, args, len(rows), sample)
-        first_at = window.first_at
+        window = Window.begin(
+            f"{name}: ", server, workers, args, len(rows), lambda: cpu_sample(server)
+        )
         window.run(workers, TAP_TIMEOUT_S + 60, lambda _now: "")
         walks = server.full_walks(logged)
         cpu0, cpu1 = window.edges
-
-        merged: dict[str, Any] = {
-            "ack_ms": [],
-            "peer_ms": [],
-            "send_lag_ms": [],
-            "timeline": [],
-            "start_ms": [],
-            "errors": [],
-        }
-        counters: dict[str, int] = {}
-        client_cpu = 0.0
-        for r in window.results.values():
-            for key in ("ack_ms", "peer_ms", "send_lag_ms", "timeline", "start_ms", "errors"):
-                merged[key] += r[key]
-            for key, value in r["counters"].items():
-                counters[key] = counters.get(key, 0) + value
-            client_cpu += r["client_cpu_pct"] or 0.0
+        merged, counters, client_cpu = merge_results(window.results.values(), MERGED)
         for e in merged["errors"][:10]:
             log(f"{name}: {e}")
         if args.timeline:
             path = Path(f"{args.timeline}.{name}.csv")
-            with path.open("w") as f:
-                f.write("t_s,monotonic_s,ack_ms,peer_ms\n")
-                for t0, a, b in sorted(merged["timeline"]):
-                    f.write(f"{t0 - first_at:.4f},{t0:.4f},{a:.3f},{b:.3f}\n")
+            write_timeline(path, window.first_at, merged["timeline"])
             log(f"{name}: per-tap latencies written to {path}")
-        wall = cpu1[0] - cpu0[0]
-        server_cpu = (cpu1[1] - cpu0[1]) / wall * 100
-        machine_cpu = (cpu1[2] - cpu0[2]) / wall * 100
-        taps_in_window = counters.get("taps", 0)
         return {
-            "server_cpu_ms_per_tap": (cpu1[1] - cpu0[1]) * 1000 / taps_in_window
-            if taps_in_window
-            else None,
+            "server_cpu_ms_per_tap": cpu_ms_per_tap(cpu0, cpu1, counters.get("taps", 0)),
             "tables": live,
             "sockets": 2 * live,
             "taps": counters.get("taps", 0),
@@ -270,30 +168,19 @@ def run_target(
             "send_lag_ms": merged["send_lag_ms"],
             "start_ms": merged["start_ms"],
             "counters": counters,
-            "server_cpu_pct": server_cpu,
-            "other_cpu_pct": max(0.0, machine_cpu - server_cpu - client_cpu),
-            "steal_cpu_pct": (cpu1[3] - cpu0[3]) / wall * 100,
+            **cpu_pcts(cpu0, cpu1, client_cpu),
             "server_rss_mb": window.rss_end,
             "server_rss_max_mb": window.rss_max,
-            "client_cpu_pct": client_cpu,
             "clients": n_clients,
             "full_walks": walks,
         }
-    finally:
-        workers.stop(clean=sys.exc_info()[0] is None)
-        server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.table_latency", description=__doc__)
-    parser.add_argument("--tables", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=30.0, help="measured window")
-    parser.add_argument("--warmup", type=float, default=5.0, help="taps before measuring")
-    parser.add_argument("--interval", type=float, default=5.0, help="seconds between taps")
-    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    add_tapping_options(parser)
     add_common_options(parser)
     add_load_options(parser)
-    parser.add_argument("--create-concurrency", type=int, default=16)
     parser.add_argument("--no-bare", action="store_true", help="skip the bare relay run")
     parser.add_argument(
         "--workers",
@@ -329,8 +216,7 @@ def main(argv: list[str] | None = None) -> int:
             app_result = run_target("deathclock", app_argv, app_env, args, tmp)
         floors = run_floors(args, env, tmp, run_target)
 
-    out = json_line(app_result, floors, args)
-    print(json.dumps(out, separators=(",", ":")), flush=True)
+    json_line(line_fields(app_result, floors, args))
     return 0
 
 
