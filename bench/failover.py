@@ -48,6 +48,7 @@ from typing import Any
 
 import httpx
 
+from bench.harness.load import run_loop as run_fast
 from bench.harness.report import log, machine_fields
 from bench.harness.servers import (
     HOST,
@@ -64,7 +65,6 @@ from bench.recovery import (
     Game,
     close_all,
     collector_off,
-    run_fast,
     settle,
     start_games,
     start_phones,

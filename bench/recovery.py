@@ -13,14 +13,13 @@ import asyncio
 import contextlib
 import gc
 import time
-from collections.abc import Callable, Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from bench.harness.report import log
 from bench.harness.seats import pass_turn
 from bench.recovery_phones import Cmd, Phone, Run
 
-T = TypeVar("T")
 SETTLE_S = 30.0  # a tap without its ack and peer event by then: the table stops
 
 
@@ -148,15 +147,6 @@ class Game:
 
     def pending(self) -> int:
         return sum(len(p.pending) for p in self.phones.values())
-
-
-def run_fast(coro: Coroutine[Any, Any, T]) -> T:
-    """Run the benchmark's loop on uvloop when installed (as the server does)."""
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.run(coro)
-    return uvloop.run(coro)
 
 
 def start_phones(tables: list[Game]) -> None:

@@ -42,6 +42,7 @@ from typing import Any
 
 import httpx
 
+from bench.harness.load import run_loop as run_fast
 from bench.harness.report import log, machine_fields
 from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv, serving
 from bench.harness.tables import create_tables
@@ -50,7 +51,6 @@ from bench.recovery import (
     Game,
     close_all,
     collector_off,
-    run_fast,
     settle,
     start_games,
     start_phones,
