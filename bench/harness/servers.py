@@ -235,6 +235,11 @@ def bench_run(
         yield tmp, env
 
 
+def bare_relay_argv(port: int) -> list[str]:
+    """The floor: bench/bare_relay.py, which relays taps with no rules and no storage."""
+    return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
+
+
 def server_command(args: argparse.Namespace, port: int, *extra: str) -> list[str]:
     """The server's command line, under --server-prefix when given."""
     prefix = shlex.split(args.server_prefix) if args.server_prefix else []
