@@ -45,7 +45,7 @@ class KillBox:
     cp: int
     question: str
 
-    def due(self, scenario: Scenario[Any], turn: int, side: Side) -> bool:
+    def due(self, scenario: Scenario[G], turn: int, side: Side) -> bool:
         """Asked at the end of each turn from `start`, in scenarios that have it."""
         return scenario.kill_box and self.start.reached_by(turn, side)
 
