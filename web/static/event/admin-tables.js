@@ -1,7 +1,8 @@
 // Event admin: one table at a time — its seat links and QR codes again, its card to
 // reprint, and a dispute with the players' reasons and both reports.
 import * as DC from "./common.js";
-import { $, S, api, base, el, eventId, liveStatus } from "./admin-state.js";
+import { S, api, base, el, liveStatus } from "./admin-state.js";
+import { seatLinksButton, seatLinksRow } from "./seat-links.js";
 
 // S.details: table id -> {status, data} (GET /tables/{id}), fetched when needed;
 // S.openLinks: the table id whose links row is open.
@@ -45,69 +46,29 @@ export function detailKey(pairings) {
 
 export function linksButton(p) {
   const open = S.openLinks === p.table_id;
-  return el("button", {
-    type: "button",
-    class: "btn small subtle links-btn",
-    id: "links-btn-" + p.table_id,
-    "aria-expanded": String(open),
-    text: open ? "Hide links" : "Links",
-    title: "Seat links, QR codes and this table's card",
-    onclick: () => {
-      S.openLinks = open ? null : p.table_id;
-      if (!open) loadDetail(p.table_id, liveStatus(p));
-      onDetail(p.table_id);
-    },
+  return seatLinksButton(p, open, () => {
+    S.openLinks = open ? null : p.table_id;
+    if (!open) loadDetail(p.table_id, liveStatus(p));
+    onDetail(p.table_id);
   });
 }
 
 // Who goes first is decided at the table (the pre-game's starting roll): until then a
 // seat link just names its player.
-export function orderWords(first) {
+function orderWords(first) {
   return first === true ? "goes first" : first === false ? "goes second" : "";
-}
-
-function seatBlock(data, key) {
-  const link = data.links[key];
-  const name = link.name;
-  const id = "seat-link-" + key + "-" + data.id;
-  const order = orderWords(link.first);
-  return el(
-    "div",
-    { class: "seat-link seat-link-" + key },
-    el("img", { class: "qr seat-qr", src: link.qr_svg, alt: "QR code of " + name + "'s seat link", width: "128", height: "128" }),
-    el(
-      "div",
-      { class: "seat-link-text" },
-      el("p", { class: "seat-link-name" }, el("strong", { text: name }), order ? el("span", { class: "seat-tag", text: order }) : null),
-      el(
-        "div",
-        { class: "copy-row" },
-        el("input", { id: id, class: "link-input", type: "text", readonly: true, value: link.url, "aria-label": "Seat link of " + name }),
-        el("button", { type: "button", class: "btn small", text: "Copy", onclick: (ev) => DC.copyText(link.url, ev.currentTarget) })
-      )
-    )
-  );
 }
 
 export function linksRow(p) {
   const have = S.details[p.table_id];
   const data = have ? have.data : null;
-  const cards = DC.eoHref("/e/" + eventId + "/cards?table=" + encodeURIComponent(p.table_id));
-  const body = data
-    ? el(
-        "div",
-        { class: "table-links", id: "table-links-" + p.table_id },
-        el("div", { class: "seat-links" }, seatBlock(data, "p1"), seatBlock(data, "p2")),
-        movedNotes(data),
-        el(
-          "p",
-          { class: "table-links-foot" },
-          el("a", { class: "btn small", id: "print-card-" + p.table_id, href: cards, target: "_blank", rel: "opener", text: "Print table " + p.table + "'s card" }),
-          el("span", { class: "muted small", text: " Each player opens their own seat link; a swap or a new pairing gives new links." })
-        )
-      )
-    : el("p", { class: "muted small", text: "Loading the links…" });
-  return el("tr", { class: "links-row", "data-links-for": p.table_id }, el("td", { colspan: "6" }, body));
+  return seatLinksRow(p, data, {
+    order: orderWords,
+    notes: data ? movedNotes(data) : null,
+    foot: " Each player opens their own seat link; a swap or a new pairing gives new links.",
+    columns: 6,
+    className: "links-row",
+  });
 }
 
 // ---------------------------------------------------------------- disputes
