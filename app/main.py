@@ -30,6 +30,9 @@ from app.api import (
 from app.api.budgets import ReadBudget
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import BodyLimit, ClientGuard, SecurityHeaders
+from app.cluster.backplane import Backplane, RedisBroadcast
+from app.cluster.cluster import Cluster, new_worker_id
+from app.cluster.placement import Alone, Placement
 from app.collector import CROWD, Census, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
@@ -38,8 +41,6 @@ from app.settings import Settings
 from app.store.lease import Leases
 from app.store.log_rows import log_rows
 from app.store.repository import Store
-from app.tables.backplane import Backplane, RedisBroadcast
-from app.tables.cluster import Cluster, new_worker_id
 from app.tables.hub import TableHub
 from app.tables.log_page import LogPages
 from app.tables.timesource import SystemTime, TimeSource
@@ -78,6 +79,9 @@ def create_app(
             dice = random.Random(f"dice:{settings.seed}")
             hub.dice = lambda: random.Random(dice.random())
         app.state.cluster = cluster
+        #: Where a socket's command is applied: here, or at the worker that owns its table.
+        placement: Placement = Alone() if cluster is None else cluster
+        app.state.placement = placement
         gc.collect()
         gc.freeze()  # what was loaded lives as long as the server: only a full collection walks it
         hub.start_timers()

@@ -17,7 +17,7 @@ With `--workers N --redis URL` it is the floor of a cluster: N uvicorn workers o
 as `deathclock serve --workers N` runs, and Redis between them. Any worker accepts any
 socket: a seat's token is derived from the table id with a secret the workers share, so no
 worker needs a table list. A command whose other seat is on another worker goes there
-through Redis, on the server's own Redis connection (`app.tables.resp`), gathered into one
+through Redis, on the server's own Redis connection (`app.cluster.resp`), gathered into one
 PUBLISH per turn of the event loop as the server's backplane does. No rules, no storage, no
 owner: what is left is what several processes and the hop between them cost.
 
@@ -81,7 +81,7 @@ class _Link:
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        from app.tables import resp
+        from app.cluster import resp
 
         listener = await resp.connect(self.url, self._pushed)
         await listener.call("SUBSCRIBE", self.channel)
@@ -101,7 +101,7 @@ class _Link:
         self._outbox.append([table_id, seat, version, event])
 
     def _flush(self) -> None:
-        from app.tables import resp
+        from app.cluster import resp
 
         batch = _compact({"w": self.me, "m": self._outbox})
         self._outbox = []

@@ -21,8 +21,9 @@ from app.domain.formats import FORMATS
 from app.domain.games import OTHER_GAMES
 from app.tables import round_gate
 from app.tables.engines import engine_for
-from app.tables.hub import QuickGame, new_token
+from app.tables.hub import new_token
 from app.tables.log_page import LOG_PAGE, LogPages
+from app.tables.quick import QuickGame
 from app.tables.room import TableRoom
 
 router = APIRouter(prefix="/api", route_class=StrictJsonRoute)

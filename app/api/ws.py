@@ -1,4 +1,6 @@
-"""The table socket: one per phone, watcher or EO view; a thin shell over TableRoom."""
+"""The table socket: one per phone, watcher or EO view; a thin shell over TableRoom. Its
+commands go to the placement (`app.cluster.placement`), which applies them at the room
+here or at the worker that owns the table."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from app.api.guard import (
     refuse,
     serve,
 )
+from app.cluster.placement import Placement
 from app.domain.errors import RuleError
 from app.tables import protocol as p
 from app.tables.fanout import Subscriber
@@ -47,6 +50,7 @@ class Screen:
     """One socket of a table: who it is, its phone, and that phone's time away."""
 
     room: TableRoom
+    placement: Placement
     role: str
     device: str
     key: str
@@ -98,10 +102,9 @@ async def _offline(screen: Screen, msg: p.Offline) -> None:
     room = screen.room
     try:
         actor = room.actor_for(screen.role)
-        gap = screen.gap  # several workers: as every worker heard the phone
-        if room.cluster is not None:
-            gap = await room.cluster.sightings.narrow(room, screen.key, gap)
-        ack = await room.merge_offline(actor, screen.device, gap, msg.base, msg.commands)
+        ack = await screen.placement.merge_offline(
+            room, screen.key, actor, screen.device, screen.gap, msg.base, msg.commands
+        )
     except RuleError as exc:
         screen.refuse(seqs, exc.code, exc.message)
         screen.sub.offer(room.snapshot(screen.role))  # the server's state stands
@@ -116,7 +119,9 @@ async def _command(screen: Screen, msg: p.Cmd) -> None:
     room = screen.room
     try:
         actor = room.actor_for(screen.role)
-        ack = await room.execute(actor, screen.device, msg.seq, msg.command, origin=screen.sub)
+        ack = await screen.placement.execute(
+            room, actor, screen.device, msg.seq, msg.command, origin=screen.sub
+        )
     except RuleError as exc:
         screen.refuse([msg.seq], exc.code, exc.message)
         return
@@ -221,7 +226,9 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: TableHub) -> No
     reads = Reads(state.log_pages, state.read_budget, _address(websocket))
     sub = Subscriber(role, settings.queue_limit, settings.queue_bytes)
     key = device_key(role, hello.device)
-    screen = Screen(room, role, hello.device, key, room.arrive(key), sub, commands, reads)
+    placement: Placement = state.placement
+    gap = room.arrive(key)
+    screen = Screen(room, placement, role, hello.device, key, gap, sub, commands, reads)
     room.join(sub, hello.last_version, hello.device, hello.presence)
 
     async def handle(msg: p.ClientMessage) -> None:

@@ -36,10 +36,11 @@ from app.events.results import (
 from app.events.table_result import TableResult
 from app.events.tournaments import Tournaments
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
-from app.tables import round_gate, seating
+from app.tables import round_gate
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom, table_status
 from app.tables.timesource import TimeSource
+from app.tables.warmachine import seating
 
 View = dict[str, Any]
 #: Each live table of an event with its status, as a view was built with them.

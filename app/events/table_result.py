@@ -13,8 +13,8 @@ from app.domain.errors import BadInput
 from app.domain.game import Game, Result
 from app.domain.method import Method
 from app.domain.result import settled_result
-from app.tables import seating
-from app.tables.view import outcome_words
+from app.tables.warmachine import seating
+from app.tables.warmachine.view import outcome_words
 
 By = Literal["players", "eo"]
 

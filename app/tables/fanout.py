@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 QUEUE_LIMIT = 256
 QUEUE_BYTES = 1 << 20
@@ -123,6 +123,11 @@ class Channel:
         """Offer `message` to one subscriber of the channel."""
         if subscriber in self.subscribers and not subscriber.offer(message):
             self.subscribers.discard(subscriber)
+
+    def relay(self, envelope: dict[str, Any]) -> bool:
+        """Tell the channel's subscribers in other processes (a networked backend);
+        False: there are none to tell."""
+        return False
 
 
 class Broadcast(Protocol):

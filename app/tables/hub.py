@@ -8,30 +8,41 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from app.domain.errors import BadInput, RuleError
-from app.domain.formats import MINUTE_MS, get_format
+from app.domain.errors import RuleError
+from app.domain.formats import MINUTE_MS
 from app.domain.game import Setup
+from app.store.log_entry import LogEntry
 from app.store.models import TableRecord, TableSnapshot
-from app.store.repository import LogEntry, Store
-from app.store.tails import Tail, logs_after, table_tails
-from app.tables.engines import Engine, engine_for
+from app.store.repository import Store
+from app.store.tails import Tail, table_tails
+from app.tables.engine import Engine
+from app.tables.engines import engine_for
 from app.tables.fanout import Broadcast, MemoryBroadcast
-from app.tables.following import catch_up, follow
+from app.tables.quick import QuickGame
 from app.tables.reads import BatchedReads
 from app.tables.room import TableMeta, TableRoom, Tokens
 from app.tables.timesource import TimeSource
 
-if TYPE_CHECKING:
-    from app.tables.cluster import Cluster
-
-MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
 IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
 SWEEP_MS = MINUTE_MS
 LOAD_BATCH = 50  # quick games read at a time after a start (see `load_later`)
 log_error = logging.getLogger(__name__)
+
+
+class Sharing(Protocol):
+    """The hub's tables kept by other processes too (several workers: app.cluster): told
+    of each table the hub holds, opens or discards, and asked to bring a table read from
+    the store up to date."""
+
+    def attach(self, room: TableRoom) -> None: ...
+
+    def opened(self, room: TableRoom) -> None: ...
+
+    def discarded(self, table_id: str) -> None: ...
+
+    async def read_back(self, room: TableRoom) -> None: ...
 
 
 def new_token() -> str:
@@ -45,57 +56,6 @@ def new_id() -> str:
     The id is in every link; it is not a secret like a token (the EO's table list shows
     it), but nobody finds tables by counting through the ids."""
     return secrets.token_hex(16)
-
-
-@dataclass(frozen=True, slots=True)
-class QuickGame:
-    """A game without an event: format, clock and scenario as the players choose."""
-
-    format_id: str = "sr2019"
-    points: int | None = None
-    clock_minutes: float | None = None
-    clock_seconds: int | None = None
-    scenario: str = "random"
-    p1_name: str = "Player 1"
-    p2_name: str = "Player 2"
-    army_points: int | None = None
-    #: Games whose players bring armies of their own value (Runewars: at most 200 each).
-    p1_army: int | None = None
-    p2_army: int | None = None
-    #: SR2019 event variants (app.domain.variants), e.g. Classic Turn Timing.
-    variants: tuple[str, ...] = ()
-
-    def setup(self, rng: random.Random) -> Setup:
-        fmt = get_format(self.format_id)
-        points = fmt.default_points if self.points is None else self.points
-        if self.clock_seconds is not None and self.clock_minutes is not None:
-            raise BadInput("give the custom clock in minutes or in seconds, not both")
-        if self.clock_seconds is not None:
-            clock_ms = self.clock_seconds * 1000
-        elif self.clock_minutes is not None:
-            clock_ms = round(self.clock_minutes * MINUTE_MS)
-        else:
-            clock_ms = fmt.player_clock_ms(points)
-        if not 0 < clock_ms <= MAX_CLOCK_MS:
-            raise BadInput("the player clock must be between 1 second and 6 hours")
-        if self.scenario in ("", "random"):
-            scenario_id = rng.choice(fmt.scenarios).id
-        else:
-            scenario_id = fmt.scenario(self.scenario).id
-        names = (self.p1_name.strip() or "Player 1", self.p2_name.strip() or "Player 2")
-        if any(len(n) > 60 for n in names):
-            raise BadInput("player names are 60 characters at most")
-        army = points if self.army_points is None else self.army_points
-        if not 0 <= army <= 1000:
-            raise BadInput("army points must be between 0 and 1000")
-        return Setup(
-            format_id=fmt.id,
-            scenario_id=scenario_id,
-            player_clock_ms=clock_ms,
-            army_points=army,
-            names=names,
-            variants=self.variants,
-        )
 
 
 class TableHub:
@@ -115,8 +75,8 @@ class TableHub:
         #: of the collector's: app.collector).
         self.released = 0
         self.listeners: list[Callable[[TableRoom], None]] = []
-        #: Several workers: who owns which table, and the way to the others.
-        self.cluster: Cluster | None = None
+        #: Several workers: the others keep these tables too (None: this process alone).
+        self.sharing: Sharing | None = None
         #: Each table's dice (starting rolls, scenario rolls): the server's own.
         self.dice: Callable[[], random.Random] = random.SystemRandom
         #: Quick games in play that a start left for `load_later` (or their first socket).
@@ -129,17 +89,14 @@ class TableHub:
         self._tails: BatchedReads[str, None, Tail | None] = BatchedReads(
             lambda asked: table_tails(engine, list(asked))
         )
-        self._logs: BatchedReads[str, int, list[LogEntry]] = BatchedReads(
-            lambda asked: logs_after(engine, asked)
-        )
 
     def _register(self, room: TableRoom) -> TableRoom:
         self.later.discard(room.table_id)
         room.listeners = self.listeners
         room.dice = self.dice()
         self.rooms[room.table_id] = room
-        if self.cluster is not None:
-            self.cluster.attach(room)
+        if self.sharing is not None:
+            self.sharing.attach(room)
         return room
 
     def _room_from(
@@ -326,8 +283,8 @@ class TableHub:
         rooms = []
         for table_id, tokens, game, meta, engine in made:
             room = self._register(self._room(table_id, tokens, game, meta, engine))
-            if self.cluster is not None:
-                self.cluster.opened(room)
+            if self.sharing is not None:
+                self.sharing.opened(room)
             rooms.append(room)
         return rooms
 
@@ -350,8 +307,8 @@ class TableHub:
         self.let_go(table_id)
         self.later.discard(table_id)
         self.store.delete_table(table_id)
-        if self.cluster is not None:
-            self.cluster.discarded(table_id)
+        if self.sharing is not None:
+            self.sharing.discarded(table_id)
 
     def event_tables(self, event_id: str) -> list[TableRoom]:
         return [r for r in self.rooms.values() if r.meta and r.meta.event_id == event_id]
@@ -386,12 +343,8 @@ class TableHub:
         if room is not None or found is None:
             return room
         room = self._from_tail(*found)
-        if self.cluster is not None:
-            # The owner's moves while this was read went by before this worker followed
-            # the table: read them too (the ones it relays from now on are followed).
-            later = await self._logs.read(table_id, room.version)
-            if not follow(room, [entry for entry in later if entry.version > room.version]):
-                catch_up(room)
+        if self.sharing is not None:
+            await self.sharing.read_back(room)
         return room
 
     def _from_tail(
@@ -404,6 +357,5 @@ class TableHub:
 
     async def close(self) -> None:
         self._tails.close()
-        self._logs.close()
         for room in self.rooms.values():
             await room.close()

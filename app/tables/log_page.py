@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.store.repository import LogEntry
+from app.store.log_entry import LogEntry
 from app.tables.jsontext import dumps, loads
 from app.tables.offline import public_wire
 

@@ -1,4 +1,5 @@
-"""A phone's offline queue merged into its table, and what the table keeps to merge one.
+"""A phone's offline queue merged into its table (what the table keeps to merge one:
+`timeline`).
 
 Only for a phone that was gone, only within the time it was gone, never before what the
 server decided meanwhile (`offline`). A merge plays the queue's commands in time order
@@ -18,8 +19,7 @@ commands only: a later merge or a restart finds the others in their own rows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
@@ -28,52 +28,11 @@ from app.domain.frozen import replace
 from app.domain.game import Game
 from app.domain.merge import Timed, check_offline, merge
 from app.domain.time_moved import BACKDATE_LIMIT_MS
-from app.store.repository import LogEntry
-from app.tables import time_moved
-from app.tables.codec import actor_to_wire
-from app.tables.offline import NOTE_COMMANDS, Gap, device_key, items_since, merged_items
-from app.tables.offline import timed_from_wire as _timed
+from app.tables.offline import Gap, device_key, items_since
 from app.tables.offline import timed_to_wire as _wire
-
-if TYPE_CHECKING:
-    from app.tables.room import TableRoom
-
-Mark = tuple[int, int]  # a command's version and moment
-
-
-@dataclass(slots=True)
-class Timeline:
-    """What a merge needs of the table's log without reading it again."""
-
-    #: The latest moment the table counted any command at.
-    frontier_ms: int = 0
-    #: Each side's last command the table took online (not merged from a queue).
-    online: dict[Side, Mark] = field(default_factory=dict)
-
-    def took(self, entry: LogEntry, wire: dict[str, Any]) -> None:
-        if wire.get("c") == "merge":
-            for sub in merged_items(wire):
-                self.frontier_ms = max(self.frontier_ms, int(sub["at_ms"]))
-            return
-        self.frontier_ms = max(self.frontier_ms, entry.at_ms)
-        if entry.actor in ("p1", "p2") and wire.get("c") not in NOTE_COMMANDS:
-            self.online[Side.parse(entry.actor)] = (entry.version, entry.at_ms)
-
-    def online_since(self, version: int) -> int | None:
-        """The moment of the last command either phone sent online after `version`."""
-        marks = [at for v, at in self.online.values() if v > version]
-        return max(marks) if marks else None
-
-
-def replay_merge(
-    base: Game, between: list[LogEntry], entry: LogEntry, wire: dict[str, Any]
-) -> Game:
-    """A merge that carries its own commands, played again from its log row: its base
-    game, the rows between its base and it, and its own."""
-    since = items_since(between, int(wire["base"]))
-    own = [_timed(sub, entry.version, True) for sub in merged_items(wire)]
-    game, _, _ = merge(base, since + own, entry.at_ms, logged=True)
-    return game
+from app.tables.seats import actor_to_wire
+from app.tables.table import Table
+from app.tables.warmachine import time_moved
 
 
 class Merge:
@@ -81,7 +40,7 @@ class Merge:
 
     def __init__(
         self,
-        room: TableRoom,
+        room: Table,
         actor: c.Actor,
         device: str,
         gap: Gap | None,

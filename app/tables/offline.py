@@ -13,15 +13,10 @@ from typing import Any
 
 from app.domain.game import Game
 from app.domain.merge import Timed
-from app.store.repository import LogEntry
-from app.tables.codec import (
-    SECRET,
-    actor_from_wire,
-    actor_to_wire,
-    command_from_wire,
-    command_to_wire,
-)
+from app.store.log_entry import LogEntry
 from app.tables.jsontext import loads
+from app.tables.seats import actor_from_wire, actor_to_wire
+from app.tables.warmachine.codec import SECRET, command_from_wire, command_to_wire
 
 PRESENCES_KEPT = 16  # phones remembered a table; the longest silent is forgotten first
 #: The commands about a merge's note (time moved): they do not touch the clock, and a

@@ -12,8 +12,8 @@ from typing import Any, TypeGuard
 
 from app.domain import commands as c
 from app.domain.errors import BadInput
-from app.tables.codec import command_from_wire
 from app.tables.jsontext import dumps, loads
+from app.tables.warmachine.codec import command_from_wire
 
 MAX_MESSAGE_BYTES = 16 * 1024
 

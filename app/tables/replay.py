@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.domain.commands import Actor, Command
 from app.domain.errors import RuleError
 from app.domain.frozen import replace
-from app.domain.game import Game, Phase, apply, decide_time
-from app.store.repository import LogEntry
-from app.tables.codec import actor_from_wire, command_from_wire
+from app.domain.game import Game, apply, decide_time
+from app.domain.merge import merge
+from app.store.log_entry import LogEntry
+from app.tables.engine import Engine
 from app.tables.jsontext import loads
-from app.tables.merging import replay_merge
-from app.tables.time_moved import noted
-
-if TYPE_CHECKING:
-    from app.tables.engines import Engine
-
-
-def decides(actor: str, game: Game) -> bool:
-    """A commit after which nothing earlier is replayed: the server's or the EO's
-    decision, or anything once the game is over (a merge never reorders commands
-    before them)."""
-    return actor in ("eo", "system") or game.phase in (Phase.OVER, Phase.CLOCK_OUT)
+from app.tables.offline import items_since, merged_items
+from app.tables.offline import timed_from_wire as _timed
+from app.tables.seats import actor_from_wire
+from app.tables.warmachine.codec import command_from_wire
+from app.tables.warmachine.time_moved import noted
 
 
 def fold(
@@ -69,6 +63,17 @@ def _merged(
             game = apply(game, by, cmd, sub["at_ms"], logged=True)
     game = noted(replace(game, time_moved=states[-1].time_moved), wire)
     return decide_time(game, max(entry.at_ms, game.clock.since_ms))
+
+
+def replay_merge(
+    base: Game, between: list[LogEntry], entry: LogEntry, wire: dict[str, Any]
+) -> Game:
+    """A merge that carries its own commands, played again from its log row: its base
+    game, the rows between its base and it, and its own."""
+    since = items_since(between, int(wire["base"]))
+    own = [_timed(sub, entry.version, True) for sub in merged_items(wire)]
+    game, _, _ = merge(base, since + own, entry.at_ms, logged=True)
+    return game
 
 
 def eo_results(initial: Game, log: list[LogEntry]) -> Game:

@@ -1,55 +1,50 @@
-"""A live table: commands applied under one lock, logged before they are acked."""
+"""A live table: commands applied under one lock, logged before they are acked, and
+published to the table's screens.
+
+The room applies commands to its one table and knows nothing of where else the table is
+kept: whoever hosts it may set its hooks (`route`, `share`, `record_changed`) to send
+its commands, events and changes further (app.cluster, several workers)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from app.domain import commands as c
 from app.domain.clock import Side
-from app.domain.errors import BadInput, RuleError
+from app.domain.errors import BadInput
 from app.domain.frozen import replace
 from app.domain.game import Game
 from app.domain.merge import MergeRefused
 from app.domain.status import TableStatus, table_status
+from app.store.log_entry import LogEntry
 from app.store.models import TableSnapshot
-from app.store.repository import LogEntry, Store
+from app.store.repository import Store
 from app.tables import protocol
 from app.tables import round_gate as gate
-from app.tables.codec import actor_to_wire
-from app.tables.dedupe import Dedupe, seat_link
-from app.tables.engines import WARMACHINE, Engine
+from app.tables.engine import Engine
 from app.tables.fanout import REPLACED, Broadcast, MemoryBroadcast, Subscriber
 from app.tables.flag_timer import FlagTimer
-from app.tables.following import replicate
-from app.tables.history import History
-from app.tables.jsontext import dumps, loads
-from app.tables.merging import Merge, Timeline
-from app.tables.offline import (
-    Decision,
-    Gap,
-    Presence,
-    Presences,
-    device_key,
-    merged_items,
-    public_wire,
-)
-from app.tables.replay import eo_results, fold
+from app.tables.jsontext import dumps
+from app.tables.merging import Merge
+from app.tables.offline import Decision, Gap, device_key, public_wire
 from app.tables.screens import Screens
-from app.tables.seats import ROLES, Ack, TableMeta, Tokens
+from app.tables.seats import ROLES, Ack, TableMeta, Tokens, actor_to_wire
+from app.tables.table import Table
 from app.tables.timesource import TimeSource
-
-if TYPE_CHECKING:
-    from app.tables.cluster import Cluster
 
 __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
 
+#: Where a command goes (actor, device, seq, command, origin): applied at this room, or
+#: wherever the room's host places the table.
+Route = Callable[[c.Actor, str, int, Any, Subscriber | None], Awaitable[Ack]]
 
-class TableRoom:
+
+class TableRoom(Table):
     def __init__(
         self,
         table_id: str,
@@ -62,126 +57,33 @@ class TableRoom:
         broadcast: Broadcast | None = None,
         engine: Engine | None = None,
     ) -> None:
-        #: The table engine the game runs on (its format names it).
-        self.engine = engine or WARMACHINE
-        self.table_id = table_id
-        self.meta = meta
+        super().__init__(table_id, tokens, game, store, time, version, meta, engine)
+        #: Told whenever the table changed (the dashboards).
         self.listeners: list[Callable[[TableRoom], None]] = []
-        self.tokens = tokens
-        self.game = game
-        self.initial = game
-        self.version = version
-        self.store = store
-        self.time = time
         self.lock = asyncio.Lock()
         self.channel = (broadcast or MemoryBroadcast()).channel(f"table:{table_id}")
-        self.history = History()
-        self.dedupe = Dedupe()
-        self.presences = Presences()
-        self.timeline = Timeline(time.now_ms() if version else 0)  # 0: nothing counted yet
         self.screens = Screens(self.channel)
         self.flags = FlagTimer(time, self._flag_check, lambda: self.game, self.engine.due)
-        #: The table as loaded (a phone the log knows, not heard since, was gone since).
-        self.loaded = Presence(time.now_ms(), version, game)
-        #: The last decision: a merge starts after it.
-        self.decided = Decision(version, time.now_ms(), game)
-        self.broken: str | None = None
-        self.merge_refused = False
-        self._snapshot_version = version
-        self._stored: tuple[str, str | None] | None = None  # status and result in the store
-        self.last_change_ms = time.now_ms()
         #: The server's dice for scenario rules (Incursion's removed flag).
         self.dice: random.Random = random.SystemRandom()
-        #: Several workers: the cluster forwards the commands of a table another worker
-        #: owns; `fence` is this worker's fencing token while it owns the table.
-        self.cluster: Cluster | None = None
-        self.fence: int | None = None
+        #: Where `execute` sends a command: applied here, unless the room's host places
+        #: the table elsewhere (several workers: at the worker that owns it).
+        self.route: Route = self.apply
+        #: How a logged command's event (entry, event, sender's screen) leaves the room:
+        #: to the table's screens, unless the host shares it further.
+        self.share: Callable[[LogEntry, str, Subscriber | None], None] = self._publish
+        #: Told when the table's links or names changed (the host tells the others).
+        self.record_changed: Callable[[TableRoom], None] | None = None
         self._refresh_origin: Subscriber | None = None
 
-    # -- rebuilding from the log ------------------------------------------------
-
-    def replay(self, log: list[LogEntry]) -> None:
-        """Rebuild from the log; a log that does not replay leaves the table read-only."""
-        self.timeline = Timeline()
-        try:
-            self._replay_from(self.game, 0, log)
-        except (RuleError, ValueError, KeyError) as exc:
-            self.broken = f"this table's log does not replay: {exc}"
-            self.version = log[-1].version if log else 0
-            self.game = eo_results(self.game, log)
-
-    def restore(self, snapshot: TableSnapshot, tail: list[LogEntry]) -> None:
-        """Rebuild from a snapshot and the log after it (ValueError, KeyError: it does not
-        fit, rebuild from the whole log instead)."""
-        game = self.engine.read(loads(snapshot.game_json))
-        game = replace(game, setup=self.game.setup)  # names the EO corrected since
-        self.dedupe.restore({k: int(v) for k, v in loads(snapshot.seqs_json).items()})
-        self.decided = Decision(snapshot.version, snapshot.at_ms, game)
-        self.timeline = Timeline(snapshot.at_ms)
-        self._snapshot_version = snapshot.version
-        self._replay_from(game, snapshot.version, tail)
-
-    def _replay_from(self, game: Game, first: int, log: list[LogEntry]) -> None:
-        states = fold(game, log, first, self.engine)
-        self.game = states[-1]
-        self.version = log[-1].version if log else first
-        self.loaded = Presence(self.time.now_ms(), self.version, self.game)
-        for entry in log:
-            before, after = states[entry.version - first - 1], states[entry.version - first]
-            link = seat_link(self.engine.side_of, before, entry.actor)
-            self.dedupe.remember(device_key(link, entry.device), entry.seq, entry.version)
-            wire = loads(entry.command_json)
-            self.timeline.took(entry, wire)
-            for sub in merged_items(wire) if wire.get("c") == "merge" else []:
-                link = seat_link(self.engine.side_of, after, sub["by"])
-                self.dedupe.remember(device_key(link, sub["device"]), sub["seq"], entry.version)
-            if self.engine.decides(entry.actor, after):
-                self.decided = Decision(entry.version, entry.at_ms, after)
-
-    # -- where each phone stands ------------------------------------------------
-
-    def heard(self, phone: str) -> None:
-        """A message came from this phone: it had the table as it is now."""
-        self.presences.heard(phone, self.time.now_ms(), self.version, self.game)
-
-    def arrive(self, phone: str) -> Gap | None:
-        """A socket of this phone (its seat and device) said hello: how long it was gone,
-        from what. A phone the log knows and this process never heard was gone since load."""
-        known = self.loaded if phone in self.dedupe else None
-        return self.presences.arrive(phone, self.time.now_ms(), self.version, self.game, known)
-
-    def game_at(self, version: int) -> Game:
-        """The game at an earlier version, rebuilt from the log."""
-        if version == self.version:
-            return self.game
-        log = self.store.log(self.table_id, limit=version)
-        return fold(self.initial, log, 0, self.engine)[-1]  # type: ignore[no-any-return]
-
-    # -- commands ---------------------------------------------------------------
-
-    # -- following the table's owner (several workers: see `following`) --------
-
     def own(self, fence: int | None) -> None:
-        """This worker applies the table's commands from now on (None: no more)."""
-        self.fence = fence
+        """The table's commands are applied here from now on, with the store's fencing
+        token `fence` (None: no more: the room follows the log another writes)."""
+        self.fence, self.follows = fence, fence is None
         if fence is not None:
             self.flags.schedule(self.game)
 
-    def _read_only(self, command: c.Command | None = None) -> None:
-        """A table whose log does not replay takes nothing but the EO's result."""
-        if self.broken is not None and not isinstance(command, c.RecordResult):
-            raise RuleError(f"this table is read-only ({self.broken}); the EO decides")
-
-    def actor_for(self, role: str) -> c.Actor:
-        """Who a link's commands come from: a seat's side follows the pre-game's choice
-        of who goes first (P1); the EO is the EO, a watch link the watcher (refused all)."""
-        if role in ("eo", "watch"):
-            return c.Role(role)
-        return self.engine.side_of(self.game, Side.parse(role))
-
-    def link_of(self, actor: str) -> str:
-        """The link a side's commands come from now (`actor_for` the other way round)."""
-        return seat_link(self.engine.side_of, self.game, actor)
+    # -- commands ---------------------------------------------------------------
 
     async def execute(
         self,
@@ -191,16 +93,26 @@ class TableRoom:
         command: c.Command | Any,  # a command of the table's engine
         origin: Subscriber | None = None,
     ) -> Ack:
-        """Apply a command once; it is durable before this returns its ack.
+        """A command for the table from this process (the organiser, the server's own
+        timers): applied where the table is placed (`route`: here, by default)."""
+        return await self.route(actor, device, seq, command, origin)
+
+    async def apply(
+        self,
+        actor: c.Actor,
+        device: str,
+        seq: int,
+        command: c.Command | Any,  # a command of the table's engine
+        origin: Subscriber | None = None,
+    ) -> Ack:
+        """Apply a command here, once; it is durable before this returns its ack.
 
         The other screens get the event at once; `origin`, the sender's own screen, gets
         it once it is durable, just before its ack and with it (`Ack.before`: the caller
         sends them together), so that what a phone shows as done is acked.
         """
-        if self.cluster is not None and not self.cluster.applies(self):
-            return await self.cluster.forward(self, actor, device, seq, command)
         async with self.lock:
-            self._read_only(command)
+            self.read_only(command)
             phone = device_key(self.link_of(actor_to_wire(actor)), device)
             applied = self.dedupe.applied(phone, seq, self.version)
             if applied is not None:
@@ -208,7 +120,7 @@ class TableRoom:
             now = self.time.now_ms()
             await self._decide_flag(now)
             event = None
-            gate.check(self, actor, command)
+            gate.check(self.meta, self.version, actor, command)
             if isinstance(command, c.StartingRoll) and not command.at_table:  # the server rolls
                 command = c.StartingRoll(self.dice.randint(1, 6))
             if not isinstance(command, c.FlagCheck):
@@ -219,7 +131,8 @@ class TableRoom:
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
                 await self._roll_if_due(now)
-                self._refresh_screens(gate.to_refresh(self, opened, before, game, actor), origin)
+                roles = gate.to_refresh(self, opened, before, game, actor)
+                self._refresh_screens(roles, origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             to_origin: tuple[str, ...] = ()
             if origin is not None and event is not None:
@@ -238,16 +151,14 @@ class TableRoom:
         base: int,
         queued: list[tuple[int, int, c.Command]],
     ) -> Ack:
-        """Merge a phone's offline commands (seq, server time, command) in time order.
+        """Merge a phone's offline commands (seq, server time, command) here, in time order.
 
         Only for a phone that was gone (`gap`), only within the span it was gone, on top
         of what it last had; never before a decision the server made meanwhile.
         """
-        if self.cluster is not None and not self.cluster.applies(self):
-            return await self.cluster.forward_merge(self, actor, device, gap, base, queued)
         async with self.lock:
-            self._read_only()
-            gate.check(self, actor, None)
+            self.read_only()
+            gate.check(self.meta, self.version, actor, None)
             merge = Merge(self, actor, device, gap, queued)
             if not merge.fresh:
                 return Ack(self.version, duplicate=True)
@@ -306,9 +217,9 @@ class TableRoom:
         result_json = None if view["result"] is None else dumps(view["result"])
         status = self.engine.status(game)
         stored = (status.value, result_json)
-        changed = status.value if stored != self._stored else None
+        changed = status.value if stored != self.stored else None
         await self.store.write(self.table_id, entry, changed, result_json, self.fence)
-        self._stored = stored
+        self.stored = stored
         self.last_change_ms = now
         phone = device_key(self.link_of(entry.actor), device)  # as the table found it
         self.game = game
@@ -322,16 +233,16 @@ class TableRoom:
         self.history.add(version, text)
         if status is TableStatus.CONFIRMED:
             self.history.clear()  # the game is settled: a snapshot serves any late phone
-        if self.cluster is None:
-            self.channel.publish(text, skip=origin)
-        else:
-            replicate(self, entry, text, origin)
+        self.share(entry, text, origin)
         self.flags.schedule(game)
-        if version - self._snapshot_version >= SNAPSHOT_EVERY:
+        if version - self.snapshot_version >= SNAPSHOT_EVERY:
             self._take_snapshot(version, at_ms, game)
         for listener in self.listeners:
             listener(self)
         return text
+
+    def _publish(self, _entry: LogEntry, text: str, origin: Subscriber | None) -> None:
+        self.channel.publish(text, skip=origin)
 
     def _take_snapshot(self, version: int, at_ms: int, game: Game) -> None:
         self.store.save_snapshot(
@@ -343,7 +254,7 @@ class TableRoom:
                 seqs_json=dumps(self.dedupe.max_seq),
             )
         )
-        self._snapshot_version = version
+        self.snapshot_version = version
 
     # -- the EO's changes to the table itself -----------------------------------
 
@@ -358,8 +269,8 @@ class TableRoom:
             subscriber.offer(self.snapshot(subscriber.role))
         for listener in self.listeners:
             listener(self)
-        if self.cluster is not None:
-            self.cluster.meta_changed(self)
+        if self.record_changed is not None:
+            self.record_changed(self)
 
     def replace_token(self, role: str, token: str) -> None:
         """A lost phone: the old link stops working and its open sockets close."""
@@ -370,13 +281,13 @@ class TableRoom:
         for subscriber in tuple(self.channel.subscribers):
             if subscriber.role == role:
                 subscriber.drop(REPLACED, "link replaced")
-        if self.cluster is not None:
-            self.cluster.meta_changed(self)
+        if self.record_changed is not None:
+            self.record_changed(self)
 
     # -- the flag timer ---------------------------------------------------------
 
     def schedule_flag(self) -> None:
-        if self.cluster is None or self.fence is not None:
+        if not self.follows:
             self.flags.schedule(self.game)
 
     async def _flag_check(self) -> Ack:
@@ -407,7 +318,8 @@ class TableRoom:
             side = self.engine.side_of(self.game, Side.parse(role))
             game = self.engine.own_view(self.game, side, game)
             role = side.name.lower()
-        return protocol.state(self.version, role, *gate.screen(self, role, table, game), now)
+        shown = gate.screen(self.meta, self.version, role, table, game)
+        return protocol.state(self.version, role, *shown, now)
 
     def join(
         self,

@@ -18,7 +18,7 @@ from app.domain.errors import RuleError
 from app.tables.seats import ROLES, TableMeta
 
 if TYPE_CHECKING:
-    from app.tables.room import TableRoom
+    from app.tables.table import Table
 
 #: The table fields a waiting screen keeps (none of them says anything of the scenario).
 _WAITING_FIELDS = ("id", "game", "format", "names")
@@ -33,7 +33,7 @@ def waiting(meta: TableMeta | None, version: int) -> bool:
     return meta is not None and version == 0
 
 
-def first_known(room: TableRoom) -> bool:
+def first_known(room: Table) -> bool:
     """Who goes first may be named: not while an event's table waits for its round (the
     table settles it off the clock once the round starts: the starting roll's winner
     chooses)."""
@@ -47,19 +47,18 @@ def round_info(meta: TableMeta | None, version: int) -> dict[str, Any] | None:
     return {"number": meta.round_number, "table_no": meta.table_no, "started": version > 0}
 
 
-def check(room: TableRoom, actor: c.Actor, command: object) -> None:
+def check(meta: TableMeta | None, version: int, actor: c.Actor, command: object) -> None:
     """Refuse what a table cannot take for want of a round: a seat's command before the
     organiser starts the table's round; a tie called on a quick game (DC8 is a round's).
     The organiser's commands pass: the round's start is one (see `check_eo` for the
     organiser's command to one table alone)."""
-    meta = room.meta
     if isinstance(command, c.CallTie) and meta is None:
         raise RuleError("a quick game has no round, so no round time to call a tie on")
-    if meta is not None and isinstance(actor, Side) and waiting(meta, room.version):
+    if meta is not None and isinstance(actor, Side) and waiting(meta, version):
         raise RoundNotStarted(not_started(meta))
 
 
-def check_eo(room: TableRoom) -> None:
+def check_eo(room: Table) -> None:
     """The organiser's command for one table waits for the round's start too: the
     round starts every table at once."""
     meta = room.meta
@@ -75,12 +74,12 @@ def not_started(meta: TableMeta) -> str:
 
 
 def screen(
-    room: TableRoom, role: str, table: dict[str, Any], game: dict[str, Any]
+    meta: TableMeta | None, version: int, role: str, table: dict[str, Any], game: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """What a screen of `role` is sent of the table and its game: while the round waits,
     a seat's or a watcher's only the table, the players and the round."""
-    table["round"] = round_info(room.meta, room.version)
-    if role == "eo" or not waiting(room.meta, room.version):
+    table["round"] = round_info(meta, version)
+    if role == "eo" or not waiting(meta, version):
         return table, game
     shown = {name: table[name] for name in _WAITING_FIELDS if name in table}
     shown["round"] = table["round"]
@@ -88,7 +87,7 @@ def screen(
 
 
 def to_refresh(
-    room: TableRoom, opened: bool, before: Any, after: Any, actor: c.Actor
+    room: Table, opened: bool, before: Any, after: Any, actor: c.Actor
 ) -> tuple[str, ...]:
     """The screens that need the table afresh after a command: every one when it was the
     round's start (`opened`: the table was waiting), the scenario shown from now on;

@@ -11,7 +11,6 @@ from collections.abc import Collection
 from typing import Any
 
 from app.tables import protocol
-from app.tables.backplane import RelayChannel
 from app.tables.fanout import Channel, Subscriber
 
 SEATS = ("p1", "p2")
@@ -69,8 +68,7 @@ class Screens:
     # -- several workers ------------------------------------------------------------
 
     def _share(self, ask: bool) -> None:
-        if isinstance(self.channel, RelayChannel):
-            self.channel.relay({"presence": self._mine(), "ask": ask})
+        self.channel.relay({"presence": self._mine(), "ask": ask})
 
     def heard(self, worker: str, seats: dict[str, list[str]], ask: bool) -> None:
         """Another worker's seat devices for this table; `ask`: it wants ours."""

@@ -1,12 +1,27 @@
-"""A table's seats and links: the roles a link opens, the tokens behind them, where an
-event's table stands, and the ack a command gets."""
+"""A table's seats and links: the roles a link opens, the tokens behind them, who a
+command comes from on the wire and in the log, where an event's table stands, and the ack
+a command gets."""
 
 from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
 
+from app.domain import commands as c
+from app.domain.clock import Side
+
 ROLES = ("p1", "p2", "watch", "eo")
+_SIDE_NAMES = {Side.P1: "p1", Side.P2: "p2"}
+
+
+def actor_to_wire(actor: c.Actor) -> str:
+    return _SIDE_NAMES[actor] if isinstance(actor, Side) else actor.value
+
+
+def actor_from_wire(value: str) -> c.Actor:
+    if value in ("p1", "p2"):
+        return Side.parse(value)
+    return c.Role(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,8 @@ async def test_an_acked_tap_is_synced_to_disk_after_its_peers_have_it(
     from app.domain import commands as c
     from app.domain.clock import Side
     from app.tables.fanout import Subscriber
-    from app.tables.hub import QuickGame, TableHub
+    from app.tables.hub import TableHub
+    from app.tables.quick import QuickGame
     from app.tables.timesource import FakeTime
 
     store = Store(f"sqlite:///{tmp_path / 'group.db'}")

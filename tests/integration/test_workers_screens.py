@@ -69,8 +69,8 @@ async def test_a_worker_gone_takes_its_screens_presence_with_it(
     await connect(b.base, tid, token_of(links["p2"]["url"]), "phone-2")
     await presence_becomes(p1, "p2", True, 1)
     screens = a.server.config.app.state.hub.rooms[tid].screens  # type: ignore[attr-defined]
-    cluster = a.server.config.app.state.hub.cluster  # type: ignore[attr-defined]
-    worker_b = b.server.config.app.state.hub.cluster.worker_id  # type: ignore[attr-defined]
+    cluster = a.server.config.app.state.cluster  # type: ignore[attr-defined]
+    worker_b = b.server.config.app.state.cluster.worker_id  # type: ignore[attr-defined]
     assert worker_b in screens.elsewhere
     screens.forget([cluster.worker_id])  # B's lease lapsed: it is not alive any more
     await presence_becomes(p1, "p2", False, 0)

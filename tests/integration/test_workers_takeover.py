@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy import text
 
-from app.tables import cluster as cluster_module
-from app.tables.backplane import RelayChannel
+from app.cluster import forwarding as cluster_module
+from app.cluster.backplane import RelayChannel
 from tests.conftest import RunningServer, create_table, token_of
 from tests.integration.test_workers_time_away import connect
 from tests.integration.workers_support import cluster_of, owned_by, poll, two_workers_in_loop

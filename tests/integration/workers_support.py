@@ -259,7 +259,7 @@ async def two_workers_in_loop() -> AsyncIterator[tuple[Any, Any]]:
 
 def cluster_of(server: Any) -> Any:
     """The cluster of a worker running in the test's loop."""
-    return server.server.config.app.state.hub.cluster
+    return server.server.config.app.state.cluster
 
 
 async def owned_by(server: Any, table_id: str) -> None:

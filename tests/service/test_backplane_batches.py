@@ -10,7 +10,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from app.tables.backplane import Backplane
+from app.cluster.backplane import Backplane
 from tests.integration.workers_support import REDIS_URL, need_services
 
 

@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from app.tables.backplane import SILENT_S, Backplane
+from app.cluster.backplane import SILENT_S, Backplane
 from tests.integration.workers_support import RedisServer, free_port, poll
 
 

@@ -13,8 +13,9 @@ from app.domain.clock import Side
 from app.store.log_rows import log_rows
 from app.store.repository import LogEntry, Store
 from app.tables.fanout import RESYNC, Subscriber
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
 from app.tables.log_page import LOG_PAGE, LogPages
+from app.tables.quick import QuickGame
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app import cli
+from app.cluster.backplane import Backplane, RedisBroadcast
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import RuleError
@@ -20,10 +21,10 @@ from app.domain.game import apply, new_game
 from app.store.lease import Leases, heir
 from app.store.repository import Fenced, LogEntry, Store
 from app.store.tails import logs_after
-from app.tables.backplane import Backplane, RedisBroadcast
 from app.tables.fanout import Subscriber
 from app.tables.flag_timer import RETRY_MS, FlagTimer
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime
 from tests.integration.workers_support import REDIS_URL, need_services, pg_store
 

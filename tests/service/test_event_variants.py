@@ -18,7 +18,8 @@ from app.domain.variants import CLASSIC
 from app.events.base import EventSpec
 from app.events.service import EventService
 from app.store.repository import Store
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime
 from tests.first_player import every_first_seat_goes_first
 

@@ -18,8 +18,9 @@ from app.domain.status import LIVE
 from app.store.repository import Store
 from app.tables import room as room_module
 from app.tables.fanout import Subscriber
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
 from app.tables.jsontext import loads
+from app.tables.quick import QuickGame
 from app.tables.room import TableMeta, TableRoom, table_status
 from app.tables.timesource import FakeTime
 

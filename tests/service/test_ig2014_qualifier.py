@@ -16,8 +16,8 @@ from app.domain.game import Method, Phase
 from app.domain.scenarios import Element
 from app.events.base import EventSpec, pairings_of
 from app.events.service import EventService
-from app.tables.hub import QuickGame
 from app.tables.jsontext import loads
+from app.tables.quick import QuickGame
 from app.tables.replay import fold
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime

@@ -9,13 +9,14 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import text
 
+from app.cluster.backplane import Backplane
+from app.cluster.cluster import Cluster
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.store.lease import Leases
 from app.store.repository import Store
-from app.tables.backplane import Backplane
-from app.tables.cluster import Cluster
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime
 from tests.integration.workers_support import REDIS_URL, pg_store
 

@@ -15,8 +15,9 @@ from app.domain import commands as c
 from app.domain import merge as merging
 from app.domain.clock import Side
 from app.store.repository import Store
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
 from app.tables.offline import Gap
+from app.tables.quick import QuickGame
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 

@@ -15,7 +15,8 @@ import pytest
 
 from app.store.lease import Leases
 from app.store.repository import Fenced, LogEntry, Store
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime
 from tests.integration.workers_support import pg_store
 

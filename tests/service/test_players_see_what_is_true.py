@@ -16,10 +16,11 @@ from app.domain.game import UNDO_UNSEEN_MS, UNDO_WINDOW_MS
 from app.store.repository import Store
 from app.tables import protocol
 from app.tables.fanout import Subscriber
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
-from app.tables.view import game_view, table_summary
+from app.tables.warmachine.view import game_view, table_summary
 
 
 @pytest.fixture

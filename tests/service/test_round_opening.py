@@ -17,7 +17,7 @@ from app.events.base import EventSpec
 from app.events.service import EventService
 from app.tables import hub as hub_module
 from app.tables.engines import engine_for
-from app.tables.hub import QuickGame
+from app.tables.quick import QuickGame
 
 
 def _event(service: EventService, players: int) -> str:

@@ -16,8 +16,8 @@ from app.domain.runewars.state import RwGame
 from app.events.base import EventSpec
 from app.events.service import EventService
 from app.events.tournaments import Policy
-from app.tables import runewars_table
 from app.tables.room import TableRoom
+from app.tables.runewars import table as runewars_table
 from app.tables.timesource import FakeTime
 
 MINUTE = 60_000

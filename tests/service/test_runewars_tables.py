@@ -16,7 +16,8 @@ from app.domain.runewars import commands as rc
 from app.domain.runewars.state import Phase, RwGame
 from app.domain.status import TableStatus
 from app.store.repository import Store
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime
 
 MINUTE = 60_000

@@ -11,7 +11,8 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.store.repository import Store
 from app.tables.fanout import Channel, Subscriber
-from app.tables.hub import QuickGame, TableHub
+from app.tables.hub import TableHub
+from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime
 
 

@@ -10,8 +10,8 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.method import Method
 from app.events.table_result import TableResult, recorded_result
-from app.tables.codec import command_from_wire, command_to_wire
 from app.tables.jsontext import dumps, loads
+from app.tables.warmachine.codec import command_from_wire, command_to_wire
 from tests.unit.helpers import table_at
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.domain.errors import BadInput
-from app.tables.codec import command_from_wire
 from app.tables.jsontext import loads
+from app.tables.warmachine.codec import command_from_wire
 
 
 @pytest.mark.parametrize(

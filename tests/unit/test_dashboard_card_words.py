@@ -8,7 +8,7 @@ from typing import Any
 
 from app.domain import commands as c
 from app.domain.game import Method
-from app.tables.view import table_summary
+from app.tables.warmachine.view import table_summary
 from tests.unit.helpers import EO, P1, P2, Table, table_at
 
 

@@ -12,8 +12,8 @@ from typing import Any, cast
 
 import pytest
 
-from app.tables import cluster as cluster_module
-from app.tables.cluster import Cluster
+from app.cluster import forwarding as cluster_module
+from app.cluster.cluster import Cluster
 
 
 class Backplane:

@@ -12,7 +12,7 @@ import pytest
 from app.domain import commands as c
 from app.domain.errors import BadInput
 from app.domain.game import Phase, apply
-from app.tables.view import game_view
+from app.tables.warmachine.view import game_view
 from tests.unit.helpers import EO, P1, P2, SYSTEM, Table
 
 ANN = ("Haley 1", "Haley 2")  # the first seat's lists

@@ -1,4 +1,4 @@
-"""The backplane's Redis connection (app.tables.resp): commands are written at once and in
+"""The backplane's Redis connection (app.cluster.resp): commands are written at once and in
 order without waiting for earlier replies; replies are read as they come, in any chunks;
 a subscription's messages are handed on in the same callback; a refusal, a silence while
 a reply is owed, or a lost connection is trouble, said once and clearly."""
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.tables.resp import RedisTrouble, RespConnection, encode
+from app.cluster.resp import RedisTrouble, RespConnection, encode
 
 
 class Wire:

@@ -11,7 +11,7 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, RuleError
 from app.domain.game import Phase
 from app.domain.pregame import Step
-from app.tables.codec import command_from_wire, command_to_wire
+from app.tables.warmachine.codec import command_from_wire, command_to_wire
 from tests.unit.helpers import EO, P1, P2, Table
 
 ROLL_AND_ORDER = c.OpenPregame(steps=("roll", "order"))

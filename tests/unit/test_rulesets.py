@@ -209,7 +209,7 @@ def test_a_scenario_brings_its_own_scoring_start_victory_sheet_and_turn_end() ->
 
 
 def test_the_wire_carries_dominate_removed_and_the_new_commands() -> None:
-    from app.tables.codec import command_from_wire, command_to_wire
+    from app.tables.warmachine.codec import command_from_wire, command_to_wire
 
     raw = {
         "c": "pass_turn",

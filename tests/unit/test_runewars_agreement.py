@@ -15,8 +15,8 @@ from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
 from app.domain.runewars import commands as rc
 from app.domain.runewars.engine import apply, new_game, view
 from app.domain.runewars.state import EndedBy, Phase, RwGame, TableSetup
-from app.tables.runewars_codec import command_from_wire, command_to_wire
-from app.tables.runewars_table import detail, read, status, write
+from app.tables.runewars.codec import command_from_wire, command_to_wire
+from app.tables.runewars.table import detail, read, status, write
 
 P1, P2 = Side.P1, Side.P2
 EO = Role.EO

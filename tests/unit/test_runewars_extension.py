@@ -17,8 +17,8 @@ from app.domain.runewars import commands as rc
 from app.domain.runewars.engine import apply, new_game, timer_check, view
 from app.domain.runewars.rules import MINUTE_MS
 from app.domain.runewars.state import Phase, RwGame, TableSetup
-from app.tables import runewars_table
-from app.tables.runewars_codec import command_from_wire, command_to_wire
+from app.tables.runewars import table as runewars_table
+from app.tables.runewars.codec import command_from_wire, command_to_wire
 
 T0 = 1_000_000
 EO = Role.EO

@@ -25,7 +25,7 @@ from app.domain.runewars.event import (
 )
 from app.domain.runewars.rules import Plan
 from app.domain.runewars.state import EndedBy, Phase, RwGame, TableSetup
-from app.tables.runewars_codec import command_from_wire, command_to_wire
+from app.tables.runewars.codec import command_from_wire, command_to_wire
 
 P1, P2 = Side.P1, Side.P2
 EO = Role.EO

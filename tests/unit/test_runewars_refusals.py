@@ -13,9 +13,9 @@ from app.domain.formats import FORMATS
 from app.domain.games import refusal
 from app.domain.runewars import commands as rc
 from app.domain.runewars.ruleset import RW2017
-from app.tables import codec as wm_codec
-from app.tables import runewars_codec
 from app.tables.engines import engine_for
+from app.tables.runewars import codec as runewars_codec
+from app.tables.warmachine import codec as wm_codec
 
 COMMON_PATHS = ("players", "rounds", "swap", "results", "prizes", "lists")
 

@@ -18,8 +18,8 @@ from app.domain.runewars import commands as rc
 from app.domain.runewars.engine import apply, new_game
 from app.domain.runewars.state import TableSetup
 from app.tables.engines import engine_for
-from app.tables.runewars_codec import command_from_wire, command_to_wire
-from app.tables.runewars_table import read, record, setup_of, write
+from app.tables.runewars.codec import command_from_wire, command_to_wire
+from app.tables.runewars.table import read, record, setup_of, write
 
 APP = Path(__file__).resolve().parents[2] / "app"
 

@@ -10,9 +10,9 @@ from app.domain import variants
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.game import Method, Phase, Setup, apply, new_game
 from app.domain.turn_timing import TimingPolicy
-from app.tables import codec
 from app.tables.flag_timer import flag_bound
-from app.tables.view import game_view, table_info, table_summary
+from app.tables.warmachine import codec
+from app.tables.warmachine.view import game_view, table_info, table_summary
 from tests.unit.helpers import EO, MINUTE, P1, P2, SYSTEM, Table, scoring
 
 CLASSIC = variants.CLASSIC

@@ -19,8 +19,8 @@ from app.domain.game import (
     UndoOutcome,
     time_due_at,
 )
-from app.tables.engines import WARMACHINE
-from app.tables.view import game_view
+from app.tables.warmachine.engine import WARMACHINE
+from app.tables.warmachine.view import game_view
 
 from .helpers import EO, MINUTE, P1, P2, SYSTEM, Table, scoring, table_at
 

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.game import Setup, apply, new_game
-from app.tables.view import game_view
+from app.tables.warmachine.view import game_view
 
 
 def test_the_view_carries_every_field_of_a_report__TS9() -> None:
@@ -24,7 +24,7 @@ def test_the_view_carries_every_field_of_a_report__TS9() -> None:
 def test_the_table_info_carries_every_rule_value_the_phone_replays_offline() -> None:
     """A phone replays offline taps with the server's numbers, never its own constants."""
     from app.domain.game import UNDO_WINDOW_MS
-    from app.tables.view import table_info
+    from app.tables.warmachine.view import table_info
 
     game = new_game(Setup("sr2019", "bunkers", 60_000, 75), 0)
     info = table_info("t1", game)

@@ -558,7 +558,7 @@ def test_one_table_names_who_sends_every_runewars_command_and_each_is_walked__TS
 
 def test_a_watch_link_is_a_watcher_and_changes_nothing__DC3() -> None:
     """The room maps a watch link to the watcher, whom every engine refuses."""
-    from app.tables.codec import actor_from_wire, actor_to_wire
+    from app.tables.seats import actor_from_wire, actor_to_wire
 
     assert actor_from_wire(actor_to_wire(WATCHER)) is WATCHER
     table = at(2, P1)()

@@ -34,7 +34,7 @@ from app.events.runewars.players import my_page, player_by_key, player_key, play
 from app.events.runewars.view import event_view
 from app.store.models import EventRecord
 from app.tables.hub import TableHub, new_id, new_token
-from app.tables.runewars_codec import judge_from_wire
+from app.tables.runewars.codec import judge_from_wire
 from app.tables.timesource import TimeSource
 
 #: What the organiser's result for a Runewars table is made of.

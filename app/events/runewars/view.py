@@ -15,7 +15,7 @@ from app.domain.runewars.standings import Entrant
 from app.domain.runewars.state import RwGame
 from app.events.runewars.live import RunewarsEvent
 from app.store.models import EventRecord
-from app.tables.runewars_table import reports
+from app.tables.runewars.table import reports
 
 MINUTE_MS = 60_000
 

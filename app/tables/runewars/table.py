@@ -17,7 +17,7 @@ from app.domain.runewars import engine
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.state import Phase, RwGame, TableSetup
 from app.domain.status import TableStatus
-from app.tables.runewars_codec import command_from_wire, command_to_wire
+from app.tables.runewars.codec import command_from_wire, command_to_wire
 from app.tables.snapshot import decode, encode
 
 SNAPSHOT_FORMAT = "runewars-1"

@@ -17,10 +17,10 @@ from app.domain.game import (
     settled,
 )
 from app.domain.scenarios import Element
-from app.tables import seating, time_moved
-from app.tables.pregame_view import pregame_prompt, pregame_view
-from app.tables.timer_view import timer_view, variants_info
-from app.tables.undo_view import undo_prompts, undo_view
+from app.tables.warmachine import seating, time_moved
+from app.tables.warmachine.pregame_view import pregame_prompt, pregame_view
+from app.tables.warmachine.timer_view import timer_view, variants_info
+from app.tables.warmachine.undo_view import undo_prompts, undo_view
 
 _SIDE_NAMES: dict[Side | None, str | None] = {Side.P1: "p1", Side.P2: "p2", None: None}
 

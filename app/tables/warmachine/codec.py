@@ -1,4 +1,5 @@
-"""Commands to and from their JSON form: the wire and the table log speak the same."""
+"""WARMACHINE commands to and from their JSON form: the wire and the table log speak the
+same (each field read as `fields` says)."""
 
 from __future__ import annotations
 
@@ -11,70 +12,8 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput
 from app.domain.method import Method
 from app.domain.time_moved_rules import DisputeTimeMoved, NoteCommand, SettleTimeMoved
-from app.tables.sheet_codec import scoring_from_wire, scoring_to_wire, side_from_wire
-
-MAX_INT = 10**9
-
-#: The fields a player or the EO fills in, in their own words (never a field's wire name).
-_WORDS = {
-    "army_points_destroyed": "Army points destroyed",
-    "scenario_presence": "Scenario presence",
-    "remaining_ms": "The clock's new time",
-    "control_points": "Control points",
-    "at_table": "The dice rolled at the table",
-}
-
-
-def _words(field: str) -> str:
-    return _WORDS.get(field, field)
-
-
-def _bool(raw: Mapping[str, Any], field: str, default: bool | None = None) -> bool:
-    value = raw.get(field, default)
-    if not isinstance(value, bool):
-        raise BadInput(f"{field} must be true or false")
-    return value
-
-
-def _int(raw: Mapping[str, Any], field: str, *, optional: bool = False) -> int | None:
-    value = raw.get(field)
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{_words(field)} must be a whole number (no fractions, e.g. 12, not 12.5)")
-    if not -MAX_INT <= value <= MAX_INT:
-        raise BadInput(f"{_words(field)} is too large")
-    return value
-
-
-def _str(raw: Mapping[str, Any], field: str, default: str = "") -> str:
-    value = raw.get(field, default)
-    if not isinstance(value, str):
-        raise BadInput(f"{field} must be text")
-    try:
-        value.encode()
-    except UnicodeEncodeError:  # a lone surrogate: JSON can say it, nothing can store it
-        raise BadInput(f"{field} must be text (it has a broken character)") from None
-    return value
-
-
-def _names(raw: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    value = raw.get(key, [])
-    if not isinstance(value, list) or len(value) > 8:
-        raise BadInput(f"{key} must be a list of at most 8 list names")
-    return tuple(_str({"name": v}, "name") for v in value)
-
-
-def _pair(raw: Mapping[str, Any], key: str) -> tuple[int, int]:
-    value = raw.get(key)
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        raise BadInput(f"{_words(key)} must be two whole numbers, one for each player")
-    return (value[0], value[1])
-
+from app.tables.warmachine.fields import read_bool, read_int, read_names, read_pair, read_str
+from app.tables.warmachine.sheet_codec import scoring_from_wire, scoring_to_wire, side_from_wire
 
 _SIDE_NAMES = {Side.P1: "p1", Side.P2: "p2"}
 
@@ -107,18 +46,18 @@ def _write_pass_turn(command: c.PassTurn) -> dict[str, Any]:
 
 
 def _read_report(raw: Mapping[str, Any]) -> c.Command:
-    apd = _int(raw, "army_points_destroyed")
+    apd = read_int(raw, "army_points_destroyed")
     assert apd is not None
     return c.ReportGame(
         army_points_destroyed=apd,
-        scenario_presence=_int(raw, "scenario_presence", optional=True),
-        list_played=_str(raw, "list_played"),
+        scenario_presence=read_int(raw, "scenario_presence", optional=True),
+        list_played=read_str(raw, "list_played"),
     )
 
 
 def _read_record(raw: Mapping[str, Any]) -> c.Command:
     winner = raw.get("winner")
-    method = _str(raw, "method", Method.EO.value)
+    method = read_str(raw, "method", Method.EO.value)
     if method not in Method.__members__.values():
         raise BadInput(f"method must be one of {', '.join(m.value for m in Method)}")
     lists = raw.get("lists")
@@ -128,12 +67,12 @@ def _read_record(raw: Mapping[str, Any]) -> c.Command:
         raise BadInput("lists must be two list names, [P1, P2]")
     return c.RecordResult(
         winner=None if winner is None else side_from_wire(winner, "winner"),
-        control_points=_pair(raw, "control_points"),
-        army_points_destroyed=_pair(raw, "army_points_destroyed"),
+        control_points=read_pair(raw, "control_points"),
+        army_points_destroyed=read_pair(raw, "army_points_destroyed"),
         method=Method(method),
-        lists=None if lists is None else (_str({"l": lists[0]}, "l"), _str({"l": lists[1]}, "l")),
-        reason=_str(raw, "reason"),
-        round_closed=_bool(raw, "round_closed", False),
+        lists=None if lists is None else _two_lists(lists),
+        reason=read_str(raw, "reason"),
+        round_closed=read_bool(raw, "round_closed", False),
     )
 
 
@@ -154,8 +93,12 @@ def _write_record(cmd: c.RecordResult) -> dict[str, Any]:
     return out
 
 
+def _two_lists(lists: list[Any]) -> tuple[str, str]:
+    return (read_str({"l": lists[0]}, "l"), read_str({"l": lists[1]}, "l"))
+
+
 def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
-    remaining = _int(raw, "remaining_ms")
+    remaining = read_int(raw, "remaining_ms")
     assert remaining is not None
     return c.AdjustClock(side=side_from_wire(raw.get("side"), "side"), remaining_ms=remaining)
 
@@ -168,12 +111,12 @@ def _read_choices(raw: Mapping[str, Any]) -> c.Command:
     for names in value:
         if not isinstance(names, list) or len(names) > 8:
             raise BadInput("each seat's choices are a list of at most 8 list names")
-        seats.append(tuple(_str({"name": n}, "name") for n in names))
-    return c.OpenPregame(choices=(seats[0], seats[1]), steps=_names(raw, "steps"))
+        seats.append(tuple(read_str({"name": n}, "name") for n in names))
+    return c.OpenPregame(choices=(seats[0], seats[1]), steps=read_names(raw, "steps"))
 
 
 def _note(raw: Mapping[str, Any]) -> int:
-    note = _int(raw, "note")
+    note = read_int(raw, "note")
     assert note is not None
     return note
 
@@ -215,13 +158,13 @@ _KINDS = (
     _Kind(
         "answer_undo",
         c.AnswerUndo,
-        lambda raw: c.AnswerUndo(accept=_bool(raw, "accept")),
+        lambda raw: c.AnswerUndo(accept=read_bool(raw, "accept")),
         lambda cmd: {"accept": cmd.accept},
     ),
     _Kind(
         "caster_destroyed",
         c.CasterDestroyed,
-        lambda raw: c.CasterDestroyed(both=_bool(raw, "both", False)),
+        lambda raw: c.CasterDestroyed(both=read_bool(raw, "both", False)),
         lambda cmd: {"both": cmd.both},
     ),
     _plain("concede", c.Concede),
@@ -234,7 +177,7 @@ _KINDS = (
     _Kind(
         "answer_claim",
         c.AnswerClaim,
-        lambda raw: c.AnswerClaim(agree=_bool(raw, "agree")),
+        lambda raw: c.AnswerClaim(agree=read_bool(raw, "agree")),
         lambda cmd: {"agree": cmd.agree},
     ),
     _plain("accept_clock_loss", c.AcceptClockLoss),
@@ -258,7 +201,7 @@ _KINDS = (
     _Kind(
         "dispute",
         c.DisputeResult,
-        lambda raw: c.DisputeResult(reason=_str(raw, "reason")),
+        lambda raw: c.DisputeResult(reason=read_str(raw, "reason")),
         lambda cmd: {"reason": cmd.reason},
     ),
     _plain("call_tie", c.CallTie),
@@ -279,7 +222,7 @@ _KINDS = (
     _Kind(
         "offer_lists",
         c.OfferLists,
-        lambda raw: c.OfferLists(p1=_names(raw, "p1"), p2=_names(raw, "p2")),
+        lambda raw: c.OfferLists(p1=read_names(raw, "p1"), p2=read_names(raw, "p2")),
         lambda cmd: {"p1": list(cmd.p1), "p2": list(cmd.p2)},
     ),
     _plain("report_pause", c.ReportPause),
@@ -292,7 +235,7 @@ _KINDS = (
     _Kind(
         "scenario_roll",
         c.ScenarioRoll,
-        lambda raw: c.ScenarioRoll(value=_int(raw, "value") or 0),
+        lambda raw: c.ScenarioRoll(value=read_int(raw, "value") or 0),
         lambda cmd: {"value": cmd.value},
     ),
     _Kind(
@@ -307,13 +250,13 @@ _KINDS = (
     _Kind(
         "choose_list",
         c.ChooseList,
-        lambda raw: c.ChooseList(name=_str(raw, "list")),
+        lambda raw: c.ChooseList(name=read_str(raw, "list")),
         lambda cmd: {"list": cmd.name},
     ),
     _Kind(
         "choose_objective",
         c.ChooseObjective,
-        lambda raw: c.ChooseObjective(name=_str(raw, "objective")),
+        lambda raw: c.ChooseObjective(name=read_str(raw, "objective")),
         lambda cmd: {"objective": cmd.name},
     ),
     # A phone asks for its roll; the server rolls the die (the log keeps its value).
@@ -321,21 +264,21 @@ _KINDS = (
         "roll",
         c.StartingRoll,
         lambda raw: c.StartingRoll(
-            value=_int(raw, "value", optional=True) or 0,
-            at_table=_pair(raw, "at_table") if "at_table" in raw else None,
+            value=read_int(raw, "value", optional=True) or 0,
+            at_table=read_pair(raw, "at_table") if "at_table" in raw else None,
         ),
         lambda cmd: {"value": cmd.value} if cmd.at_table is None else {"at_table": [*cmd.at_table]},
     ),
     _Kind(
         "choose_order",
         c.ChooseOrder,
-        lambda raw: c.ChooseOrder(first=_bool(raw, "first")),
+        lambda raw: c.ChooseOrder(first=read_bool(raw, "first")),
         lambda cmd: {"first": cmd.first},
     ),
     _Kind(
         "choose_edge",
         c.ChooseEdge,
-        lambda raw: c.ChooseEdge(swap=_bool(raw, "swap")),
+        lambda raw: c.ChooseEdge(swap=read_bool(raw, "swap")),
         lambda cmd: {"swap": cmd.swap},
     ),
     _plain("flag", c.FlagCheck),
@@ -355,7 +298,7 @@ _KINDS = (
     _Kind(
         "settle_time_moved",
         SettleTimeMoved,
-        lambda raw: SettleTimeMoved(note=_note(raw), give_back=_bool(raw, "give_back")),
+        lambda raw: SettleTimeMoved(note=_note(raw), give_back=read_bool(raw, "give_back")),
         lambda cmd: {"note": cmd.note, "give_back": cmd.give_back},
     ),
 )
@@ -395,13 +338,3 @@ def command_to_wire(command: TableCommand) -> dict[str, Any]:
     if kind is None:
         raise BadInput(f"unknown command {type(command).__name__}")
     return {"c": kind.name, **kind.write(command)}
-
-
-def actor_to_wire(actor: c.Actor) -> str:
-    return _side_name(actor) if isinstance(actor, Side) else actor.value
-
-
-def actor_from_wire(value: str) -> c.Actor:
-    if value in ("p1", "p2"):
-        return Side.parse(value)
-    return c.Role(value)

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.cluster.backplane import Backplane
 from app.domain.frozen import replace
-from app.tables.backplane import Backplane
+from app.tables.hub import TableHub
 from app.tables.offline import Gap
-
-if TYPE_CHECKING:
-    from app.tables.hub import TableHub
-    from app.tables.room import TableRoom
+from app.tables.room import TableRoom
 
 #: How long a merge waits for the other workers' answers (a dead one never answers).
 ASK_S = 0.3

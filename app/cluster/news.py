@@ -7,16 +7,14 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.cluster.backplane import Backplane
 from app.domain.frozen import replace
 from app.store.models import TableRecord
-from app.tables.backplane import Backplane
 from app.tables.fanout import REPLACED
+from app.tables.hub import TableHub
 from app.tables.room import TableRoom, Tokens
-
-if TYPE_CHECKING:
-    from app.tables.hub import TableHub
 
 log = logging.getLogger(__name__)
 

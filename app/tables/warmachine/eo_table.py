@@ -13,9 +13,9 @@ from app.domain.clock import Side, each
 from app.domain.errors import NotFound
 from app.domain.game import Game
 from app.domain.time_moved_rules import SettleTimeMoved
-from app.tables import seating, time_moved
-from app.tables.codec import TableCommand, table_command_from_wire
-from app.tables.view import disputed_words, report_json, side_name
+from app.tables.warmachine import seating, time_moved
+from app.tables.warmachine.codec import TableCommand, table_command_from_wire
+from app.tables.warmachine.view import disputed_words, report_json, side_name
 
 #: The commands the EO sends one Warmachine table by itself.
 EO_COMMANDS = (

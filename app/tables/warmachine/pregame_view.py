@@ -10,8 +10,8 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.game import Game
 from app.domain.pregame import STEP_WORDS, Pregame, Step
-from app.tables import seating
 from app.tables.seats import ROLES
+from app.tables.warmachine import seating
 
 
 def _side(pregame: Pregame, seat: int | None) -> str | None:

@@ -3,19 +3,15 @@ this worker's screens and dashboards see it as the owner applies it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from app.cluster.backplane import RelayChannel
 from app.domain.errors import RuleError
-from app.store.repository import LogEntry
+from app.store.log_entry import LogEntry
 from app.tables import round_gate as gate
-from app.tables.backplane import RelayChannel
-from app.tables.codec import actor_from_wire
 from app.tables.dedupe import Dedupe
 from app.tables.fanout import Subscriber
 from app.tables.offline import Decision
-
-if TYPE_CHECKING:
-    from app.tables.room import TableRoom
+from app.tables.room import TableRoom
+from app.tables.seats import actor_from_wire
 
 
 def follow(room: TableRoom, entries: list[LogEntry], text: str | None = None) -> bool:
@@ -25,7 +21,7 @@ def follow(room: TableRoom, entries: list[LogEntry], text: str | None = None) ->
         return entries[-1].version <= room.version if entries else True
     loaded = room.loaded
     try:
-        room._replay_from(room.game, room.version, entries)
+        room.replay_from(room.game, room.version, entries)
     except (RuleError, ValueError, KeyError):
         return False  # a merge from before this version: read the whole log again
     room.loaded, room.last_change_ms = loaded, room.time.now_ms()
@@ -70,7 +66,7 @@ def catch_up(room: TableRoom, read: list[LogEntry] | None = None) -> bool:
         room.replay(room.store.log(room.table_id))
     if room.version == version:
         return False
-    room._stored = None  # the owner wrote the status: write it again when it changes
+    room.stored = None  # the owner wrote the status: write it again when it changes
     for subscriber in tuple(room.channel.subscribers):
         room.channel.send(subscriber, room.snapshot(subscriber.role))
     return True

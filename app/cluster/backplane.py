@@ -3,7 +3,7 @@
 Every message is a JSON envelope published on `<prefix>:<channel>`. One connection
 publishes: what was queued during a turn of the event loop is written at its end, in
 order, without waiting for the replies to what went before. One connection subscribes,
-and its messages are handled as they are read (`app.tables.resp`, which says why not
+and its messages are handled as they are read (`app.cluster.resp`, which says why not
 redis-py's client). `RedisBroadcast` stands behind the same `Broadcast` interface as
 `MemoryBroadcast`: a channel's `publish` reaches its subscribers on this worker at once
 and on every other worker through Redis.
@@ -29,9 +29,9 @@ from typing import Any
 
 import orjson
 
-from app.tables import resp
+from app.cluster import resp
+from app.cluster.resp import RedisTrouble, RespConnection
 from app.tables.fanout import Channel, Subscriber
-from app.tables.resp import RedisTrouble, RespConnection
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,1 @@
+"""What a room hosts for WARMACHINE & HORDES: the engine, its codec and its views."""
