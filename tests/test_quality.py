@@ -31,14 +31,3 @@ def test_mypy_strict_on_app() -> None:
     done = _run(sys.executable, "-m", "mypy", "--strict", "app")
     assert done.returncode == 0, done.stdout + done.stderr
 
-
-def test_no_front_end_file_over_450_lines() -> None:
-    """The phone and event pages stay in small modules (web/static/lib, table, event)."""
-    static = ROOT / "web" / "static"
-    long = {
-        path.relative_to(static).as_posix(): count
-        for path in static.rglob("*")
-        if path.suffix in (".js", ".css", ".html")
-        and (count := len(path.read_text(encoding="utf-8").splitlines())) > 450
-    }
-    assert long == {}
