@@ -164,31 +164,23 @@ function orderStep(pg, mine) {
   const last = pg.rolls[pg.rolls.length - 1];
   const out = [el("p", { class: "pg-roll", text: rollLine(last) + " — " + waitingFor(pg.winner) + (pg.winner === mine ? " win the roll." : " wins the roll.") })];
   if (pg.winner === mine) {
-    out.push(
-      el(
-        "div",
-        { class: "button-row" },
-        el("button", { type: "button", class: "btn primary big", "data-pg": "choose_order", "data-first": "1", text: "Go first" }),
-        el("button", { type: "button", class: "btn big", "data-pg": "choose_order", "data-first": "0", text: "Go second" })
-      )
-    );
+    out.push(twoChoices("choose_order", "data-first", ["1", "Go first"], ["0", "Go second"]));
   } else {
     out.push(el("p", { class: "pg-note", text: nameOf(pg.winner) + " chooses to go first or second…" }));
   }
   return out;
 }
 
+// A choice of two answers, as a row of two buttons, the first one the usual answer.
+function twoChoices(name, field, [value, text], [otherValue, otherText]) {
+  const button = (tone, v, t) => el("button", { type: "button", class: "btn " + tone + "big", "data-pg": name, [field]: v, text: t });
+  return el("div", { class: "button-row" }, button("primary ", value, text), button("", otherValue, otherText));
+}
+
 function edgeStep(mine) {
   const out = [el("p", { class: "pg-note", text: nameOf("p1") + " goes first (P1). " + nameOf("p2") + " (P2) chooses the table edge." })];
   if (mine === "p2") {
-    out.push(
-      el(
-        "div",
-        { class: "button-row" },
-        el("button", { type: "button", class: "btn primary big", "data-pg": "choose_edge", "data-swap": "0", text: "Keep my side" }),
-        el("button", { type: "button", class: "btn big", "data-pg": "choose_edge", "data-swap": "1", text: "Take the other side" })
-      )
-    );
+    out.push(twoChoices("choose_edge", "data-swap", ["0", "Keep my side"], ["1", "Take the other side"]));
   } else {
     out.push(el("p", { class: "pg-note", text: "Waiting for " + nameOf("p2") + " to choose the table edge…" }));
   }
