@@ -2,48 +2,7 @@
 // X-Player-Token header, never in a URL). My table and opponent this round, my seat
 // link, my record, the standings; before the event starts, my lists.
 import { $, el } from "../lib/dom.js";
-
-const eventId = document.body.getAttribute("data-event-id");
-const base = "/api/events/" + encodeURIComponent(eventId);
-const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
-const POLL_MS = 15000;
-
-async function call(method, path, body) {
-  const headers = { Accept: "application/json", "X-Player-Token": token };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  let response;
-  try {
-    response = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
-  } catch (e) {
-    throw new Error("Cannot reach the server. Check the connection and try again.");
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || "The server answered " + response.status + ".");
-  return data;
-}
-
-function error(text) {
-  $("page-error").textContent = text || "";
-  $("page-error").hidden = !text;
-}
-
-function renderTable(current) {
-  const seat = $("my-seat");
-  seat.hidden = true;
-  if (!current) {
-    $("my-table-text").textContent = "You are not paired yet. Your table shows here when the EO pairs the round.";
-    return;
-  }
-  if (current.bye) {
-    $("my-table-text").textContent = "Round " + current.round + ": you have the bye.";
-    return;
-  }
-  $("my-table-text").textContent = "Round " + current.round + " · Table " + current.table_no + " · against " + current.opponent + (current.started ? "" : " (the round has not started yet)");
-  if (current.seat_url) {
-    seat.href = current.seat_url;
-    seat.hidden = false;
-  }
-}
+import { base, call, error, keepLoading, renderTable, token } from "./player-page.js";
 
 let listsShownFor = null;
 
@@ -120,7 +79,7 @@ async function load() {
     $("player-name").textContent = p.name;
     $("player-meta").textContent = p.faction || "";
     document.title = p.name + " — " + mine.event.name + " · Deathclock";
-    renderTable(mine.current);
+    renderTable(mine.current, "the EO");
     renderLists(p);
     const [sheet, view] = await Promise.all([call("GET", base + "/players/" + encodeURIComponent(p.id) + "/sheet"), call("GET", base)]);
     renderRecord(sheet.rounds);
@@ -136,7 +95,7 @@ $("lists-form").addEventListener("submit", async (ev) => {
   const box = $("lists-error");
   box.hidden = true;
   try {
-    const mine = await call("PUT", base + "/me/lists", { lists: $("lists-text").value, painted: $("lists-painted").checked });
+    const mine = await call("PUT", base + "/me/lists", { body: { lists: $("lists-text").value, painted: $("lists-painted").checked } });
     listsShownFor = null;
     renderLists(mine.player);
   } catch (e) {
@@ -145,7 +104,4 @@ $("lists-form").addEventListener("submit", async (ev) => {
   }
 });
 
-load();
-setInterval(() => {
-  if (document.visibilityState === "visible") load();
-}, POLL_MS);
+keepLoading(load);

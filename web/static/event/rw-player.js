@@ -2,51 +2,17 @@
 // key>, sent in the X-Player-Token header, never in a URL): this round's table, the
 // opponent and the seat link, my games (TP and MoV), the standings.
 import { $, el } from "../lib/dom.js";
+import { base, call, error, keepLoading, renderTable, token } from "./player-page.js";
 
-const eventId = document.body.getAttribute("data-event-id");
-const base = "/api/events/" + encodeURIComponent(eventId);
-const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
-const POLL_MS = 15000;
 const RESULT_WORDS = { won: "Won", lost: "Lost", bye: "Bye", missed: "Lost (not played: you had dropped)" };
 
-async function call(path, headers) {
-  let response;
-  try {
-    response = await fetch(path, { headers: { Accept: "application/json", ...(headers || {}) }, cache: "no-store" });
-  } catch (e) {
-    throw new Error("Cannot reach the server. Check the connection and try again.");
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || "The server answered " + response.status + ".");
-  return data;
-}
-
-function error(text) {
-  $("page-error").textContent = text || "";
-  $("page-error").hidden = !text;
-}
-
-function renderTable(current, dropped) {
-  const seat = $("my-seat");
-  seat.hidden = true;
-  if (dropped) {
-    $("my-table-text").textContent = "You have dropped from the event.";
+function renderMyTable(current, dropped) {
+  if (!dropped) {
+    renderTable(current, "the organiser");
     return;
   }
-  if (!current) {
-    $("my-table-text").textContent = "You are not paired yet. Your table shows here when the organiser pairs the round.";
-    return;
-  }
-  if (current.bye) {
-    $("my-table-text").textContent = "Round " + current.round + ": you have the bye.";
-    return;
-  }
-  const wait = current.started ? "" : " (the round has not started yet)";
-  $("my-table-text").textContent = "Round " + current.round + " · Table " + current.table_no + " · against " + current.opponent + wait;
-  if (current.seat_url) {
-    seat.href = current.seat_url;
-    seat.hidden = false;
-  }
+  $("my-seat").hidden = true;
+  $("my-table-text").textContent = "You have dropped from the event.";
 }
 
 function cell(text, cls) {
@@ -77,21 +43,18 @@ async function load() {
     return;
   }
   try {
-    const mine = await call(base + "/me", { "X-Player-Token": token });
+    const mine = await call("GET", base + "/me");
     const p = mine.player;
     $("player-name").textContent = p.name;
     $("player-meta").textContent = "Army value " + p.army_value;
     document.title = p.name + " — " + mine.event.name + " · Deathclock";
-    renderTable(mine.current, p.dropped);
+    renderMyTable(mine.current, p.dropped);
     renderRecord(mine.record);
-    renderStandings((await call(base + "/tournament")).standings, p.id);
+    renderStandings((await call("GET", base + "/tournament", { player: false })).standings, p.id);
     error("");
   } catch (e) {
     error(e.message);
   }
 }
 
-load();
-setInterval(() => {
-  if (document.visibilityState === "visible") load();
-}, POLL_MS);
+keepLoading(load);

@@ -1,0 +1,59 @@
+// A player's own page, at a Warmachine event or a Runewars tournament: the key from their
+// link (#k=…, sent in the X-Player-Token header, never in a URL), the server's answers,
+// the page's error line, this round's table with the seat link, and reading it again.
+import { $ } from "../lib/dom.js";
+
+const eventId = document.body.getAttribute("data-event-id");
+export const base = "/api/events/" + encodeURIComponent(eventId);
+export const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
+const POLL_MS = 15000;
+
+// options: {body: sent as JSON; player: false leaves the player's key out}.
+export async function call(method, path, options) {
+  const body = options ? options.body : undefined;
+  const headers = { Accept: "application/json" };
+  if (!options || options.player !== false) headers["X-Player-Token"] = token;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), cache: "no-store" });
+  } catch (e) {
+    throw new Error("Cannot reach the server. Check the connection and try again.");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error((data && typeof data.detail === "string" && data.detail) || "The server answered " + response.status + ".");
+  return data;
+}
+
+export function error(text) {
+  $("page-error").textContent = text || "";
+  $("page-error").hidden = !text;
+}
+
+// This round's table and opponent, and the seat link once there is one. pairer: who
+// pairs the round ("the EO", "the organiser").
+export function renderTable(current, pairer) {
+  const seat = $("my-seat");
+  seat.hidden = true;
+  if (!current) {
+    $("my-table-text").textContent = "You are not paired yet. Your table shows here when " + pairer + " pairs the round.";
+    return;
+  }
+  if (current.bye) {
+    $("my-table-text").textContent = "Round " + current.round + ": you have the bye.";
+    return;
+  }
+  $("my-table-text").textContent = "Round " + current.round + " · Table " + current.table_no + " · against " + current.opponent + (current.started ? "" : " (the round has not started yet)");
+  if (current.seat_url) {
+    seat.href = current.seat_url;
+    seat.hidden = false;
+  }
+}
+
+// Read the page now, and again every 15 s while it is shown.
+export function keepLoading(load) {
+  load();
+  setInterval(() => {
+    if (document.visibilityState === "visible") load();
+  }, POLL_MS);
+}
