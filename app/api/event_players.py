@@ -13,7 +13,8 @@ from app.api.hardening import StrictJsonRoute
 from app.domain.army_lists import HELP as LISTS_HELP
 from app.domain.errors import BadInput
 
-router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
+#: Under app.api.events' router, whose prefix is /api/events.
+router = APIRouter(route_class=StrictJsonRoute)
 
 
 class PlayerIn(BaseModel):

@@ -13,7 +13,8 @@ from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
 from app.events.table_result import TableResult
 
-router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
+#: Under app.api.events' router, whose prefix is /api/events.
+router = APIRouter(route_class=StrictJsonRoute)
 
 
 Points = Annotated[int, Field(ge=0, le=10_000)]

@@ -16,7 +16,8 @@ from app.api.hardening import StrictJsonRoute
 from app.api.rest import table_links
 from app.events.dashboard import summary
 
-router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
+#: Under app.api.events' router, whose prefix is /api/events.
+router = APIRouter(route_class=StrictJsonRoute)
 
 
 class RoundIn(BaseModel):
