@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from app.domain.army_lists.grammar import split_lists
 from app.domain.army_lists.list_rule import LIST_SEPARATORS, ListRule
+from app.domain.army_lists.pasted import split_lists
 from app.domain.rulebook import MINUTE_MS, Ruleset, format_by_id, put_in_play
 from app.domain.rulesets.ig2014 import IG2014
 from app.domain.rulesets.legacy import LEGACY

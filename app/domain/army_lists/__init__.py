@@ -1,5 +1,7 @@
-"""A player's army lists: how they are written (`grammar`), what they must be
-(`checks`), and Champions' Active Duty Roster (`roster`)."""
+"""A player's army lists: how they are written (`grammar`, `reading`), cut from what a
+player pasted (`pasted`), what they must be (`checks`, `list_rule`), a specialist
+substitution at the table (`specialists`), and Champions' Active Duty Roster
+(`roster`)."""
 
 from app.domain.army_lists.checks import (
     NO_CHECKS,
@@ -13,13 +15,14 @@ from app.domain.army_lists.grammar import (
     LISTS_MOST,
     ArmyList,
     Entry,
+    ListUnreadable,
     check_length,
-    list_texts,
-    read_list,
-    split_lists,
     tidy,
 )
+from app.domain.army_lists.pasted import list_texts, split_lists
+from app.domain.army_lists.reading import read_list
 from app.domain.army_lists.roster import ROSTER_HELP, Roster, read_roster
+from app.domain.army_lists.specialists import Substitution, check_substitution
 
 __all__ = [
     "HELP",
@@ -30,10 +33,13 @@ __all__ = [
     "ArmyList",
     "Entry",
     "ListChecks",
+    "ListUnreadable",
     "Roster",
+    "Substitution",
     "check_armies",
     "check_length",
     "check_lists",
+    "check_substitution",
     "list_texts",
     "read_list",
     "read_roster",

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.domain.army_lists.grammar import ArmyList, Entry, key, read_list
+from app.domain.army_lists.grammar import ArmyList, Entry, key
+from app.domain.army_lists.reading import read_list
 from app.domain.army_lists.roster import Roster, check_roster
 from app.domain.errors import BadInput
 
@@ -20,16 +21,23 @@ def _where(number: int, army: ArmyList, entry: Entry | None = None) -> str:
     return place if entry is None else f"{place}, line {entry.line} '{entry.text}'"
 
 
-def check_armies(armies: Sequence[ArmyList], event_points: int, *, different_themes: bool) -> None:
-    """The baseline: a point total over the event size or more than 4 under it; two lists
-    led by the same warcaster, warlock or infernal master; (Champions) two lists written
-    with the same theme force."""
-    low = max(0, event_points - POINTS_UNDER)
+def check_armies(
+    armies: Sequence[ArmyList],
+    event_points: int,
+    *,
+    different_themes: bool,
+    points_under: int = POINTS_UNDER,
+) -> None:
+    """The baseline: a point total over the event size or more than `points_under` under
+    it (SR2019 and M&C 4, IG2014 2); two lists led by the same warcaster, warlock or
+    infernal master; (Champions) two lists written with the same theme force."""
+    low = max(0, event_points - points_under)
     for army in armies:
         if army.points is not None and not low <= army.points <= event_points:
             raise BadInput(
                 f"{army.text}: {army.points} points; a list at this {event_points}-point "
-                f"event totals {low} to {event_points} points"
+                f"event totals {low} to {event_points} points (Army Lists: at most "
+                f"{points_under} under the event size)"
             )
     leaders: dict[str, str] = {}
     for army in armies:
@@ -67,9 +75,10 @@ def check_battlegroup_only(armies: Sequence[ArmyList]) -> None:
                 )
 
 
-def check_characters(armies: Sequence[ArmyList]) -> None:
-    """Character Restrictions: the same version of a character (FA C) is in one list
-    only; its other versions ("Eiryss 1", "Eiryss 2") are other characters."""
+def check_characters(armies: Sequence[ArmyList], rule: str = "Character Restrictions") -> None:
+    """Character Restrictions (SR2019 variant; IG2014 "Army Lists", field allowance C):
+    the same version of a character (FA C) is in one list only; its other versions
+    ("Eiryss 1", "Eiryss 2") are other characters."""
     seen: dict[str, int] = {}
     for number, army in enumerate(armies, 1):
         for entry in (*army.models, *army.specialists):
@@ -78,7 +87,7 @@ def check_characters(armies: Sequence[ArmyList]) -> None:
             first = seen.setdefault(key(entry.name), number)
             if first != number:
                 raise BadInput(
-                    f"{_where(number, army, entry)}: Character Restrictions — "
+                    f"{_where(number, army, entry)}: {rule} — "
                     f"{entry.name} (FA C) is already in list {first}: the same version of "
                     "a character is in one list only"
                 )
@@ -116,10 +125,17 @@ def check_specialists(armies: Sequence[ArmyList], allowance: int | None, points:
             )
 
 
+def table_row(table: Sequence[tuple[int, int]], points: int) -> int:
+    """A point-size table's value for `points`: the row at or below it (none: 0)."""
+    rows = [value for size, value in table if size <= points]
+    return rows[-1] if rows else 0
+
+
 @dataclass(frozen=True, slots=True)
 class ListChecks:
     """What an event adds to the baseline list rules: its army list and painting
-    variants, and (Champions) its Active Duty Roster."""
+    variants, and (Champions) its Active Duty Roster; or what a format's own document
+    asks of every list (IG2014: field allowance C across lists, specialists, painting)."""
 
     battlegroup_only: bool = False
     character_restrictions: bool = False
@@ -131,6 +147,37 @@ class ListChecks:
     roster_offered: bool = False
     #: ... this one (None: the EO entered none, nothing is checked).
     roster: Roster | None = None
+    #: The rule's name in refusals: "Character Restrictions" (SR2019's variant) or the
+    #: format's own section.
+    character_rule: str = "Character Restrictions"
+    #: Specialists allowed by the format's document, by point size ((size, points) rows,
+    #: the row at or below the event's size); () : only as the variant allows.
+    specialist_table: tuple[tuple[int, int], ...] = ()
+
+    def allowance(self, points: int) -> int | None:
+        """The specialist points a list may add at `points` (None: no specialists)."""
+        if self.specialist_points is not None:
+            return self.specialist_points
+        return table_row(self.specialist_table, points) if self.specialist_table else None
+
+    def joined(self, event: ListChecks) -> ListChecks:
+        """These (a format's own) list rules with what the `event` chose."""
+        return ListChecks(
+            battlegroup_only=self.battlegroup_only or event.battlegroup_only,
+            character_restrictions=self.character_restrictions or event.character_restrictions,
+            specialist_points=(
+                event.specialist_points
+                if event.specialist_points is not None
+                else self.specialist_points
+            ),
+            painting=event.painting or self.painting,
+            roster_offered=self.roster_offered or event.roster_offered,
+            roster=event.roster or self.roster,
+            character_rule=(
+                self.character_rule if self.character_restrictions else event.character_rule
+            ),
+            specialist_table=self.specialist_table or event.specialist_table,
+        )
 
     def check(self, armies: Sequence[ArmyList], points: int, painted: bool) -> None:
         if self.painting is not None and armies and not painted:
@@ -142,8 +189,8 @@ class ListChecks:
         if self.battlegroup_only:
             check_battlegroup_only(armies)
         if self.character_restrictions:
-            check_characters(armies)
-        check_specialists(armies, self.specialist_points, points)
+            check_characters(armies, self.character_rule)
+        check_specialists(armies, self.allowance(points), points)
         if self.roster is not None:
             check_roster(armies, self.roster)
 
@@ -156,10 +203,11 @@ class ListChecks:
                 "warbeasts or horrors only"
             )
         if self.character_restrictions:
-            out.append("Character Restrictions: a character (FA C) is in one list only")
-        if self.specialist_points is not None:
+            out.append(f"{self.character_rule}: a character (FA C) is in one list only")
+        allowance = self.allowance(points)
+        if allowance is not None:
             out.append(
-                f"Specialists: up to {self.specialist_points} points a list at "
+                f"Specialists: up to {allowance} points a list at "
                 f"{points} points, each with its cost, none a card of the main list"
             )
         if self.painting is not None:

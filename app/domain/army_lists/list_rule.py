@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from app.domain.army_lists.checks import NO_CHECKS, ListChecks, check_armies
-from app.domain.army_lists.grammar import read_list
+from app.domain.army_lists.checks import NO_CHECKS, POINTS_UNDER, ListChecks, check_armies
+from app.domain.army_lists.grammar import ArmyList
+from app.domain.army_lists.reading import read_list
 from app.domain.army_lists.roster import read_roster
+from app.domain.army_lists.specialists import Substitution, check_substitution
 from app.domain.errors import BadInput
 from app.domain.frozen import replace
 
@@ -34,6 +36,13 @@ class ListRule:
     #: The lists are built from the event's Active Duty Roster, on which these leaders
     #: always are (Champions); None: no roster.
     roster_always: tuple[str, ...] | None = None
+    #: "Army Lists": a list's point total is at most this far under the event size.
+    points_under: int = POINTS_UNDER
+    #: What the format's document asks of every list, whatever the event's variants
+    #: (IG2014: field allowance C across lists, specialists by size, fully painted).
+    rules: ListChecks = NO_CHECKS
+    #: Free models a theme force grants (cost 0) cannot be substituted (IG2014).
+    free_models_stay: bool = False
 
     def check(self, count: int) -> None:
         """A player's lists; none written down yet (0) is not refused, only a wrong count."""
@@ -62,12 +71,45 @@ class ListRule:
         self.check(len(lists))
         if note.strip():
             return
-        armies = [read_list(text) for text in lists]
-        check_armies(armies, event_points, different_themes=self.different_themes)
-        checks.check(armies, event_points, painted)
+        armies = self.read(lists)
+        check_armies(
+            armies,
+            event_points,
+            different_themes=self.different_themes,
+            points_under=self.points_under,
+        )
+        self.rules.joined(checks).check(armies, event_points, painted)
+
+    def read(self, lists: Sequence[str]) -> list[ArmyList]:
+        """A player's lists (each whole) read; one that cannot be read is refused with
+        its number and line."""
+        return [read_list(text, number) for number, text in enumerate(lists, 1)]
+
+    def substitution(
+        self,
+        text: str,
+        removals: Sequence[str],
+        additions: Sequence[str],
+        event_points: int,
+        checks: ListChecks = NO_CHECKS,
+    ) -> Substitution:
+        """The chosen list (`text`, whole) as played after the player's specialist
+        substitution, checked legal (IG2014 and SR2019 "Specialists")."""
+        joined = self.rules.joined(checks)
+        return check_substitution(
+            read_list(text),
+            removals,
+            additions,
+            event_points,
+            points_under=self.points_under,
+            free_models_stay=self.free_models_stay,
+            battlegroup_only=joined.battlegroup_only,
+        )
 
     def with_roster(self, checks: ListChecks, roster_text: str) -> ListChecks:
-        """The event's checks with its Active Duty Roster, where the lists use one."""
+        """The event's checks with the format's own list rules and its Active Duty
+        Roster, where the lists use one."""
+        checks = self.rules.joined(checks)
         if self.roster_always is None:
             if roster_text.strip():
                 raise BadInput(

@@ -37,6 +37,7 @@ from collections.abc import Collection, Sequence
 from types import MappingProxyType
 
 from app.domain import commands as c
+from app.domain.army_lists.checks import ListChecks
 from app.domain.army_lists.list_rule import ListRule
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput, RuleError
@@ -305,6 +306,37 @@ def d3_row_d6_column(
             return rolled
 
 
+#: "Specialist Point Values": the army points each list may add as specialists, by
+#: game size.
+SPECIALIST_POINTS = ((35, 10), (50, 10), (75, 15))
+
+#: "Modeling and Painting": every model completely painted (declared with the lists).
+FULLY_PAINTED = (
+    "Fully Painted (IG2014 Modeling and Painting)",
+    "All models must be completely painted: a reasonable diversity of color, individual "
+    "elements distinguishable by color or shading, and bases finished with sand or "
+    "flock or otherwise modeled and painted.",
+)
+
+#: "Army Lists": two lists, each played at least once, each at most 2 points under the
+#: size; the same version of a character (FA C) in one list only; specialists by size;
+#: every model painted. Free models a theme force grants are never substituted.
+LISTS = ListRule(
+    2,
+    2,
+    2,
+    "Iron Gauntlet, 2 lists, each played once",
+    each_played=True,
+    points_under=2,
+    rules=ListChecks(
+        character_restrictions=True,
+        character_rule="Army Lists (IG2014, field allowance C)",
+        specialist_table=SPECIALIST_POINTS,
+        painting=FULLY_PAINTED,
+    ),
+    free_models_stay=True,
+)
+
 IG2014: Ruleset[Game] = Ruleset(
     id="ig2014",
     name="Iron Gauntlet 2014",
@@ -343,6 +375,6 @@ IG2014: Ruleset[Game] = Ruleset(
     bye=bye,
     pick_scenario=d3_row_d6_column,
     qualifier_points=((1, 1, 10), (2, 2, 8), (3, 3, 6), (4, 4, 4), (5, 8, 2), (9, 16, 1)),
-    list_rules=(ListRule(2, 2, 2, "Iron Gauntlet, 2 lists, each played once", each_played=True),),
+    list_rules=(LISTS,),
     default_lists=2,
 )

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from app.domain import commands as c
 from app.domain import variants
-from app.domain.army_lists.list_rule import ONE_LIST, ListRule
+from app.domain.army_lists.list_rule import ListRule
 from app.domain.clock import BySide, Side, put
 from app.domain.errors import BadInput
 from app.domain.rulebook import Award, KillBox, Ruleset, Tiebreaker
@@ -108,6 +108,13 @@ def bye(_rules: Ruleset[Game], points: int) -> Award:
     return Award(tp=1, cp=3, apd=math.ceil(points / 2))
 
 
+#: "Army Lists": one army list, a second optional (the baseline), or two (the event
+#: chooses); each at most 4 points under the event size.
+LIST_RULES = (
+    ListRule(1, 1, 2, "1 list, a 2nd optional"),
+    ListRule(2, 2, 2, "2 lists"),
+)
+
 #: The six SR2019 objectives a player chooses from each game.
 OBJECTIVES = ("Armory", "Dugout", "Fuel Cache", "Observatory", "Stockpile", "Treasure Chest")
 
@@ -149,8 +156,8 @@ def steamroller(**changes: object) -> Ruleset[Game]:
         tie_word="Tie",
         bye=bye,
         pick_scenario=pick_scenario,
-        # As many lists as the EO sets for the event.
-        list_rules=(ONE_LIST, ListRule(2, 2, 2, "2 lists"), ListRule(3, 3, 3, "3 lists")),
+        # "Army Lists": one list with a second optional, or two, as the EO sets.
+        list_rules=LIST_RULES,
         # A round may be played on a legacy scenario the EO picks (legacy-scenarios.txt).
         scenario_packs=("legacy",),
         # Objectives are chosen after list selection and revealed together after the
