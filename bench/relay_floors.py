@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.harness.servers import HOST
+from bench.harness.servers import bare_relay_argv
 
 #: A run of the load against one server: (name, argv for a port, env, args, tmp) -> result.
 RunTarget = Callable[[str, Any, dict[str, str], argparse.Namespace, Path], dict[str, Any]]
@@ -23,9 +22,6 @@ def run_floors(
 ) -> list[tuple[str, dict[str, Any]]]:
     """The same load against the relay: bare, then (several workers) as a cluster and as a
     durable cluster, then spending --busy-floor microseconds a tap; each with its prefix."""
-
-    def bare_argv(port: int) -> list[str]:
-        return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
 
     several = ["--workers", str(args.workers)] if args.workers > 1 else []
     if several:
@@ -41,7 +37,7 @@ def run_floors(
     for prefix, extra in runs:
 
         def argv(port: int, extra: list[str] = extra) -> list[str]:
-            return [*bare_argv(port), *extra]
+            return [*bare_relay_argv(port), *extra]
 
         name = "bare-relay" if prefix == "bare" else prefix.replace("_", "-")
         floors.append((prefix, run_target(name, argv, env, args, tmp)))
