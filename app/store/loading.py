@@ -10,11 +10,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app.domain.status import LIVE
+from app.store.log_entry import LOG_ROW, LogEntry
 from app.store.models import LogRecord, TableRecord
-from app.store.repository import LogEntry
-
-#: A log row as `tables` reads it: its table, then a LogEntry's fields.
-LOG_ROW = tuple(col(getattr(LogRecord, f)) for f in ("table_id", *LogEntry.__dataclass_fields__))
 
 
 def read_tables(

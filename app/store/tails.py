@@ -14,9 +14,8 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app.store.loading import LOG_ROW
+from app.store.log_entry import LOG_ROW, LogEntry
 from app.store.models import LogRecord, TableRecord, TableSnapshot
-from app.store.repository import LogEntry
 
 #: One table as a socket needs it: its record, its latest snapshot, the log after it.
 Tail = tuple[TableRecord, TableSnapshot | None, list[LogEntry]]

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from app.api.budgets import READ_REFUSED
+from app.store.log_entry import LogEntry
 from app.store.log_rows import log_rows
-from app.store.repository import LogEntry
 from app.tables.log_page import LogPages
 from app.tables.timesource import FakeTime
 from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, start_server, token_of

@@ -10,8 +10,9 @@ import pytest
 
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.store.log_entry import LogEntry
 from app.store.log_rows import log_rows
-from app.store.repository import LogEntry, Store
+from app.store.repository import Store
 from app.tables.fanout import RESYNC, Subscriber
 from app.tables.hub import TableHub
 from app.tables.log_page import LOG_PAGE, LogPages

@@ -19,7 +19,8 @@ from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.domain.game import apply, new_game
 from app.store.lease import Leases, heir
-from app.store.repository import Fenced, LogEntry, Store
+from app.store.log_entry import LogEntry
+from app.store.repository import Fenced, Store
 from app.store.tails import logs_after
 from app.tables.fanout import Subscriber
 from app.tables.flag_timer import RETRY_MS, FlagTimer

@@ -18,7 +18,8 @@ from app.cluster.cluster import Cluster
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.store.lease import Leases
-from app.store.repository import LogEntry, Store
+from app.store.log_entry import LogEntry
+from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime

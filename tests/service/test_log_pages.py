@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app.store.repository import LogEntry
+from app.store.log_entry import LogEntry
 from app.tables.jsontext import dumps
 from app.tables.log_page import CHUNK, LOG_PAGE, LOG_PAGE_BYTES, LogPages, log_message, log_row
 

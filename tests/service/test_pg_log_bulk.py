@@ -14,7 +14,8 @@ import psycopg
 import pytest
 
 from app.store.lease import Leases
-from app.store.repository import Fenced, LogEntry, Store
+from app.store.log_entry import LogEntry
+from app.store.repository import Fenced, Store
 from app.tables.hub import TableHub
 from app.tables.quick import QuickGame
 from app.tables.timesource import FakeTime

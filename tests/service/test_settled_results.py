@@ -14,7 +14,7 @@ from app.domain.errors import BadInput, RuleError
 from app.events.base import EventSpec
 from app.events.service import EventService
 from app.events.table_result import TableResult
-from app.store.repository import LogEntry
+from app.store.log_entry import LogEntry
 from app.tables.hub import TableHub
 from app.tables.room import TableRoom
 

@@ -575,7 +575,7 @@ def test_a_log_accepted_before_the_rule_still_replays__DC3_TS11() -> None:
     """Who may send a command is judged when it is accepted; a table's log written before
     this rule (P2 tapping for P1; a player reporting the opponent's army destroyed) still
     replays, so a restart does not lock the table."""
-    from app.store.repository import LogEntry
+    from app.store.log_entry import LogEntry
     from app.tables.engines import engine_for
     from app.tables.replay import fold
 
