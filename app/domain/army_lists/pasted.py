@@ -73,7 +73,9 @@ class _Cutter:
             return True  # the export's date and build, after its "---"
         if not self.export_open:
             return False
-        heads = any(kinds.is_meta(x) for x in para)
+        if kinds.ends_export(para[0]):
+            return True  # "THEME: ..." and its tier text, "---"
+        heads = any(kinds.is_meta(x) and kinds.theme_at_end(x) is None for x in para)
         leads = any(kinds.leader_bonus(x) is not None for x in para)
         return not ((heads and self.has_models) or (leads and self.has_leader))
 

@@ -98,13 +98,12 @@ class _Reader:
         if not bullet:
             self.parent = entry.name
 
-    def army(self, last: int) -> ArmyList:
+    def army(self, first: tuple[int, str]) -> ArmyList:
         if self.leader is None:
             if self.export:
                 raise refuse(
                     self.number,
-                    last,
-                    "",
+                    *first,
                     "no line for the list's warcaster, warlock or infernal master (the "
                     "export's line with 'WJ: +' or 'WB: +' points)",
                 )
@@ -136,4 +135,4 @@ def read_list(text: str, number: int = 1) -> ArmyList:
     reader = _Reader(number, _is_export(rows))
     for line, row in rows:
         reader.line(line, row)
-    return reader.army(len(rows))
+    return reader.army(rows[0] if rows else (1, ""))
