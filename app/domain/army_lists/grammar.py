@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.domain.army_lists import lines as kinds
+import app.domain.army_lists.lines as kinds
 from app.domain.errors import BadInput
 
 #: The most a player's lists may be, in characters.
@@ -161,8 +161,11 @@ def check_line(number: int, line: int, text: str) -> None:
     """What every line must be: not too long, its brackets closed."""
     if len(text) > LINE_MOST:
         raise refuse(
-            number, line, text[:40] + "…", f"a line is {LINE_MOST} characters at most (one "
-            "model or unit a line, without its rules)"
+            number,
+            line,
+            text[:40] + "…",
+            f"a line is {LINE_MOST} characters at most (one "
+            "model or unit a line, without its rules)",
         )
     if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
         raise refuse(number, line, text, "a bracket is not closed (write a cost as '(19)')")

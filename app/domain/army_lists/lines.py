@@ -39,7 +39,7 @@ def starts_export(line: str) -> bool:
 
 
 def closes_export(line: str) -> bool:
-    """"---", "GENERATED : ..." or "BUILD ID : ...": what a War Room export ends with."""
+    """What a War Room export ends with: "---", "GENERATED : ..." or "BUILD ID : ..."."""
     return _CLOSING.match(line) is not None
 
 

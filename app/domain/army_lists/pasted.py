@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from app.domain.army_lists import lines as kinds
+import app.domain.army_lists.lines as kinds
 from app.domain.army_lists.grammar import tidy
 from app.domain.army_lists.reading import read_list
 
@@ -24,14 +24,23 @@ _BLANK = re.compile(r"^\s*$")
 
 
 def _paragraphs(text: str) -> list[list[str]]:
-    """The entry's runs of lines between blank lines; "War Room Army" starts a run."""
-    out: list[list[str]] = [[]]
+    """The entry's runs of lines between blank lines, each after the blank lines before
+    it (kept as "", so that a list's lines keep their numbers); "War Room Army" starts
+    a run."""
+    out: list[list[str]] = []
+    blanks = 0
+    current: list[str] = []
     for line in text.split("\n"):
-        if _BLANK.match(line) or (kinds.starts_export(line) and out[-1]):
-            out.append([])
-        if not _BLANK.match(line):
-            out[-1].append(line)
-    return [para for para in out if para]
+        if _BLANK.match(line):
+            blanks += 1
+            current = []
+        elif current and not kinds.starts_export(line):
+            current.append(line)
+        else:
+            current = [""] * blanks + [line]
+            out.append(current)
+            blanks = 0
+    return out
 
 
 def _whole(para: list[str]) -> bool:
@@ -53,8 +62,10 @@ class _Cutter:
         self.has_models = False
 
     def take(self, para: list[str]) -> None:
+        blanks = [x for x in para if not x]
+        para = [x for x in para if x]
         if self.lists and self._continues(para):
-            self.lists[-1] += ["", *para]
+            self.lists[-1] += [*blanks, *para]
         else:
             self.lists.append(list(para))
             self.has_leader = self.has_models = False

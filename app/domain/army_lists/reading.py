@@ -4,7 +4,7 @@ and units with what each is attached to, and the specialists."""
 
 from __future__ import annotations
 
-from app.domain.army_lists import lines as kinds
+import app.domain.army_lists.lines as kinds
 from app.domain.army_lists.grammar import (
     ArmyList,
     Entry,

@@ -92,9 +92,7 @@ def _check_cards(army: ArmyList, kept: Sequence[Entry], added: Sequence[Entry]) 
     seen = {key(e.name) for e in kept if e.character}
     for entry in added:
         if entry.character and key(entry.name) in seen:
-            raise _refuse(
-                army, f"{entry.name} (FA C) would be in the list twice (field allowance)"
-            )
+            raise _refuse(army, f"{entry.name} (FA C) would be in the list twice (field allowance)")
         seen.add(key(entry.name))
 
 
