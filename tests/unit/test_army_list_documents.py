@@ -106,11 +106,15 @@ def test_ig2014_specialists__a_card_of_the_main_list_is_refused() -> None:
 
 
 def test_ig2014_modeling_and_painting__fully_painted_is_declared_with_the_lists() -> None:
+    """IG2014 "Modeling and Painting": "All models must be completely painted"."""
+    checks = IG.with_painting(IG.with_roster(NO_CHECKS, ""))
     with pytest.raises(BadInput, match=r"Fully Painted \(IG2014 Modeling and Painting\)"):
-        IG.check_lists(["Kaelyssa (75)", "Vyros 2 (75)"], 75)
-    IG.check_lists(["Kaelyssa (75)", "Vyros 2 (75)"], 75, painted=True)
-    words = IG.with_roster(NO_CHECKS, "").words(75)
-    assert any(w.startswith("Fully Painted") for w in words)
+        IG.check_lists(["Kaelyssa (75)", "Vyros 2 (75)"], 75, checks=checks)
+    IG.check_lists(["Kaelyssa (75)", "Vyros 2 (75)"], 75, checks=checks, painted=True)
+    assert any(w.startswith("Fully Painted") for w in checks.words(75))
+    advanced = variants.list_checks(["painting_advanced"], 75)
+    assert SR2019.list_rule(1).with_painting(advanced) == advanced  # no standard of its own
+    assert IG.with_painting(advanced) == advanced  # the event's own standard stands
 
 
 # -- SR2019 "Army List Variants" with whole lists pasted ---------------------------------

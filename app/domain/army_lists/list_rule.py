@@ -43,6 +43,10 @@ class ListRule:
     rules: ListChecks = NO_CHECKS
     #: Free models a theme force grants (cost 0) cannot be substituted (IG2014).
     free_models_stay: bool = False
+    #: The painting standard the document requires of every army, declared by the
+    #: player with the lists (IG2014 "Modeling and Painting"); None: none. Asked for
+    #: where the event's checks are made `with_painting`.
+    painting: tuple[str, str] | None = None
 
     def check(self, count: int) -> None:
         """A player's lists; none written down yet (0) is not refused, only a wrong count."""
@@ -105,6 +109,13 @@ class ListRule:
             free_models_stay=self.free_models_stay,
             battlegroup_only=joined.battlegroup_only,
         )
+
+    def with_painting(self, checks: ListChecks) -> ListChecks:
+        """The event's checks with the document's painting standard as a declaration
+        the player makes with the lists (the event's own Painting variant stands)."""
+        if self.painting is None or checks.painting is not None:
+            return checks
+        return replace(checks, painting=self.painting)
 
     def with_roster(self, checks: ListChecks, roster_text: str) -> ListChecks:
         """The event's checks with the format's own list rules and its Active Duty

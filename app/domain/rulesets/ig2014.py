@@ -332,8 +332,8 @@ LISTS = ListRule(
         character_restrictions=True,
         character_rule="Army Lists (IG2014, field allowance C)",
         specialist_table=SPECIALIST_POINTS,
-        painting=FULLY_PAINTED,
     ),
+    painting=FULLY_PAINTED,
     free_models_stay=True,
 )
 
