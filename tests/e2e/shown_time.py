@@ -19,11 +19,14 @@ _READ = """(selector) => {
 
 @dataclass(frozen=True)
 class Shown:
-    """What a clock showed (`seconds`, from "m:ss" or "h:mm:ss") at the page's `at_ms`."""
+    """What a clock showed (`seconds`, from "m:ss" or "h:mm:ss") at the page's `at_ms` — or,
+    when `until_ms` is given, at some moment between `at_ms` and `until_ms` (a tap whose
+    handler ran somewhere inside a click that took as long as the machine made it)."""
 
     at_ms: int
     seconds: int
     text: str
+    until_ms: int | None = None
 
 
 def seconds_of(text: str) -> int:
@@ -44,9 +47,19 @@ def assert_counted_down_since(page: Any, selector: str, since: Shown) -> Shown:
     """The clock has counted down, second for second of the page's own time, from what it
     showed `since` (it was not reset, not frozen, not jumped)."""
     now = shown(page, selector)
-    expected = since.seconds - (now.at_ms - since.at_ms) / 1000
-    assert abs(now.seconds - expected) <= SLACK_S, (since, now, expected)
+    least = since.seconds - (now.at_ms - since.at_ms) / 1000
+    most = since.seconds - (now.at_ms - (since.until_ms or since.at_ms)) / 1000
+    assert least - SLACK_S <= now.seconds <= most + SLACK_S, (since, now, least, most)
     return now
+
+
+def tapped(page: Any, tap: Any, seconds: int, text: str) -> Shown:
+    """Click `tap` and say the clock showed `seconds` when its handler ran: between the
+    page's time just before the click and just after it returned."""
+    before = int(page.evaluate("Date.now()"))
+    tap.click()
+    after = int(page.evaluate("Date.now()"))
+    return Shown(at_ms=before, seconds=seconds, text=text, until_ms=after)
 
 
 def wait_until_counted_on(page: Any, selector: str, since: Shown) -> Shown:

@@ -23,9 +23,9 @@ from tests.e2e.events import first_seat_goes_first
 from tests.e2e.offline import serve_saved_copy
 from tests.e2e.shown_time import (
     SLACK_S,
-    Shown,
     assert_counted_down_since,
     shown,
+    tapped,
     wait_until_counted_on,
 )
 
@@ -151,8 +151,7 @@ def test_classic_turn_timing_with_an_extension_and_dice_down_on_two_phones__DC10
     expect(p1.locator("#start-extension")).to_be_hidden()
     expect(p1.locator("#timer-start")).to_be_hidden()  # the turn time is up
     _shot(p2, "classic-extension-due-p2")
-    started = Shown(at_ms=p1.evaluate("Date.now()"), seconds=5 * 60, text="5:00")
-    p2.locator("#start-extension").click()
+    started = tapped(p2, p2.locator("#start-extension"), seconds=5 * 60, text="5:00")
     expect(p1.locator("#turn-timer-note")).to_contain_text("turn extension")
     wait_until_counted_on(p1, "#turn-clock", started)  # five minutes, running from the start
     _shot(p1, "classic-extension-running-p1")
@@ -362,8 +361,7 @@ def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__D
         start = p2.locator("#timer-start")
         expect(start).to_have_text("My turn: start my turn timer")
         expect(p2.locator("#turn-timer-note")).to_contain_text("not seen here")
-        clicked_at_ms = p2.evaluate("Date.now()")
-        start.click()
+        clicked = tapped(p2, start, seconds=600, text="10:00")
         expect(p2.locator("#phase")).to_have_text("Turn 1 — P2")
         expect(p2.locator("#turn-clock")).to_have_class(RUNNING)
         expect(p2.locator("#turn-timer")).to_have_class(re.compile(r"\bunconfirmed\b"))
@@ -378,9 +376,7 @@ def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__D
             expect(page.locator("#phase")).to_have_text("Turn 1 — P2", timeout=15_000)
             expect(page.locator("#turn-clock")).to_have_class(RUNNING)
             # Bob's turn timer runs from his tap on his offline phone, on every screen.
-            assert_counted_down_since(
-                page, "#turn-clock", Shown(at_ms=clicked_at_ms, seconds=600, text="10:00")
-            )
+            assert_counted_down_since(page, "#turn-clock", clicked)
             expect(page.locator("#merge-refused")).to_have_count(0)
         expect(p2.locator("#timer-stop")).to_be_visible()
         expect(p1.locator("#timer-stop")).to_be_hidden()

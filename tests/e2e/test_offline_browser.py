@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.offline import serve_saved_copy
 from tests.e2e.servertime import MovableTime
-from tests.e2e.shown_time import Shown, wait_until_counted_on
+from tests.e2e.shown_time import tapped, wait_until_counted_on
 
 pytestmark = pytest.mark.browser
 
@@ -66,14 +66,13 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
             expect(page.locator("#offline")).to_contain_text("Offline")
 
         # P1 ends deployment: queued, and P1's phone shows P2's clock running at once.
-        tapped = Shown(at_ms=p1.evaluate("Date.now()"), seconds=60 * 60, text="60:00")
-        p1.locator("#tap").click()
+        tap = tapped(p1, p1.locator("#tap"), seconds=60 * 60, text="60:00")
         expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
         expect(p1.locator("#side-p2")).to_have_class(RUNNING)
         expect(p1.locator("#side-p1")).not_to_have_class(RUNNING)
         expect(p1.locator("#phase")).to_have_text("Deployment — P2")
         # P2's clock runs on from the tap on P1's phone.
-        wait_until_counted_on(p1, "#clock-p2", tapped)
+        wait_until_counted_on(p1, "#clock-p2", tap)
         # P2's phone cannot know yet.
         expect(p2.locator("#side-p1")).to_have_class(RUNNING)
 
@@ -84,7 +83,7 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
         expect(p1.locator("#side-p2")).to_have_class(RUNNING)
         expect(p1.locator("#phase")).to_have_text("Deployment — P2")
-        wait_until_counted_on(p1, "#clock-p2", tapped)
+        wait_until_counted_on(p1, "#clock-p2", tap)
         assert p1.evaluate(STORED_QUEUES) == 1
 
         # The network is back: the queue is sent and both phones converge.
