@@ -153,7 +153,8 @@ async def test_cut_to_top_larger_than_the_field_is_refused_before_round_one__RP1
         ({"format_id": "masters2019", "lists": 2}, ["Haley 3; Stryker 1"], ["Haley 3", "A;B;C"]),
         ({"format_id": "masters2019", "lists": 3}, ["A\nB\nC"], ["A;B", "A;B;C;D"]),
         ({"format_id": "champions2019"}, ["Haley 3", "Haley 3; Stryker 1"], ["A;B;C"]),
-        ({"format_id": "sr2019"}, ["Haley 3"], ["A;B"]),
+        # SR2019 "Army Lists": one list, with a second optional (or two, as the EO sets).
+        ({"format_id": "sr2019"}, ["Haley 3", "Haley 3; Stryker 1"], ["A;B;C"]),
         ({"format_id": "sr2019", "lists": 2}, ["A;B"], ["A", "A;B;C"]),
     ],
 )
