@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 POSTGRES_URL = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL", "")
 REDIS_URL = os.environ.get("DEATHCLOCK_TEST_REDIS_URL", "")
-READY_TIMEOUT_S = 20.0
+READY_TIMEOUT_S = 120.0  # a guard against a hang, not a speed test: a busy machine starts slowly
 
 
 def need_services() -> None:
