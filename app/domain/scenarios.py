@@ -1,9 +1,12 @@
 """Scenarios as data: their scoring elements and special rules.
 
-The documents give element shapes and counts; positions are only in the diagrams, so
-elements are named by shape and number (“Rectangular zone 1”). A scenario may bring its
-own scoring start, scoring sheet, victory check and turn-end rule; left None, its
-ruleset's stand. A scenario with nothing on the table to score (won by assassination
+Each element carries its shape on the table (`app.domain.table_layout`): the same
+elements the rules score are the ones the phones draw. Steamroller's and Iron
+Gauntlet's documents give element shapes and counts, their positions only in diagrams
+the text does not have, so those elements are named by shape and number (“Rectangular
+zone 1”) and have a size but no spot; the legacy pages give distances. A scenario may
+bring its own scoring start, scoring sheet, victory check and turn-end rule; left None,
+its ruleset's stand. A scenario with nothing on the table to score (won by assassination
 only) is never scored.
 """
 
@@ -16,6 +19,7 @@ from typing import Generic, Protocol, TypeVar
 
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.domain.table_layout import NO_LAYOUT, Layout, Shape, layout_data, shape_data
 from app.domain.turn_mark import TurnMark
 
 #: The game a scenario's rules read and return (`app.domain.state.Game`), which this
@@ -72,6 +76,8 @@ class Element:
     area: str = ""
     #: The most CP one player may score from it over the game (None: no limit).
     most_cp: int | None = None
+    #: Its outline and, where the document gives it, its spot on the table.
+    shape: Shape | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +105,8 @@ class Scenario(Generic[G]):
     rules: tuple[str, ...] = ()
     #: The scenario's victory conditions, in the document's words ("": its ruleset's).
     victory_words: str = ""
+    #: The table around the elements: deployment zones, kill box, the document's section.
+    layout: Layout = NO_LAYOUT
 
     @property
     def scored(self) -> bool:
@@ -115,3 +123,12 @@ class Scenario(Generic[G]):
 
     def element(self, element_id: str) -> Element | None:
         return next((e for e in self.elements if e.id == element_id), None)
+
+
+def table_plan(scenario: Scenario[G]) -> dict[str, object]:
+    """The scenario's table as the phones draw it: its layout and each element's shape,
+    by the element's id."""
+    return {
+        **layout_data(scenario.layout),
+        "shapes": {e.id: shape_data(e.shape) for e in scenario.elements},
+    }

@@ -26,6 +26,7 @@ from app.domain.rulesets.scoring import added, held, objectives_fallen
 from app.domain.rulesets.shared import as_scored, round_end_with_pause_exception
 from app.domain.scenarios import Element, ElementKind, Scenario, VictoryTerms
 from app.domain.state import Game
+from app.domain.table_layout import Layout, circle, marker, rectangle
 from app.domain.tournament import pick_scenario
 from app.domain.turn_mark import TurnMark
 
@@ -33,26 +34,46 @@ from app.domain.turn_mark import TurnMark
 PLAYER_CLOCK = MappingProxyType({0: 20, 25: 30, 50: 42, 75: 60, 100: 75, 150: 120, 200: 150})
 
 
+#: "Scenario Elements": rectangular zones (6" × 12"), circular zones (12" diameter); a
+#: flag is contested within 4" ("Flags"). The text places them "in accordance with the
+#: diagram", which it does not have: sizes, no spots.
+RECTANGLE = rectangle(12, 6)
+CIRCLE = circle(12)
+FLAG = marker(4)
+OBJECTIVE = marker(0)
+
+#: TS3: the kill box, within 12" of a player's own table edge.
+KILL_BOX_INCHES = 12
+
+
 def _zones(rectangles: int, circles: int) -> list[Element]:
     zones = [
-        Element(f"rect-{n}", ElementKind.ZONE, f'Rectangular zone {n} (6"×12")')
+        Element(f"rect-{n}", ElementKind.ZONE, f'Rectangular zone {n} (6"×12")', shape=RECTANGLE)
         for n in range(1, rectangles + 1)
     ]
     zones += [
-        Element(f"circle-{n}", ElementKind.ZONE, f'Circular zone {n} (12")')
+        Element(f"circle-{n}", ElementKind.ZONE, f'Circular zone {n} (12")', shape=CIRCLE)
         for n in range(1, circles + 1)
     ]
     return zones
 
 
 def _flags(count: int) -> list[Element]:
-    return [Element(f"flag-{n}", ElementKind.FLAG, f"Flag {n}") for n in range(1, count + 1)]
+    return [
+        Element(f"flag-{n}", ElementKind.FLAG, f"Flag {n}", shape=FLAG) for n in range(1, count + 1)
+    ]
 
 
 def _objectives() -> list[Element]:
     return [
-        Element("objective-p1", ElementKind.OBJECTIVE, "P1's objective", owner=Side.P1),
-        Element("objective-p2", ElementKind.OBJECTIVE, "P2's objective", owner=Side.P2),
+        Element(
+            f"objective-{s.name.lower()}",
+            ElementKind.OBJECTIVE,
+            f"{s.label}'s objective",
+            owner=s,
+            shape=OBJECTIVE,
+        )
+        for s in Side
     ]
 
 
@@ -60,7 +81,8 @@ def _scenario(
     roll: int, sid: str, name: str, rects: int, circles: int, flags: int, objectives: bool
 ) -> Scenario[Game]:
     elements = _zones(rects, circles) + _flags(flags) + (_objectives() if objectives else [])
-    return Scenario(id=sid, name=name, roll=roll, elements=tuple(elements))
+    layout = Layout(f"Steamroller 2019, Scenario {roll}: {name}", kill_box=KILL_BOX_INCHES)
+    return Scenario(id=sid, name=name, roll=roll, elements=tuple(elements), layout=layout)
 
 
 #: RP4: the six scenarios, by their d6 roll.

@@ -7,114 +7,55 @@ has a kill box or a turn limit.
 from __future__ import annotations
 
 from app.domain.clock import Side
-from app.domain.frozen import replace
+from app.domain.rulesets.legacy.kinds import (
+    SECOND_PLAYERS_THIRD_TURN,
+    SECOND_ROUND,
+    THIRD_ROUND,
+    assassination_only,
+    scored_in_cp,
+    won_by_control,
+)
+from app.domain.rulesets.legacy.places import (
+    SCATTERED_DEPLOYMENT,
+    capture_flag,
+    centre_zone,
+    coal_mine,
+    command_zone,
+    fine_line,
+    gauntlet_section,
+    line_section,
+    no_mans_land,
+    territory,
+    transverse_point,
+)
 from app.domain.rulesets.legacy.rules import (
     by_round,
-    control_points_sheet,
-    control_sheet,
     controls,
-    earned_by_element,
-    earned_notes,
     ends_turn_holding,
     ends_turn_in_control,
     flag,
-    scores,
     zone,
 )
-from app.domain.scenarios import Element, RoundNotes, Scenario, ScenarioVictory
+from app.domain.scenarios import Element, Scenario
 from app.domain.state import Game
-from app.domain.turn_mark import TurnMark
 
 P1, P2 = Side.P1, Side.P2
-
-#: "Starting on the second player's third turn", "starting on the third round"...
-SECOND_PLAYERS_THIRD_TURN = TurnMark(3, P2)
-THIRD_ROUND = TurnMark(3, P1)
-SECOND_ROUND = TurnMark(2, P1)
-
-ASSASSINATION = (
-    "A player wins when he is the only player with one or more warcasters/warlocks in play."
-)
-OR_ASSASSINATION = " or when he is the only player with one or more warcasters/warlocks in play."
-
-
-def assassination_only(
-    number: int, sid: str, name: str, *rules: str, round_notes: RoundNotes[Game] | None = None
-) -> Scenario[Game]:
-    """Nothing on the table is scored: the scenario is won by assassination only."""
-    return Scenario(
-        sid,
-        name,
-        number,
-        (),
-        kill_box=False,
-        round_notes=round_notes,
-        rules=rules,
-        victory_words=ASSASSINATION,
-    )
-
-
-def scored_in_cp(
-    number: int,
-    sid: str,
-    name: str,
-    elements: tuple[Element, ...],
-    *,
-    start: TurnMark,
-    wins_at: int,
-    own_turn: bool,
-    rules: tuple[str, ...],
-) -> Scenario[Game]:
-    """Control Points for the elements controlled, up to a number that wins."""
-    return Scenario(
-        sid,
-        name,
-        number,
-        elements,
-        kill_box=False,
-        scoring_from=start,
-        condition=scores(wins_at),
-        score=control_points_sheet(own_turn=own_turn),
-        earned=earned_by_element(own_turn=own_turn),
-        round_notes=earned_notes,
-        rules=rules,
-        victory_words=f"A player wins when he scores {wins_at} Control Points{OR_ASSASSINATION}",
-    )
-
-
-def won_by_control(
-    number: int,
-    sid: str,
-    name: str,
-    elements: tuple[Element, ...],
-    *,
-    start: TurnMark,
-    victory: ScenarioVictory[Game],
-    words: str,
-    rules: tuple[str, ...],
-) -> Scenario[Game]:
-    """No Control Points: a condition of control read at the end of a turn wins (its
-    elements are worth no CP)."""
-    return Scenario(
-        sid,
-        name,
-        number,
-        tuple(replace(e, control_cp=0) for e in elements),
-        kill_box=False,
-        scoring_from=start,
-        condition=victory,
-        score=control_sheet,
-        rules=rules,
-        victory_words=words + OR_ASSASSINATION,
-    )
 
 
 def _zones() -> tuple[Element, ...]:
     """Command Positions, Unlikely Alliance: two points on the centerline, 12" from the
     left and right edges; the areas within 5" are the Zones."""
     return (
-        zone("zone-left", 'Left Zone (within 5" of the point 12" from the left edge)'),
-        zone("zone-right", 'Right Zone (within 5" of the point 12" from the right edge)'),
+        zone(
+            "zone-left",
+            'Left Zone (within 5" of the point 12" from the left edge)',
+            command_zone(12),
+        ),
+        zone(
+            "zone-right",
+            'Right Zone (within 5" of the point 12" from the right edge)',
+            command_zone(36),
+        ),
     )
 
 
@@ -130,6 +71,7 @@ NORTH, EAST, SOUTH, WEST, CENTRE = (
 )
 TERRITORIES = tuple(f"territory-{n}" for n in range(1, 5))
 MINES = ("mine-1", "mine-2")
+
 
 #: The sixteen, numbered as the document numbers them.
 SCENARIOS: tuple[Scenario[Game], ...] = (
@@ -147,8 +89,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         "capture-the-flag",
         "Capture the Flag",
         (
-            flag("flag-p1", "P1's Flag (14\" from P1's edge)", owner=P1),
-            flag("flag-p2", "P2's Flag (14\" from P2's edge)", owner=P2),
+            flag("flag-p1", "P1's Flag (14\" from P1's edge)", capture_flag(14), owner=P1),
+            flag("flag-p2", "P2's Flag (14\" from P2's edge)", capture_flag(48 - 14), owner=P2),
         ),
         start=SECOND_PLAYERS_THIRD_TURN,
         wins_at=2,
@@ -188,6 +130,7 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
             zone(
                 CENTRE_ZONE,
                 'Center Zone (warjacks/warbeasts completely within 8" of the Center Point)',
+                centre_zone(8),
             ),
         ),
         start=THIRD_ROUND,
@@ -203,7 +146,13 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         6,
         "fine-line",
         "Fine Line",
-        (zone(LINE, 'Line (24", east to west; large-based models within 2")'),),
+        (
+            zone(
+                LINE,
+                'Line (24", east to west; large-based models within 2")',
+                fine_line(),
+            ),
+        ),
         start=THIRD_ROUND,
         victory=ends_turn_in_control(LINE),
         words="A player wins when he ends his turn in control of the Line",
@@ -217,7 +166,12 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         "frontline-foray",
         "Frontline Foray",
         tuple(
-            zone(f"line-{n}", f'Line Section {n} (12" of the centerline)', most_cp=2)
+            zone(
+                f"line-{n}",
+                f'Line Section {n} (12" of the centerline)',
+                line_section(n),
+                most_cp=2,
+            )
             for n in range(1, 5)
         ),
         start=SECOND_ROUND,
@@ -235,10 +189,32 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         "gauntlet",
         "Gauntlet",
         (
-            zone("gauntlet-p1-edge", "Gauntlet section at P1's edge", cp=2, owner=P1),
-            zone("gauntlet-p1-centre", "Gauntlet section at the centerline, P1's side", owner=P1),
-            zone("gauntlet-p2-centre", "Gauntlet section at the centerline, P2's side", owner=P2),
-            zone("gauntlet-p2-edge", "Gauntlet section at P2's edge", cp=2, owner=P2),
+            zone(
+                "gauntlet-p1-edge",
+                "Gauntlet section at P1's edge",
+                gauntlet_section(6),
+                cp=2,
+                owner=P1,
+            ),
+            zone(
+                "gauntlet-p1-centre",
+                "Gauntlet section at the centerline, P1's side",
+                gauntlet_section(18),
+                owner=P1,
+            ),
+            zone(
+                "gauntlet-p2-centre",
+                "Gauntlet section at the centerline, P2's side",
+                gauntlet_section(30),
+                owner=P2,
+            ),
+            zone(
+                "gauntlet-p2-edge",
+                "Gauntlet section at P2's edge",
+                gauntlet_section(42),
+                cp=2,
+                owner=P2,
+            ),
         ),
         start=SECOND_PLAYERS_THIRD_TURN,
         wins_at=3,
@@ -253,7 +229,7 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         "inner-turmoil",
         "Inner Turmoil",
         tuple(
-            zone(t, f'Territory {n} (12" wide, north to south)')
+            zone(t, f'Territory {n} (12" wide, north to south)', territory(n))
             for n, t in enumerate(TERRITORIES, 1)
         ),
         start=SECOND_PLAYERS_THIRD_TURN,
@@ -277,7 +253,13 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         11,
         NO_MANS_LAND,
         "No Man's Land",
-        (zone(NO_MANS_LAND, "No Man's Land (8\" wide, east to west, centered)"),),
+        (
+            zone(
+                NO_MANS_LAND,
+                "No Man's Land (8\" wide, east to west, centered)",
+                no_mans_land(),
+            ),
+        ),
         start=THIRD_ROUND,
         victory=ends_turn_in_control(NO_MANS_LAND),
         words="From P1's turn 3, a player wins when he ends his turn in control of the "
@@ -290,7 +272,13 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         12,
         "power-play",
         "Power Play",
-        (zone(CENTRE_ZONE, 'Center Zone (within 6" of the center point)'),),
+        (
+            zone(
+                CENTRE_ZONE,
+                'Center Zone (within 6" of the center point)',
+                centre_zone(6),
+            ),
+        ),
         start=THIRD_ROUND,
         victory=ends_turn_in_control(CENTRE_ZONE),
         words="A player wins when he ends his turn in control of the Center Zone",
@@ -308,17 +296,18 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         'Deployment zones extend 16" from the table edge.',
         'Models cannot be deployed within 8" of each other unless in the same unit, '
         "battlegroup or warpack; advance deployment is regular deployment.",
+        deployment=SCATTERED_DEPLOYMENT,
     ),
     won_by_control(
         14,
         "transverse-assault",
         "Transverse Assault",
         (
-            flag(NORTH, 'North Control Point (12" north of the center)'),
-            flag(EAST, 'East Control Point (12" east of the center)'),
-            flag(SOUTH, 'South Control Point (12" south of the center)'),
-            flag(WEST, 'West Control Point (12" west of the center)'),
-            flag(CENTRE, "Center Control Point"),
+            flag(NORTH, 'North Control Point (12" north of the center)', transverse_point(0, 12)),
+            flag(EAST, 'East Control Point (12" east of the center)', transverse_point(12, 0)),
+            flag(SOUTH, 'South Control Point (12" south of the center)', transverse_point(0, -12)),
+            flag(WEST, 'West Control Point (12" west of the center)', transverse_point(-12, 0)),
+            flag(CENTRE, "Center Control Point", transverse_point(0, 0)),
         ),
         start=THIRD_ROUND,
         victory=ends_turn_holding({P1: (NORTH, CENTRE, SOUTH), P2: (EAST, CENTRE, WEST)}),
@@ -349,8 +338,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         "workin-in-a-coal-mine",
         "Workin' in a Coal Mine",
         (
-            flag(MINES[0], 'Control Point 1 (coal mine, 16" from the table edge)'),
-            flag(MINES[1], 'Control Point 2 (coal mine, 16" further)'),
+            flag(MINES[0], 'Control Point 1 (coal mine, 16" from the table edge)', coal_mine(16)),
+            flag(MINES[1], 'Control Point 2 (coal mine, 16" further)', coal_mine(32)),
         ),
         start=SECOND_ROUND,
         victory=controls(2, *MINES),

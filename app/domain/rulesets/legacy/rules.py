@@ -26,16 +26,25 @@ from app.domain.scenarios import (
     ScoreSheet,
 )
 from app.domain.state import Game
+from app.domain.table_layout import Shape
 
 
 def zone(
-    eid: str, name: str, *, cp: int = 1, owner: Side | None = None, most_cp: int | None = None
+    eid: str,
+    name: str,
+    shape: Shape,
+    *,
+    cp: int = 1,
+    owner: Side | None = None,
+    most_cp: int | None = None,
 ) -> Element:
-    return Element(eid, ElementKind.ZONE, name, control_cp=cp, owner=owner, most_cp=most_cp)
+    return Element(
+        eid, ElementKind.ZONE, name, control_cp=cp, owner=owner, most_cp=most_cp, shape=shape
+    )
 
 
-def flag(eid: str, name: str, *, owner: Side | None = None) -> Element:
-    return Element(eid, ElementKind.FLAG, name, owner=owner)
+def flag(eid: str, name: str, shape: Shape, *, owner: Side | None = None) -> Element:
+    return Element(eid, ElementKind.FLAG, name, owner=owner, shape=shape)
 
 
 def _checked(game: Game, scoring: c.Scoring, *, own_turn: bool) -> list[tuple[Element, Side]]:
