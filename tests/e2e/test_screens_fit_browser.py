@@ -103,55 +103,52 @@ DASHBOARD_SCREEN = Screen(
 #: Measured in the page, in one go: nothing is drawn between writing a long text into a
 #: clock and reading its boxes, so the page's own redraw cannot undo it halfway.
 MEASURE = """([cards, clocks]) => {
-    const problems = [];
-    const shown = (el) => el.getClientRects().length > 0
-        && getComputedStyle(el).visibility !== 'hidden';
-    const label = (el) => el.id ? '#' + el.id
-        : el.tagName.toLowerCase() + '.' + [...el.classList].join('.');
-    const textRect = (el) => {
-        const range = document.createRange();
-        range.selectNodeContents(el);
-        return range.getBoundingClientRect();
-    };
-    const check = (note) => {
-        const root = document.documentElement;
-        if (root.scrollWidth > root.clientWidth + 1)
-            problems.push(`${note}page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
-        for (const [cardSel, textSels] of Object.entries(cards)) {
-            for (const card of document.querySelectorAll(cardSel)) {
-                if (!shown(card)) continue;
-                const box = card.getBoundingClientRect();
-                for (const sel of textSels) {
-                    for (const el of card.querySelectorAll(sel)) {
-                        if (!shown(el) || !el.textContent.trim()) continue;
-                        const what = `${note}${label(el)} "${el.textContent.trim()}" in ${label(card)}`;
-                        const t = textRect(el);
-                        if (t.left < box.left - 0.5 || t.right > box.right + 0.5
-                            || t.top < box.top - 0.5 || t.bottom > box.bottom + 0.5)
-                            problems.push(`${what}: text [${Math.round(t.left)}..${Math.round(t.right)}`
-                                + ` x ${Math.round(t.top)}..${Math.round(t.bottom)}] outside the card`
-                                + ` [${Math.round(box.left)}..${Math.round(box.right)}`
-                                + ` x ${Math.round(box.top)}..${Math.round(box.bottom)}]`);
-                        if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
-                            problems.push(`${what}: scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`);
-                        if (el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1)
-                            problems.push(`${what}: scrollHeight ${el.scrollHeight} > clientHeight ${el.clientHeight}`);
-                    }
-                }
-            }
-        }
-    };
-    check('');
-    for (const [clockSel, texts] of Object.entries(clocks)) {
-        const all = [...document.querySelectorAll(clockSel)].filter(shown);
-        const before = all.map((el) => el.textContent);
-        for (const text of texts) {
-            all.forEach((el) => { el.textContent = text; });
-            check(`[${clockSel} = ${text}] `);
-        }
-        all.forEach((el, i) => { el.textContent = before[i]; });
+  const problems = [];
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden';
+  const label = (el) => el.id ? '#' + el.id
+    : el.tagName.toLowerCase() + '.' + [...el.classList].join('.');
+  const span = (r) => `[${Math.round(r.left)}..${Math.round(r.right)}`
+    + ` x ${Math.round(r.top)}..${Math.round(r.bottom)}]`;
+  const outside = (t, b) => t.left < b.left - 0.5 || t.right > b.right + 0.5
+    || t.top < b.top - 0.5 || t.bottom > b.bottom + 0.5;
+  const textRect = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return range.getBoundingClientRect();
+  };
+  const checkText = (el, card, note) => {
+    const what = `${note}${label(el)} "${el.textContent.trim()}" in ${label(card)}`;
+    const text = textRect(el);
+    const box = card.getBoundingClientRect();
+    if (outside(text, box))
+      problems.push(`${what}: text ${span(text)} outside the card ${span(box)}`);
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`${what}: scrollWidth ${el.scrollWidth} > clientWidth ${el.clientWidth}`);
+    if (el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1)
+      problems.push(`${what}: scrollHeight ${el.scrollHeight} > clientHeight ${el.clientHeight}`);
+  };
+  const check = (note) => {
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth + 1)
+      problems.push(`${note}page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+    for (const [cardSel, textSels] of Object.entries(cards))
+      for (const card of [...document.querySelectorAll(cardSel)].filter(shown))
+        for (const sel of textSels)
+          for (const el of card.querySelectorAll(sel))
+            if (shown(el) && el.textContent.trim()) checkText(el, card, note);
+  };
+  check('');
+  for (const [clockSel, texts] of Object.entries(clocks)) {
+    const all = [...document.querySelectorAll(clockSel)].filter(shown);
+    const before = all.map((el) => el.textContent);
+    for (const text of texts) {
+      all.forEach((el) => { el.textContent = text; });
+      check(`[${clockSel} = ${text}] `);
     }
-    return problems;
+    all.forEach((el, i) => { el.textContent = before[i]; });
+  }
+  return problems;
 }"""
 
 
