@@ -52,10 +52,12 @@ def event_variants(event: EventRecord) -> tuple[str, ...]:
 
 
 def list_policy(event: EventRecord) -> tuple[ListRule, ListChecks]:
-    """The army lists each player brings to the event, and what is checked in them."""
+    """The army lists each player brings to the event, and what is checked in them: the
+    event's variants, the format's own list rules, its Active Duty Roster, and the
+    painting standard its document requires, declared with the lists (IG2014)."""
     rule = get_format(event.format_id).list_rule(event.lists)
     checks = variants.list_checks(event_variants(event), event.points)
-    return rule, rule.with_roster(checks, event.roster)
+    return rule, rule.with_painting(rule.with_roster(checks, event.roster))
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,7 +153,7 @@ def test_a_qualifier_shows_its_qualifier_points_on_the_standings__ST4(
     for name in ("Ann", "Bob", "Cid"):
         reply = httpx.post(
             f"{live_server}/api/events/{created['id']}/players",
-            json={"name": name, "faction": "Cygnar", "lists": "Caine; Stryker"},
+            json={"name": name, "faction": "Cygnar", "lists": "Caine; Stryker", "painted": True},
             headers=eo,
         )
         assert reply.status_code == 201, reply.text

@@ -44,6 +44,8 @@ class Day:
     lists: int | None = None
     bye_cp: int = 3  # RP3: SR2019/M&C 3; IG2014 half the CP for a scenario win
     concession_apd: bool = True  # TS8: the winner gets half the opponent's army at least
+    #: The player declares their army meets the document's painting standard (IG2014).
+    painted: bool = False
 
     def lists_of(self, player: int) -> list[str]:
         caster = CASTERS[player % len(CASTERS)]
@@ -125,7 +127,7 @@ class EventDay:
     async def add(self, name: str) -> dict[str, Any]:
         army = self.day.lists_of(len(self.ids))
         added = await self.http.post(
-            f"{self.api}/players", json={"name": name, "lists": "\n".join(army)}
+            f"{self.api}/players", json={"name": name, "lists": "\n".join(army), "painted": self.day.painted}
         )
         assert added.status_code == 201, added.text
         self.ids[name], self.lists[name], self.played[name] = added.json()["id"], army, set()

@@ -32,7 +32,9 @@ DAYS = {
     "sr2019": Day("sr2019", ("anarchy", "bunkers", "recon-ii")),
     "masters-dyad": Day("masters2019", ("king-of-the-hill", "spread-the-net", "invasion"), 2),
     "champions": Day("champions2019", ("recon-ii", "anarchy", "bunkers"), 2),
-    "ig2014": Day("ig2014", ("destruction", "fire-support", "outflank"), 2, concession_apd=False),
+    "ig2014": Day(
+        "ig2014", ("destruction", "fire-support", "outflank"), 2, concession_apd=False, painted=True
+    ),
     "sr2019-on-legacy-scenarios": Day(
         "sr2019", ("command-positions", "engines-of-destruction", "power-play")
     ),

@@ -105,7 +105,9 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
     assert event.lists == 2  # two lists, each played at least once
     eid = event.id
     for n in range(9):
-        service.registration.add_player(eid, f"Player {n + 1}", "Cygnar", "Caine\nStryker")
+        service.registration.add_player(
+            eid, f"Player {n + 1}", "Cygnar", "Caine\nStryker", painted=True
+        )
     assert service.results.planned_rounds(eid) == 4  # 9 to 16 players
 
     number = 0

@@ -103,6 +103,6 @@ async def test_the_eo_picks_a_legacy_scenario_for_one_round__TS10(service: Event
 async def test_iron_gauntlet_has_no_legacy_rounds__TS10(service: EventService) -> None:
     event = service.registration.create_event(EventSpec(name="IG", format_id="ig2014", points=50))
     for n in range(2):
-        service.registration.add_player(event.id, f"Player {n + 1}", "Khador", "A\nB")
+        service.registration.add_player(event.id, f"Player {n + 1}", "Khador", "A\nB", painted=True)
     with pytest.raises(BadInput, match="unknown scenario 'gauntlet'"):
         service.rounds.pair_next(event.id, "gauntlet")

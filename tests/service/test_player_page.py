@@ -20,8 +20,9 @@ BASE = "http://deathclock.test/"
 def _event(service: EventService, **spec: object) -> tuple[str, dict[str, str]]:
     event = service.registration.create_event(EventSpec(name="Night", **spec))  # type: ignore[arg-type]
     ids = {}
+    painted = event.format_id == "ig2014"  # IG2014: every army declared fully painted
     for name, lists in (("Ann", "Haley\nStryker"), ("Bob", "Kreoss\nSeverius")):
-        ids[name] = service.registration.add_player(event.id, name, "", lists).id
+        ids[name] = service.registration.add_player(event.id, name, "", lists, painted=painted).id
     return event.id, ids
 
 
