@@ -16,11 +16,19 @@ export function renderPlayers() {
   renderSection("players", key, () => {
     const body = $("players-body");
     body.textContent = "";
-    players.forEach((p) => body.append(p.id === S.editPlayer ? playerEditor(p) : playerRow(p)));
+    players.forEach((p) => body.append(...(p.id === S.editPlayer ? [playerEditor(p)] : playerRows(p))));
   });
 }
 
-export function playerRow(p) {
+// A player's row, and under it their lists across the whole column, wrapped and whole.
+export function playerRows(p) {
+  if (!p.lists) return [playerRow(p, "")];
+  const lists = el("div", { class: "lists small", text: p.lists });
+  const row = el("tr", { class: "player-lists" + (p.dropped || p.cut ? " out" : ""), "data-lists-of": p.id }, el("td", { colspan: "2" }, lists));
+  return [playerRow(p, " has-lists"), row];
+}
+
+function playerRow(p, more) {
   let state = null;
   if (p.cut) state = el("span", { class: "tag cut", text: "cut" });
   else if (p.dropped) state = el("span", { class: "tag dropped", text: "dropped" });
@@ -35,13 +43,12 @@ export function playerRow(p) {
   dropBtn.addEventListener("click", () => dropPlayer(p, dropBtn));
   return el(
     "tr",
-    { class: "player" + (p.dropped || p.cut ? " out" : ""), "data-player-id": p.id },
+    { class: "player" + more + (p.dropped || p.cut ? " out" : ""), "data-player-id": p.id },
     el(
       "td",
       { class: "pname" },
       el("div", { class: "pline" }, el("strong", { text: p.name }), state),
-      p.faction ? el("div", { class: "muted small", text: p.faction }) : null,
-      p.lists ? el("div", { class: "lists small", title: p.lists, text: p.lists }) : null
+      p.faction ? el("div", { class: "muted small", text: p.faction }) : null
     ),
     el(
       "td",
@@ -142,6 +149,7 @@ export function wirePlayers() {
       $("new-lists").value = "";
       $("new-note").value = "";
       $("new-painted").checked = false;
+      $("import-result").hidden = true; // its count was the import's: the list has moved on
       $("new-name").focus();
       await load(true);
       toast("Added " + added.name + (added.joined_round > 1 ? " — plays from round " + added.joined_round : "") + draftNote(before), "info");

@@ -89,6 +89,7 @@ function wireLinks() {
     $("link-dashboard").href = DC.eoHref("/e/" + eventId + "/dashboard");
     $("link-cards").href = DC.eoHref("/e/" + eventId + "/cards");
     $("link-slips").href = DC.eoHref("/e/" + eventId + "/slips");
+    $("link-prizes").href = DC.eoHref("/e/" + eventId + "/prizes");
     const t = DC.token();
     $("admin-link").value = location.origin + "/e/" + eventId + "/admin" + (t ? "#k=" + encodeURIComponent(t) : "");
     $("keep-link").hidden = !t;
