@@ -10,6 +10,7 @@ import { renderPrompt } from "./prompt.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, canTap, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, setText } from "./state.js";
 import { collectedLabel, renderRuleset, scenarioNotes, tieWord } from "./ruleset.js";
+import { showScenario } from "./scenario-diagram.js";
 import { renderTimer, tickTimer } from "./timer.js";
 import { decidedText, elementName, endingText, phaseText, renderOrder, resultText, turnEndText } from "./ui.js";
 import { canAskUndo, reportShown, tickUndo } from "./undo.js";
@@ -219,8 +220,10 @@ export function renderResult(g) {
   disputed.hidden = !g.disputed;
   if (g.disputed) setText("disputed", "Disputed — " + g.disputed + ". The EO decides the result.");
   if (g.settled) {
-    // Final: both players confirmed it, or the EO entered it. Only the EO changes it now.
-    setText("confirmations", g.entered_by_eo ? "Final — entered by the organiser." : "Final — both players confirmed. Only the EO can change it now.");
+    // Final: both players confirmed it, or the EO entered it. At an event only the EO
+    // changes it now (on the event's page); a quick game has nobody to change it.
+    const after = S.table.round ? " Only the organiser can change it now, on the event's page." : " Nobody can change it now.";
+    setText("confirmations", (g.entered_by_eo ? "Final — entered by the organiser." : "Final — both players confirmed.") + after);
     S.editReport = false;
   }
   show("dispute", !!(mine && !g.disputed && !g.settled));
@@ -306,6 +309,7 @@ export function renderScenario(g) {
       );
     }
   }
+  showScenario($("scenario-diagram"), sc, removed);
   setText("scenario-notes", scenarioNotes().join(" "));
   renderRound(g);
 }
