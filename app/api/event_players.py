@@ -27,6 +27,18 @@ class PlayerIn(BaseModel):
         description="the army meets the event's Painting Required standard "
         "(omitted: as before; a new player: no)",
     )
+    reason: str = Field(
+        "",
+        max_length=300,
+        description="once the event starts the lists are locked: the EO's reason for "
+        "fixing them (kept in the EO's log)",
+    )
+
+
+class ListsPublicIn(BaseModel):
+    public: bool = Field(
+        ..., description="the lists on the event's public page (once round 1 starts)"
+    )
 
 
 class DropIn(BaseModel):
@@ -50,8 +62,39 @@ async def edit_player(
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     return service.registration.edit_player(
-        event_id, player_id, body.name, body.faction, body.lists, body.list_note, body.painted
+        event_id,
+        player_id,
+        body.name,
+        body.faction,
+        body.lists,
+        body.list_note,
+        body.painted,
+        body.reason,
     ).model_dump()
+
+
+@router.get("/{event_id}/lists")
+async def lists_to_print(
+    event_id: str, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """Every player's lists in full, one sheet a player (the EO's print)."""
+    service.authorize(event_id, token)
+    return service.lists.sheets(event_id)
+
+
+@router.put("/{event_id}/lists/public")
+async def set_lists_public(
+    event_id: str, body: ListsPublicIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """The lists on the event's public page, once round 1 starts; undoable."""
+    service.authorize(event_id, token)
+    return {"public": service.lists.set_public(event_id, body.public)}
+
+
+@router.get("/{event_id}/lists/public")
+async def public_lists(event_id: str, service: EventsDep) -> dict[str, Any]:
+    """Every player's lists, once the EO made them public (else none)."""
+    return service.lists.shown(event_id)
 
 
 @router.post("/{event_id}/players/{player_id}/drop")

@@ -12,6 +12,7 @@ from app.domain.army_lists import LISTS_MOST, check_length, list_texts, split_li
 from app.domain.errors import RuleError, Unauthorized
 from app.events.base import list_policy, pairings_of
 from app.events.book import EventBook
+from app.events.event_lists import lists_locked
 from app.store.models import PlayerEntry
 from app.tables.hub import TableHub
 
@@ -42,7 +43,7 @@ class PlayerPages:
 
     def lists_locked(self, event_id: str) -> bool:
         """A player's lists are locked once the event starts (its first round starts)."""
-        return any(r.started_ms is not None for r in self.book.rounds(event_id))
+        return lists_locked(self.book, event_id)
 
     def set_lists(
         self, event_id: str, player: PlayerEntry, lists: str, painted: bool = False

@@ -18,8 +18,9 @@ from app.domain.tournament import RoundPlan
 from app.events.base import EventSpec, list_policy
 from app.events.book import EventBook
 from app.events.control import Control
+from app.events.event_lists import lists_locked
 from app.events.tournaments import Tournaments
-from app.store.models import EventRecord, PlayerEntry
+from app.store.models import EoAction, EventRecord, PlayerEntry
 from app.tables.hub import TableHub, new_id, new_token
 from app.tables.timesource import TimeSource
 
@@ -232,8 +233,11 @@ class Registration:
         lists: str,
         list_note: str = "",
         painted: bool | None = None,
+        reason: str = "",
     ) -> PlayerEntry:
-        """Correct a player; `painted` None keeps their Painting Required declaration."""
+        """Correct a player; `painted` None keeps their Painting Required declaration.
+        Once the event starts the lists are locked: the EO fixes them with a `reason`,
+        which the EO's log keeps."""
         self.book.require(event_id, "players")
         player = self.book.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
@@ -242,10 +246,14 @@ class Registration:
         painted = player.painted if painted is None else painted
         rule, checks = list_policy(event)
         rule.check_lists(list_texts(lists), event.points, note, checks=checks, painted=painted)
+        action = self._list_fix(event_id, player, (lists, painted), reason, name)
         with self.book.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
             player.list_note, player.painted = note, painted
-            repo.add(player, self.book.action(event_id, "edit_player", player=player_id, name=name))
+            repo.add(
+                player,
+                action or self.book.action(event_id, "edit_player", player=player_id, name=name),
+            )
         for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
             if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):
                 names = list(room.game.setup.names)
@@ -253,6 +261,26 @@ class Registration:
                 room.rename_players((names[0], names[1]))
         self.book.changed(event_id)
         return player
+
+    def _list_fix(
+        self,
+        event_id: str,
+        player: PlayerEntry,
+        wanted: tuple[str, bool],
+        reason: str,
+        name: str,
+    ) -> EoAction | None:
+        """The EO's log row of a fix to locked lists (None: the lists are not locked, or
+        not changed); a fix needs the EO's reason."""
+        if wanted == (player.lists, player.painted) or not lists_locked(self.book, event_id):
+            return None
+        reason = reason.strip()[:300]
+        if not reason:
+            raise BadInput(
+                f"the event has started: {name}'s lists are locked; give the reason "
+                "for fixing them (it goes in the EO's log)"
+            )
+        return self.book.action(event_id, "fix_lists", player=player.id, name=name, reason=reason)
 
     def drop_player(self, event_id: str, player_id: str, dropped: bool = True) -> PlayerEntry:
         """RP7: a dropped player is not paired again; undropping rejoins them."""

@@ -16,6 +16,7 @@ import secrets
 from app.domain.errors import Unauthorized
 from app.events.book import EventBook
 from app.events.control import Control
+from app.events.event_lists import EventLists
 from app.events.event_tables import EventTables
 from app.events.player_page import PlayerPages
 from app.events.pregame import Pregame
@@ -59,6 +60,7 @@ class EventService:
         self.registration = Registration(book, hub, time, control, tournaments, players_per_event)
         self.prizes = Prizes(book, hub, time, results)
         self.player_pages = PlayerPages(book, hub)
+        self.lists = EventLists(book)
         self.read_models = ReadModels(book, hub, time, tournaments)
 
     def authorize(self, event_id: str, token: str | None) -> EventRecord:
