@@ -111,7 +111,22 @@ def _new_event_choices() -> dict[str, Any]:
         ],
         "roster_help": ROSTER_HELP,
         "lists_help": LISTS_HELP,
+        "variant_formats": [f.id for f in FORMATS.values() if f.variants],
+        "format_list_rules": format_list_rules(),
     }
+
+
+def format_list_rules() -> dict[str, list[str]]:
+    """Each format's own list rules, whatever the event's variants, in its document's
+    words (IG2014: field allowance C across lists, specialists by size, fully painted)."""
+    out: dict[str, list[str]] = {}
+    for fmt in FORMATS.values():
+        for rule in fmt.list_rules:
+            words = rule.with_painting(rule.rules).words(fmt.default_points)
+            if words:
+                out[fmt.id] = words
+                break
+    return out
 
 
 def _whole(value: str, name: str) -> int:
@@ -150,6 +165,7 @@ EVENT_PAGES = (
     ("/admin", "event_admin.html", "The EO's page (the EO key stays in the link's fragment)."),
     ("/dashboard", "dashboard.html", "Every table's clock and status, live."),
     ("/cards", "cards.html", "Table cards to print, one or two per page."),
+    ("/lists", "lists_print.html", "Every player's army lists to print, one sheet a player."),
     ("/prizes", "prizes.html", "ST3: the prizes, for the public and the EO; printable."),
     ("/vote", "vote.html", "ST3: a player's blind vote, opened from their seat link."),
 )

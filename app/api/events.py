@@ -31,6 +31,7 @@ from app.api.guard import (
 from app.api.hardening import StrictJsonRoute
 from app.domain.army_lists import ROSTER_HELP
 from app.domain.errors import NotFound
+from app.domain.formats import FORMATS
 from app.domain.standings import record_sheet
 from app.domain.variants import HELP as VARIANTS_HELP
 from app.events.base import EventSpec
@@ -52,19 +53,26 @@ for part in (event_players.router, event_rounds.router, event_results.router):
 STANDINGS_HELP = "ST2: baseline, assassin, control, destruction or finals"
 
 
+def _lists_choices() -> str:
+    """The `lists` setting each format takes, as its document says (its default first)."""
+    parts = []
+    for fmt in FORMATS.values():
+        choices = " or ".join(f"{r.lists} ({r.name})" for r in fmt.list_rules)
+        default = "required" if fmt.default_lists is None else f"default {fmt.default_lists}"
+        parts.append(f"{fmt.id} {choices}, {default}")
+    return "army lists per player, by format: " + "; ".join(parts)
+
+
+LISTS_CHOICES = _lists_choices()
+
+
 class EventIn(BaseModel):
     name: str = Field(..., min_length=1, max_length=120)
     format: str = Field("sr2019", max_length=32, description="a format id (GET /api/formats)")
     points: int = Field(
         75, ge=0, le=1000, description="event point size (sets the Deathclock, DC1)"
     )
-    lists: int | None = Field(
-        None,
-        ge=1,
-        le=3,
-        description="army lists per player: sr2019 1-3 (default 1); masters2019 2 (Dyad) "
-        "or 3 (Trinity), required; champions2019 2 (1 list, a 2nd optional)",
-    )
+    lists: int | None = Field(None, ge=1, le=3, description=LISTS_CHOICES)
     fixed_rounds: int | None = Field(None, ge=1, le=12)
     clock_minutes: int | None = Field(
         None, ge=1, le=360, description="player clock in minutes; omitted = the format's (DC1)"

@@ -6,12 +6,13 @@ by the EO one sheet a player, and made public on the event's page once round 1 s
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from app.domain.army_lists import list_texts
 from app.domain.errors import RuleError
 from app.events.book import EventBook
-from app.store.models import PlayerEntry
+from app.store.models import EoAction, PlayerEntry
 
 #: The EO's log row that makes the lists public (its detail: public true or false).
 PUBLIC_ACTION = "lists_public"
@@ -20,6 +21,15 @@ PUBLIC_ACTION = "lists_public"
 def lists_locked(book: EventBook, event_id: str) -> bool:
     """A player's lists are locked once the event starts (its first round starts)."""
     return any(r.started_ms is not None for r in book.rounds(event_id))
+
+
+def made_public(actions: Iterable[EoAction]) -> bool:
+    """The EO made the lists public (the last word in the EO's log stands)."""
+    public = False
+    for action in actions:
+        if action.action == PUBLIC_ACTION:
+            public = bool(json.loads(action.detail_json).get("public"))
+    return public
 
 
 def _sheet(player: PlayerEntry, admin: bool) -> dict[str, Any]:
@@ -50,12 +60,7 @@ class EventLists:
         return lists_locked(self.book, event_id)
 
     def public(self, event_id: str) -> bool:
-        """The EO made the lists public (the last word in the EO's log stands)."""
-        public = False
-        for action in self.book.actions(event_id):
-            if action.action == PUBLIC_ACTION:
-                public = bool(json.loads(action.detail_json).get("public"))
-        return public
+        return made_public(self.book.actions(event_id))
 
     def set_public(self, event_id: str, public: bool) -> bool:
         """Make the lists public on the event's page (once round 1 starts), or private again."""

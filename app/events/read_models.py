@@ -25,6 +25,7 @@ from app.domain.variants import names as variant_names
 from app.events.base import list_policy, pairings_of
 from app.events.book import ChangeListener, EventBook
 from app.events.dashboard import Dashboards, summary
+from app.events.event_lists import made_public
 from app.events.results import (
     complete,
     event_standings,
@@ -56,6 +57,8 @@ class EventData:
     rounds: list[RoundEntry]
     results: dict[str, TableResult]
     records: list[PlayerRecord]
+    #: The EO made the players' lists public (once round 1 started).
+    lists_public: bool = False
 
 
 class ReadModels:
@@ -103,10 +106,11 @@ class ReadModels:
                 raise NotFound(f"no event {event_id!r}")
             players = repo.players(event_id)
             rounds = repo.rounds(event_id)
+            public = made_public(repo.actions(event_id))
         self.builds += 1
         results = recorded_results(self.hub.event_tables(event_id))
         records = records_of(event, players, rounds, results)
-        return EventData(event, players, rounds, results, records)
+        return EventData(event, players, rounds, results, records, public)
 
     def _build(self, event_id: str) -> dict[bool, View]:
         data = self.load(event_id)
@@ -270,6 +274,8 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
             "standings_name": get_ranking(event.standings).name,
             "standings_order": get_ranking(event.standings).order_words,
             "painting_category": event.painting_category,
+            "lists_locked": any(r.started_ms is not None for r in rounds),
+            "lists_public": data.lists_public,
             **_list_rules(event),
         },
         "players": [

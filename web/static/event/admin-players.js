@@ -12,7 +12,7 @@ export function renderPlayers() {
   const active = players.filter((p) => !p.dropped && !p.cut).length;
   DC.setText($("player-count"), players.length ? String(active) + (active !== players.length ? " of " + players.length : "") : "");
   $("no-players").hidden = players.length > 0;
-  const key = JSON.stringify([players, S.editPlayer, ev.lists]);
+  const key = JSON.stringify([players, S.editPlayer, ev.lists, ev.lists_locked]);
   renderSection("players", key, () => {
     const body = $("players-body");
     body.textContent = "";
@@ -32,13 +32,13 @@ function playerRow(p, more) {
   let state = null;
   if (p.cut) state = el("span", { class: "tag cut", text: "cut" });
   else if (p.dropped) state = el("span", { class: "tag dropped", text: "dropped" });
-  else if (p.joined_round > 1) state = el("span", { class: "tag late", title: "Late: a loss for each round missed (RP7)", text: "from round " + p.joined_round });
+  else if (p.joined_round > 1) state = el("span", { class: "tag late", title: "Late: a loss for each round missed", text: "from round " + p.joined_round });
   const dropBtn = el("button", {
     type: "button",
     class: "btn small subtle" + (p.dropped ? " rejoin" : " drop"),
     id: "drop-" + p.id,
     text: p.dropped ? "Rejoin" : "Drop",
-    title: p.dropped ? "Pair this player again from the next round (RP7)" : "Not paired again (RP7)",
+    title: p.dropped ? "Pair this player again from the next round" : "Not paired again",
   });
   dropBtn.addEventListener("click", () => dropPlayer(p, dropBtn));
   return el(
@@ -56,7 +56,7 @@ function playerRow(p, more) {
       el("button", { type: "button", class: "btn small subtle", id: "edit-" + p.id, text: "Edit", onclick: () => editPlayer(p) }),
       dropBtn,
       played(p.id) ? null : el("button", { type: "button", class: "btn small subtle danger", id: "delete-" + p.id, text: "Delete", title: "Added by mistake: remove before they play", onclick: (ev) => deletePlayer(p, ev.currentTarget) }),
-      el("a", { class: "btn small subtle", href: sheetHref(p.id), title: "Record sheet (ST6)", text: "Sheet" })
+      el("a", { class: "btn small subtle", href: sheetHref(p.id), title: "Record sheet", text: "Sheet" })
     )
   );
 }
@@ -68,7 +68,7 @@ function played(playerId) {
 
 export function editPlayer(p) {
   S.editPlayer = p.id;
-  S.playerDraft = { name: p.name, faction: p.faction, lists: p.lists, note: p.list_note || "", painted: !!p.painted };
+  S.playerDraft = { name: p.name, faction: p.faction, lists: p.lists, note: p.list_note || "", painted: !!p.painted, reason: "" };
   renderPlayers();
   const input = $("edit-name");
   if (input) input.focus();
@@ -94,6 +94,10 @@ export function playerEditor(p) {
       el("input", { id: "edit-note", type: "text", maxlength: "300", value: d.note, placeholder: "EO note: lets refused lists stand", "aria-label": "EO note letting refused lists stand", oninput: (e) => (d.note = e.target.value) }),
       el("label", { class: "check-row small" }, el("input", { id: "edit-painted", type: "checkbox", checked: d.painted, onchange: (e) => (d.painted = e.target.checked) }), " Painted")
     ),
+    // Round 1 has started: the lists are locked, and a fix says why (in the EO's log).
+    S.view.event.lists_locked
+      ? el("input", { id: "edit-reason", type: "text", maxlength: "300", value: d.reason, placeholder: "Lists are locked: reason for fixing them (kept in the EO log)", "aria-label": "Reason for fixing the locked lists", oninput: (e) => (d.reason = e.target.value) })
+      : null,
     el(
       "div",
       { class: "form-buttons" },
@@ -113,7 +117,7 @@ export function playerEditor(p) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     run(save, error, async () => {
-      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, lists: d.lists, list_note: d.note, painted: d.painted } });
+      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, lists: d.lists, list_note: d.note, painted: d.painted, reason: d.reason } });
       S.editPlayer = null;
       toast("Saved " + d.name.trim(), "info");
       await load(true);

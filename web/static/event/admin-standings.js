@@ -36,6 +36,10 @@ export function describe(a) {
       return "Added " + a.name;
     case "edit_player":
       return "Edited " + a.name;
+    case "fix_lists":
+      return "Fixed " + a.name + "'s locked lists: " + a.reason;
+    case "lists_public":
+      return a.public ? "Showed the lists on the public page" : "Hid the lists from the public page";
     case "drop":
       return "Dropped " + playerName(a.player);
     case "rejoin":
@@ -51,7 +55,7 @@ export function describe(a) {
       const ties = calls.filter((c) => c === "tie").length;
       const on = calls.filter((c) => c === "play_on").length;
       const out = calls.length - ties - on;
-      return "Round " + a.round + " end (DC8): " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out (DC7)" : "");
+      return "Round " + a.round + " end: " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out" : "");
     }
     case "enter_result":
     case "correct_result": {

@@ -4,6 +4,7 @@
 // with the EO token in X-EO-Token, after which the view is fetched again. The event's
 // dashboard socket keeps table statuses live and says when to fetch again.
 import * as DC from "./common.js";
+import { renderLists, wireLists } from "./admin-lists.js";
 import { openFromLink, renderPairings } from "./admin-pairings.js";
 import { renderPlayers, wirePlayers, wireRounds } from "./admin-players.js";
 import { renderHead, renderRound, tick } from "./admin-round.js";
@@ -19,6 +20,7 @@ function render() {
   renderRound();
   renderPairings();
   renderPlayers();
+  renderLists();
   renderStandings();
   if (S.focusTable) openFromLink();
 }
@@ -119,6 +121,7 @@ DC.wireAuthForm(() => {
 });
 wireRounds();
 wirePlayers();
+wireLists();
 $("refresh-actions").addEventListener("click", (ev) => run(ev.currentTarget, null, loadActions));
 setInterval(tick, 250);
 setInterval(() => {

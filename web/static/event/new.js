@@ -68,13 +68,28 @@ function setupForm() {
     wm.hidden = wm.disabled = runewars;
   }
 
+  // The Steamroller variants, only for the formats whose document has them; each
+  // format's own list rules (IG2014's) shown under the list count.
+  const variantsField = document.getElementById("variants-field");
+  function onVariants() {
+    if (variantsField) {
+      const on = (variantsField.getAttribute("data-formats") || "").split(" ").indexOf(format.value) >= 0;
+      variantsField.hidden = variantsField.disabled = !on;
+    }
+    Array.prototype.forEach.call(document.querySelectorAll(".list-rules[data-format]"), (box) => {
+      box.hidden = box.getAttribute("data-format") !== format.value;
+    });
+  }
+
   format.addEventListener("change", () => {
     onFormat(null);
     onRoster();
     onGame();
+    onVariants();
   });
   onRoster();
   onGame();
+  onVariants();
 
   form.addEventListener("submit", () => {
     const button = document.getElementById("create-event");

@@ -1,6 +1,7 @@
 // Public event page: the current round and its clock, pairings, results and standings.
 // Polls GET /api/events/{id} every 10 s; the round clock follows the server's time.
 import * as DC from "./common.js";
+import { showLists } from "./public-lists.js";
 
 const { $, el, api, setText, toggleClass } = DC;
 const eventId = DC.eventId;
@@ -67,6 +68,7 @@ function render() {
     renderPairings();
     renderStandings();
   }
+  showLists(v);
   tick();
 }
 
