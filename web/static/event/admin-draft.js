@@ -9,7 +9,7 @@ import { $, S, api, base, current, format, load, run, toast } from "./admin-stat
 const CALL_WORDS = {
   tie: "declared a tie (the game ends now; CP stand as they are)",
   play_on: "plays on (5 minutes or less on both clocks, or paused by you this round)",
-  clock_out: "a clock has run out: decided by DC7, not a tie",
+  clock_out: "a clock has run out: the clock decides the game, not a tie",
 };
 
 function tableLine(p) {
@@ -60,7 +60,7 @@ export async function endRound() {
   const ids = Object.keys(preview).sort((a, b) => (byId[a] ? byId[a].table : 0) - (byId[b] ? byId[b].table : 0));
   const ties = ids.filter((id) => preview[id] === "tie").length;
   const ok = await ask({
-    title: "Apply the round end now (DC8)?",
+    title: "Apply the round end now?",
     lines: ids.length
       ? [ties === 0 ? "No table would be declared a tie now." : ties + (ties === 1 ? " table is" : " tables are") + " declared a tie now, as their clocks stand:"]
       : ["Every game of round " + r.number + " has finished: nothing changes at the tables."],
@@ -84,7 +84,7 @@ async function repairDraft() {
   const ok = await ask({
     title: "Pair round " + r.number + " again?",
     lines: [
-      "New pairings are drawn for the players as they are now (RP2/RP3), with the same scenario, " + r.scenario.name + ". Swaps you made are undone.",
+      "New pairings are drawn for the players as they are now, with the same scenario, " + r.scenario.name + ". Swaps you made are undone.",
       "Table cards and seat links already handed out for this round stop working: print the cards again.",
     ],
     confirm: "Pair again",

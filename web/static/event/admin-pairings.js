@@ -48,7 +48,7 @@ export function playerCell(player, pairing) {
     el("a", { href: sheetHref(player.id), class: "plain", text: player.name }),
     // Decided at the table, by the starting roll: shown once it is.
     pairing.first === player.id ? el("span", { class: "tag first", title: "Decided at the table: deploys and plays first", text: "goes first" }) : null,
-    down ? el("span", { class: "tag down", title: "Paired down (RP2)", text: "paired down" }) : null
+    down ? el("span", { class: "tag down", title: "Paired down: their opponent is from the group below, with fewer tournament points", text: "paired down" }) : null
   );
 }
 
@@ -67,7 +67,7 @@ export function pairingRow(round, p, status) {
   } else {
     resultCell.append(el("span", { class: "muted", text: "—" }));
   }
-  if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "DC8 tie" : call === "clock_out" ? "DC7 clock out" : "DC8 play on" }));
+  if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "tie at the round's end" : call === "clock_out" ? "clock ran out" : "plays on past the round's end" }));
 
   let action = null;
   if (p.table_id && round.started_ms !== null) {

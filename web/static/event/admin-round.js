@@ -140,12 +140,12 @@ export function renderRound() {
     const out = Object.values(ended).filter((c) => c === "clock_out").length;
     DC.setText(
       calls,
-      "Round end applied (DC8): " + ties + (ties === 1 ? " table declared a tie" : " tables declared a tie") + ", " + on + " playing on" +
-        (out ? ", " + out + " decided by the clock running out (DC7)." : ".")
+      "Round end applied: " + ties + (ties === 1 ? " table declared a tie" : " tables declared a tie") + ", " + on + " playing on" +
+        (out ? ", " + out + " decided by the clock running out." : ".")
     );
     calls.hidden = false;
   } else if (ended) {
-    DC.setText(calls, "Round end applied (DC8): every game had finished.");
+    DC.setText(calls, "Round end applied: every game had finished.");
     calls.hidden = false;
   } else {
     calls.hidden = true;

@@ -71,7 +71,7 @@ async function submitAdjust(p, refs, form) {
     title: "Set " + names[index] + "'s clock to " + DC.clock(ms) + "?",
     lines: [
       "Table " + p.table + ": " + names[index] + " (" + refs.adjSide.value.toUpperCase() + ") has " + now + " left now; it becomes " + DC.clock(ms) + " on both phones.",
-      ms === 0 ? "At 0:00 their clock has run out: DC7 decides the game." : "",
+      ms === 0 ? "At 0:00 their clock has run out: the clock decides the game." : "",
     ].filter(Boolean),
     note: "The change is logged in the table's log and yours; a later adjustment can change it again.",
     confirm: "Set to " + DC.clock(ms),

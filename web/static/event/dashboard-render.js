@@ -309,7 +309,7 @@ export function drawCard(entry, row, toEnd, eo, round) {
   toggleClass(card, "cannot-finish", !!cannot);
   refs.finish.hidden = !cannot;
   const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;
-  setText(refs.call, call === "tie" ? "DC8: tie" : call === "play_on" ? "DC8: play on" : call === "clock_out" ? "DC7: clock ran out" : call === "dice_down" ? "DC10: dice down" : "");
+  setText(refs.call, call === "tie" ? "Round end: tie" : call === "play_on" ? "Round end: play on" : call === "clock_out" ? "Clock ran out" : call === "dice_down" ? "Dice down" : "");
   refs.call.hidden = !call;
   if (refs.foot.hidden !== (!cannot && !call)) {
     refs.foot.hidden = !cannot && !call;

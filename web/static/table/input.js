@@ -118,7 +118,7 @@ export async function onAction(action, button) {
       break;
     }
     case "call-tie":
-      if (await ask("The round's time is up: end this game as a tie (DC8)?", "Declare a tie")) command("call_tie");
+      if (await ask("The round's time is up: end this game as a tie?", "Declare a tie")) command("call_tie");
       break;
     case "pause":
       command("pause");

@@ -238,8 +238,8 @@ const REASONS = {
   clock: () => "A clock ran out.",
   concession: () => "A player conceded.",
   tiebreaker: () => "Tiebreakers decided it (P1 – P2):",
-  time: () => "The round's time was up (DC8): the game ends as a " + tieWord().toLowerCase() + ".",
-  pausing: () => "A second warning for pausing the clock (DC5).",
+  time: () => "The round's time was up: the game ends as a " + tieWord().toLowerCase() + ".",
+  pausing: () => "A second warning for pausing the clock.",
   eo: () => "Entered by the organiser.",
 };
 
