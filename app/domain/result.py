@@ -124,6 +124,29 @@ def _tiebreak(
     return None, True
 
 
+def tiebreak_steps(
+    game: Played, result: Result, presence: tuple[int | None, int | None]
+) -> list[tuple[Tiebreaker, tuple[int | None, int | None]]]:
+    """TS7: the ruleset's tiebreakers in its own order, up to the one that decided,
+    each with both players' values as the result has them (APD: what each suffered)."""
+    apd = result.army_points_destroyed
+    steps: list[tuple[Tiebreaker, tuple[int | None, int | None]]] = []
+    for tiebreaker in game.format.tiebreakers:
+        values: tuple[int | None, int | None]
+        if tiebreaker is Tiebreaker.COLLECTED:
+            values = presence
+        elif tiebreaker is Tiebreaker.APD_SUFFERED:
+            values = (apd[1], apd[0])
+        elif tiebreaker is Tiebreaker.CONTROL_POINTS:
+            values = result.control_points
+        else:
+            values = _measure(game, tiebreaker, apd)
+        steps.append((tiebreaker, values))
+        if values[0] != values[1] or None in values:
+            break
+    return steps
+
+
 def _measure(game: Played, tiebreaker: Tiebreaker, apd: tuple[int, int]) -> tuple[int, int]:
     """Each side's number for a tiebreaker the table already knows; more is better."""
     if tiebreaker is Tiebreaker.CASTERS:

@@ -16,6 +16,8 @@ from app.domain.game import (
     reports_needed,
     settled,
 )
+from app.domain.result import tiebreak_steps
+from app.domain.rulebook import Tiebreaker
 from app.domain.scenarios import Element
 from app.tables.warmachine import seating, time_moved
 from app.tables.warmachine.pregame_view import pregame_prompt, pregame_view
@@ -290,28 +292,27 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
     }
 
 
-_TIEBREAKS = ("casters", "control_points", "army_points_suffered", "scenario_presence")
+#: Each tiebreaker's name on the wire (the collected one is the format's own number,
+#: named by the table's `collected`).
+_STEP_NAMES = {
+    Tiebreaker.CASTERS: "casters",
+    Tiebreaker.CONTROL_POINTS: "control_points",
+    Tiebreaker.APD_SUFFERED: "army_points_suffered",
+    Tiebreaker.COLLECTED: "scenario_presence",
+}
 
 
 def decided_by(game: Game, result: Result | None) -> list[dict[str, Any]]:
-    """TS7: the tiebreakers a tied game went through, up to the one that decided it, with
-    both players' values (casters left, CP, army points suffered, scenario presence)."""
+    """TS7: the tiebreakers a tied game went through in its format's order, up to the
+    one that decided it, with both players' values."""
     if result is None or result.method is not Method.TIEBREAKER:
         return []
-    apd = result.army_points_destroyed
-    presence = tuple(r.scenario_presence if r else None for r in game.reports)
-    values: tuple[list[int | None], ...] = (
-        [int(game.casters[0]), int(game.casters[1])],
-        list(result.control_points),
-        [apd[1], apd[0]],
-        list(presence),
+    presence = (
+        None if game.reports[0] is None else game.reports[0].scenario_presence,
+        None if game.reports[1] is None else game.reports[1].scenario_presence,
     )
-    steps: list[dict[str, Any]] = []
-    for step, pair in zip(_TIEBREAKS, values, strict=True):
-        steps.append({"step": step, "values": pair})
-        if pair[0] != pair[1]:
-            break
-    return steps
+    steps = tiebreak_steps(game, result, presence)
+    return [{"step": _STEP_NAMES[step], "values": list(values)} for step, values in steps]
 
 
 def table_summary(

@@ -1,5 +1,5 @@
 // Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
-import { tieWord } from "./ruleset.js";
+import { collectedLabel, tieWord } from "./ruleset.js";
 import { $, show } from "../lib/dom.js";
 import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableLabel } from "./state.js";
 
@@ -142,14 +142,20 @@ const STEPS = {
   casters: "Casters left",
   control_points: "Control points",
   army_points_suffered: "Army points lost",
-  scenario_presence: "Scenario presence",
+};
+
+// The collected tiebreaker is the format's own number (IG2014: army points remaining).
+const collectedStep = () => {
+  const words = collectedLabel().replace(/ \(.*$/, "");
+  return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
 // TS7: each tiebreaker the game went through, with both players' values (P1 – P2).
 export function decidedText(step) {
   const [a, b] = step.values;
   const shown = (v) => (v === null || v === undefined ? "—" : String(v));
-  return (STEPS[step.step] || step.step) + ": " + shown(a) + " – " + shown(b);
+  const name = step.step === "scenario_presence" ? collectedStep() : STEPS[step.step] || step.step;
+  return name + ": " + shown(a) + " – " + shown(b);
 }
 
 export function elementName(id) {
