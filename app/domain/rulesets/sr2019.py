@@ -37,7 +37,7 @@ PLAYER_CLOCK = MappingProxyType({0: 20, 25: 30, 50: 42, 75: 60, 100: 75, 150: 12
 #: "Scenario Elements": rectangular zones (6" × 12"), circular zones (12" diameter); a
 #: flag is contested within 4" ("Flags"). The text places them "in accordance with the
 #: diagram", which it does not have: sizes, no spots.
-RECTANGLE = rectangle(12, 6)
+RECTANGLE = rectangle(6, 12)
 CIRCLE = circle(12)
 FLAG = marker(4)
 OBJECTIVE = marker(0)

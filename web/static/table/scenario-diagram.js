@@ -115,7 +115,7 @@ function tray(root, unplaced, top, table, removed) {
   if (!unplaced.length) return 0;
   root.append(text(0, top + LABEL / 2, "To place as the scenario sheet's diagram shows:", "dg-small", "start"));
   let x = 0;
-  let y = top + LABEL + 1;
+  let y = top + LABEL + 3.5; // room for a marker's badge above it
   let row = 0;
   for (const item of unplaced) {
     const s = item.e.shape;
@@ -170,9 +170,13 @@ export function drawScenario(box, scenario, removed) {
   const trayHeight = tray(root, unplaced, t + 2 * GAP, t, gone);
   const bottom = t + 2 * GAP + (trayHeight ? trayHeight + 1 : 0);
   const top = -2 * GAP;
+  const height = bottom - top;
+  // A light sheet under everything, so the labels read the same in a dark theme.
+  const paper = svg("rect", { x: -1, y: top, width: t + 2, height, rx: 1, class: "dg-paper" });
   const image = svg(
     "svg",
-    { viewBox: [-1, top, t + 2, bottom - top].join(" "), class: "scenario-svg", role: "img", "aria-label": "Table set-up for " + scenario.name },
+    { viewBox: [-1, top, t + 2, height].join(" "), class: "scenario-svg", role: "img", "aria-label": "Table set-up for " + scenario.name },
+    paper,
     root
   );
   box.append(image, legend(items, plan), el("p", { class: "muted small", text: "From " + plan.source + ". 48\" × 48\" table." }));
