@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app.domain.army_lists import read_list
 from app.domain.clock import Side, each, put
+from app.domain.errors import BadInput
 from app.domain.method import Method
 from app.domain.pregame import Pregame
 from app.domain.rulebook import Ruleset, Tiebreaker
@@ -167,6 +169,22 @@ def presence_needed(game: Played) -> bool:
     return not decided
 
 
+def conceded_army(game: Played, conceding: Side) -> tuple[int, str | None]:
+    """SR2019 "Sportsmanship": the conceding player's starting army, in army points: the
+    list they played, as its text gives its points; else the event's point size (the
+    list, None: no list played here gives its points)."""
+    pregame = game.pregame
+    played = None if pregame is None else pregame.in_play_order(pregame.lists)[conceding]
+    if played:
+        try:
+            points = read_list(played).points
+        except BadInput:
+            points = None
+        if points is not None:
+            return points, played
+    return game.setup.army_points, None
+
+
 def reports_needed(game: Played) -> tuple[Side, ...]:
     ending = game.ending
     if ending is None or game.recorded is not None:
@@ -197,7 +215,8 @@ def compute_result(game: Played) -> Result | None:
             return None
     if ending.method is Method.CONCESSION and winner is not None:
         rules = game.format
-        won_cp, won_apd = rules.concession(rules, cp[winner], apd[winner], game.setup.army_points)
+        army, _ = conceded_army(game, winner.other)
+        won_cp, won_apd = rules.concession(rules, cp[winner], apd[winner], army)
         cp, apd = put((0, 0), winner, won_cp), put((0, 0), winner, won_apd)
     return Result(
         winner=winner,

@@ -152,6 +152,9 @@ class Ruleset(Generic[G]):
     variants: tuple[str, ...] = ()
     #: The common event paths its events do not take, each with the reason (none).
     event_refusals: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: TS8: a concession gives the winner half the conceding player's starting army as
+    #: APD (SR2019 "Sportsmanship"); False: the winner's own count (IG2014).
+    concession_half_army: bool = True
 
     # -- what the engine asks -------------------------------------------------
 

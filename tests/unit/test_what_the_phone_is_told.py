@@ -4,7 +4,9 @@ document's section or rule id it follows."""
 from __future__ import annotations
 
 from app.domain import commands as c
+from app.domain.frozen import replace
 from app.domain.game import Method
+from app.domain.pregame import Pregame
 from app.tables.warmachine.view import game_view
 
 from .helpers import P1, P2, Table
@@ -43,3 +45,54 @@ def test_ig2014_decided_by_reaches_apd_last__TS7_4th_tiebreaker() -> None:
         "army_points_suffered",
     ]
     assert game_view(game, table.now)["decided_by"][-1]["values"] == [10, 30]
+
+
+# -- TS8, SR2019 "Sportsmanship": a concession -----------------------------------------
+
+
+def _conceded(p2_list: str | None) -> Table:
+    table = Table.new(army_points=75)
+    table.play_to(2, P1)
+    pregame = Pregame(steps=(), lists=("Haley2 / Storm Division (75)", p2_list))
+    table.game = replace(table.game, pregame=pregame)
+    table.do(P2, c.Concede())
+    table.do(P1, c.ReportGame(army_points_destroyed=10))
+    return table
+
+
+def test_a_concession_gives_half_the_conceding_players_list__TS8_sportsmanship() -> None:
+    """"army points destroyed equal to half the total value of the opponent's starting
+    army, rounded up": the list P2 played is 49 points, not the event's 75."""
+    table = _conceded("Kreoss3 / Exemplar Interdiction (49)")
+    result = table.game.result()
+    assert result is not None and result.army_points_destroyed == (25, 0)
+    view = game_view(table.game, table.now)
+    assert view["result"]["conceded_army"] == {
+        "points": 49,
+        "list": "Kreoss3 / Exemplar Interdiction (49)",
+        "by": "p2",
+    }
+
+
+def test_a_concession_without_the_lists_points_uses_the_event_size_and_says_so__TS8() -> None:
+    table = _conceded("Kreoss3")
+    result = table.game.result()
+    assert result is not None and result.army_points_destroyed == (38, 0)
+    army = game_view(table.game, table.now)["result"]["conceded_army"]
+    assert army == {"points": 75, "list": None, "by": "p2"}
+
+
+def test_after_a_concession_the_header_cp_is_the_results__TS8_sportsmanship() -> None:
+    """One truth: the winner's 3 CP on the result are the CP the phone's header shows."""
+    table = _conceded(None)
+    view = game_view(table.game, table.now)
+    assert view["result"]["control_points"] == [3, 0]
+    assert view["control_points"] == [3, 0]
+
+
+def test_iron_gauntlet_concession_does_not_speak_of_half_an_army__TS8() -> None:
+    table = Table.new("outflank", format_id="ig2014", army_points=50)
+    table.play_to(2, P1)
+    table.do(P2, c.Concede())
+    game = table.do(P1, c.ReportGame(army_points_destroyed=17))
+    assert game_view(game, table.now)["result"]["conceded_army"] is None

@@ -40,6 +40,9 @@ function setupForm() {
   function onFormat(keepPoints) {
     var chosen = format.options[format.selectedIndex];
     var id = format.value;
+    // The subtitle names the chosen format, not always Steamroller 2019.
+    var subtitle = document.getElementById("format-name");
+    if (subtitle && chosen) subtitle.textContent = chosen.textContent.replace(/ \(round timer\)$/, "");
     var defaultPoints = chosen ? chosen.getAttribute("data-default-points") : null;
     fill(points, pointOptions[id] || [], keepPoints || null, defaultPoints);
     var keep = scenario.value;

@@ -239,6 +239,7 @@ IG2014: Ruleset[Game] = Ruleset(
     ),
     apd_words="units under half strength count half, casters 5 each",
     concession=concession,
+    concession_half_army=False,
     tie_word="Draw",
     bye=bye,
     pick_scenario=d3_row_d6_column,

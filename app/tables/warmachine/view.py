@@ -16,7 +16,7 @@ from app.domain.game import (
     reports_needed,
     settled,
 )
-from app.domain.result import tiebreak_steps
+from app.domain.result import conceded_army, tiebreak_steps
 from app.domain.rulebook import Tiebreaker
 from app.domain.scenarios import Element
 from app.tables.warmachine import seating, time_moved
@@ -127,7 +127,19 @@ def _result(game: Game, result: Result | None) -> dict[str, Any] | None:
         "words": outcome_words(winner, result.method, game.format.tie_word),
         # The organiser's reason for the result they entered or corrected.
         "reason": game.eo_reason if game.recorded is not None else "",
+        "conceded_army": _conceded_army(game, result),
     }
+
+
+def _conceded_army(game: Game, result: Result) -> dict[str, Any] | None:
+    """TS8: the starting army a concession's APD is half of: the conceding player's list
+    as it gives its points, else the event's size (`list` None: the phones say so)."""
+    rules = game.format
+    conceded = result.method is Method.CONCESSION and game.recorded is None
+    if not conceded or result.winner is None or not rules.concession_half_army:
+        return None
+    points, played = conceded_army(game, result.winner.other)
+    return {"points": points, "list": played, "by": side_name(result.winner.other)}
 
 
 def _board_ending(game: Game, result: Result | None) -> dict[str, Any] | None:
@@ -245,7 +257,8 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "paused": game.paused,
         "remaining_ms": [clock.remaining(Side.P1, now_ms), clock.remaining(Side.P2, now_ms)],
         "as_of_ms": now_ms,
-        "control_points": list(game.control_points),
+        # The result's CP once there is one (a concession gives the winner its minimum).
+        "control_points": list(game.control_points if result is None else result.control_points),
         "objectives_destroyed": sorted(game.objectives_destroyed),
         "removed": sorted(game.removed),
         # CP earned from each element so far, and what this round's special rules bring.

@@ -122,7 +122,7 @@ export function renderTap(g) {
   const sending = pendingCommand("pass_turn");
   let hint = "";
   if (presuming) {
-    hint = "Offline: " + nameOf(opp) + "'s taps are not seen here. TAP when your own " + (g.phase === "turn" ? "turn" : "deployment") + " is done";
+    hint = "Offline: " + nameOf(opp) + "'s taps are not seen here. TAP when your own " + (g.phase === "turn" ? "turn" : g.phase === "pre_deployment" ? "pre-deployment" : "deployment") + " is done";
   } else if (g.phase === "ready") {
     hint = mine === "p1" ? "Press “Start the clock” when you are ready to deploy." : "Waiting for " + nameOf("p1") + " to start the clock.";
   } else if (PLAYING.includes(g.phase) && g.paused) {
@@ -130,6 +130,7 @@ export function renderTap(g) {
   } else if (tappable) {
     const turnEnd = due("turn_end", mine);
     if (sending) hint = "Sending…";
+    else if (g.phase === "pre_deployment") hint = "TAP when your pre-deployment is done";
     else if (g.phase === "deployment") hint = "TAP when your deployment is done";
     else if (g.phase === "advance_deployment") hint = "TAP when your advance deployment is done";
     else if (turnEnd) hint = "TAP to end your turn — " + turnEndText(turnEnd);
@@ -138,6 +139,8 @@ export function renderTap(g) {
     hint = "Interrupt: your time runs. Press “Back to " + nameOf(opp) + "” when done.";
   } else if (PLAYING.includes(g.phase) && g.interrupted) {
     hint = "Interrupt: " + nameOf(opp) + "'s time runs";
+  } else if (g.phase === "pre_deployment") {
+    hint = nameOf(opp) + " is pre-deploying";
   } else if (g.phase === "deployment" || g.phase === "advance_deployment") {
     hint = nameOf(opp) + " is deploying";
   } else if (g.phase === "turn") {
@@ -277,6 +280,13 @@ export function renderResultTable(r, g) {
       row("List", (r.lists && r.lists[0]) || "—", (r.lists && r.lists[1]) || "—")
     )
   );
+  const army = r.conceded_army;
+  if (army) {
+    // SR2019 "Sportsmanship": half the conceding player's starting army, rounded up.
+    const whose = nameOf(army.by) + "'s starting army";
+    const basis = army.list ? whose + " (" + army.points + " points, from the list " + army.list + ")" : whose + ": the event's " + army.points + " points, as " + nameOf(army.by) + "'s list does not give its points";
+    box.append(el("p", { class: "small muted", id: "conceded-army", text: "Concession: army points destroyed are half of " + basis + ", rounded up." }));
+  }
 }
 
 export function renderEo(g) {

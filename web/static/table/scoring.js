@@ -100,6 +100,7 @@ export function buildScoring() {
     row.append(group);
     box.append(row);
   }
+  if (dominating) box.append(el("p", { id: "dominate-note", class: "note", role: "status", hidden: "" }));
   if (objectives.length) {
     box.append(el("p", { class: "question" }, el("strong", { text: "Objectives" }), " destroyed or removed this turn:"));
     for (const e of objectives) {
@@ -116,18 +117,25 @@ export function sheetScoring() {
   return out;
 }
 
-// One element's choice on the sheet; a caster dominates one element, so a side's
-// domination elsewhere goes back to none.
+// One element's choice on the sheet. "When a warcaster or warlock can dominate more
+// than one scenario element, the active player must choose one to dominate": a side's
+// domination elsewhere goes back to none, and the sheet says so.
 export function chooseElement(id, value) {
   const sheet = S.sheet;
   delete sheet.control[id];
   delete sheet.dominate[id];
+  const note = $("dominate-note");
+  if (note) note.hidden = true;
   if (value.startsWith("dom:")) {
     const side = value.slice(4);
     for (const [other, by] of Object.entries(sheet.dominate)) {
       if (by === side) {
         delete sheet.dominate[other];
         pressed(other, "none");
+        if (note) {
+          note.textContent = "A caster dominates one element only: " + elementName(other) + " is back to none, " + elementName(id) + " is dominated by " + nameOf(side) + ".";
+          note.hidden = false;
+        }
       }
     }
     sheet.dominate[id] = side;
