@@ -23,6 +23,7 @@ from app.events.base import EventSpec
 from app.events.service import EventService
 from app.store.repository import Store
 from app.tables.hub import TableHub
+from app.tables.placement import Alone
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 
@@ -42,6 +43,8 @@ PLAYERS = [
 ]
 
 MIN = 60_000
+#: The demo is one process: its tables' commands are applied here.
+HERE = Alone()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ async def _tap(
                 scoring=c.Scoring() if game.scoring_due else None,
             )
             command = c.PassTurn(game.active, quiet)
-    await room.execute(game.active, device, seq, command)
+    await HERE.execute(room, game.active, device, seq, command)
 
 
 async def _first_player(room: TableRoom, rng: random.Random) -> None:
@@ -90,9 +93,9 @@ async def _first_player(room: TableRoom, rng: random.Random) -> None:
     the first player starts deployment."""
     first, second = rng.sample(range(1, 7), 2)
     winner = Side.P1 if first > second else Side.P2
-    await room.execute(winner, "demo-first", 1, c.StartingRoll(at_table=(first, second)))
-    await room.execute(winner, "demo-first", 2, c.ChooseOrder(first=rng.random() < 0.7))
-    await room.execute(Side.P1, "demo-first", 3, c.StartClock())
+    await HERE.execute(room, winner, "demo-first", 1, c.StartingRoll(at_table=(first, second)))
+    await HERE.execute(room, winner, "demo-first", 2, c.ChooseOrder(first=rng.random() < 0.7))
+    await HERE.execute(room, Side.P1, "demo-first", 3, c.StartClock())
 
 
 async def _finish(room: TableRoom, rng: random.Random, confirm: bool) -> None:
@@ -100,14 +103,14 @@ async def _finish(room: TableRoom, rng: random.Random, confirm: bool) -> None:
     game = room.game
     if game.phase is not Phase.OVER:
         loser = Side(rng.randint(0, 1))
-        await room.execute(loser, "demo", 200, c.CasterDestroyed())
+        await HERE.execute(room, loser, "demo", 200, c.CasterDestroyed())
     if room.game.final_scoring_due:
-        await room.execute(Side.P1, "demo", 201, c.FinalScoring(_scoring(room, rng)))
+        await HERE.execute(room, Side.P1, "demo", 201, c.FinalScoring(_scoring(room, rng)))
     for side in Side:
         apd = rng.randint(10, 60)
-        await room.execute(side, f"demo-{side.label}", 202, c.ReportGame(apd, None, "List 1"))
+        await HERE.execute(room, side, f"demo-{side.label}", 202, c.ReportGame(apd, None, "List 1"))
     for side in Side if confirm else (Side.P1,):
-        await room.execute(side, f"demo-{side.label}", 203, c.ConfirmResult())
+        await HERE.execute(room, side, f"demo-{side.label}", 203, c.ConfirmResult())
 
 
 async def _play_out(room: TableRoom, clock: FakeTime, rng: random.Random) -> None:
@@ -116,14 +119,14 @@ async def _play_out(room: TableRoom, clock: FakeTime, rng: random.Random) -> Non
         clock.advance(rng.randint(20, 60) * 1000)
         await _tap(room, "demo", seq)
     loser = Side(rng.randint(0, 1))
-    await room.execute(loser, "demo", 100, c.CasterDestroyed())
+    await HERE.execute(room, loser, "demo", 100, c.CasterDestroyed())
     if room.game.final_scoring_due:
-        await room.execute(loser.other, "demo", 101, c.FinalScoring(c.Scoring()))
+        await HERE.execute(room, loser.other, "demo", 101, c.FinalScoring(c.Scoring()))
     for side in Side:
         apd = rng.randint(20, 60) if side is loser.other else rng.randint(5, 40)
-        await room.execute(side, f"demo-{side.label}", 102, c.ReportGame(apd, None, "List 1"))
+        await HERE.execute(room, side, f"demo-{side.label}", 102, c.ReportGame(apd, None, "List 1"))
     for side in Side:
-        await room.execute(side, f"demo-{side.label}", 103, c.ConfirmResult())
+        await HERE.execute(room, side, f"demo-{side.label}", 103, c.ConfirmResult())
 
 
 async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
@@ -166,7 +169,7 @@ async def build_demo(database_url: str, now_ms: int | None = None) -> DemoEvent:
         for room, confirm in zip(reversed(tables[3:]), (True, False), strict=False):
             await _finish(room, rng, confirm)
         if len(tables) > 2:
-            await tables[2].execute(c.Role.EO, "", 0, c.PauseClock())
+            await HERE.execute(tables[2], c.Role.EO, "", 0, c.PauseClock())
         return DemoEvent(event.id, event.admin_token)
     finally:
         await service.close()

@@ -32,7 +32,6 @@ from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import BodyLimit, ClientGuard, SecurityHeaders
 from app.cluster.backplane import Backplane, RedisBroadcast
 from app.cluster.cluster import Cluster, new_worker_id
-from app.cluster.placement import Alone, Placement
 from app.collector import CROWD, Census, pace_collector
 from app.events.dashboard import Dashboards
 from app.events.service import EventService
@@ -43,6 +42,7 @@ from app.store.log_rows import log_rows
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.log_page import LogPages
+from app.tables.placement import Placement
 from app.tables.timesource import SystemTime, TimeSource
 
 
@@ -79,15 +79,16 @@ def create_app(
             dice = random.Random(f"dice:{settings.seed}")
             hub.dice = lambda: random.Random(dice.random())
         app.state.cluster = cluster
-        #: Where a socket's command is applied: here, or at the worker that owns its table.
-        placement: Placement = Alone() if cluster is None else cluster
+        #: Where a table's commands are applied (a socket's, the organiser's, the server's
+        #: timers'): here, or at the worker that owns the table.
+        placement: Placement = hub.placement
         app.state.placement = placement
         gc.collect()
         gc.freeze()  # what was loaded lives as long as the server: only a full collection walks it
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
-        service = EventService(store, hub, clock, rng, settings.players_per_event)
+        service = EventService(store, hub, clock, rng, settings.players_per_event, placement)
         service.book.listeners.append(service.read_models.publisher(dashboards))
         if cluster is not None:
             service.book.listeners.append(cluster.event_changed)

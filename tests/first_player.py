@@ -15,9 +15,9 @@ DEVICE = "first-player"
 async def first_seat_goes_first(room: Any) -> None:
     """The dice rolled at the table go the first seat's way; its player goes first and
     starts deployment (their clock runs)."""
-    await room.execute(Side.P1, DEVICE, 1, c.StartingRoll(at_table=(6, 1)))
-    await room.execute(Side.P1, DEVICE, 2, c.ChooseOrder(first=True))
-    await room.execute(Side.P1, DEVICE, 3, c.StartClock())
+    await room.apply(Side.P1, DEVICE, 1, c.StartingRoll(at_table=(6, 1)))
+    await room.apply(Side.P1, DEVICE, 2, c.ChooseOrder(first=True))
+    await room.apply(Side.P1, DEVICE, 3, c.StartClock())
 
 
 async def every_first_seat_goes_first(rooms: Iterable[Any]) -> None:

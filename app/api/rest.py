@@ -140,7 +140,7 @@ async def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
         )
     )
     if opening is not None:
-        await room.execute(c.Role.SYSTEM, "", 0, opening)
+        await hub.placement.execute(room, c.Role.SYSTEM, "", 0, opening)
     return room
 
 

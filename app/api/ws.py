@@ -1,5 +1,5 @@
 """The table socket: one per phone, watcher or EO view; a thin shell over TableRoom. Its
-commands go to the placement (`app.cluster.placement`), which applies them at the room
+commands go to the placement (`app.tables.placement`), which applies them at the room
 here or at the worker that owns the table."""
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from app.api.guard import (
     refuse,
     serve,
 )
-from app.cluster.placement import Placement
 from app.domain.errors import RuleError
 from app.tables import protocol as p
 from app.tables.fanout import Subscriber
 from app.tables.hub import TableHub
 from app.tables.log_page import LogPages, log_message
 from app.tables.offline import Gap, device_key
+from app.tables.placement import Placement
 from app.tables.room import TableRoom
 
 log = logging.getLogger(__name__)

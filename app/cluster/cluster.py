@@ -13,10 +13,10 @@ had not seen, and goes on: every acked command is in the log, and the fencing to
 old owner from writing. Without Redis a worker cannot tell the others what it applies, so it
 refuses commands ("server trouble") until Redis returns, then reads back what it missed.
 
-The cluster is the placement of several workers (`placement`): its parts are `news`
-(what the others changed), `ownership` (the lease, and which tables are this worker's),
-`forwarding` (a command applied here or at its owner) and `following` (the others'
-tables followed from their log entries).
+The cluster is the placement of several workers (app.tables.placement): its parts are
+`news` (what the others changed), `ownership` (the lease, and which tables are this
+worker's), `forwarding` (a command applied here or at its owner) and `following` (the
+others' tables followed from their log entries).
 """
 
 from __future__ import annotations
@@ -94,6 +94,7 @@ class Cluster(Forwarding):
     async def start(self) -> None:
         hub = self.hub
         hub.sharing = self
+        hub.placement = self
         for room in hub.rooms.values():
             self.attach(room)
         await self.backplane.start()
@@ -122,11 +123,10 @@ class Cluster(Forwarding):
     # -- the hub's tables, shared -----------------------------------------------------
 
     def attach(self, room: TableRoom) -> None:
-        """A table here: its commands go where it is applied, its events to the other
-        workers too, and its owner's events are followed."""
+        """A table here: its events go to the other workers too, and its owner's events
+        are followed (its commands reach it through the cluster, its placement)."""
         room.fence = self.owned.get(room.table_id)
         room.follows = room.fence is None
-        room.route = functools.partial(self.execute, room)
         room.share = functools.partial(replicate, room)
         room.record_changed = self.meta_changed
         channel = room.channel

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from app.cluster.ownership import Ownership
-from app.cluster.placement import Queued
 from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.store.repository import Fenced
 from app.tables.fanout import Subscriber
 from app.tables.offline import Gap
+from app.tables.placement import Queued
 from app.tables.room import TableRoom
 from app.tables.seats import Ack, actor_from_wire, actor_to_wire
 from app.tables.snapshot import read as read_game
@@ -41,7 +41,7 @@ class ServerTrouble(RuleError):
 
 class Forwarding(Ownership):
     """The cluster's part that applies a command here or forwards it to its table's owner
-    (`app.cluster.placement`)."""
+    (`app.tables.placement`)."""
 
     _ids: itertools.count[int]
 

@@ -13,14 +13,18 @@ from app.domain.errors import NotFound
 from app.events.book import EventBook
 from app.tables import round_gate
 from app.tables.hub import TableHub
+from app.tables.placement import Placement
 from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource
 
 
 class EventTables:
-    def __init__(self, book: EventBook, hub: TableHub, time: TimeSource) -> None:
+    def __init__(
+        self, book: EventBook, hub: TableHub, placement: Placement, time: TimeSource
+    ) -> None:
         self.book = book
         self.hub = hub
+        self.placement = placement
         self.time = time
 
     def rooms(self, event_id: str) -> list[TableRoom]:
@@ -55,7 +59,7 @@ class EventTables:
         room = self.get(event_id, table_id)
         command = room.engine.eo_command(wire)
         round_gate.check_eo(room)
-        ack = await room.execute(c.Role.EO, "", 0, command)
+        ack = await self.placement.execute(room, c.Role.EO, "", 0, command)
         self.book.log(event_id, f"table_{wire.get('c')}", table=table_id, detail=wire)
         return room, ack.version
 

@@ -25,6 +25,7 @@ from app.events.table_result import (
 )
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.hub import TableHub
+from app.tables.placement import Placement
 from app.tables.room import TableRoom
 
 
@@ -165,9 +166,12 @@ class Results:
     """What the tables recorded, as the event counts it: the players' records, the
     standings, RP1's end of the event, and the EO's entry of a table's result."""
 
-    def __init__(self, book: EventBook, hub: TableHub, tables: EventTables) -> None:
+    def __init__(
+        self, book: EventBook, hub: TableHub, placement: Placement, tables: EventTables
+    ) -> None:
         self.book = book
         self.hub = hub
+        self.placement = placement
         self.tables = tables
 
     def _results(self, event_id: str) -> dict[str, TableResult]:
@@ -242,7 +246,7 @@ class Results:
         )
         before = table_says(room.game)
         settled = self.table_result(event_id, table_id) is not None
-        await room.execute(c.Role.EO, "", 0, command)
+        await self.placement.execute(room, c.Role.EO, "", 0, command)
         entered = self.table_result(event_id, table_id)
         assert entered is not None
         words = change_words(before, entered, room.game.setup.names, self.tie_word(event_id))

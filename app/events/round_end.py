@@ -21,6 +21,7 @@ from app.events.base import pairings_of
 from app.events.book import EventBook
 from app.store.models import RoundEntry
 from app.tables.hub import TableHub
+from app.tables.placement import Placement
 from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource
 
@@ -39,9 +40,12 @@ class RoundEndBusy(RuleError):
 class RoundEnds:
     """DC8's call at a running round's end, and the timer that makes it on time."""
 
-    def __init__(self, book: EventBook, hub: TableHub, time: TimeSource) -> None:
+    def __init__(
+        self, book: EventBook, hub: TableHub, placement: Placement, time: TimeSource
+    ) -> None:
         self.book = book
         self.hub = hub
+        self.placement = placement
         self.time = time
         #: Each running round's timer, by event.
         self.timers: dict[str, asyncio.Task[None]] = {}
@@ -104,12 +108,12 @@ class RoundEnds:
         if room.game.phase is Phase.OVER:
             return None
         if room.broken is None:  # a clock that ran out by now is decided first (DC7)
-            await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+            await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.FlagCheck())
         game = room.game
         if game.phase is Phase.OVER:
             return None
         if game.timer is not None:  # DC10: the round time is up: dice down
-            await room.execute(c.Role.SYSTEM, "", 0, c.DiceDown())
+            await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.DiceDown())
             return RoundEndCall.DICE_DOWN
         remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
         call = round_end_call(
@@ -119,7 +123,7 @@ class RoundEnds:
             rules=game.format,
         )
         if call is RoundEndCall.TIE:
-            await room.execute(c.Role.SYSTEM, "", 0, c.CallTie())
+            await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.CallTie())
         return call
 
     async def call(self, event_id: str) -> dict[str, str]:

@@ -35,6 +35,7 @@ from app.events.results import Results
 from app.events.round_clock import RoundClock
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.hub import TableHub
+from app.tables.placement import Placement
 from app.tables.room import TableMeta
 from app.tables.timesource import TimeSource
 
@@ -60,6 +61,7 @@ class Rounds:
         self,
         book: EventBook,
         hub: TableHub,
+        placement: Placement,
         time: TimeSource,
         rng: random.Random,
         results: Results,
@@ -68,6 +70,7 @@ class Rounds:
     ) -> None:
         self.book = book
         self.hub = hub
+        self.placement = placement
         self.time = time
         self.rng = rng
         self.results = results
@@ -295,8 +298,9 @@ class Rounds:
                 continue
             p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
             if p1 or p2:
-                await room.execute(c.Role.SYSTEM, "", 0, c.OfferLists(p1=p1, p2=p2))
-            await room.execute(c.Role.EO, "", 0, opening(row))
+                offer = c.OfferLists(p1=p1, p2=p2)
+                await self.placement.execute(room, c.Role.SYSTEM, "", 0, offer)
+            await self.placement.execute(room, c.Role.EO, "", 0, opening(row))
         with self.book.unit() as repo:
             entry.started_ms = self.time.now_ms()
             entry.expected_end_ms = None

@@ -2,9 +2,10 @@
 
 The rules come from the domain (pairing, standings, tournament). Each use case is an
 object of its own, given what it works with: the event's book (its records, read and
-written in units of work, the EO's log and the "changed" signal), the live tables,
-the time, the dice, and the other use cases it calls. `EventService` makes them once
-and is what the API, the demo, the benches and the tests call:
+written in units of work, the EO's log and the "changed" signal), the live tables, the
+placement their commands go to (here, or at the worker that owns a table), the time, the
+dice, and the other use cases it calls. `EventService` makes them once and is what the
+API, the demo, the benches and the tests call:
 `service.rounds.start(...)`, `service.results.enter(...)`.
 """
 
@@ -31,6 +32,7 @@ from app.events.tournaments import Tournaments
 from app.store.models import EventRecord
 from app.store.repository import Store
 from app.tables.hub import TableHub
+from app.tables.placement import Placement
 from app.tables.timesource import TimeSource
 
 
@@ -44,16 +46,19 @@ class EventService:
         time: TimeSource,
         rng: random.Random | None = None,
         players_per_event: int = 1024,
+        placement: Placement | None = None,
     ) -> None:
         rng = rng or random.Random()
         self.store, self.hub, self.time, self.rng = store, hub, time, rng
+        #: Where the use cases send table commands: the hub's own placement unless given.
+        placement = placement or hub.placement
         self.book = book = EventBook(store, time)
-        self.tables = tables = EventTables(book, hub, time)
-        self.results = results = Results(book, hub, tables)
-        self.round_ends = ends = RoundEnds(book, hub, time)
+        self.tables = tables = EventTables(book, hub, placement, time)
+        self.results = results = Results(book, hub, placement, tables)
+        self.round_ends = ends = RoundEnds(book, hub, placement, time)
         self.round_clock = clock = RoundClock(book, hub, time, ends)
         self.pregame = pregame = Pregame(book, results)
-        self.rounds = rounds = Rounds(book, hub, time, rng, results, pregame, clock)
+        self.rounds = rounds = Rounds(book, hub, placement, time, rng, results, pregame, clock)
         self.control = control = Control(book, hub, time, rounds)
         #: The policies of formats whose events run by rules of their own (Runewars).
         self.tournaments = tournaments = Tournaments(book, hub, time, rng)

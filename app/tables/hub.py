@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import random
@@ -10,6 +11,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.domain.formats import MINUTE_MS
 from app.domain.game import Setup
@@ -20,9 +22,11 @@ from app.store.tails import Tail, table_tails
 from app.tables.engine import Engine
 from app.tables.engines import engine_for
 from app.tables.fanout import Broadcast, MemoryBroadcast
+from app.tables.placement import Alone, Placement
 from app.tables.quick import QuickGame
 from app.tables.reads import BatchedReads
 from app.tables.room import TableMeta, TableRoom, Tokens
+from app.tables.seats import Ack
 from app.tables.timesource import TimeSource
 
 IDLE_MS = 60 * MINUTE_MS  # a quick game untouched this long (clock stopped) leaves memory
@@ -77,6 +81,9 @@ class TableHub:
         self.listeners: list[Callable[[TableRoom], None]] = []
         #: Several workers: the others keep these tables too (None: this process alone).
         self.sharing: Sharing | None = None
+        #: Where the tables' commands are applied (several workers: app.cluster sets it):
+        #: the rooms' flag timers send their checks there.
+        self.placement: Placement = Alone()
         #: Each table's dice (starting rolls, scenario rolls): the server's own.
         self.dice: Callable[[], random.Random] = random.SystemRandom
         #: Quick games in play that a start left for `load_later` (or their first socket).
@@ -94,6 +101,7 @@ class TableHub:
         self.later.discard(room.table_id)
         room.listeners = self.listeners
         room.dice = self.dice()
+        room.flags.check = functools.partial(self._flag_check, room)
         self.rooms[room.table_id] = room
         if self.sharing is not None:
             self.sharing.attach(room)
@@ -119,6 +127,10 @@ class TableHub:
         if room.broken is not None:
             log_error.error("table %s is read-only: %s", record.id, room.broken)
         return self._register(room)
+
+    async def _flag_check(self, room: TableRoom) -> Ack:
+        """A room's flag timer: the flag is decided where the table is applied."""
+        return await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.FlagCheck())
 
     def _blank(self, record: TableRecord) -> TableRoom:
         engine = engine_for(record.format_id)

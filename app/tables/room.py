@@ -2,14 +2,15 @@
 published to the table's screens.
 
 The room applies commands to its one table and knows nothing of where else the table is
-kept: whoever hosts it may set its hooks (`route`, `share`, `record_changed`) to send
-its commands, events and changes further (app.cluster, several workers)."""
+kept: commands from outside reach it through the placement (`placement`), and whoever
+hosts it may set its hooks (`share`, `record_changed`), which it tells of its events and
+changes, to send them further (app.cluster, several workers)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from app.domain import commands as c
@@ -39,11 +40,6 @@ __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
 
-#: Where a command goes (actor, device, seq, command, origin): applied at this room, or
-#: wherever the room's host places the table.
-Route = Callable[[c.Actor, str, int, Any, Subscriber | None], Awaitable[Ack]]
-
-
 class TableRoom(Table):
     def __init__(
         self,
@@ -66,9 +62,6 @@ class TableRoom(Table):
         self.flags = FlagTimer(time, self._flag_check, lambda: self.game, self.engine.due)
         #: The server's dice for scenario rules (Incursion's removed flag).
         self.dice: random.Random = random.SystemRandom()
-        #: Where `execute` sends a command: applied here, unless the room's host places
-        #: the table elsewhere (several workers: at the worker that owns it).
-        self.route: Route = self.apply
         #: How a logged command's event (entry, event, sender's screen) leaves the room:
         #: to the table's screens, unless the host shares it further.
         self.share: Callable[[LogEntry, str, Subscriber | None], None] = self._publish
@@ -84,18 +77,6 @@ class TableRoom(Table):
             self.flags.schedule(self.game)
 
     # -- commands ---------------------------------------------------------------
-
-    async def execute(
-        self,
-        actor: c.Actor,
-        device: str,
-        seq: int,
-        command: c.Command | Any,  # a command of the table's engine
-        origin: Subscriber | None = None,
-    ) -> Ack:
-        """A command for the table from this process (the organiser, the server's own
-        timers): applied where the table is placed (`route`: here, by default)."""
-        return await self.route(actor, device, seq, command, origin)
 
     async def apply(
         self,
@@ -291,7 +272,8 @@ class TableRoom(Table):
             self.flags.schedule(self.game)
 
     async def _flag_check(self) -> Ack:
-        return await self.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+        """The flag decided here (a room of its own; the hub's rooms ask the placement)."""
+        return await self.apply(c.Role.SYSTEM, "", 0, c.FlagCheck())
 
     async def close(self) -> None:
         await self.flags.close()

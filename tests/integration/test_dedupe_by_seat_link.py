@@ -80,9 +80,9 @@ async def test_a_command_sent_again_after_the_swap_is_still_a_duplicate(
     try:
         restarted.load()
         room = restarted.rooms[tid]
-        resent = await room.execute(room.actor_for("p2"), "bob-phone", 4, c.ChooseOrder(first=True))
+        resent = await room.apply(room.actor_for("p2"), "bob-phone", 4, c.ChooseOrder(first=True))
         assert resent.duplicate and resent.version == chosen_at
-        fresh = await room.execute(room.actor_for("p1"), "ann-phone", 4, c.ChooseEdge(swap=False))
+        fresh = await room.apply(room.actor_for("p1"), "ann-phone", 4, c.ChooseEdge(swap=False))
         assert not fresh.duplicate and room.game.pregame is not None
         assert room.game.pregame.done
     finally:

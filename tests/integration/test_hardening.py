@@ -93,7 +93,7 @@ async def test_an_acked_tap_is_synced_to_disk_after_its_peers_have_it(
     room.channel.join(sender)
     try:
         assert store._writer().execute("PRAGMA synchronous").fetchone()[0] == 1  # synced by us
-        ack = await room.execute(Side.P1, "phone-1", 1, c.StartClock(), origin=sender)
+        ack = await room.apply(Side.P1, "phone-1", 1, c.StartClock(), origin=sender)
         order.append("ack")
         assert ack.version == 1 and len(ack.before) == 1  # its event, for its ack's write
         # The sender's own screen shows its tap done only with the ack, once durable.

@@ -15,6 +15,7 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.events.round_end import LOOK_AGAIN_MS
 from app.events.service import EventService
+from app.tables.placement import Placement
 from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 from tests.conftest import RunningServer
@@ -54,13 +55,15 @@ async def _started_round(base: str) -> str:
     return str(eid)
 
 
-async def _long_games_to_the_end(rooms: list[TableRoom], time: FakeTime) -> None:
+async def _long_games_to_the_end(
+    rooms: list[TableRoom], time: FakeTime, placement: Placement
+) -> None:
     """Both games keep more than 5 minutes combined to the round's end (the EO added
     time, DC5): each is a tie there."""
     for _ in range(2):
         time.advance(19 * MIN)
         for room in rooms:
-            await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
+            await placement.execute(room, c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
     time.advance(2 * MIN)
 
 
@@ -85,7 +88,7 @@ async def test_the_round_end_is_called_once_though_every_worker_keeps_a_timer__D
     rooms = service_a.tables.rooms(eid)
     assert len(rooms) == 2
     time: FakeTime = service_a.time  # type: ignore[assignment]
-    await _long_games_to_the_end(rooms, time)
+    await _long_games_to_the_end(rooms, time, service_a.hub.placement)
 
     async def called() -> bool:
         entry = service_a.book.current_round(eid)
@@ -118,7 +121,8 @@ async def test_the_round_ends_on_time_when_the_worker_that_started_it_is_gone__D
     time: FakeTime = service_b.time  # type: ignore[assignment]
     await a.stop()  # A's tables go to B at once (a clean stop lets its leases go)
     rooms = service_b.tables.rooms(eid)
-    await _long_games_to_the_end(rooms, time)  # applied by B, their new owner
+    # applied by B, their new owner
+    await _long_games_to_the_end(rooms, time, service_b.hub.placement)
     await service_b.round_ends.timers[eid]
     entry = service_b.book.current_round(eid)
     assert entry is not None and entry.end_calls_json is not None

@@ -41,13 +41,13 @@ async def long_table(tmp_path: Path) -> AsyncIterator[tuple[CountingStore, Table
     time = FakeTime()
     hub = TableHub(store, time)
     room = hub.create(QuickGame(clock_minutes=300, scenario="bunkers"))
-    await room.execute(P1, "phone-1", 1, c.StartClock())
+    await room.apply(P1, "phone-1", 1, c.StartClock())
     for seq, (side, device) in enumerate([(P1, "phone-1"), (P2, "phone-2")] * 2, start=2):
-        await room.execute(side, device, seq, c.PassTurn(expect=side))
+        await room.apply(side, device, seq, c.PassTurn(expect=side))
     for seq in range(10, 1010):  # a long game: 2000 interrupt switches in P1's turn 1
         time.advance(100)
-        await room.execute(P1, "phone-1", seq, c.SwitchClock(to=P2))
-        await room.execute(P2, "phone-2", seq, c.SwitchClock(to=P1))
+        await room.apply(P1, "phone-1", seq, c.SwitchClock(to=P2))
+        await room.apply(P2, "phone-2", seq, c.SwitchClock(to=P1))
     yield store, room, time
     await hub.close()
     store.close()
@@ -63,7 +63,7 @@ async def test_a_merge_replays_only_what_came_after_the_phone_left(
     for seq in (2000, 2001):  # P1 plays on online while P2's phone is away
         time.advance(1_000)
         command = c.SwitchClock(to=P2) if seq % 2 == 0 else c.SwitchClock(to=P1)
-        await room.execute(P1 if seq % 2 == 0 else P2, "phone-1", seq, command)
+        await room.apply(P1 if seq % 2 == 0 else P2, "phone-1", seq, command)
     gap = room.arrive("p2:phone-2")
     store.reads.clear()
     await room.merge_offline(
@@ -109,7 +109,7 @@ async def test_a_table_comes_back_from_its_snapshot_and_the_logs_tail(
     long_table: tuple[CountingStore, TableRoom, FakeTime],
 ) -> None:
     store, room, time = long_table
-    await room.execute(P2, "phone-2", 5000, c.Concede())
+    await room.apply(P2, "phone-2", 5000, c.Concede())
     hub = TableHub(store, time)
     store.reads.clear()
     back = hub.get(room.table_id)
@@ -117,7 +117,7 @@ async def test_a_table_comes_back_from_its_snapshot_and_the_logs_tail(
     assert back.game == room.game and back.version == room.version == 2006
     assert store.reads == [2006 - 1792]  # the tail after the snapshot at version 1792
     # A command sent again from before the snapshot is still a duplicate, nothing more.
-    again = await back.execute(P1, "phone-1", 500, c.SwitchClock(to=P2))
+    again = await back.apply(P1, "phone-1", 500, c.SwitchClock(to=P2))
     assert again.duplicate and back.version == 2006
     # The whole log, replayed, gives the same game.
     whole = TableHub(store, time)

@@ -87,7 +87,7 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
         assert asking.claim_or_owner(room.table_id) == (None, "first")
     impatient.dispose()
     room.own(token)
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
 
     with store.engine.begin() as conn:  # the first worker stalls past its lease
         conn.execute(text("UPDATE worker_lease SET expires_at = now() - interval '1 second'"))
@@ -95,7 +95,7 @@ async def test_a_stale_owner_cannot_write_after_a_takeover(store: Store) -> None
     assert second.orphans() == [room.table_id]
     assert second.claim_or_owner(room.table_id)[0] == 2
     with pytest.raises(Fenced) as refused:
-        await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))  # still token 1
+        await room.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))  # still token 1
     assert refused.value.code == "server_trouble"
     assert room.version == 1 and [e.version for e in store.log(room.table_id)] == [1]
     entry = LogEntry(2, 0, "p1", "d1", 2, '{"c":"pass_turn","expect":"p1"}')
@@ -143,7 +143,7 @@ async def test_a_new_table_is_nobodys_until_a_command_and_no_orphan_meanwhile(
         hub.create(QuickGame(clock_minutes=30)),
         hub.create(QuickGame(clock_minutes=30)),
     )
-    await begun.execute(Side.P1, "d1", 1, c.StartClock())  # its status is no longer waiting
+    await begun.apply(Side.P1, "d1", 1, c.StartClock())  # its status is no longer waiting
     leases = Leases(store.engine, "any")
     leases.renew()
     assert leases.holders([waiting.table_id]) == {}
@@ -158,8 +158,8 @@ async def test_a_takeover_reads_what_it_missed_of_every_table_in_one_query(store
     hub = TableHub(store, FakeTime(), random.Random(1))
     rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
     for room in rooms[:2]:
-        await room.execute(Side.P1, "d1", 1, c.StartClock())
-        await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+        await room.apply(Side.P1, "d1", 1, c.StartClock())
+        await room.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
     first, second, idle = (room.table_id for room in rooms)
     logs = logs_after(store.engine, {first: 0, second: 1, idle: 0, "none": 0})
     assert [e.version for e in logs[first]] == [1, 2]
@@ -257,14 +257,14 @@ async def test_postgres_writes_a_batch_of_taps_durably_in_one_round_trip_awaited
     monkeypatch.setattr(store._group, "_flush_once", flush)
     monkeypatch.setattr(store._pg_log, "_run", run)
     try:
-        ack = await room.execute(Side.P1, "d1", 1, c.StartClock())
+        ack = await room.apply(Side.P1, "d1", 1, c.StartClock())
         assert ack.version == 1 and batches == [(1, True)]
         writer = await store._pg_log._connection()  # its commits wait for the disk
         shown = await (await writer.execute("SHOW synchronous_commit")).fetchone()
         assert shown is not None and shown[0] == "on"
         # Taps on three tables under way at once: one round trip for the three.
         others = [hub.create(QuickGame(clock_minutes=30)) for _ in range(3)]
-        acks = await asyncio.gather(*(r.execute(Side.P1, "d1", 1, c.StartClock()) for r in others))
+        acks = await asyncio.gather(*(r.apply(Side.P1, "d1", 1, c.StartClock()) for r in others))
         assert [a.version for a in acks] == [1, 1, 1]
         assert batches == [(1, True), (3, True)]
         assert flushes == []
@@ -279,7 +279,7 @@ async def test_a_bad_write_costs_the_others_in_its_round_trip_nothing(store: Sto
     fails, the batch is rolled back and each is written again on its own."""
     hub = TableHub(store, FakeTime(), random.Random(1))
     one, two = hub.create(QuickGame(clock_minutes=30)), hub.create(QuickGame(clock_minutes=30))
-    await one.execute(Side.P1, "d1", 1, c.StartClock())
+    await one.apply(Side.P1, "d1", 1, c.StartClock())
     entry = LogEntry(2, 0, "p1", "d1", 2, '{"c":"pass_turn","expect":"p1"}')
     again = LogEntry(1, 0, "p1", "d1", 1, '{"c":"start"}')  # version 1 is taken
     first = LogEntry(1, 0, "p1", "d2", 1, '{"c":"start"}')

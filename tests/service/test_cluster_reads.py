@@ -44,7 +44,7 @@ async def test_redis_back_every_followed_table_is_read_again_at_once_off_the_loo
     for room in behind:  # the owner's moves, not heard by the follower
         ahead = owner.get(room.table_id)
         assert ahead is not None
-        await ahead.execute(Side.P1, "d1", 1, c.StartClock())
+        await ahead.apply(Side.P1, "d1", 1, c.StartClock())
     assert [room.version for room in behind] == [0, 0]
     cluster = Cluster(follower, Backplane(REDIS_URL, "unused", "w"), Leases(store.engine, "w"))
     read_on: list[int] = []

@@ -137,8 +137,8 @@ async def test_round_end_preview_names_the_tables_it_would_tie__DC8(
     await every_first_seat_goes_first(tables)
     await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
     short = tables[1]
-    await short.execute(c.Role.EO, "", 0, c.AdjustClock(side=Side.P1, remaining_ms=2 * MIN))
-    await short.execute(c.Role.EO, "", 0, c.AdjustClock(side=Side.P2, remaining_ms=2 * MIN))
+    await short.apply(c.Role.EO, "", 0, c.AdjustClock(side=Side.P1, remaining_ms=2 * MIN))
+    await short.apply(c.Role.EO, "", 0, c.AdjustClock(side=Side.P2, remaining_ms=2 * MIN))
     preview = service.control.round_end_preview(eid)
     assert preview == {tables[0].table_id: "tie", short.table_id: "play_on"}
     assert tables[0].game.phase.value != "over"  # nothing was done
@@ -162,18 +162,18 @@ async def test_a_disputed_table_shows_the_reason_and_both_reports(service: Event
     service.rounds.pair_next(eid)
     await service.rounds.start(eid)
     room = service.tables.rooms(eid)[0]
-    await room.execute(Side.P1, "a", 1, c.Concede())
-    await room.execute(Side.P1, "a", 2, c.ReportGame(12, list_played="Haley"))
-    await room.execute(Side.P2, "b", 1, c.ReportGame(40, list_played="Butcher"))
-    await room.execute(Side.P1, "a", 3, c.DisputeResult("I never conceded"))
+    await room.apply(Side.P1, "a", 1, c.Concede())
+    await room.apply(Side.P1, "a", 2, c.ReportGame(12, list_played="Haley"))
+    await room.apply(Side.P2, "b", 1, c.ReportGame(40, list_played="Butcher"))
+    await room.apply(Side.P1, "a", 3, c.DisputeResult("I never conceded"))
     detail = service.tables.detail(eid, room.table_id)
     first, second = room.game.setup.names  # each reason after its player's name
     assert detail["disputed"] == f"{first}: I never conceded"
     assert [r["army_points_destroyed"] for r in detail["reports"]] == [12, 40]
     assert [r["list_played"] for r in detail["reports"]] == ["Haley", "Butcher"]
     assert detail["ending"] == {"method": "concession", "winner": "p2"}
-    await room.execute(Side.P2, "b", 2, c.DisputeResult("P1 conceded at turn 3"))
-    await room.execute(Side.P1, "a", 4, c.DisputeResult("I never conceded, ask the judge"))
+    await room.apply(Side.P2, "b", 2, c.DisputeResult("P1 conceded at turn 3"))
+    await room.apply(Side.P1, "a", 4, c.DisputeResult("I never conceded, ask the judge"))
     reasons = service.tables.detail(eid, room.table_id)["disputed"].split("\n")
     assert reasons == [
         f"{second}: P1 conceded at turn 3",

@@ -35,10 +35,10 @@ def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom
 
 
 async def _finish(room: TableRoom, loser: Side = Side.P2) -> None:
-    await room.execute(loser, "l", 1, c.Concede())
-    await room.execute(loser.other, "w", 1, c.ReportGame(20))
-    await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
-    await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+    await room.apply(loser, "l", 1, c.Concede())
+    await room.apply(loser.other, "w", 1, c.ReportGame(20))
+    await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+    await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
 
 
 async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
@@ -53,16 +53,16 @@ async def test_round_end_ties_long_games_and_plays_on_short_or_paused_ones__DC8(
     await every_first_seat_goes_first((short, paused, long_))
     await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
     assert service.book.rounds(eid)[-1].expected_end_ms == time.now_ms() + 2 * 20 * MIN  # DC4
-    await paused.execute(c.Role.EO, "", 0, c.PauseClock())
-    await paused.execute(c.Role.EO, "", 0, c.ResumeClock())
+    await paused.apply(c.Role.EO, "", 0, c.PauseClock())
+    await paused.apply(c.Role.EO, "", 0, c.ResumeClock())
     # Clocks only stay above 5 minutes at the round's end if time was added: the EO adds
     # it, up to the player clock each time (DC5).
     for _ in range(2):
         time.advance(19 * MIN)
         for room in (short, paused, long_):
-            await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
-    await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 3 * MIN))
-    await short.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 1 * MIN))
+            await room.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
+    await short.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 3 * MIN))
+    await short.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 1 * MIN))
     time.advance(2 * MIN)  # the round's end: its timer applies DC8 by itself
     await service.round_ends.timers[eid]  # the timer's task, woken by the clock, runs to its end
     assert service.book.rounds(eid)[-1].end_calls_json is not None
@@ -89,7 +89,7 @@ async def _play_to_p2_turn_two(room: TableRoom) -> None:
         (Side.P1, c.TurnEnd(kill_box=False)),
     ]:
         seq += 1
-        await room.execute(side, side.name, seq, c.PassTurn(expect=side, turn_end=turn_end))
+        await room.apply(side, side.name, seq, c.PassTurn(expect=side, turn_end=turn_end))
     assert (room.game.turn, room.game.active) == (2, Side.P2)
 
 
@@ -105,10 +105,10 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     await every_first_seat_goes_first((claiming, due, long_))
     await _play_to_p2_turn_two(claiming)
     for room in (claiming, due, long_):  # plenty left on the other clock: a tie otherwise
-        await room.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
-    await claiming.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 0))
+        await room.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 20 * MIN))
+    await claiming.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 0))
     assert claiming.game.phase is Phase.CLOCK_OUT and claiming.game.flagged is Side.P2
-    await due.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 1 * MIN))  # deploying, runs out
+    await due.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P1, 1 * MIN))  # deploying, runs out
     time.advance(10 * MIN)
     assert due.game.phase is Phase.DEPLOYMENT  # nobody has decided its flag yet
     calls = await service.round_clock.call_end(eid)
@@ -116,7 +116,7 @@ async def test_round_end_does_not_tie_a_game_whose_clock_ran_out__DC8(
     assert claiming.game.phase is Phase.CLOCK_OUT  # still P2's claim or accepted loss
     assert due.game.ending is not None
     assert (due.game.ending.method, due.game.ending.winner) == (Method.CLOCK, Side.P2)
-    await claiming.execute(Side.P2, "p2", 99, c.AcceptClockLoss())
+    await claiming.apply(Side.P2, "p2", 99, c.AcceptClockLoss())
     assert claiming.game.ending is not None
     assert (claiming.game.ending.method, claiming.game.ending.winner) == (Method.CLOCK, Side.P1)
 
@@ -258,14 +258,14 @@ async def test_next_round_waits_for_every_result_and_disputes_go_to_the_eo(
     await service.rounds.start(eid)
     one, two = _tables(service, eid, 1)
     await _finish(one)
-    await two.execute(Side.P1, "a", 1, c.Concede())
-    await two.execute(Side.P2, "b", 1, c.ReportGame(10))
-    await two.execute(Side.P1, "a", 2, c.DisputeResult("I did not concede"))
+    await two.apply(Side.P1, "a", 1, c.Concede())
+    await two.apply(Side.P2, "b", 1, c.ReportGame(10))
+    await two.apply(Side.P1, "a", 2, c.DisputeResult("I did not concede"))
     assert two.game.disputed is not None
     with pytest.raises(RuleError, match="results"):
         service.rounds.pair_next(eid)
     with pytest.raises(RuleError):
-        await two.execute(Side.P2, "b", 2, c.ConfirmResult())
+        await two.apply(Side.P2, "b", 2, c.ConfirmResult())
     await service.results.enter(
         eid,
         two.table_id,

@@ -63,7 +63,7 @@ async def test_classic_round_clock_and_dice_down_at_every_table__DC10(
         assert timer is not None and timer.timing.turn_ms == 10 * MIN
         assert timer.round_end_ms == entry.expected_end_ms
     first, second = rooms
-    await first.execute(c.Role.EO, "", 0, c.DiceDown())  # the EO calls it at one table
+    await first.apply(c.Role.EO, "", 0, c.DiceDown())  # the EO calls it at one table
     assert first.game.phase is Phase.OVER
     time.advance(100 * MIN)
     await service.round_ends.timers[eid]
@@ -102,9 +102,9 @@ async def test_the_round_clocks_end_is_logged_as_dice_down__DC10(tmp_path: Path)
     hub = TableHub(store, time, random.Random(1))
     try:
         room = hub.create(QuickGame(points=75, scenario="king-of-the-hill", variants=(CLASSIC,)))
-        await room.execute(Side.P1, "p1", 1, c.StartClock())
+        await room.apply(Side.P1, "p1", 1, c.StartClock())
         time.advance(100 * MIN)
-        await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+        await room.apply(c.Role.SYSTEM, "", 0, c.FlagCheck())
         assert room.game.phase is Phase.OVER and room.game.timer is not None
         assert room.game.timer.called
         last = json.loads(store.log(room.table_id)[-1].command_json)

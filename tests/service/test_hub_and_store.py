@@ -48,12 +48,12 @@ async def test_hub_rebuilds_every_table_from_the_log(store: Store) -> None:
     hub = TableHub(store, time, random.Random(7))
     room = hub.create(QuickGame(clock_minutes=30, scenario="anarchy", p1_name="Ann", p2_name="Bo"))
     other = hub.create(QuickGame(points=50))
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
     time.advance(12_345)
-    await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    await room.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
     time.advance(1_000)
     with pytest.raises(RuleError):
-        await room.execute(Side.P1, "d1", 3, c.PassTurn(expect=Side.P1))
+        await room.apply(Side.P1, "d1", 3, c.PassTurn(expect=Side.P1))
     await hub.close()
 
     time.advance(60_000)
@@ -65,7 +65,7 @@ async def test_hub_rebuilds_every_table_from_the_log(store: Store) -> None:
     assert rebuilt.game.setup.names == ("Ann", "Bo")
     assert rebuilt.game.remaining(Side.P2, time.now_ms()) == 30 * 60_000 - 61_000
     assert again.rooms[other.table_id].game.setup.player_clock_ms == 42 * 60_000  # DC1
-    dup = await rebuilt.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    dup = await rebuilt.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
     assert dup.duplicate and dup.version == 2
     await again.close()
 
@@ -76,14 +76,14 @@ async def test_flag_found_after_downtime_is_logged_at_the_exact_moment__DC7(
     time = FakeTime()
     hub = TableHub(store, time)
     room = hub.create(QuickGame(clock_seconds=30, scenario="bunkers"))
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
     started = time.now_ms()
     await hub.close()
     time.advance(45_000)
     again = TableHub(store, time)
     again.load()
     rebuilt = again.rooms[room.table_id]
-    await rebuilt.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+    await rebuilt.apply(c.Role.SYSTEM, "", 0, c.FlagCheck())
     log = store.log(room.table_id)
     assert [e.command_json for e in log] == ['{"c":"start"}', '{"c":"flag"}']
     assert log[-1].at_ms == started + 30_000
@@ -100,8 +100,8 @@ async def test_the_flag_timer_waits_for_the_lesser_clock_then_flags_exactly__DC7
     time = FakeTime()
     hub = TableHub(store, time)
     room = hub.create(QuickGame(clock_seconds=600, scenario="bunkers"))
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
-    await room.execute(c.Role.EO, "eo", 1, c.AdjustClock(side=Side.P2, remaining_ms=60_000))
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(c.Role.EO, "eo", 1, c.AdjustClock(side=Side.P2, remaining_ms=60_000))
     started = time.now_ms()
     for step in range(590):  # P1 runs with 600 s; P2, stopped, has 60 s
         time.advance(1_000)
@@ -124,14 +124,14 @@ async def _settle(room: TableRoom) -> None:
     """P1 concedes (TS8), both report and confirm: the result is settled. An event's
     table starts with its round, which the organiser starts."""
     if room.meta is None:
-        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        await room.apply(Side.P1, "d1", 1, c.StartClock())
     else:
-        await room.execute(c.Role.EO, "", 0, c.StartClock())
-    await room.execute(Side.P1, "d1", 2, c.Concede())
-    await room.execute(Side.P1, "d1", 3, c.ReportGame(army_points_destroyed=0))
-    await room.execute(Side.P2, "d2", 1, c.ReportGame(army_points_destroyed=75))
-    await room.execute(Side.P1, "d1", 4, c.ConfirmResult())
-    await room.execute(Side.P2, "d2", 2, c.ConfirmResult())
+        await room.apply(c.Role.EO, "", 0, c.StartClock())
+    await room.apply(Side.P1, "d1", 2, c.Concede())
+    await room.apply(Side.P1, "d1", 3, c.ReportGame(army_points_destroyed=0))
+    await room.apply(Side.P2, "d2", 1, c.ReportGame(army_points_destroyed=75))
+    await room.apply(Side.P1, "d1", 4, c.ConfirmResult())
+    await room.apply(Side.P2, "d2", 2, c.ConfirmResult())
     assert table_status(room.game) == "confirmed"
 
 
@@ -143,14 +143,14 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     settled = hub.create(QuickGame(points=75, scenario="bunkers"))
     await _settle(settled)
     conceded = hub.create(QuickGame(points=75, scenario="bunkers"))  # nobody reported yet
-    await conceded.execute(Side.P1, "d1", 1, c.StartClock())
-    await conceded.execute(Side.P1, "d1", 2, c.Concede())
+    await conceded.apply(Side.P1, "d1", 1, c.StartClock())
+    await conceded.apply(Side.P1, "d1", 2, c.Concede())
     watched = hub.create(QuickGame(points=75, scenario="bunkers"))
     await _settle(watched)
     watcher = Subscriber("watch")
     watched.join(watcher, None)
     running = hub.create(QuickGame(points=75, scenario="bunkers"))
-    await running.execute(Side.P1, "d1", 1, c.StartClock())
+    await running.apply(Side.P1, "d1", 1, c.StartClock())
     fresh = hub.create(QuickGame(points=75, scenario="bunkers"))  # nobody has started it
     for room in (settled, conceded, watched):
         assert table_status(room.game) not in LIVE
@@ -167,7 +167,7 @@ async def test_quick_games_that_are_over_leave_memory_and_come_back_from_the_sto
     assert loads(back.snapshot("watch"))["game"] == loads(settled.snapshot("watch"))["game"]
     again_conceded = hub.get(conceded.table_id)
     assert again_conceded is not None and again_conceded.game == conceded.game
-    dup = await again_conceded.execute(Side.P1, "d1", 2, c.Concede())  # a re-sent command
+    dup = await again_conceded.apply(Side.P1, "d1", 2, c.Concede())  # a re-sent command
     assert dup.duplicate and dup.version == conceded.version
 
     watched.leave(watcher)
@@ -206,9 +206,9 @@ async def test_taps_never_checkpoint_the_sqlite_log_a_thread_of_its_own_does(
     store = Store(f"sqlite:///{tmp_path / 'wal.db'}", checkpoint_every_s=3600)
     hub = TableHub(store, FakeTime())
     room = hub.create(QuickGame(clock_minutes=60))
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
     for seq in range(2, 1500):
-        await room.execute(c.Role.EO, "eo", seq, c.AdjustClock(Side.P1, 60_000 + seq))
+        await room.apply(c.Role.EO, "eo", seq, c.AdjustClock(Side.P1, 60_000 + seq))
     writer = store._writer()
     assert writer.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
     checkpoints = store._checkpoints
@@ -286,22 +286,22 @@ async def test_a_pregame_replays_with_the_servers_rolls_and_the_seats_it_settled
     time = FakeTime()
     hub = TableHub(store, time)
     room = hub.create(QuickGame(clock_minutes=30, scenario="bunkers", p1_name="Ann", p2_name="Bo"))
-    await room.execute(c.Role.SYSTEM, "", 0, c.OpenPregame())
-    await room.execute(Side.P1, "a", 1, c.ChooseList("Haley"))
-    await room.execute(Side.P2, "b", 1, c.ChooseList("Kreoss"))
-    await room.execute(Side.P1, "a", 2, c.ChooseObjective("Armory"))
-    await room.execute(Side.P2, "b", 2, c.ChooseObjective("Dugout"))
+    await room.apply(c.Role.SYSTEM, "", 0, c.OpenPregame())
+    await room.apply(Side.P1, "a", 1, c.ChooseList("Haley"))
+    await room.apply(Side.P2, "b", 1, c.ChooseList("Kreoss"))
+    await room.apply(Side.P1, "a", 2, c.ChooseObjective("Armory"))
+    await room.apply(Side.P2, "b", 2, c.ChooseObjective("Dugout"))
     room.dice = random.Random(11)
     seq = 3
     while room.game.pregame is not None and room.game.pregame.winner is None:
         for side in (Side.P1, Side.P2):
-            await room.execute(side, "ab"[side], seq, c.StartingRoll())
+            await room.apply(side, "ab"[side], seq, c.StartingRoll())
         seq += 1
     pregame = room.game.pregame
     assert pregame is not None and pregame.winner is not None
     winner = room.actor_for(("p1", "p2")[pregame.winner])
-    await room.execute(winner, "w", 1, c.ChooseOrder(first=False))
-    await room.execute(
+    await room.apply(winner, "w", 1, c.ChooseOrder(first=False))
+    await room.apply(
         room.actor_for(("p1", "p2")[pregame.winner]), "w", 2, c.ChooseEdge(swap=True)
     )
     assert room.game.pregame is not None and room.game.pregame.done
@@ -326,8 +326,8 @@ async def test_sockets_reaching_a_table_not_in_memory_read_it_once_off_the_loop(
     time = FakeTime()
     hub = TableHub(store, time, random.Random(3))
     room = hub.create(QuickGame(clock_minutes=30))
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
-    await room.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
     await hub.close()
 
     other = TableHub(store, time)  # another process: the table is only in the store
@@ -347,13 +347,13 @@ async def test_a_crowd_of_sockets_for_tables_not_in_memory_reads_them_in_one_go(
     hub = TableHub(store, time, random.Random(5))
     rooms = [hub.create(QuickGame(clock_minutes=30)) for _ in range(6)]
     for room in rooms:
-        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        await room.apply(Side.P1, "d1", 1, c.StartClock())
     monkeypatch.setattr(room_module, "SNAPSHOT_EVERY", 2)  # a snapshot within deployment
     long = rooms[0]
     for seq in range(2, 5):
         side = long.game.clock.running
         assert side is not None
-        await long.execute(side, f"d-{side.value}", seq, c.PassTurn(expect=side))
+        await long.apply(side, f"d-{side.value}", seq, c.PassTurn(expect=side))
     await hub.close()
     assert store.snapshot(long.table_id) is not None
 
@@ -403,7 +403,7 @@ async def test_the_log_keeps_no_key_on_its_table_and_an_older_database_loses_it(
         assert log_keys(again) == (["game_table"] if sqlite else [])
         hub = TableHub(again, FakeTime(), random.Random(3))
         room = hub.create(QuickGame())
-        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        await room.apply(Side.P1, "d1", 1, c.StartClock())
         await hub.close()
         again.delete_table(room.table_id)
         assert again.table(room.table_id) is None and again.log(room.table_id) == []

@@ -52,7 +52,7 @@ class Seats:
 
     async def do(self, side: Side, command: c.Command) -> None:
         self.seq[side] += 1
-        await self.room.execute(side, side.name, self.seq[side], command)
+        await self.room.apply(side, side.name, self.seq[side], command)
 
     async def tap(self) -> None:
         game = self.room.game
@@ -130,11 +130,11 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
         if number == 1:
             # The last table is still deploying at the round's end: a draw (DC8), even
             # though the EO paused it this round (no exception in IG2014).
-            await last.execute(c.Role.EO, "", 0, c.PauseClock())
-            await last.execute(c.Role.EO, "", 0, c.ResumeClock())
+            await last.apply(c.Role.EO, "", 0, c.PauseClock())
+            await last.apply(c.Role.EO, "", 0, c.ResumeClock())
             # Paused again until the round's end, so that no clock runs out before it
             # (an EO adjust is bounded by the 60-minute player clock).
-            await last.execute(c.Role.EO, "", 0, c.PauseClock())
+            await last.apply(c.Role.EO, "", 0, c.PauseClock())
             time.advance(2 * 60 * MIN)  # the round's end: its timer applies DC8 by itself
             await service.round_ends.timers[eid]
             calls = await service.round_clock.call_end(eid)
@@ -142,9 +142,9 @@ async def test_a_nine_player_qualifier_to_its_qualifier_points__ST4(
             assert last.game.ending is not None and last.game.ending.method is Method.TIME
             for side in (P1, P2):
                 report = c.ReportGame(5, list_played=_list(last, side))
-                await last.execute(side, side.name, 900, report)
+                await last.apply(side, side.name, 900, report)
             for side in (P1, P2):
-                await last.execute(side, side.name, 901, c.ConfirmResult())
+                await last.apply(side, side.name, 901, c.ConfirmResult())
         else:
             await _scenario_win_for_p1(Seats(last))
         assert entry.scenario_id in {s.id for s in last.game.format.scenarios}

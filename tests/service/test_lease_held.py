@@ -57,7 +57,7 @@ async def test_a_worker_whose_lease_lapsed_lets_go_of_a_table_taken_meanwhile(
 ) -> None:
     hub = TableHub(store, FakeTime(), random.Random(1))
     room = hub.create(QuickGame(clock_minutes=30))
-    await room.execute(Side.P1, "d1", 1, c.StartClock())
+    await room.apply(Side.P1, "d1", 1, c.StartClock())
     leases = Leases(store.engine, "stalled", ttl_ms=2_000)
     cluster = Cluster(hub, Backplane(REDIS_URL, "unused", "stalled"), leases)
     reads: list[int] = []  # how many tables each read of their holders asked about
@@ -124,7 +124,7 @@ async def test_the_orphans_scan_runs_only_once_a_worker_seen_alive_has_gone(
         await cluster.beat()
         assert scans == [True]
         room = hub.create(QuickGame(clock_minutes=30))
-        await room.execute(Side.P1, "d1", 1, c.StartClock())
+        await room.apply(Side.P1, "d1", 1, c.StartClock())
         dying = Leases(store.engine, "dying")
         dying.renew()
         await cluster.sweep()

@@ -44,10 +44,10 @@ async def test_the_eo_picks_the_pack_and_sets_the_clock__TS10(service: EventServ
     assert view["event"]["clock_minutes"] == 50
     assert view["rounds"][0]["scenario"]["name"] == "Gauntlet"
     for room in rooms:
-        await room.execute(Side.P2, "l", 1, c.Concede())
-        await room.execute(Side.P1, "w", 1, c.ReportGame(20))
-        await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
-        await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "l", 1, c.Concede())
+        await room.apply(Side.P1, "w", 1, c.ReportGame(20))
+        await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
     with pytest.raises(RuleError, match="not repeated"):
         service.rounds.pair_next(event.id, "gauntlet")
     second = service.rounds.pair_next(event.id)  # rolled among the fifteen left
@@ -84,16 +84,16 @@ async def test_the_eo_picks_a_legacy_scenario_for_one_round__TS10(service: Event
     )
     await every_first_seat_goes_first(rooms)
     for room in rooms:
-        await room.execute(Side.P1, "w", 1, c.PassTurn(expect=Side.P1))
-        await room.execute(Side.P2, "l", 1, c.PassTurn(expect=Side.P2))
-        await room.execute(Side.P1, "w", 2, c.PassTurn(expect=Side.P1))
-        await room.execute(Side.P2, "l", 2, c.PassTurn(expect=Side.P2))  # P1's turn 1
+        await room.apply(Side.P1, "w", 1, c.PassTurn(expect=Side.P1))
+        await room.apply(Side.P2, "l", 1, c.PassTurn(expect=Side.P2))
+        await room.apply(Side.P1, "w", 2, c.PassTurn(expect=Side.P1))
+        await room.apply(Side.P2, "l", 2, c.PassTurn(expect=Side.P2))  # P1's turn 1
         assert room.game.round_notes == ("Round 1: normal LOS",)
-        await room.execute(Side.P2, "l", 3, c.CasterDestroyed())
-        await room.execute(Side.P1, "w", 3, c.ReportGame(30))
-        await room.execute(Side.P2, "l", 4, c.ReportGame(10))
-        await room.execute(Side.P1, "w", 4, c.ConfirmResult())
-        await room.execute(Side.P2, "l", 5, c.ConfirmResult())
+        await room.apply(Side.P2, "l", 3, c.CasterDestroyed())
+        await room.apply(Side.P1, "w", 3, c.ReportGame(30))
+        await room.apply(Side.P2, "l", 4, c.ReportGame(10))
+        await room.apply(Side.P1, "w", 4, c.ConfirmResult())
+        await room.apply(Side.P2, "l", 5, c.ConfirmResult())
     standings = service.read_models.event_view(event.id)["standings"]
     assert sorted(row["tp"] for row in standings) == [0, 0, 1, 1]
     second = service.rounds.pair_next(event.id)  # rolled from the event's own six

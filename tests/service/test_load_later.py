@@ -31,12 +31,12 @@ async def _tables(store: Store, time: FakeTime) -> tuple[TableRoom, TableRoom, T
     """A running quick game (30 s clock), a quick game that is over, an event table."""
     hub = TableHub(store, time, random.Random(5))
     running = hub.create(QuickGame(clock_seconds=30, scenario="bunkers"))
-    await running.execute(Side.P1, "d1", 1, c.StartClock())
+    await running.apply(Side.P1, "d1", 1, c.StartClock())
     time.advance(4_000)
-    await running.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
+    await running.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))
     over = hub.create(QuickGame(points=75, scenario="bunkers"))
-    await over.execute(Side.P1, "d1", 1, c.StartClock())
-    await over.execute(Side.P1, "d1", 2, c.Concede())
+    await over.apply(Side.P1, "d1", 1, c.StartClock())
+    await over.apply(Side.P1, "d1", 2, c.Concede())
     meta = TableMeta("ev1", round_number=1, table_no=1, p1_player="a", p2_player="b")
     event = hub.open_table(QuickGame(points=75, scenario="bunkers").setup(random.Random()), meta)
     await hub.close()
@@ -88,9 +88,9 @@ async def test_a_table_not_read_yet_is_served_by_its_first_socket(store: Store) 
     opened = await hub.open(running.table_id)
     assert opened is not None and opened.version == 2 and opened.game == running.game
     assert hub.later == set()
-    dup = await opened.execute(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))  # re-sent
+    dup = await opened.apply(Side.P1, "d1", 2, c.PassTurn(expect=Side.P1))  # re-sent
     assert dup.duplicate and dup.version == 2
-    await opened.execute(Side.P2, "d2", 1, c.PassTurn(expect=Side.P2))
+    await opened.apply(Side.P2, "d2", 1, c.PassTurn(expect=Side.P2))
     assert await hub.load_later() == 0  # not read again: the socket's table stays
     assert hub.rooms[running.table_id] is opened and opened.version == 3
     await hub.close()

@@ -32,7 +32,7 @@ async def table(tmp_path: Path) -> AsyncIterator[tuple[TableRoom, FakeTime]]:
     time = FakeTime()
     hub = TableHub(store, time)
     room = hub.create(QuickGame(clock_minutes=60, scenario="bunkers"))
-    await room.execute(P1, "phone-1", 1, c.StartClock())
+    await room.apply(P1, "phone-1", 1, c.StartClock())
     yield room, time
     await hub.close()
     store.close()
@@ -127,7 +127,7 @@ async def test_merges_between_the_opponents_online_taps_stay_small(
     for seq in range(3, 9):
         time.advance(SECOND // 5)
         assert room.game.clock.running is P2
-        await room.execute(P2, "phone-2", 100 + seq, answered(room, P2))
+        await room.apply(P2, "phone-2", 100 + seq, answered(room, P2))
         time.advance(SECOND // 5)
         replayed[0] = 0
         queued = [(seq, left + 20 * SECOND, answered(room, P1))]

@@ -29,7 +29,7 @@ async def table(tmp_path: Path) -> AsyncIterator[tuple[TableHub, TableRoom, Fake
     time = FakeTime()
     hub = TableHub(store, time)
     room = hub.create(QuickGame(clock_minutes=60, scenario="bunkers"))
-    await room.execute(P1, "phone-1", 1, c.StartClock())
+    await room.apply(P1, "phone-1", 1, c.StartClock())
     yield hub, room, time
     await hub.close()
     store.close()
@@ -85,7 +85,7 @@ async def test_both_phones_queue_taps_and_converge_whatever_order_they_return(
 async def test_merge_order_does_not_matter(table: tuple[TableHub, TableRoom, FakeTime]) -> None:
     hub, room, time = table
     other = hub.create(QuickGame(clock_minutes=60, scenario="bunkers"))
-    await other.execute(P1, "phone-1", 1, c.StartClock())
+    await other.apply(P1, "phone-1", 1, c.StartClock())
     base, t0 = room.version, time.now_ms()
     heard(room, "p1:phone-1", "p2:phone-2")
     heard(other, "p1:phone-1", "p2:phone-2")
@@ -153,13 +153,13 @@ async def classic(tmp_path: Path) -> AsyncIterator[tuple[TableRoom, FakeTime, in
     room = hub.create(
         QuickGame(points=75, scenario="king-of-the-hill", variants=("classic_turn_timing",))
     )
-    await room.execute(P1, "phone-1", 1, c.StartClock())
+    await room.apply(P1, "phone-1", 1, c.StartClock())
     for seq, side in enumerate((P1, P2, P1, P2), start=2):
         time.advance(MIN)
-        await room.execute(side, f"phone-{side.value + 1}", seq, tap(side))
+        await room.apply(side, f"phone-{side.value + 1}", seq, tap(side))
     assert room.game.phase is Phase.TURN and room.game.active is P1
     started = time.now_ms()
-    await room.execute(P1, "phone-1", 10, c.StartTurnTimer())
+    await room.apply(P1, "phone-1", 10, c.StartTurnTimer())
     yield room, time, started
     await hub.close()
     store.close()
@@ -234,7 +234,7 @@ async def test_offline_turn_extension_while_the_eo_paused_is_refused__DC10(
     room, time, started = classic
     heard(room, "p1:phone-1")
     time.advance(MIN)
-    await room.execute(c.Role.EO, "", 1, c.PauseClock())
+    await room.apply(c.Role.EO, "", 1, c.PauseClock())
     time.advance(MIN)
     version, game = room.version, room.game
     gap = back(room, "p1:phone-1")

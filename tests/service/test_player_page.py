@@ -88,21 +88,21 @@ async def test_the_result_and_standings_follow_who_went_first__TS9_ST1(
     second = room.meta.p2_player
     first_list = "Haley" if room.meta.p1_player == ids["Ann"] else "Kreoss"
     second_list = "Kreoss" if first_list == "Haley" else "Haley"
-    await room.execute(Side.P1, "a", 1, c.ChooseList(first_list))
-    await room.execute(Side.P2, "b", 1, c.ChooseList(second_list))
+    await room.apply(Side.P1, "a", 1, c.ChooseList(first_list))
+    await room.apply(Side.P2, "b", 1, c.ChooseList(second_list))
     room.dice = _Loaded([2, 5])  # type: ignore[assignment]
-    await room.execute(Side.P1, "a", 2, c.StartingRoll(6))  # the server rolls: 6 is ignored
-    await room.execute(Side.P2, "b", 2, c.StartingRoll())
+    await room.apply(Side.P1, "a", 2, c.StartingRoll(6))  # the server rolls: 6 is ignored
+    await room.apply(Side.P2, "b", 2, c.StartingRoll())
     assert room.game.pregame is not None and room.game.pregame.winner == 1
-    await room.execute(Side.P2, "b", 50, c.ChooseOrder(first=True))
+    await room.apply(Side.P2, "b", 50, c.ChooseOrder(first=True))
     assert room.actor_for("p2") is Side.P1 and room.actor_for("p1") is Side.P2
     assert room.game.names == tuple(reversed(room.game.setup.names))
-    await room.execute(Side.P2, "a", 51, c.ChooseEdge(swap=False))
-    await room.execute(Side.P1, "b", 52, c.StartClock())
-    await room.execute(Side.P2, "a", 53, c.Concede())  # the pairing's first player concedes
-    await room.execute(Side.P1, "b", 54, c.ReportGame(30))
-    await room.execute(Side.P1, "b", 55, c.ConfirmResult())
-    await room.execute(Side.P2, "a", 55, c.ConfirmResult())
+    await room.apply(Side.P2, "a", 51, c.ChooseEdge(swap=False))
+    await room.apply(Side.P1, "b", 52, c.StartClock())
+    await room.apply(Side.P2, "a", 53, c.Concede())  # the pairing's first player concedes
+    await room.apply(Side.P1, "b", 54, c.ReportGame(30))
+    await room.apply(Side.P1, "b", 55, c.ConfirmResult())
+    await room.apply(Side.P2, "a", 55, c.ConfirmResult())
     result = service.results.table_result(eid, room.table_id)
     assert result is not None
     assert result.winner is Side.P2  # by seat: the pairing's second player won

@@ -72,10 +72,10 @@ async def test_presence_says_when_the_opponent_is_gone_and_a_second_device_joins
 
 
 async def _to_turn(room: TableRoom, time: FakeTime) -> None:
-    await room.execute(Side.P1, "a", 1, c.StartClock())
+    await room.apply(Side.P1, "a", 1, c.StartClock())
     for seq, side in enumerate((Side.P1, Side.P2, Side.P1, Side.P2), start=2):
         time.advance(1000)
-        await room.execute(side, "ab"[side], seq, c.PassTurn(expect=side))
+        await room.apply(side, "ab"[side], seq, c.PassTurn(expect=side))
 
 
 async def test_an_undo_request_lapses_by_itself_after_the_window(
@@ -85,19 +85,19 @@ async def test_an_undo_request_lapses_by_itself_after_the_window(
     lapses it at its moment, and every screen is told who asked and that it lapsed."""
     room, time = table
     await _to_turn(room, time)
-    await room.execute(Side.P1, "a", 10, c.PassTurn(expect=Side.P1))
-    await room.execute(Side.P1, "a", 11, c.ProposeUndo())
+    await room.apply(Side.P1, "a", 10, c.PassTurn(expect=Side.P1))
+    await room.apply(Side.P1, "a", 11, c.ProposeUndo())
     view = game_view(room.game, time.now_ms())
     asked = [d for d in view["due"] if d["kind"] == "answer_undo"]
     assert asked and not asked[0]["seen"]
     assert asked[0]["until_ms"] == time.now_ms() + UNDO_UNSEEN_MS
     time.advance(20_000)  # the request is not lost while Bob's phone has not shown it
-    await room.execute(Side.P2, "b", 12, c.UndoSeen())
+    await room.apply(Side.P2, "b", 12, c.UndoSeen())
     view = game_view(room.game, time.now_ms())
     asked = [d for d in view["due"] if d["kind"] == "answer_undo"]
     assert asked and asked[0]["until_ms"] == time.now_ms() + UNDO_WINDOW_MS
     time.advance(UNDO_WINDOW_MS)
-    await room.execute(c.Role.SYSTEM, "", 0, c.FlagCheck())
+    await room.apply(c.Role.SYSTEM, "", 0, c.FlagCheck())
     lapsed = game_view(room.game, time.now_ms())
     assert lapsed["undo"] is None
     assert all(d["kind"] != "answer_undo" for d in lapsed["due"])
@@ -105,7 +105,7 @@ async def test_an_undo_request_lapses_by_itself_after_the_window(
         d for d in lapsed["due"] if d["kind"] == "undo_outcome"
     ).items()
     with pytest.raises(RuleError, match="lapsed"):
-        await room.execute(Side.P2, "b", 13, c.AnswerUndo(accept=True))
+        await room.apply(Side.P2, "b", 13, c.AnswerUndo(accept=True))
 
 
 async def test_the_turn_end_prompts_follow_the_formats_marks__TS2_TS3(
@@ -113,19 +113,19 @@ async def test_the_turn_end_prompts_follow_the_formats_marks__TS2_TS3(
 ) -> None:
     room, time = table
     await _to_turn(room, time)
-    await room.execute(Side.P1, "a", 10, c.PassTurn(expect=Side.P1))
-    await room.execute(Side.P2, "b", 11, c.PassTurn(expect=Side.P2))
+    await room.apply(Side.P1, "a", 10, c.PassTurn(expect=Side.P1))
+    await room.apply(Side.P2, "b", 11, c.PassTurn(expect=Side.P2))
     # P1's turn 2: the kill box is asked, scoring not yet (from the end of P2's turn 2).
     table_info = json.loads(room.snapshot("p1"))["table"]
     assert table_info["kill_box_from"] == {"turn": 2, "side": "p1"}
     assert table_info["scoring_from"] == {"turn": 2, "side": "p2"}
     due = game_view(room.game, time.now_ms())["due"]
     assert {"kind": "turn_end", "by": "p1", "kill_box": True, "scoring": False} in due
-    await room.execute(Side.P1, "a", 12, c.PassTurn(Side.P1, c.TurnEnd(kill_box=False)))
+    await room.apply(Side.P1, "a", 12, c.PassTurn(Side.P1, c.TurnEnd(kill_box=False)))
     due = game_view(room.game, time.now_ms())["due"]
     turn_end = c.TurnEnd(kill_box=False, scoring=c.Scoring())
     assert {"kind": "turn_end", "by": "p2", "kill_box": True, "scoring": True} in due
-    await room.execute(Side.P2, "b", 13, c.PassTurn(Side.P2, turn_end))
+    await room.apply(Side.P2, "b", 13, c.PassTurn(Side.P2, turn_end))
 
 
 async def test_a_tie_broken_by_presence_shows_each_tiebreaker_and_no_stale_prompt__TS7(
@@ -133,15 +133,15 @@ async def test_a_tie_broken_by_presence_shows_each_tiebreaker_and_no_stale_promp
 ) -> None:
     room, time = table
     await _to_turn(room, time)
-    await room.execute(Side.P1, "a", 10, c.CasterDestroyed(both=True))
-    await room.execute(Side.P1, "a", 11, c.ReportGame(30, None, ""))
-    await room.execute(Side.P2, "b", 12, c.ReportGame(30, None, ""))
+    await room.apply(Side.P1, "a", 10, c.CasterDestroyed(both=True))
+    await room.apply(Side.P1, "a", 11, c.ReportGame(30, None, ""))
+    await room.apply(Side.P2, "b", 12, c.ReportGame(30, None, ""))
     asked = game_view(room.game, time.now_ms())
     assert {"kind": "scenario_presence"} in asked["due"] and asked["result"] is None
-    await room.execute(Side.P1, "a", 13, c.ReportGame(30, 4, ""))
-    await room.execute(Side.P2, "b", 14, c.ReportGame(30, 2, ""))
-    await room.execute(Side.P1, "a", 15, c.ConfirmResult())
-    await room.execute(Side.P2, "b", 16, c.ConfirmResult())
+    await room.apply(Side.P1, "a", 13, c.ReportGame(30, 4, ""))
+    await room.apply(Side.P2, "b", 14, c.ReportGame(30, 2, ""))
+    await room.apply(Side.P1, "a", 15, c.ConfirmResult())
+    await room.apply(Side.P2, "b", 16, c.ConfirmResult())
     view = game_view(room.game, time.now_ms())
     assert view["result"]["winner"] == "p1" and view["settled"]
     assert view["due"] == []  # no "still tied" once presence broke the tie
@@ -158,8 +158,8 @@ async def test_the_dashboard_shows_the_results_cp_after_a_concession(
 ) -> None:
     room, time = table
     await _to_turn(room, time)
-    await room.execute(Side.P2, "b", 10, c.Concede())
-    await room.execute(Side.P1, "a", 11, c.ReportGame(12, None, ""))
+    await room.apply(Side.P2, "b", 10, c.Concede())
+    await room.apply(Side.P1, "a", 11, c.ReportGame(12, None, ""))
     result = game_view(room.game, time.now_ms())["result"]
     row = table_summary(room.table_id, 1, room.game, "finished", time.now_ms())
     assert row["control_points"] == result["control_points"] == [3, 0]
@@ -172,7 +172,7 @@ async def test_a_quick_game_has_no_round_time_to_call_a_tie_on__DC8(
     await _to_turn(room, time)
     assert json.loads(room.snapshot("eo"))["table"]["round"] is None
     with pytest.raises(RuleError, match="no round"):
-        await room.execute(c.Role.EO, "eo", 1, c.CallTie())
+        await room.apply(c.Role.EO, "eo", 1, c.CallTie())
 
 
 @pytest.mark.parametrize(

@@ -124,10 +124,10 @@ async def test_a_disqualified_player_neither_wins_nor_votes__ST3(service: EventS
     eid, _ = await _event(service, 4)
     token, ids = _tokens(service, eid), _ids(service, eid)
     for room in service.tables.rooms(eid):  # P2 concedes at every table
-        await room.execute(Side.P2, "l", 1, c.Concede())
-        await room.execute(Side.P1, "w", 1, c.ReportGame(20))
-        await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
-        await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "l", 1, c.Concede())
+        await room.apply(Side.P1, "w", 1, c.ReportGame(20))
+        await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
     leader = service.results.standings(eid)[0]
     service.prizes.disqualify(eid, leader.player_id)
     first = _prize(service, eid, "first")["winner"]
@@ -149,10 +149,10 @@ async def test_the_standings_variant_chosen_at_creation_orders_the_standings__ST
 ) -> None:
     eid, _ = await _event(service, 2, standings="destruction")
     room = service.tables.rooms(eid)[0]
-    await room.execute(Side.P2, "l", 1, c.Concede())
-    await room.execute(Side.P1, "w", 1, c.ReportGame(20))
-    await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
-    await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+    await room.apply(Side.P2, "l", 1, c.Concede())
+    await room.apply(Side.P1, "w", 1, c.ReportGame(20))
+    await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+    await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
     view = service.read_models.event_view(eid)
     assert view["event"]["standings_name"] == "Destruction Scoring"
     assert view["standings"][0]["tp"] == 1  # the winner has the APD (the concession's half)
@@ -165,10 +165,10 @@ async def test_finals_tables_pair_the_top_four_in_the_last_round__ST2(
 ) -> None:
     eid, _ = await _event(service, 8, standings="finals", fixed_rounds=2)
     for room in service.tables.rooms(eid):
-        await room.execute(Side.P2, "l", 1, c.Concede())
-        await room.execute(Side.P1, "w", 1, c.ReportGame(20))
-        await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
-        await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "l", 1, c.Concede())
+        await room.apply(Side.P1, "w", 1, c.ReportGame(20))
+        await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
     top = [s.player_id for s in service.results.standings(eid)[:4]]
     service.rounds.pair_next(eid)
     rows = service.read_models.round_view(eid, 2, admin=True)["pairings"]

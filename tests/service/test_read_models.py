@@ -37,7 +37,7 @@ async def test_a_view_is_built_once_per_change(service: EventService) -> None:
     view = models.event_view(eid)
     assert models.builds == 3
     room = _tables(service, eid, 1)[0]
-    await room.execute(Side.P1, "p1", 1, c.Concede())  # the table's status moves
+    await room.apply(Side.P1, "p1", 1, c.Concede())  # the table's status moves
     await asyncio.sleep(0)
     after = models.event_view(eid)
     assert models.builds == 4

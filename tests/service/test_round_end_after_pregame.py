@@ -45,19 +45,19 @@ def _event(service: EventService) -> str:
 async def _pregame(room: TableRoom) -> None:
     """Lists, the starting roll (the first seat wins and goes first) and the table edge,
     on the players' phones; the clocks have not started."""
-    await room.execute(Side.P1, "a", 1, c.ChooseList("Butcher 3"))
-    await room.execute(Side.P2, "b", 1, c.ChooseList("Haley 2"))
+    await room.apply(Side.P1, "a", 1, c.ChooseList("Butcher 3"))
+    await room.apply(Side.P2, "b", 1, c.ChooseList("Haley 2"))
     room.dice = _Loaded([5, 2])  # type: ignore[assignment]
-    await room.execute(Side.P1, "a", 2, c.StartingRoll())
-    await room.execute(Side.P2, "b", 2, c.StartingRoll())
-    await room.execute(Side.P1, "a", 3, c.ChooseOrder(first=True))
-    await room.execute(Side.P2, "b", 3, c.ChooseEdge(swap=False))
+    await room.apply(Side.P1, "a", 2, c.StartingRoll())
+    await room.apply(Side.P2, "b", 2, c.StartingRoll())
+    await room.apply(Side.P1, "a", 3, c.ChooseOrder(first=True))
+    await room.apply(Side.P2, "b", 3, c.ChooseEdge(swap=False))
     assert room.game.phase is Phase.READY and room.game.clock.running is None
 
 
 async def _deploy(room: TableRoom) -> None:
     """P1 starts the clock: deployment begins."""
-    await room.execute(Side.P1, "a", 4, c.StartClock())
+    await room.apply(Side.P1, "a", 4, c.StartClock())
     await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
 
 
@@ -103,18 +103,18 @@ async def test_the_round_ends_both_clocks_after_the_last_table_begins__DC4_DC8(
     # The first table's game ends; the middle one has a rules call (the EO pauses it for
     # ten minutes); the last one gets two minutes back from the EO.
     await _at(time, t0, 30)
-    await first.execute(Side.P1, "a", 5, c.PassTurn(expect=Side.P1))
+    await first.apply(Side.P1, "a", 5, c.PassTurn(expect=Side.P1))
     await _at(time, t0, 58)
-    await middle.execute(Side.P1, "a", 5, c.PassTurn(expect=Side.P1))
+    await middle.apply(Side.P1, "a", 5, c.PassTurn(expect=Side.P1))
     await _at(time, t0, 60)
-    await first.execute(Side.P2, "b", 5, c.Concede())
-    await middle.execute(c.Role.EO, "", 0, c.PauseClock())
+    await first.apply(Side.P2, "b", 5, c.Concede())
+    await middle.apply(c.Role.EO, "", 0, c.PauseClock())
     await _at(time, t0, 63)
-    await last.execute(Side.P1, "a", 5, c.PassTurn(expect=Side.P1))
+    await last.apply(Side.P1, "a", 5, c.PassTurn(expect=Side.P1))
     await _at(time, t0, 70)
-    await middle.execute(c.Role.EO, "", 0, c.ResumeClock())
+    await middle.apply(c.Role.EO, "", 0, c.ResumeClock())
     assert last.game.remaining(Side.P2, time.now_ms()) == 53 * MIN
-    await last.execute(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 55 * MIN))
+    await last.apply(c.Role.EO, "", 0, c.AdjustClock(Side.P2, 55 * MIN))
 
     # Two hours after the EO started the round, nothing is called: the last table has
     # six minutes on its clocks, four of them the time its pre-game took.

@@ -44,8 +44,8 @@ def _game(room: TableRoom) -> RwGame:
 async def _set_up(room: TableRoom) -> None:
     """Setup steps 2 and 3: the chooser goes first, the second player takes blue."""
     game = _game(room)
-    await room.execute(game.chooser, "phone", 1, rc.ChooseFirstPlayer(game.chooser))
-    await room.execute(game.chooser.other, "phone", 2, rc.ChooseArea("blue"))
+    await room.apply(game.chooser, "phone", 1, rc.ChooseFirstPlayer(game.chooser))
+    await room.apply(game.chooser.other, "phone", 2, rc.ChooseArea("blue"))
 
 
 async def _scores(room: TableRoom, rng: random.Random) -> None:
@@ -53,12 +53,12 @@ async def _scores(room: TableRoom, rng: random.Random) -> None:
     for n, side in enumerate((Side.P1, Side.P2)):
         army = _game(room).setup.army_values[side.other]
         entry = rc.EnterScore(rng.randrange(army + 1), rng.choice((0, 10, 20)))
-        await room.execute(side, "phone", 10 + n, entry)
+        await room.apply(side, "phone", 10 + n, entry)
     if _game(room).phase is Phase.FINAL_FLURRY:
-        await room.execute(Side.P1, "phone", 20, rc.FlurryHits(4))
-        await room.execute(Side.P2, "phone", 21, rc.FlurryHits(1))
+        await room.apply(Side.P1, "phone", 20, rc.FlurryHits(4))
+        await room.apply(Side.P2, "phone", 21, rc.FlurryHits(1))
     for n, side in enumerate((Side.P1, Side.P2)):
-        await room.execute(side, "phone", 30 + n, rc.ConfirmResult())
+        await room.apply(side, "phone", 30 + n, rc.ConfirmResult())
     assert _game(room).settled
 
 
@@ -66,7 +66,7 @@ async def _defeat(room: TableRoom, rng: random.Random) -> None:
     """A game that ends when one side's last unit falls (TS11): a random loser."""
     await _set_up(room)
     loser = rng.choice((Side.P1, Side.P2))
-    await room.execute(loser, "phone", 3, rc.ArmyDestroyed(loser))
+    await room.apply(loser, "phone", 3, rc.ArmyDestroyed(loser))
     await _scores(room, rng)
 
 
@@ -143,7 +143,7 @@ async def test_twelve_players_advanced_three_rounds_no_cut__RP6_ST5_DC11_RP7(
     assert _game(rooms[0]).time_called  # its own end: the round timer calls its time
     first = _game(rooms[0]).first
     assert first is not None
-    await rooms[0].execute(first, "phone", 5, rc.EndGameRound(1))
+    await rooms[0].apply(first, "phone", 5, rc.EndGameRound(1))
     assert _game(rooms[0]).ended_by is EndedBy.TIME
     await _scores(rooms[0], rng)
     policy.collect(eid)

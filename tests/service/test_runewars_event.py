@@ -24,16 +24,16 @@ async def play(room: TableRoom, time: FakeTime, rng: random.Random, *, to_time: 
     """Both phones play the table: setup, game rounds until the end (or time), scores."""
     game = room.game
     assert isinstance(game, RwGame)
-    await room.execute(game.chooser, "phone", 1, rc.ChooseFirstPlayer(game.chooser))
+    await room.apply(game.chooser, "phone", 1, rc.ChooseFirstPlayer(game.chooser))
     game = room.game
     assert isinstance(game, RwGame) and game.second is not None and game.first is not None
-    await room.execute(game.second, "phone", 2, rc.ChooseArea("blue"))
+    await room.apply(game.second, "phone", 2, rc.ChooseArea("blue"))
     first, seq = game.first, 3
     while isinstance(room.game, RwGame) and room.game.phase is Phase.PLAYING:
         time.advance(MINUTE)  # six tables of eight game rounds: within the 90 minutes
         if to_time and room.game.game_round == 3:
             return  # this table goes to time
-        await room.execute(first, "phone", seq, rc.EndGameRound(room.game.game_round))
+        await room.apply(first, "phone", seq, rc.EndGameRound(room.game.game_round))
         seq += 1
     await score(room, rng)
 
@@ -44,12 +44,12 @@ async def score(room: TableRoom, rng: random.Random) -> None:
     for n, side in enumerate((Side.P1, Side.P2)):
         army = game.setup.army_values[side.other]
         entry = rc.EnterScore(rng.randrange(army + 1), rng.choice((0, 10, 20)))
-        await room.execute(side, "phone", 100 + n, entry)
+        await room.apply(side, "phone", 100 + n, entry)
     if isinstance(room.game, RwGame) and room.game.phase is Phase.FINAL_FLURRY:
-        await room.execute(Side.P1, "phone", 200, rc.FlurryHits(5))
-        await room.execute(Side.P2, "phone", 201, rc.FlurryHits(2))
+        await room.apply(Side.P1, "phone", 200, rc.FlurryHits(5))
+        await room.apply(Side.P2, "phone", 201, rc.FlurryHits(2))
     for n, side in enumerate((Side.P1, Side.P2)):  # both players confirm the result
-        await room.execute(side, "phone", 300 + n, rc.ConfirmResult())
+        await room.apply(side, "phone", 300 + n, rc.ConfirmResult())
 
 
 async def play_round(event: RunewarsEvent, time: FakeTime, rng: random.Random) -> None:
@@ -64,7 +64,7 @@ async def play_round(event: RunewarsEvent, time: FakeTime, rng: random.Random) -
     for other in rooms[1:]:  # every other table ended on its own, before time
         assert isinstance(other.game, RwGame) and other.game.ended_by is not None
         assert other.game.ended_by.value == "eight_rounds"
-    await late.execute(late.game.first or Side.P1, "phone", 99, rc.EndGameRound(3))
+    await late.apply(late.game.first or Side.P1, "phone", 99, rc.EndGameRound(3))
     assert isinstance(late.game, RwGame) and late.game.ended_by is not None
     assert late.game.ended_by.value == "time"
     await score(late, rng)

@@ -52,7 +52,7 @@ async def play_round(run: Running, eid: str, time: FakeTime, rng: random.Random)
     await policy.call_time(eid)
     late = rooms[0]
     assert isinstance(late.game, RwGame) and late.game.phase is Phase.PLAYING
-    await late.execute(late.game.first, "phone", 99, rc.EndGameRound(late.game.game_round))
+    await late.apply(late.game.first, "phone", 99, rc.EndGameRound(late.game.game_round))
     await score(late, rng)
     assert policy.collect(eid) == len(rooms)
 

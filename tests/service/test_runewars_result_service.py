@@ -31,7 +31,7 @@ def _policy(service: EventService, eid: str) -> Policy:
 
 async def _to_scoring(room: TableRoom, time: FakeTime) -> None:
     await play(room, time, random.Random(1), to_time=True)  # stops at game round 3
-    await room.execute(
+    await room.apply(
         Side.P1 if isinstance(room.game, RwGame) and room.game.first is Side.P1 else Side.P2,
         "phone",
         50,
@@ -211,7 +211,7 @@ async def test_a_result_judged_on_the_table_itself_moves_the_event__TS11_ST5(
     eid, policy, room = await _one_table_scored(service, "RW Link")
     match = policy.live(eid).state.rounds[0].matches[0]
     fix = rc.JudgeScores(((0, 0), (0, 30)), reason="tokens miscounted")
-    await room.execute(Role.EO, "eo-phone", 1, fix)
+    await room.apply(Role.EO, "eo-phone", 1, fix)
     assert [(s.player_id, s.tp) for s in policy.standings(eid)] == [(match.b, 6), (match.a, 5)]
     assert policy.collect(eid) == 1
     assert policy.live(eid).state.rounds[0].results[match.game].winner == match.b

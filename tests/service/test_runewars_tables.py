@@ -38,12 +38,12 @@ async def test_a_runewars_table_is_rebuilt_from_its_log__TS11(tmp_path: Path) ->
     room = hub.create(rw())
     assert room.engine.name == "runewars" and isinstance(room.game, RwGame)
     assert room.game.chooser is Side.P1  # 196 < 200
-    await room.execute(Side.P1, "d1", 1, rc.ChooseFirstPlayer(Side.P2))
-    await room.execute(Side.P1, "d1", 2, rc.ChooseArea("blue"))  # P1 is second player
-    await room.execute(Role.EO, "", 0, rc.StartRound())
+    await room.apply(Side.P1, "d1", 1, rc.ChooseFirstPlayer(Side.P2))
+    await room.apply(Side.P1, "d1", 2, rc.ChooseArea("blue"))  # P1 is second player
+    await room.apply(Role.EO, "", 0, rc.StartRound())
     for n in (1, 2, 3):
         time.advance(10 * MINUTE)
-        await room.execute(Side.P2, "d2", n, rc.EndGameRound(n))
+        await room.apply(Side.P2, "d2", n, rc.EndGameRound(n))
     assert room.engine.status(room.game) is TableStatus.PLAYING
     await hub.close()
 
@@ -80,9 +80,9 @@ async def test_the_round_timer_calls_time_on_the_table__DC11(tmp_path: Path) -> 
     time = FakeTime()
     hub = TableHub(store, time, random.Random(1))
     room = hub.create(rw(clock_minutes=90))
-    await room.execute(Side.P1, "d1", 1, rc.ChooseFirstPlayer(Side.P1))
-    await room.execute(Side.P2, "d2", 1, rc.ChooseArea("red"))
-    await room.execute(Side.P1, "d1", 2, rc.StartRound())
+    await room.apply(Side.P1, "d1", 1, rc.ChooseFirstPlayer(Side.P1))
+    await room.apply(Side.P2, "d2", 1, rc.ChooseArea("red"))
+    await room.apply(Side.P1, "d1", 2, rc.StartRound())
     room.schedule_flag()
     time.advance(90 * MINUTE)
     for _ in range(5):
@@ -90,20 +90,20 @@ async def test_the_round_timer_calls_time_on_the_table__DC11(tmp_path: Path) -> 
     assert room.game.time_called and room.game.phase is Phase.PLAYING
     log = store.log(room.table_id)
     assert log[-1].actor == "system" and '"call_time"' in log[-1].command_json
-    await room.execute(Side.P1, "d1", 3, rc.EndGameRound(1))
+    await room.apply(Side.P1, "d1", 3, rc.EndGameRound(1))
     assert room.game.phase is Phase.SCORING
-    await room.execute(Side.P1, "d1", 4, rc.EnterScore(80, 10))
-    await room.execute(Side.P2, "d2", 2, rc.EnterScore(90, 0))
+    await room.apply(Side.P1, "d1", 4, rc.EnterScore(80, 10))
+    await room.apply(Side.P2, "d2", 2, rc.EnterScore(90, 0))
     assert room.game.phase is Phase.FINAL_FLURRY
-    await room.execute(Side.P2, "d2", 3, rc.FlurryHits(1))
-    await room.execute(Side.P1, "d1", 5, rc.FlurryHits(1))
+    await room.apply(Side.P2, "d2", 3, rc.FlurryHits(1))
+    await room.apply(Side.P1, "d1", 5, rc.FlurryHits(1))
     assert room.game.phase is Phase.FINAL_FLURRY and room.game.flurry_tie == 1  # again
-    await room.execute(Side.P2, "d2", 4, rc.FlurryHits(1))
-    await room.execute(Side.P1, "d1", 6, rc.FlurryHits(3))
+    await room.apply(Side.P2, "d2", 4, rc.FlurryHits(1))
+    await room.apply(Side.P1, "d1", 6, rc.FlurryHits(3))
     assert room.game.outcome is not None and room.game.outcome.winner is Side.P1
     assert room.engine.status(room.game) is TableStatus.AWAITING_CONFIRMATION
-    await room.execute(Side.P1, "d1", 7, rc.ConfirmResult())
-    await room.execute(Side.P2, "d2", 5, rc.ConfirmResult())
+    await room.apply(Side.P1, "d1", 7, rc.ConfirmResult())
+    await room.apply(Side.P2, "d2", 5, rc.ConfirmResult())
     assert room.engine.status(room.game) is TableStatus.CONFIRMED
     await hub.close()
     store.close()

@@ -24,10 +24,10 @@ def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom
 
 
 async def _settle(room: TableRoom, loser: Side = Side.P2) -> None:
-    await room.execute(loser, "l", 1, c.Concede())
-    await room.execute(loser.other, "w", 1, c.ReportGame(20))
-    await room.execute(Side.P1, "p1", 2, c.ConfirmResult())
-    await room.execute(Side.P2, "p2", 2, c.ConfirmResult())
+    await room.apply(loser, "l", 1, c.Concede())
+    await room.apply(loser.other, "w", 1, c.ReportGame(20))
+    await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+    await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
 
 
 async def _round_one(service: EventService) -> tuple[str, list[TableRoom]]:
@@ -50,7 +50,7 @@ async def test_a_confirmed_result_is_corrected_only_with_a_reason__TS9(
     assert before is not None and before.as_json()["winner"] == "p1"
     # The players cannot reopen it ...
     with pytest.raises(RuleError, match="only the EO"):
-        await room.execute(Side.P2, "p2", 9, c.ReportGame(75))
+        await room.apply(Side.P2, "p2", 9, c.ReportGame(75))
     # ... and the EO must say why.
     flip = TableResult.from_wire(
         {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
@@ -77,7 +77,7 @@ async def test_a_closed_rounds_results_are_locked_and_a_correction_moves_the_sta
     service.rounds.pair_next(eid)  # round 1 is closed: round 2 is paired on its results
     room = tables[0]
     with pytest.raises(RuleError):
-        await room.execute(Side.P2, "p2", 9, c.DisputeResult("too late"))
+        await room.apply(Side.P2, "p2", 9, c.DisputeResult("too late"))
     assert room.meta is not None
     loser = room.meta.p2_player
     before = {s.player_id: s.tp for s in service.results.standings(eid)}
@@ -153,7 +153,7 @@ async def test_a_table_whose_log_does_not_replay_still_takes_the_eo_result__TS9(
     broken = hub.get(table.table_id)
     assert broken is not None and broken.broken is not None
     with pytest.raises(RuleError, match="read-only"):
-        await broken.execute(Side.P1, "p1", 5, c.Concede())
+        await broken.apply(Side.P1, "p1", 5, c.Concede())
     assert restarted.results.table_result(event.id, table.table_id) is None
     decided = TableResult.from_wire(
         {"winner": "p1", "control_points": [2, 0], "army_points_destroyed": [30, 0]}

@@ -26,7 +26,7 @@ async def test_a_stalled_phone_is_dropped_and_the_others_get_everything(tmp_path
     room.join(reading, None)
     received = []
     for n in range(50):
-        ack = await room.execute(c.Role.EO, "eo", n, c.AdjustClock(Side.P1, 60_000 + n))
+        ack = await room.apply(c.Role.EO, "eo", n, c.AdjustClock(Side.P1, 60_000 + n))
         assert ack.version == n + 1  # never blocked by the stalled phone
         while not reading.queue.empty():
             received.append(reading.queue.get_nowait())
@@ -111,7 +111,7 @@ async def test_the_other_screens_get_a_tap_before_the_sender(tmp_path: Path) -> 
         room.join(sub, None)
         sub.queue.get_nowait()  # the snapshot
         sub.direct = lambda texts, role=sub.role: sent.append(role) or len(texts)
-    ack = await room.execute(Side.P1, "d1", 1, c.StartClock(), origin=sender)
+    ack = await room.apply(Side.P1, "d1", 1, c.StartClock(), origin=sender)
     assert sent == ["p2"]  # the sender's own event comes with its ack (app.api.ws)
     assert len(ack.before) == 1 and '"t":"event"' in ack.before[0] and '"v":1' in ack.before[0]
     await hub.close()

@@ -212,6 +212,16 @@ def pregame(step: str) -> Callable[[], Table]:
     return build
 
 
+def specialists_due() -> Table:
+    """IG2014: each player's specialists after the lists are revealed."""
+    table = Table.new("destruction", format_id="ig2014", army_points=75)
+    armies = (("Kreoss 1 (75)\nSpecialists:\nChoir (4)",), ("Haley 2 (75)",))
+    table.do(EO, c.OpenPregame(armies=armies, specialists=True))
+    table.do(P1, c.ChooseList("Kreoss 1 (75)"))
+    table.do(P2, c.ChooseList("Haley 2 (75)"))
+    return table
+
+
 def classic(*chosen: str) -> Callable[[], Table]:
     return at(1, P1, lambda: sr("king-of-the-hill", variants.CLASSIC, *chosen))
 
@@ -271,6 +281,7 @@ def record(_game: Game) -> c.Command:
 PREGAME = [
     Case("open the pre-game", sr, same(c.OpenPregame()), JUDGES),
     Case("choose a list", pregame("lists"), same(c.ChooseList("Haley")), SEATS),
+    Case("choose specialists", specialists_due, same(c.ChooseSpecialists()), SEATS),
     Case("choose an objective", pregame("objectives"), same(c.ChooseObjective("Armory")), SEATS),
     Case("the starting roll", pregame("roll"), same(c.StartingRoll(4)), SEATS),
     Case("first or second", pregame("order"), same(c.ChooseOrder(first=True)), (Who.ACTIVE,)),

@@ -1,6 +1,7 @@
-"""Where a table's commands are applied: a socket's command goes to the placement, which
-applies it at the table's room here, or (several workers: `cluster`) forwards it to the
-worker that owns the table. One worker is placed `Alone`: every table is applied here."""
+"""Where a table's commands are applied: every command from outside the room (a socket's,
+the organiser's, the server's own timers') goes to the placement, which applies it at the
+table's room here, or (several workers: app.cluster) forwards it to the worker that owns
+the table. One worker is placed `Alone`: every table is applied here."""
 
 from __future__ import annotations
 
