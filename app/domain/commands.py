@@ -209,6 +209,10 @@ class OpenPregame:
 
     choices: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     steps: tuple[str, ...] = ()
+    #: Each seat's army lists, each whole as written: shown to both players.
+    armies: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    #: The event uses specialists (SR2019's variant, IG2014): a step after the lists.
+    specialists: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +220,15 @@ class ChooseList:
     """A player's secret choice of list for this game."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseSpecialists:
+    """A player's secret specialist substitution: cards removed from the chosen list
+    and specialists of that list added (both may be empty)."""
+
+    removed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +323,7 @@ Command = (
     | ScenarioRoll
     | OpenPregame
     | ChooseList
+    | ChooseSpecialists
     | ChooseObjective
     | StartingRoll
     | ChooseOrder

@@ -103,6 +103,7 @@ _RULES: dict[type, Rule] = {
     c.ScenarioRoll: lambda game, actor, cmd, _now: judge.scenario_roll(game, actor, cmd),
     c.OpenPregame: pregame_rules.open_pregame,
     c.ChooseList: pregame_rules.choose_list,
+    c.ChooseSpecialists: pregame_rules.choose_specialists,
     c.ChooseObjective: pregame_rules.choose_objective,
     c.StartingRoll: pregame_rules.roll,
     c.ChooseOrder: pregame_rules.choose_order,

@@ -14,10 +14,12 @@ goes first: the table maps its seats to sides by it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from app.domain import commands as c
+from app.domain.army_lists import split_lists
 from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.frozen import replace
@@ -27,6 +29,7 @@ MAX_LIST_NAME = 200
 
 class Step(StrEnum):
     LISTS = "lists"
+    SPECIALISTS = "specialists"
     OBJECTIVES = "objectives"
     ROLL = "roll"
     ORDER = "order"
@@ -37,6 +40,7 @@ class Step(StrEnum):
 #: What each step asks of the table, in the players' words.
 STEP_WORDS = {
     Step.LISTS: "each player chooses a list",
+    Step.SPECIALISTS: "each player chooses their specialists",
     Step.OBJECTIVES: "each player chooses an objective",
     Step.ROLL: "the starting roll",
     Step.ORDER: "the winner of the starting roll chooses to go first or second",
@@ -48,6 +52,15 @@ Pair = tuple[str | None, str | None]
 
 
 @dataclass(frozen=True, slots=True)
+class Swap:
+    """A player's specialist substitution as checked legal: the cards that left the
+    chosen list and the specialists that joined it, each as written in the list."""
+
+    removed: tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Pregame:
     """Where a table's pre-game stands. Choices are kept by seat (index 0: the P1 link)."""
 
@@ -56,6 +69,9 @@ class Pregame:
     choices: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     objectives: tuple[str, ...] = ()
     lists: Pair = (None, None)
+    #: Each seat's army lists, whole as written (both players see both: `app.domain.army_lists`).
+    armies: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    specialists: tuple[Swap | None, Swap | None] = (None, None)
     chosen_objectives: Pair = (None, None)
     #: Each starting roll so far, (first seat's die, second seat's die); a tie rolls again.
     rolls: tuple[tuple[int, int], ...] = ()
@@ -82,6 +98,8 @@ class Pregame:
         match step:
             case Step.LISTS:
                 return None not in self.lists
+            case Step.SPECIALISTS:
+                return None not in self.specialists
             case Step.OBJECTIVES:
                 return None not in self.chosen_objectives
             case Step.ROLL:
@@ -109,6 +127,11 @@ class Pregame:
         return None not in self.lists
 
     @property
+    def specialists_revealed(self) -> bool:
+        """Both substitutions are shown at once, when both players have chosen."""
+        return None not in self.specialists
+
+    @property
     def objectives_revealed(self) -> bool:
         """After the starting roll and the choice of sides (the whole pre-game)."""
         return self.done and None not in self.chosen_objectives
@@ -121,7 +144,10 @@ def open_pregame(
     wanted = tuple(Step(s) for s in steps)
     if not objectives:
         wanted = tuple(s for s in wanted if s is not Step.OBJECTIVES)
-    return Pregame(steps=wanted, choices=cmd.choices, objectives=objectives)
+    if cmd.specialists and Step.LISTS in wanted and any(cmd.armies):
+        at = wanted.index(Step.LISTS) + 1
+        wanted = (*wanted[:at], Step.SPECIALISTS, *wanted[at:])
+    return Pregame(steps=wanted, choices=cmd.choices, objectives=objectives, armies=cmd.armies)
 
 
 def _expect(pregame: Pregame, step: Step) -> None:
@@ -153,6 +179,35 @@ def choose_list(pregame: Pregame, side: Side, cmd: c.ChooseList) -> Pregame:
     if len(name) > MAX_LIST_NAME:
         raise BadInput(f"a list is {MAX_LIST_NAME} characters at most")
     return replace(pregame, lists=_put(pregame.lists, seat, name))
+
+
+def choose_specialists(
+    pregame: Pregame, side: Side, cmd: c.ChooseSpecialists, check: Callable[[str], Swap]
+) -> Pregame:
+    """A player's secret substitution on their chosen list, `check`ed legal against its
+    text (`app.domain.specialist_step`); revealed when both have chosen."""
+    _expect(pregame, Step.SPECIALISTS)
+    seat = pregame.seat(side)
+    if pregame.specialists[seat] is not None:
+        raise RuleError("you have chosen your specialists; they cannot be changed")
+    text = chosen_text(pregame, seat)
+    if text is None:
+        if cmd.removed or cmd.added:
+            raise BadInput("your chosen list is not written out whole here: no specialists to add")
+        swap = Swap()
+    else:
+        swap = check(text)
+    pair = (swap, pregame.specialists[1]) if seat == 0 else (pregame.specialists[0], swap)
+    return replace(pregame, specialists=pair)
+
+
+def chosen_text(pregame: Pregame, seat: int) -> str | None:
+    """The whole text of the list a seat chose (None: not chosen, or not written out)."""
+    name = pregame.lists[seat]
+    for text in pregame.armies[seat]:
+        if name is not None and name in split_lists(text):
+            return text
+    return None
 
 
 def choose_objective(pregame: Pregame, side: Side, cmd: c.ChooseObjective) -> Pregame:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 from app.domain import commands as c
 from app.domain import pregame as p
+from app.domain import specialist_step
 from app.domain.errors import BadInput, RuleError
 from app.domain.frozen import replace
 from app.domain.scenarios import ElementKind
@@ -58,6 +60,14 @@ def _step(rule: Callable[[p.Pregame, object, C], p.Pregame]) -> Callable[..., Ga
 
 choose_list = _step(p.choose_list)  # type: ignore[arg-type]
 choose_objective = _step(p.choose_objective)  # type: ignore[arg-type]
+
+
+def choose_specialists(game: Game, actor: c.Actor, cmd: c.ChooseSpecialists, now_ms: int) -> Game:
+    """A player's specialist substitution, checked legal by the event's list rules."""
+    check = partial(specialist_step.check, game, cmd)
+    return _step(partial(p.choose_specialists, check=check))(game, actor, cmd, now_ms)
+
+
 roll = _step(p.roll)  # type: ignore[arg-type]
 choose_order = _step(p.choose_order)  # type: ignore[arg-type]
 choose_edge = _step(p.choose_edge)  # type: ignore[arg-type]

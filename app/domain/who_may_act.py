@@ -51,6 +51,7 @@ WHO: dict[type, tuple[Who, str]] = {
     c.ReportPause: (Who.SEATS, "report a pause"),
     c.NoModelsLeft: (Who.SEATS, "report that they have no models left"),
     c.ChooseList: (Who.SEATS, "choose a list"),
+    c.ChooseSpecialists: (Who.SEATS, "choose their specialists"),
     c.ChooseObjective: (Who.SEATS, "choose an objective"),
     c.StartingRoll: (Who.SEATS, "roll for who goes first"),
     c.ChooseOrder: (Who.SEATS, "choose to go first or second"),

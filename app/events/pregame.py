@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from app.domain import commands as c
+from app.domain.army_lists import list_texts
 from app.domain.formats import get_format, split_lists
 from app.domain.pregame import Step
 from app.domain.standings import PlayerRecord
+from app.domain.variants import list_checks
 from app.events.base import PairingRow
 from app.events.book import EventBook
 from app.events.results import Results
@@ -38,13 +40,28 @@ def open_command(
     """The command that opens a table's pre-game, by seat (the pairing's first player first)."""
     by_id = {r.id: r for r in records}
     seats: list[tuple[str, ...]] = []
+    armies: list[tuple[str, ...]] = []
     for player_id in (row.p1, row.p2 or ""):
         player = players.get(player_id)
         if player is None:
             seats.append(())
+            armies.append(())
             continue
         seats.append(list_choices(event, player, by_id.get(player_id), rounds_left))
-    return c.OpenPregame(choices=(seats[0], seats[1]))
+        armies.append(tuple(list_texts(player.lists)))
+    return c.OpenPregame(
+        choices=(seats[0], seats[1]),
+        armies=(armies[0], armies[1]),
+        specialists=uses_specialists(event),
+    )
+
+
+def uses_specialists(event: EventRecord) -> bool:
+    """The event's lists have specialists (SR2019's variant, IG2014's own rule)."""
+    rule = get_format(event.format_id).list_rule(event.lists)
+    chosen = [v for v in event.variants.split(",") if v]
+    checks = rule.rules.joined(list_checks(chosen, event.points))
+    return checks.allowance(event.points) is not None
 
 
 class Pregame:

@@ -112,7 +112,26 @@ def _read_choices(raw: Mapping[str, Any]) -> c.Command:
         if not isinstance(names, list) or len(names) > 8:
             raise BadInput("each seat's choices are a list of at most 8 list names")
         seats.append(tuple(read_str({"name": n}, "name") for n in names))
-    return c.OpenPregame(choices=(seats[0], seats[1]), steps=read_names(raw, "steps"))
+    armies = raw.get("armies", [[], []])
+    if not isinstance(armies, list) or len(armies) != 2:
+        raise BadInput("armies must be two lists of whole army lists, [P1's, P2's]")
+    return c.OpenPregame(
+        choices=(seats[0], seats[1]),
+        steps=read_names(raw, "steps"),
+        armies=(read_names({"a": armies[0]}, "a"), read_names({"a": armies[1]}, "a")),
+        specialists=read_bool(raw, "specialists", False),
+    )
+
+
+def _write_open(cmd: c.OpenPregame) -> dict[str, Any]:
+    out: dict[str, Any] = {"choices": [list(names) for names in cmd.choices]}
+    if cmd.steps:
+        out["steps"] = list(cmd.steps)
+    if any(cmd.armies):
+        out["armies"] = [list(texts) for texts in cmd.armies]
+    if cmd.specialists:
+        out["specialists"] = True
+    return out
 
 
 def _note(raw: Mapping[str, Any]) -> int:
@@ -242,10 +261,15 @@ _KINDS = (
         "open_pregame",
         c.OpenPregame,
         _read_choices,
-        lambda cmd: (
-            {"choices": [list(names) for names in cmd.choices]}
-            | ({"steps": list(cmd.steps)} if cmd.steps else {})
+        _write_open,
+    ),
+    _Kind(
+        "choose_specialists",
+        c.ChooseSpecialists,
+        lambda raw: c.ChooseSpecialists(
+            removed=read_names(raw, "removed"), added=read_names(raw, "added")
         ),
+        lambda cmd: {"removed": list(cmd.removed), "added": list(cmd.added)},
     ),
     _Kind(
         "choose_list",
@@ -306,6 +330,7 @@ _KINDS = (
 #: What a command must not show the other screens (a secret choice): its fields.
 SECRET = {
     "choose_list": ("list",),
+    "choose_specialists": ("removed", "added"),
     "choose_objective": ("objective",),
     "open_pregame": ("choices",),  # each seat's lists go to that seat only
 }

@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain import commands as c
+from app.domain.army_lists import Entry, read_list
 from app.domain.clock import Side
+from app.domain.errors import BadInput
 from app.domain.game import Game
-from app.domain.pregame import STEP_WORDS, Pregame, Step
+from app.domain.pregame import STEP_WORDS, Pregame, Step, Swap
 from app.tables.seats import ROLES
 from app.tables.warmachine import seating
 
@@ -27,6 +29,8 @@ def _by(pregame: Pregame) -> list[str]:
     step = pregame.step
     if step is Step.LISTS:
         return [_s(pregame, i) for i in (0, 1) if pregame.lists[i] is None]
+    if step is Step.SPECIALISTS:
+        return [_s(pregame, i) for i in (0, 1) if pregame.specialists[i] is None]
     if step is Step.OBJECTIVES:
         return [_s(pregame, i) for i in (0, 1) if pregame.chosen_objectives[i] is None]
     if step is Step.ROLL:
@@ -50,8 +54,13 @@ def pregame_view(game: Game) -> dict[str, Any] | None:
         return None
     lists = pregame.in_play_order(pregame.lists)
     objectives = pregame.in_play_order(pregame.chosen_objectives)
+    swaps = pregame.specialists[::-1] if pregame.swapped else pregame.specialists
+    armies = pregame.armies[::-1] if pregame.swapped else pregame.armies
     step = pregame.step
     return {
+        "armies": [[army_view(text) for text in texts] for texts in armies],
+        "specialists_chosen": [x is not None for x in swaps],
+        "specialists": [_swap(x) for x in swaps] if pregame.specialists_revealed else [None, None],
         "step": step.value,
         "words": STEP_WORDS[step],
         "steps": [s.value for s in pregame.steps],
@@ -74,12 +83,45 @@ def own_choices(game: Game, side: Side) -> dict[str, Any]:
     """A seat's own lists to choose from and its secret choices, for its screens only."""
     pregame = game.pregame
     if pregame is None:
-        return {"choices": [], "list": None, "objective": None}
+        return {"choices": [], "list": None, "objective": None, "specialists": None}
     seat = pregame.seat(side)
     return {
         "choices": list(pregame.choices[seat]),
         "list": pregame.lists[seat],
+        "specialists": _swap(pregame.specialists[seat]),
         "objective": pregame.chosen_objectives[seat],
+    }
+
+
+def _swap(swap: Swap | None) -> dict[str, list[str]] | None:
+    return None if swap is None else {"removed": list(swap.removed), "added": list(swap.added)}
+
+
+def _entry(entry: Entry) -> dict[str, Any]:
+    return {"text": entry.text, "name": entry.name, "points": entry.points}
+
+
+def army_view(text: str) -> dict[str, Any]:
+    """One army list as the Lists view shows it: its name (as the players choose it),
+    every model as the list reads, and its specialists; a list that cannot be read
+    shows its lines as written."""
+    try:
+        army = read_list(text)
+    except BadInput:
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return {
+            "name": lines[0] if lines else "",
+            "title": "",
+            "points": None,
+            "models": [{"text": x, "name": x, "points": None} for x in lines[1:]],
+            "specialists": [],
+        }
+    return {
+        "name": army.text,
+        "title": army.title,
+        "points": army.points,
+        "models": [_entry(e) for e in army.models],
+        "specialists": [_entry(e) for e in army.specialists],
     }
 
 
