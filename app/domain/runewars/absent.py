@@ -98,6 +98,7 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "offer_lists": _NO_PREGAME,
         "open_pregame": _NO_PREGAME,
         "choose_list": _NO_PREGAME,
+        "choose_specialists": _NO_PREGAME,
         "choose_objective": _NO_PREGAME,
         "roll": _NO_PREGAME,
         "choose_order": _NO_PREGAME,
