@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from app.domain import commands as c
 from app.domain.clock import Side
@@ -78,7 +79,7 @@ def game_story(steps: Sequence[Step]) -> Story:
     cp: dict[int, tuple[int, int]] = {}
     last: int | None = None
     decided: Decided | None = None
-    for before, after in zip(steps, steps[1:], strict=False):
+    for before, after in pairwise(steps):
         at = _turn_of(before.game)
         last = at if at is not None else last
         if last is None:
