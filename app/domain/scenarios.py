@@ -87,6 +87,9 @@ class Scenario(Generic[G]):
     roll: int
     elements: tuple[Element, ...]
     kill_box: bool = True
+    #: False: advance deployment is deployed in regular deployment (legacy Scattered
+    #: Lines), so the clock has no advance-deployment step.
+    advance_deployment: bool = True
     #: Overrides of the ruleset's hooks for this scenario (None: the ruleset's).
     scoring_from: TurnMark | None = None
     victory: VictoryCheck | None = None

@@ -177,6 +177,15 @@ class Game:
         return self.setup.scenario
 
     @property
+    def deployment_steps(self) -> tuple[str, ...]:
+        """The format's deployment steps on the clock, without advance deployment where
+        the scenario deploys it in regular deployment."""
+        steps = self.format.deployment
+        if self.scenario.advance_deployment:
+            return steps
+        return tuple(step for step in steps if step != Phase.ADVANCE_DEPLOYMENT.value)
+
+    @property
     def names(self) -> tuple[str, str]:
         """The players' names as (P1's, P2's): the pre-game may have swapped the seats."""
         names = self.setup.names

@@ -54,7 +54,7 @@ def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
         raise BadInput("nothing is scored during deployment")
     phase: Phase = game.phase
     turn = game.turn
-    steps = game.format.deployment
+    steps = game.deployment_steps
     if game.active is Side.P1:
         nxt = Side.P2
     elif steps.index(game.phase) + 1 < len(steps):

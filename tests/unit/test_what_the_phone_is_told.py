@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.domain import commands as c
 from app.domain.frozen import replace
-from app.domain.game import Method
+from app.domain.game import Method, Phase
 from app.domain.pregame import Pregame
 from app.tables.warmachine.view import game_view
 
@@ -96,3 +96,24 @@ def test_iron_gauntlet_concession_does_not_speak_of_half_an_army__TS8() -> None:
     table.do(P2, c.Concede())
     game = table.do(P1, c.ReportGame(army_points_destroyed=17))
     assert game_view(game, table.now)["result"]["conceded_army"] is None
+
+
+# -- legacy-scenarios.txt, Scattered Lines ------------------------------------------------
+
+
+def test_scattered_lines_has_no_advance_deployment_on_the_clock__legacy_scattered_lines() -> None:
+    """"Models with advanced deployment must be deployed in the deployment zone during
+    regular deployment": after both players' deployment, P1's turn 1 begins."""
+    table = Table.new("scattered-lines", format_id="legacy", army_points=75)
+    assert table.start().phase is Phase.DEPLOYMENT
+    table.tap()
+    game = table.tap()
+    assert (game.phase, game.turn, game.active) == (Phase.TURN, 1, P1)
+    assert game_view(game, table.now)["phase"] == "turn"
+
+
+def test_other_legacy_scenarios_keep_advance_deployment__legacy_scattered_lines() -> None:
+    table = Table.new("transverse-assault", format_id="legacy", army_points=75)
+    table.start()
+    table.tap()
+    assert table.tap().phase is Phase.ADVANCE_DEPLOYMENT

@@ -84,7 +84,7 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "victory": rules.victory_kind,
         "victory_words": scenario.victory_words or rules.victory_words,
         "last_turn": None if last is None else last.turn,
-        "deployment": list(rules.deployment),
+        "deployment": list(game.deployment_steps),
         "collected": rules.collected,
         "apd_words": rules.apd_words,
         "tie_word": rules.tie_word,

@@ -40,6 +40,7 @@ def assassination_only(
     *rules: str,
     round_notes: RoundNotes[Game] | None = None,
     deployment: float = DEPLOYMENT,
+    advance_deployment: bool = True,
 ) -> Scenario[Game]:
     """Nothing on the table is scored: the scenario is won by assassination only."""
     return Scenario(
@@ -48,6 +49,7 @@ def assassination_only(
         number,
         (),
         kill_box=False,
+        advance_deployment=advance_deployment,
         round_notes=round_notes,
         rules=rules,
         victory_words=ASSASSINATION,

@@ -297,6 +297,9 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         'Models cannot be deployed within 8" of each other unless in the same unit, '
         "battlegroup or warpack; advance deployment is regular deployment.",
         deployment=SCATTERED_DEPLOYMENT,
+        # "Models with advanced deployment must be deployed in the deployment zone
+        # during regular deployment": no advance-deployment step on the clock.
+        advance_deployment=False,
     ),
     won_by_control(
         14,
