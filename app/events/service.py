@@ -61,7 +61,7 @@ class EventService:
         self.rounds = rounds = Rounds(book, hub, placement, time, rng, results, pregame, clock)
         self.control = control = Control(book, hub, time, rounds)
         #: The policies of formats whose events run by rules of their own (Runewars).
-        self.tournaments = tournaments = Tournaments(book, hub, time, rng)
+        self.tournaments = tournaments = Tournaments(book, hub, placement, time, rng)
         self.registration = Registration(book, hub, time, control, tournaments, players_per_event)
         self.prizes = Prizes(book, hub, time, results)
         self.player_pages = PlayerPages(book, hub)

@@ -11,6 +11,7 @@ from app.domain.games import tournament_name
 from app.events.book import EventBook
 from app.events.runewars.tournament import RunewarsTournament
 from app.tables.hub import TableHub
+from app.tables.placement import Placement
 from app.tables.timesource import TimeSource
 
 #: The policy an event service runs such an event by.
@@ -21,13 +22,21 @@ POLICIES: dict[str, type[Policy]] = {RunewarsTournament.name: RunewarsTournament
 
 
 class Tournaments:
-    """The policies, each made once over the service's book, tables, time and dice."""
+    """The policies, each made once over the service's book, tables (and the placement
+    their commands go to), time and dice."""
 
     def __init__(
-        self, book: EventBook, hub: TableHub, time: TimeSource, rng: random.Random
+        self,
+        book: EventBook,
+        hub: TableHub,
+        placement: Placement,
+        time: TimeSource,
+        rng: random.Random,
     ) -> None:
         self.book = book
-        self.policies = {name: policy(book, hub, time, rng) for name, policy in POLICIES.items()}
+        self.policies = {
+            name: policy(book, hub, placement, time, rng) for name, policy in POLICIES.items()
+        }
 
     def of_format(self, format_id: str) -> Policy | None:
         return self.policies.get(tournament_name(format_id))

@@ -40,6 +40,7 @@ __all__ = ["Ack", "TableMeta", "TableRoom", "Tokens", "table_status"]
 
 SNAPSHOT_EVERY = 256  # versions between a table's snapshots
 
+
 class TableRoom(Table):
     def __init__(
         self,

@@ -78,7 +78,11 @@ async def test_twelve_player_event_with_cut_and_drop__RP6_ST5_DC11(tmp_path: Pat
     hub = TableHub(store, time, random.Random(11))
     rng = random.Random(2017)
     event = RunewarsEvent(
-        hub, "Regional", plan_for(Structure.CUSTOM, 12, rounds=3, cut=4), random.Random(5)
+        hub,
+        hub.placement,
+        "Regional",
+        plan_for(Structure.CUSTOM, 12, rounds=3, cut=4),
+        random.Random(5),
     )
     for n in range(12):
         event.register(f"p{n:02}", f"Player {n:02}", 176 + 2 * n)

@@ -19,6 +19,7 @@ from app.domain.runewars.rules import Plan
 from app.domain.runewars.standings import Standing, export_csv
 from app.domain.runewars.state import Phase, RwGame, TableSetup
 from app.tables.hub import TableHub, new_id
+from app.tables.placement import Placement
 from app.tables.room import TableMeta, TableRoom
 from app.tables.round_gate import waiting
 
@@ -28,6 +29,8 @@ class RunewarsEvent:
     """One Runewars event and its live tables (round number, game number → table)."""
 
     hub: TableHub
+    #: Where the tables' commands go: here, or at the worker that owns a table.
+    placement: Placement
     name: str
     plan: Plan
     rng: random.Random = field(default_factory=random.Random)
@@ -64,7 +67,7 @@ class RunewarsEvent:
             return
         for side, player_id in ((Side.P1, meta.p1_player), (Side.P2, meta.p2_player)):
             if self.state.player(player_id).dropped:
-                await self.hub.placement.execute(room, side, "event", 0, rc.Concede())
+                await self.placement.execute(room, side, "event", 0, rc.Concede())
                 return
 
     def _open_table_of(self, player_id: str) -> TableRoom | None:
@@ -116,7 +119,7 @@ class RunewarsEvent:
         opens the tables to their players (a player dropped meanwhile concedes)."""
         for room in self.rooms():
             if isinstance(room.game, RwGame) and room.game.started_ms is None:
-                await self.hub.placement.execute(room, Role.EO, "", 0, rc.StartRound())
+                await self.placement.execute(room, Role.EO, "", 0, rc.StartRound())
                 room.schedule_flag()
             await self._concede_dropped(room)
 
@@ -134,7 +137,7 @@ class RunewarsEvent:
                 assert room.meta is not None
                 extended.append(room.meta.table_no)
                 continue
-            await self.hub.placement.execute(room, Role.EO, "", 0, rc.CallTime())
+            await self.placement.execute(room, Role.EO, "", 0, rc.CallTime())
         return extended
 
     async def extend(self, table_id: str, minutes: int, reason: str) -> RwGame:
@@ -148,7 +151,7 @@ class RunewarsEvent:
         room = self.hub.get(table_id)
         if room is None or not isinstance(room.game, RwGame):
             raise NotFound(f"no Runewars table {table_id!r} in this event")
-        await self.hub.placement.execute(room, Role.EO, "", 0, rc.ExtendTime(minutes, reason))
+        await self.placement.execute(room, Role.EO, "", 0, rc.ExtendTime(minutes, reason))
         assert isinstance(room.game, RwGame)
         return room.game
 
@@ -216,7 +219,7 @@ class RunewarsEvent:
             raise NotFound(f"no Runewars table {table_id!r} in this event")
         game = room.game
         if engine.apply(game, Role.EO, command, self.hub.time.now_ms()) != game:
-            await self.hub.placement.execute(room, Role.EO, "", 0, command)
+            await self.placement.execute(room, Role.EO, "", 0, command)
         # else: the table has this very result already (a retry): its log stays as it is
         assert isinstance(room.game, RwGame)
         return room.game

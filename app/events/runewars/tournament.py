@@ -34,6 +34,7 @@ from app.events.runewars.players import my_page, player_by_key, player_key, play
 from app.events.runewars.view import event_view
 from app.store.models import EventRecord
 from app.tables.hub import TableHub, new_id, new_token
+from app.tables.placement import Placement
 from app.tables.runewars.codec import judge_from_wire
 from app.tables.timesource import TimeSource
 
@@ -72,10 +73,16 @@ class RunewarsTournament:
     name = "runewars"
 
     def __init__(
-        self, book: EventBook, hub: TableHub, time: TimeSource, rng: random.Random
+        self,
+        book: EventBook,
+        hub: TableHub,
+        placement: Placement,
+        time: TimeSource,
+        rng: random.Random,
     ) -> None:
         self.book = book
         self.hub = hub
+        self.placement = placement
         self.time = time
         self.rng = rng
 
@@ -115,7 +122,9 @@ class RunewarsTournament:
         if row is None:
             raise NotFound(f"no Runewars event {event_id!r}")
         state = load_event(row.state_json)
-        live = RunewarsEvent(self.hub, state.name, state.plan, self.rng, id=event_id)
+        live = RunewarsEvent(
+            self.hub, self.placement, state.name, state.plan, self.rng, id=event_id
+        )
         live.state = state
         live.tables = load_tables(row.tables_json) if row.tables_json != "{}" else {}
         return live
