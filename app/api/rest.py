@@ -25,6 +25,8 @@ from app.tables.hub import new_token
 from app.tables.log_page import LOG_PAGE, LogPages
 from app.tables.quick import QuickGame
 from app.tables.room import TableRoom
+from app.tables.warmachine.engine import WARMACHINE
+from app.tables.warmachine.story_view import story_view
 
 router = APIRouter(prefix="/api", route_class=StrictJsonRoute)
 
@@ -219,6 +221,23 @@ async def table_log(
     pages: LogPages = state.log_pages
     page = await pages.page(room.table_id, room.version, after, limit)
     return Response(page, media_type="application/json")
+
+
+@router.get("/tables/{table_id}/story", response_model=dict[str, Any] | None)
+async def table_story(
+    table_id: str, hub: HubDep, x_table_token: Annotated[str | None, Header()] = None
+) -> dict[str, Any] | None:
+    """A finished game told again (any of the table's links): each player's clock time per
+    turn, the CP after each turn and what decided it; null while the game goes on."""
+    room = await hub.open(table_id)
+    if room is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    if room.tokens.role_for(x_table_token) is None:
+        raise HTTPException(403, "send one of the table's tokens in X-Table-Token")
+    if room.engine is not WARMACHINE or room.broken is not None:
+        return None
+    log = await run_in_threadpool(room.store.log, room.table_id, 0, room.version)
+    return story_view(room.initial, room.game, log)
 
 
 class RotateIn(BaseModel):
