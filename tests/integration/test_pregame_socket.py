@@ -48,10 +48,21 @@ async def _event_table(
     return http, eid, {**ids, "eo": created["admin_token"]}, table
 
 
+def without_lists(message: Any) -> Any:
+    """A message less the Lists view's lists (every list of both players, public at the
+    table from the pairing: SR2019 "Players can ask to see their opponent's lists at any
+    time")."""
+    if isinstance(message, dict):
+        return {k: without_lists(v) for k, v in message.items() if k != "armies"}
+    if isinstance(message, list):
+        return [without_lists(v) for v in message]
+    return message
+
+
 def _texts(phone: Phone) -> str:
     """Every message the screen received, as sent, less the six objectives' names every
-    screen has to choose from."""
-    text = "\n".join(json.dumps(m) for m in phone.received)
+    screen has to choose from and the lists every screen shows in full."""
+    text = "\n".join(json.dumps(without_lists(m)) for m in phone.received)
     return re.sub(r'"objective_choices": \[[^\]]*\]', "", text)
 
 

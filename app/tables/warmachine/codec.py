@@ -332,7 +332,7 @@ SECRET = {
     "choose_list": ("list",),
     "choose_specialists": ("removed", "added"),
     "choose_objective": ("objective",),
-    "open_pregame": ("choices",),  # each seat's lists go to that seat only
+    "open_pregame": ("choices", "armies"),  # the lists go to the game view, not the log
 }
 _BY_NAME = {kind.name: kind for kind in _KINDS}
 _BY_TYPE = {kind.type: kind for kind in _KINDS}

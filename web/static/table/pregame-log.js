@@ -7,6 +7,8 @@ export function pregameEntry(e, name) {
       return "Pre-game opened";
     case "choose_list":
       return who + " chose their list";
+    case "choose_specialists":
+      return who + " chose their specialists";
     case "choose_objective":
       return who + " chose their objective";
     case "roll":

@@ -7,10 +7,12 @@
 // shared view says who has chosen, never what, until both have.
 import { $, el, show, toast } from "../lib/dom.js";
 import { command, pendingCommand } from "./commands.js";
+import { specialistStep, readSwap, swapsRevealed } from "./specialists.js";
 import { S, isSeat, me, nameOf, other, requestSync, setText } from "./state.js";
 
 const STEP_TITLE = {
   lists: "Choose your list",
+  specialists: "Choose your specialists",
   objectives: "Choose your objective",
   roll: "Starting roll",
   order: "First or second",
@@ -59,6 +61,8 @@ function body(pg) {
   switch (pg.step) {
     case "lists":
       return secretStep(pg, "lists_chosen", S.mine && S.mine.list, listChoices(), "choose_list", "list", "list");
+    case "specialists":
+      return specialistStep(pg);
     case "objectives":
       return secretStep(pg, "objectives_chosen", S.mine && S.mine.objective, pg.objective_choices, "choose_objective", "objective", "objective");
     case "roll":
@@ -204,6 +208,8 @@ function revealed(pg) {
   if (pg.lists[0] !== null) {
     rows.push(el("li", { "data-testid": "lists-revealed" }, "Lists: ", el("strong", { text: nameOf("p1") + " — " + pg.lists[0] }), " · ", el("strong", { text: nameOf("p2") + " — " + pg.lists[1] })));
   }
+  const swaps = swapsRevealed(pg);
+  if (swaps) rows.push(swaps);
   if (pg.objectives[0] !== null) {
     rows.push(el("li", { "data-testid": "objectives-revealed" }, "Objectives: ", el("strong", { text: nameOf("p1") + " — " + pg.objectives[0] }), " · ", el("strong", { text: nameOf("p2") + " — " + pg.objectives[1] })));
   }
@@ -226,6 +232,7 @@ export function bindPregame() {
     else if (name === "start") command("start");
     else if (name === "choose_order") command("choose_order", { first: button.getAttribute("data-first") === "1" });
     else if (name === "choose_edge") command("choose_edge", { swap: button.getAttribute("data-swap") === "1" });
+    else if (name === "choose_specialists") command(name, readSwap());
     else {
       const value = button.hasAttribute("data-free") ? $("pg-free").value.trim() : button.getAttribute("data-value");
       if (value) command(name, { [button.getAttribute("data-field")]: value });

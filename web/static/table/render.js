@@ -1,4 +1,5 @@
 // Drawing the table: clocks, sides, connection, tap area, result, the 100 ms frame.
+import { renderArmyLists } from "./army-lists.js";
 import { renderPregame } from "./pregame.js";
 import { renderMoved, renderRefused } from "./moved.js";
 import { formatClock } from "../lib/clock.js";
@@ -43,6 +44,7 @@ export function render() {
   renderRuleset(g);
   renderSheet();
   renderPregame(g);
+  renderArmyLists(g);
   renderTimer(g);
   tick();
 }
