@@ -29,8 +29,11 @@ def _playing(game: Game, actor: c.Actor) -> TurnTimer:
 
 
 def start_timer(game: Game, actor: c.Actor, now_ms: int) -> Game:
-    """DC10: the turn time begins once continuous effects are resolved."""
+    """DC10: "A player's turn time begins after the resolution of continuous effects":
+    a turn's, never deployment's."""
     timer = _playing(game, actor)
+    if game.phase is not Phase.TURN:
+        raise RuleError("the turn timer starts at a turn, not during deployment")
     return replace(game, timer=timer.start(now_ms))
 
 

@@ -3,13 +3,16 @@ document's section or rule id it follows."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.domain import commands as c
+from app.domain.errors import RuleError
 from app.domain.frozen import replace
-from app.domain.game import Method, Phase
+from app.domain.game import Method, Phase, Setup, new_game
 from app.domain.pregame import Pregame
 from app.tables.warmachine.view import game_view
 
-from .helpers import P1, P2, Table
+from .helpers import MINUTE, P1, P2, Table
 
 
 def _ig_tied() -> Table:
@@ -61,7 +64,7 @@ def _conceded(p2_list: str | None) -> Table:
 
 
 def test_a_concession_gives_half_the_conceding_players_list__TS8_sportsmanship() -> None:
-    """"army points destroyed equal to half the total value of the opponent's starting
+    """ "army points destroyed equal to half the total value of the opponent's starting
     army, rounded up": the list P2 played is 49 points, not the event's 75."""
     table = _conceded("Kreoss3 / Exemplar Interdiction (49)")
     result = table.game.result()
@@ -102,7 +105,7 @@ def test_iron_gauntlet_concession_does_not_speak_of_half_an_army__TS8() -> None:
 
 
 def test_scattered_lines_has_no_advance_deployment_on_the_clock__legacy_scattered_lines() -> None:
-    """"Models with advanced deployment must be deployed in the deployment zone during
+    """ "Models with advanced deployment must be deployed in the deployment zone during
     regular deployment": after both players' deployment, P1's turn 1 begins."""
     table = Table.new("scattered-lines", format_id="legacy", army_points=75)
     assert table.start().phase is Phase.DEPLOYMENT
@@ -117,3 +120,22 @@ def test_other_legacy_scenarios_keep_advance_deployment__legacy_scattered_lines(
     table.start()
     table.tap()
     assert table.tap().phase is Phase.ADVANCE_DEPLOYMENT
+
+
+# -- SR2019 "Classic Turn Timing" ----------------------------------------------------------
+
+
+def test_the_turn_timer_is_not_started_during_deployment__classic_turn_timing() -> None:
+    """ "A player's turn time begins after the resolution of continuous effects": a turn's."""
+    table = Table(
+        new_game(
+            Setup("sr2019", "king-of-the-hill", 60 * MINUTE, 50, variants=("classic_turn_timing",)),
+            0,
+        )
+    )
+    table.start()
+    assert table.game.phase is Phase.DEPLOYMENT
+    with pytest.raises(RuleError, match="not during deployment"):
+        table.try_do(P1, c.StartTurnTimer())
+    timer = game_view(table.game, table.now)["timer"]
+    assert timer["round_ms"] == 70 * MINUTE  # the variant's round length at 50 points

@@ -25,6 +25,13 @@ const ownerOf = (id) => {
   return e && e.owner ? e.owner : id.endsWith("p1") ? "p1" : "p2";
 };
 
+// An element that gives at most `most_cp` CP (a legacy scenario's cap) gives what is left.
+function withinCap(e, side, points) {
+  if (typeof e.most_cp !== "number") return points;
+  const earned = (S.game && S.game.earned && S.game.earned[e.id]) || [0, 0];
+  return Math.max(0, Math.min(points, e.most_cp - earned[idx(side)]));
+}
+
 // CP after a scoring sheet (and the kill box scored against `killBoxFor`) on top of `cp`;
 // objectives in `destroyedBefore` were scored already and count nothing. A dominated
 // friendly element may cost the opponent CP before scoring (never below 0).
@@ -42,7 +49,7 @@ export function addScoring(cp, scoring, killBoxFor, destroyedBefore) {
   }
   for (const [id, side] of Object.entries(scoring.control || {})) {
     const e = element(id);
-    out[idx(side)] += e ? elementPoints(e, side, false) : 0;
+    out[idx(side)] += e ? withinCap(e, side, elementPoints(e, side, false)) : 0;
   }
   const seen = new Set(destroyedBefore || []);
   for (const id of scoring.destroyed || []) {

@@ -169,7 +169,8 @@ export function updatePreview() {
   } else if (S.game.last_turn) {
     text += " Last turn: the game ends with this tap.";
   }
-  if (S.table.victory === "scenario") text = "The server scores this sheet against the scenario.";
+  // The scenario's own victory is checked by the server; the CP are shown here too.
+  if (S.table.victory === "scenario" && sheet.mode !== "final") text = "CP after this: " + names[0] + " " + cp[0] + " – " + names[1] + " " + cp[1] + ". The server checks the scenario's victory when you send this sheet.";
   setText("sheet-preview", text);
   setText("sheet-note", victoryWords());
 }

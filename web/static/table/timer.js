@@ -122,7 +122,9 @@ export function renderTimer(g) {
   const active = mine !== null && mine === g.active;
   const up = t.limited && t.started && turnLeft(t) === 0;
   const presuming = playing && presumable(g); // offline, in the opponent's turn
-  $("timer-start").hidden = !((playing && active && !t.running && !up) || presuming);
+  // "A player's turn time begins after the resolution of continuous effects": turns only.
+  const turn = g.phase === "turn";
+  $("timer-start").hidden = !((turn && playing && active && !t.running && !up) || (turn && presuming));
   setText($("timer-start"), presuming ? "My turn: start my turn timer" : "Start turn timer");
   $("timer-stop").hidden = !(playing && active && t.running);
   $("take-extension").hidden = !(playing && active && g.phase === "turn" && t.extension_ms > 0 && !t.extensions_taken[idx(mine)] && !t.extension_due);
@@ -149,6 +151,7 @@ function note(g, t, up) {
   if (t.extension_due) return who + " takes a turn extension when the turn time is up.";
   if (up) return who + "'s turn time is up: finish the model or roll, then end the turn.";
   if (t.in_extension) return who + "'s turn extension.";
+  if (g.phase !== "turn") return "Deployment is not timed by turns: the turn timer starts with turn 1.";
   if (!t.started) return who + " starts the turn timer once continuous effects are resolved.";
   if (!t.running) return who + " stopped the turn timer.";
   return "";
@@ -174,7 +177,9 @@ export function tickTimer() {
     return;
   }
   const round = roundLeft(t);
-  setText($("round-clock"), round === null ? "untimed" : formatClock(round));
+  // Before the start the round clock shows the variant's own round length.
+  const length = t.round_ms > 0 ? formatClock(t.round_ms) : "untimed";
+  setText($("round-clock"), round === null ? length : formatClock(round));
   const left = turnLeft(t);
   setText($("turn-clock"), left === null ? "–:––" : formatClock(left));
   toggleClass($("turn-clock"), "running", t.running && g.phase !== "over");
