@@ -25,9 +25,7 @@ def call_tie(game: Game, _actor: c.Actor, now_ms: int) -> Game:
     if game.phase is Phase.OVER:
         raise RuleError("the game is over")
     if game.phase is Phase.CLOCK_OUT:
-        raise RuleError(
-            "a clock has run out: the game is not unfinished, DC7 decides it (not a tie)"
-        )
+        raise RuleError("a clock has run out: the clock decides this game, not a tie")
     return end_game(game, Method.TIME, None, now_ms)
 
 
@@ -114,7 +112,7 @@ def _warnings_lose(game: Game) -> int:
     lose = game.format.pause_warnings_lose
     if lose is None:
         raise RuleError(
-            f"{game.format.name} has no warnings for pausing: only the EO pauses the clock (DC5)"
+            f"{game.format.name} has no warnings for pausing: only the EO pauses the clock"
         )
     return lose
 

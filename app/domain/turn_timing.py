@@ -147,7 +147,7 @@ class TurnTimer:
 
     def declare_extension(self, side: Side) -> TurnTimer:
         if not self.timing.extension_ms:
-            raise RuleError("this event has no turn extensions (DC10)")
+            raise RuleError("this event has no turn extensions")
         if self.extensions_taken[side]:
             raise RuleError(f"{side.label} has already taken the one turn extension of this game")
         return replace(

@@ -128,7 +128,7 @@ def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:
     seat = seat_of(actor)
     in_play(game)
     if game.phase is not Phase.TURN:
-        raise RuleError("the clock is switched for interrupts only during a turn (DC6)")
+        raise RuleError("the clock is switched for interrupts only during a turn")
     inactive = game.active.other
     if cmd.to is inactive:
         if game.interrupted:

@@ -18,16 +18,16 @@ REFUSED: tuple[tuple[str, str, Any, str], ...] = (
     ("POST", "/players/{a}/drop", {"dropped": True}, "army value, not army lists"),
     ("DELETE", "/players/{a}", None, "army value, not army lists"),
     ("POST", "/players/{a}/disqualify", {}, "army value, not army lists"),
-    ("POST", "/rounds", {}, "pairs by RP6"),
+    ("POST", "/rounds", {}, "pairs by the Runewars rules"),
     ("POST", "/rounds/current/swap", {"a": "{a}", "b": "{b}"}, "no seat swap"),
-    ("POST", "/rounds/current/start", None, "round timer (DC11)"),
-    ("POST", "/rounds/current/end", None, "round timer (DC11)"),
-    ("GET", "/rounds/current/end-preview", None, "round timer (DC11)"),
-    ("POST", "/rounds/current/repair", None, "round timer (DC11)"),
-    ("DELETE", "/rounds/current", None, "round timer (DC11)"),
-    ("GET", "/players/{a}/sheet", None, "margin of victory (ST5)"),
-    ("GET", "/pairings.csv", None, "margin of victory (ST5)"),
-    ("GET", "/results.csv", None, "margin of victory (ST5)"),
+    ("POST", "/rounds/current/start", None, "one round timer"),
+    ("POST", "/rounds/current/end", None, "one round timer"),
+    ("GET", "/rounds/current/end-preview", None, "one round timer"),
+    ("POST", "/rounds/current/repair", None, "one round timer"),
+    ("DELETE", "/rounds/current", None, "one round timer"),
+    ("GET", "/players/{a}/sheet", None, "margin of victory, not control points"),
+    ("GET", "/pairings.csv", None, "margin of victory, not control points"),
+    ("GET", "/results.csv", None, "margin of victory, not control points"),
     ("GET", "/prizes", None, "no prizes"),
     ("POST", "/prizes/best_painted/vote", {}, "no prizes"),
     ("POST", "/prizes/best_painted/close", None, "no prizes"),
@@ -77,7 +77,7 @@ async def test_a_runewars_event_answers_every_warmachine_path_or_refuses_it__RP6
             assert words in response.json()["detail"], (path, response.text)
         assert await snapshot() == before  # nothing changed
         sheet = await http.get(f"/e/{eid}/players/{ids[0]}/sheet")
-        assert sheet.status_code == 400 and "margin of victory (ST5)" in sheet.text
+        assert sheet.status_code == 400 and "margin of victory, not control points" in sheet.text
 
         # ST5: the event's own standings, also as CSV.
         standings = (await http.get(f"{api}/standings")).json()

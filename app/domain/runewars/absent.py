@@ -17,47 +17,46 @@ EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
     {
         "players": "a Runewars event registers each player with an army value, not "
         f"army lists: use {_TOURNAMENT}/players (and …/players/{{player}}/drop)",
-        "rounds": "a Runewars event pairs by RP6 and times its rounds with a round timer "
-        f"(DC11), not the Deathclock: use {_TOURNAMENT}/rounds, …/rounds/current/start "
+        "rounds": "a Runewars event pairs by the Runewars rules and times its rounds with "
+        f"one round timer, not the Deathclock: use {_TOURNAMENT}/rounds, …/rounds/current/start "
         "and …/rounds/current/time",
-        "swap": "a Runewars event has no seat swap: RP6 pairs each round "
-        "(a drop is handled by RP6: POST …/tournament/players/{player}/drop)",
-        "results": "a Runewars event is scored by margin of victory (ST5), not control "
+        "swap": "a Runewars event has no seat swap: each round is paired by the Runewars "
+        "rules (a player drops with POST …/tournament/players/{player}/drop)",
+        "results": "a Runewars event is scored by margin of victory, not control "
         f"points and army points destroyed: its pairings, results and standings are at "
         f"{_TOURNAMENT} and …/tournament/standings.csv",
-        "prizes": "a Runewars event has no prizes or votes (ST3 is Steamroller's)",
+        "prizes": "a Runewars event has no prizes or votes: they are Steamroller's",
         "lists": "a Runewars player brings an army value, not army lists",
     }
 )
 
-_NO_CLOCK = "a Runewars table has no chess clock: one round timer runs for the whole round (DC11)"
+_NO_CLOCK = "a Runewars table has no chess clock: one round timer runs for the whole round"
 _NO_OFFLINE = (
     "a Runewars table takes commands only while the phone is online: no offline pass moves "
     "time onto a player"
 )
 _NO_TURNS = (
     "a Runewars table has no turns to pass, control points or kill box: the first player "
-    "ends each game round (end_game_round) and each player enters a score at the end (TS11)"
+    "ends each game round (end_game_round) and each player enters a score at the end"
 )
 _NO_CASTER = (
-    "a Runewars table has no casters: when all of a side's units are destroyed, "
-    "send army_destroyed (TS11)"
+    "a Runewars table has no casters: when all of a side's units are destroyed, send army_destroyed"
 )
 _NO_SCENARIO = (
     "a Runewars table has no control points or scenario victory: the score is army value "
-    "destroyed plus objective points (TS11)"
+    "destroyed plus objective points"
 )
 _NO_REPORTS = (
     "a Runewars table has no tiebreak reports: each player enters a score (enter_score), "
     "then confirms the result (confirm) or disputes it (dispute); equal scores go to the "
-    "Final Flurry (TS11)"
+    "Final Flurry"
 )
 _NO_PREGAME = (
     "a Runewars table has no pre-game of lists, rolls and edges: the player with the lower "
     "army value chooses the first player (choose_first), then the area (choose_area)"
 )
 _NO_TIE = (
-    "a Runewars game does not end in a tie: equal scores go to the Final Flurry (TS11); "
+    "a Runewars game does not end in a tie: equal scores go to the Final Flurry; "
     "the organiser enters a result with PUT …/tables/{table}/result"
 )
 
@@ -80,7 +79,7 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "dispute_time_moved": _NO_OFFLINE,
         "settle_time_moved": _NO_OFFLINE,
         "dice_down": "a Runewars table has no dice down: time is called (call_time) and the "
-        "players finish the current game round (DC11)",
+        "players finish the current game round",
         "pass_turn": _NO_TURNS,
         "propose_undo": _NO_TURNS,
         "undo_seen": _NO_TURNS,
