@@ -49,6 +49,8 @@ async def quick_game(
     p2_name: Annotated[str, Form()] = "Player 2",
     army_points: Annotated[str | None, Form()] = None,
     pregame: Annotated[str | None, Form()] = None,
+    timing: Annotated[str, Form()] = "",
+    variants: Annotated[list[str] | None, Form()] = None,
 ) -> HTMLResponse | RedirectResponse:
     form = {
         "format": format,
@@ -60,6 +62,8 @@ async def quick_game(
         "p2_name": p2_name,
         "army_points": army_points,
         "pregame": pregame,
+        "timing": timing,
+        "variants": list(variants or []),
     }
     try:
         body = QuickGameIn.model_validate(
@@ -73,6 +77,7 @@ async def quick_game(
                 "p2_name": p2_name,
                 "army_points": _none_if_blank(army_points),
                 "pregame": pregame is not None,
+                "variants": [v for v in (timing, *(variants or [])) if v],
             }
         )
         room = await create_quick_game(hub, body)

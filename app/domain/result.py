@@ -158,6 +158,15 @@ def _measure(game: Played, tiebreaker: Tiebreaker, apd: tuple[int, int]) -> tupl
     return -apd[1], -apd[0]  # APD suffered is what the opponent destroyed
 
 
+def presence_may_decide(game: Played) -> bool:
+    """TS7: the collected tiebreaker (scenario presence; IG2014: army points remaining)
+    can decide only a game the tiebreakers decide, never a scenario or assassination win."""
+    ending = game.ending
+    if ending is None or ending.method is not Method.TIEBREAKER:
+        return False
+    return Tiebreaker.COLLECTED in game.format.tiebreakers
+
+
 def presence_needed(game: Played) -> bool:
     ending = game.ending
     if ending is None or ending.method is not Method.TIEBREAKER:

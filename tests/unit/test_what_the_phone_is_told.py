@@ -139,3 +139,21 @@ def test_the_turn_timer_is_not_started_during_deployment__classic_turn_timing() 
         table.try_do(P1, c.StartTurnTimer())
     timer = game_view(table.game, table.now)["timer"]
     assert timer["round_ms"] == 70 * MINUTE  # the variant's round length at 50 points
+
+
+# -- TS7: scenario presence is asked only where it can decide ------------------------------
+
+
+def test_presence_is_not_asked_after_an_assassination__TS7_scenario_presence() -> None:
+    table = Table.new()
+    table.play_to(2, P1)
+    game = table.do(P1, c.CasterDestroyed())
+    assert game.phase is Phase.OVER
+    assert game_view(game, table.now)["presence_asked"] is False
+
+
+def test_presence_is_asked_when_the_tiebreakers_decide__TS7_scenario_presence() -> None:
+    table = Table.new()
+    table.play_to(2, P1)
+    game = table.do(P1, c.CasterDestroyed(both=True))
+    assert game_view(game, table.now)["presence_asked"] is True

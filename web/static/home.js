@@ -47,6 +47,13 @@ function setupForm() {
     fill(points, pointOptions[id] || [], keepPoints || null, defaultPoints);
     var keep = scenario.value;
     fill(scenario, [randomOption].concat(scenarioOptions[id] || []), keep, "random");
+    // Event variants only for the formats whose document has them.
+    var variantsField = document.getElementById("variants-field");
+    if (variantsField) {
+      var offered = (variantsField.getAttribute("data-formats") || "").split(" ").indexOf(id) >= 0;
+      variantsField.hidden = !offered;
+      variantsField.disabled = !offered;
+    }
     // Other games settle who goes first at the table itself: no pre-game to offer.
     var pregame = document.getElementById("pregame-field");
     if (pregame) {

@@ -16,7 +16,7 @@ from app.domain.game import (
     reports_needed,
     settled,
 )
-from app.domain.result import conceded_army, tiebreak_steps
+from app.domain.result import conceded_army, presence_may_decide, tiebreak_steps
 from app.domain.rulebook import Tiebreaker
 from app.domain.scenarios import Element
 from app.tables.warmachine import seating, time_moved
@@ -286,6 +286,8 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         },
         "final_scoring_due": game.final_scoring_due,
         "reports": [report_json(r) for r in game.reports],
+        # The report asks for the collected tiebreaker only where it can decide the game.
+        "presence_asked": presence_may_decide(game),
         "confirmed": list(game.confirmed),
         "disputed": disputed_words(game),
         "result": _result(game, result),

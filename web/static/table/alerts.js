@@ -2,7 +2,8 @@
 // the opponent asks you to undo a tap.
 // Each is switchable and the choice is kept on the phone (localStorage). The sound is
 // made on the spot with Web Audio (no audio files); vibration is navigator.vibrate.
-import { $ } from "../lib/dom.js";
+import { $, el } from "../lib/dom.js";
+import { isSeat } from "./state.js";
 
 export const STORE_SOUND = "deathclock.sound";
 export const STORE_VIBRATE = "deathclock.vibrate";
@@ -37,17 +38,42 @@ function store(key, on) {
 
 export const settings = { sound: stored(STORE_SOUND), vibrate: stored(STORE_VIBRATE) };
 
-// The page may only start sound after a touch: the first one unlocks it.
+// The page may only start sound after a touch: the first one unlocks it (until then
+// the page says so, so a player whose clock starts knows why it was silent).
 function unlockAudio() {
   const Ctx = window.AudioContext || window.webkitAudioContext;
   if (!Ctx || !settings.sound) return;
   try {
     if (!audio) audio = new Ctx();
-    if (audio.state === "suspended") audio.resume();
+    if (audio.state === "suspended") {
+      const resumed = audio.resume();
+      if (resumed && resumed.then) resumed.then(showSoundLock, showSoundLock);
+    }
   } catch (e) {
     audio = null;
   }
+  showSoundLock();
 }
+
+const soundLocked = () => {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  return !!Ctx && settings.sound && (!audio || audio.state !== "running");
+};
+
+// The note by the sound settings while the browser still blocks the sound.
+function showSoundLock() {
+  let node = $("sound-locked");
+  const alerts = $("alerts");
+  if (!node && alerts) {
+    node = el("p", { id: "sound-locked", class: "sound-locked small", role: "status" }, "Sound is blocked by the browser until you touch this page: touch anywhere to turn it on.");
+    alerts.before(node);
+  }
+  if (node) node.hidden = !soundLocked() || !isSeat();
+  if (!soundLocked()) for (const kind of TOUCHES) document.removeEventListener(kind, unlockAudio, true);
+}
+
+// The events a browser counts as a touch that may start sound (a phone's pointerdown is not one).
+const TOUCHES = ["pointerdown", "pointerup", "touchend", "click", "keydown"];
 
 function beep(moment) {
   if (!settings.sound) return;
@@ -110,11 +136,13 @@ export function bindAlerts() {
     settings.sound = sound.checked;
     store(STORE_SOUND, sound.checked);
     if (sound.checked) beep("start");
+    showSoundLock();
   });
   buzz.addEventListener("change", () => {
     settings.vibrate = buzz.checked;
     store(STORE_VIBRATE, buzz.checked);
     if (buzz.checked) vibrate("start");
   });
-  document.addEventListener("pointerdown", unlockAudio, { once: true });
+  for (const kind of TOUCHES) document.addEventListener(kind, unlockAudio, true);
+  showSoundLock();
 }

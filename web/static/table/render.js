@@ -190,6 +190,8 @@ export function renderReport(g) {
   S.reportShown = visible;
   form.hidden = !visible;
   form.classList.toggle("need-presence", presence);
+  // Asked only where it can decide: a game the tiebreakers decide.
+  show("report-presence-field", presence || !!g.presence_asked);
   setText("report-presence-hint", presence ? "(needed: the game is still tied)" : "(only needed if still tied)");
   setText("report-title", presence ? collectedLabel().replace(/^./, (c) => c.toUpperCase()).replace(/ \(.*$/, "") + " needed" : reportDue ? "Report the game" : "Change my report");
   $("report-submit").disabled = awaiting("report");
@@ -231,7 +233,9 @@ export function renderResult(g) {
     setText("confirmations", (g.entered_by_eo ? "Final — entered by the organiser." : "Final — both players confirmed.") + after);
     S.editReport = false;
   }
-  show("dispute", !!(mine && !g.disputed && !g.settled));
+  // Only a report can be disputed: none before either player has reported.
+  const reported = !!r || g.reports.some((report) => !!report);
+  show("dispute", !!(mine && reported && !g.disputed && !g.settled));
   show("confirm-result", !!(mine && r && !g.confirmed[idx(mine)] && !g.disputed));
   $("confirm-result").disabled = awaiting("confirm");
   show("edit-report", !!(mine && !g.settled && g.reports[idx(mine)] && !due("report", mine) && !S.editReport && !due("scenario_presence")));
