@@ -44,9 +44,24 @@ def _phone(browser: Any, url: str) -> tuple[Any, list[str]]:
     context = browser.new_context(viewport=PHONE, has_touch=True, device_scale_factor=1)
     page = context.new_page()
     frames: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(str(f))))
+    page.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(_without_lists(f)))
+    )
     page.goto(url)
     return page, frames
+
+
+def _without_lists(frame: Any) -> str:
+    """A frame less the Lists view's lists (every list of both players is public at the
+    table: SR2019 "Players can ask to see their opponent's lists at any time")."""
+    import json
+
+    from tests.integration.test_pregame_socket import without_lists
+
+    try:
+        return json.dumps(without_lists(json.loads(str(frame))))
+    except ValueError:
+        return str(frame)
 
 
 def _without_choices(frame: str) -> str:
