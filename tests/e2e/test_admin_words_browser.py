@@ -61,12 +61,16 @@ def test_every_link_to_an_eo_tool_carries_the_key(browser: Any, live_server: str
     eid, token = _event(live_server, ("Ann", "Bob"))
     page = _admin(browser, live_server, eid, token)
     for link in ("dashboard", "cards", "slips", "prizes"):
-        expect(page.locator(f"#link-{link}")).to_have_attribute("href", f"/e/{eid}/{link}#k={token}")
+        expect(page.locator(f"#link-{link}")).to_have_attribute(
+            "href", f"/e/{eid}/{link}#k={token}"
+        )
     # The prizes page opened from it, in a new tab, is the EO's: its tools are there.
     prizes = page.context.new_page()
     prizes.goto(live_server + page.locator("#link-prizes").get_attribute("href"))
     expect(prizes.locator("#eo-players")).to_be_visible()
     expect(prizes.locator("#vote-best_sport")).to_be_visible()
+    # And its way back is the EO's page, key and all.
+    expect(prizes.locator("#back-link")).to_have_attribute("href", f"/e/{eid}/admin#k={token}")
     page.context.close()
 
 
@@ -139,7 +143,7 @@ def test_every_vote_checkbox_is_drawn_the_same_size(browser: Any, live_server: s
     _shot(page, "prizes-vote-entries")
     sizes = {(round(b["width"]), round(b["height"])) for b in map(_box, boxes.all())}
     assert len(sizes) == 1, sizes
-    (width, height), = sizes
+    ((width, height),) = sizes
     assert 16 <= width <= 32 and width == height, sizes
     page.context.close()
 
@@ -197,7 +201,9 @@ def test_a_quick_games_final_result_says_no_one_can_change_it(
     p1, p2 = (quick[s]["url"].split("#k=", 1)[1] for s in ("p1", "p2"))
     _send(live_server, table_id, p1, [{"c": "start"}])
     _send(live_server, table_id, p2, [{"c": "concede"}])
-    _send(live_server, table_id, p1, [{"c": "report", "army_points_destroyed": 9}, {"c": "confirm"}])
+    _send(
+        live_server, table_id, p1, [{"c": "report", "army_points_destroyed": 9}, {"c": "confirm"}]
+    )
     _send(live_server, table_id, p2, [{"c": "confirm"}])
     page = browser.new_context(viewport=LAPTOP).new_page()
     page.goto(quick["eo"]["url"] if isinstance(quick["eo"], dict) else quick["eo"])

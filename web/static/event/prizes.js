@@ -204,7 +204,7 @@ async function load() {
         S.eo = false;
       }
     }
-    $("back-link").href = S.eo ? "/e/" + eventId + "/admin" : "/e/" + eventId;
+    $("back-link").href = S.eo ? DC.eoHref("/e/" + eventId + "/admin") : "/e/" + eventId;
     render();
   } catch (e) {
     $("page-error").textContent = "Could not load the prizes: " + e.message;
