@@ -11,9 +11,15 @@ function chosenArmy(pg, side) {
   return (pg.armies[idx(side)] || []).find((army) => army.name === name) || null;
 }
 
+// What the player ticked, kept across redraws (the opponent choosing, a refused swap).
+const ticked = new Set();
+
 function box(kind, entry, n) {
   const id = "pg-" + kind + "-" + n;
-  return el("label", { for: id }, el("input", { type: "checkbox", id, "data-swap": kind, value: entry.text }), entry.points === null ? entry.name : entry.name + " (" + entry.points + ")");
+  const tick = kind + "\n" + entry.text;
+  const onchange = (ev) => (ev.target.checked ? ticked.add(tick) : ticked.delete(tick));
+  const input = el("input", { type: "checkbox", id, "data-swap": kind, value: entry.text, checked: ticked.has(tick), onchange });
+  return el("label", { for: id }, input, entry.points === null ? entry.name : entry.name + " (" + entry.points + ")");
 }
 
 export function specialistStep(pg) {
