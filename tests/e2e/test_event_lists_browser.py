@@ -96,6 +96,20 @@ def test_an_sr2019_one_list_event_from_registration_to_a_result(
     expect(eo.locator("#lists-public")).to_be_enabled()
     eo.locator("#lists-public").check()
     expect(eo.locator("#lists-public-hint")).to_contain_text("Everyone sees every player's lists")
+    # The EO still fixes a locked list, giving the reason the EO's log keeps.
+    bob = next(
+        p["id"] for p in http.get(f"/api/events/{eid}").json()["players"] if p["name"] == "Bob"
+    )
+    eo.locator(f"#edit-{bob}").click()
+    eo.locator("#edit-lists").fill(written.replace("Kodiak [jack] (14)", "Kodiak [jack] (13)"))
+    eo.locator("#edit-save").click()
+    expect(eo.locator("#edit-error")).to_contain_text("Bob's lists are locked; give the reason")
+    eo.locator("#edit-reason").fill("Kodiak costs 13 on the card")
+    eo.locator("#edit-save").click()
+    expect(eo.locator("#actions")).to_contain_text(
+        "Fixed Bob's locked lists: Kodiak costs 13 on the card"
+    )
+    eo.screenshot(path=str(ARTIFACTS / "lists-eo-admin.png"), full_page=True)
 
     # The result, then the public page on a phone: the standings and every list in full.
     table = http.get(f"/api/events/{eid}/tables", headers=key).json()[0]
