@@ -1,6 +1,7 @@
 // Table log: what the server recorded, readable for an EO settling a dispute.
 import { pregameEntry } from "./pregame-log.js";
 import { $ } from "../lib/dom.js";
+import { showStory } from "./story.js";
 
 const tableId = document.body.getAttribute("data-table-id");
 const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
@@ -377,6 +378,7 @@ async function load() {
       after = page.next;
       $("log-status").textContent = "Loading… " + shown + " of " + page.version + " entries";
     }
+    showStory($("game-story"), tableId, token, shown);
     $("log-status").textContent = shown + " entries · loaded " + time(Date.now()).slice(0, 8);
   } catch (e) {
     fail("Could not reach the server. Check the Wi-Fi and press Refresh.");

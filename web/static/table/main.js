@@ -15,7 +15,8 @@ import { connect, fatal, watchdog } from "./net.js";
 import { loadQueue } from "./offline.js";
 import { bindPregame } from "./pregame.js";
 import { frame, render } from "./render.js";
-import { drawWith, tableId, token } from "./state.js";
+import { S, drawWith, tableId, token } from "./state.js";
+import { drawStory } from "./story.js";
 import { keepAwake, setupRole } from "./ui.js";
 
 // ---------------------------------------------------------------- start
@@ -35,6 +36,7 @@ export function start() {
   render();
   connect();
   setInterval(watchdog, 1000);
+  setInterval(() => drawStory(S.game, tableId, token), 1000); // the game drawn again once over
   requestAnimationFrame(frame);
 }
 
