@@ -18,7 +18,7 @@ from app.domain.game import (
 )
 from app.domain.result import conceded_army, presence_may_decide, tiebreak_steps
 from app.domain.rulebook import Tiebreaker
-from app.domain.scenarios import Element
+from app.domain.scenarios import Element, table_plan
 from app.tables.warmachine import seating, time_moved
 from app.tables.warmachine.pregame_view import pregame_prompt, pregame_view
 from app.tables.warmachine.timer_view import timer_view, variants_info
@@ -62,6 +62,8 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
             # False: nothing on the table is scored (won by assassination only).
             "scored": scenario.scored,
             "victory_words": scenario.victory_words or rules.victory_words,
+            # The table to set up: each element's shape, deployment zones, kill box.
+            "layout": table_plan(scenario),
         },
         "kill_box_cp": rules.kill_box_cp,
         "kill_box_from": {
