@@ -61,7 +61,7 @@ const soundLocked = () => {
 };
 
 // The note by the sound settings while the browser still blocks the sound.
-function showSoundLock() {
+export function showSoundLock() {
   let node = $("sound-locked");
   const alerts = $("alerts");
   if (!node && alerts) {

@@ -6,7 +6,7 @@ import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, command, pendingCommand } from "./commands.js";
 import { presumable, queuedCommands } from "./offline.js";
-import { watchMinute } from "./alerts.js";
+import { showSoundLock, watchMinute } from "./alerts.js";
 import { renderPrompt } from "./prompt.js";
 import { renderSheet } from "./scoring.js";
 import { OPTIMISTIC, PLAYING, S, SIDES, canTap, due, dueList, idx, isSeat, me, nameOf, other, remainingMs, setText } from "./state.js";
@@ -29,6 +29,7 @@ export function render() {
   app.setAttribute("data-phase", g.phase);
 
   setText("phase", phaseText(g));
+  showSoundLock();
   renderOrder(g);
   renderSides(g);
   renderPrompt(g);
