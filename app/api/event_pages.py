@@ -166,8 +166,8 @@ EVENT_PAGES = (
     ("/dashboard", "dashboard.html", "Every table's clock and status, live."),
     ("/cards", "cards.html", "Table cards to print, one or two per page."),
     ("/lists", "lists_print.html", "Every player's army lists to print, one sheet a player."),
-    ("/prizes", "prizes.html", "ST3: the prizes, for the public and the EO; printable."),
-    ("/vote", "vote.html", "ST3: a player's blind vote, opened from their seat link."),
+    ("/prizes", "prizes.html", "The prizes, for the public and the EO; printable."),
+    ("/vote", "vote.html", "A player's blind vote, opened from their seat link."),
 )
 
 

@@ -50,7 +50,7 @@ for part in (event_players.router, event_rounds.router, event_results.router):
     router.include_router(part)  # the event's other jobs, under the same prefix
 
 
-STANDINGS_HELP = "ST2: baseline, assassin, control, destruction or finals"
+STANDINGS_HELP = "the final standings' order: baseline, assassin, control, destruction or finals"
 
 
 def _lists_choices() -> str:

@@ -211,7 +211,7 @@ async def table_log(
         raise HTTPException(404, f"no table {table_id!r}")
     link = room.tokens.role_for(x_table_token)
     if link is None:
-        raise HTTPException(403, "send one of the table's tokens in X-Table-Token")
+        raise HTTPException(403, "this needs a link of this table (seat, watch or EO)")
     state = request.app.state
     budget: ReadBudget = state.read_budget
     address = request.client.host if request.client else "unknown"
@@ -233,7 +233,7 @@ async def table_story(
     if room is None:
         raise HTTPException(404, f"no table {table_id!r}")
     if room.tokens.role_for(x_table_token) is None:
-        raise HTTPException(403, "send one of the table's tokens in X-Table-Token")
+        raise HTTPException(403, "this needs a link of this table (seat, watch or EO)")
     if room.engine is not WARMACHINE or room.broken is not None:
         return None
     log = await run_in_threadpool(room.store.log, room.table_id, 0, room.version)
@@ -264,7 +264,7 @@ async def rotate_link(
         with contextlib.suppress(RuleError):
             allowed = events.authorize(room.meta.event_id, x_eo_token) is not None
     if not allowed:
-        raise HTTPException(403, "only the EO replaces links (X-Table-Token or X-EO-Token)")
+        raise HTTPException(403, "only the organiser replaces links: open this from the EO's link")
     if body.link not in ("p1", "p2", "watch"):
         raise HTTPException(400, "link must be p1, p2 or watch")
     room.replace_token(body.link, new_token())

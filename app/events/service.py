@@ -72,7 +72,7 @@ class EventService:
         """The event, if `token` is its EO's: every use case of the EO's is behind it."""
         event = self.book.event(event_id)
         if not token or not secrets.compare_digest(token.encode(), event.admin_token.encode()):
-            raise Unauthorized("this needs the EO's token (X-EO-Token header)")
+            raise Unauthorized("this needs the EO's link, the admin link made with the event")
         return event
 
     async def close(self) -> None:

@@ -216,7 +216,7 @@ def quick_setup(quick: Any, rng: random.Random) -> TableSetup:
     )
     minutes = RW2017.round_minutes if quick.clock_minutes is None else quick.clock_minutes
     if quick.clock_seconds is not None or minutes != int(minutes) or not 1 <= minutes <= 360:
-        raise BadInput("a Runewars round lasts 1 to 360 whole minutes (clock_minutes)")
+        raise BadInput("a Runewars round lasts 1 to 360 whole minutes")
     return TableSetup(
         names=names,
         army_values=(armies[0], armies[1]),
