@@ -131,10 +131,29 @@ class Pregame:
         """Both substitutions are shown at once, when both players have chosen."""
         return None not in self.specialists
 
+    def swaps_in_play_order(self) -> tuple[str, str]:
+        """Each player's specialist swap in words, as (P1's, P2's) ("": none)."""
+        first, second = self.in_play_order(
+            (swap_words(self.specialists[0]), swap_words(self.specialists[1]))
+        )
+        return (first or "", second or "")
+
     @property
     def objectives_revealed(self) -> bool:
         """After the starting roll and the choice of sides (the whole pre-game)."""
         return self.done and None not in self.chosen_objectives
+
+
+def swap_words(swap: Swap | None) -> str:
+    """A specialist swap as the result keeps it: "out A; in B" ("": none)."""
+    if swap is None:
+        return ""
+    parts = [
+        f"{word} {', '.join(cards)}"
+        for word, cards in (("out", swap.removed), ("in", swap.added))
+        if cards
+    ]
+    return "; ".join(parts)
 
 
 def open_pregame(

@@ -42,6 +42,8 @@ class Result:
     control_points: tuple[int, int]
     army_points_destroyed: tuple[int, int]
     lists: tuple[str, str]
+    #: Each player's specialist swap at the table, in words ("": none).
+    specialists: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,4 +235,5 @@ def compute_result(game: Played) -> Result | None:
         control_points=cp,
         army_points_destroyed=apd,
         lists=lists,
+        specialists=("", "") if game.pregame is None else game.pregame.swaps_in_play_order(),
     )

@@ -48,6 +48,7 @@ class RoundRecord:
     control_points: int
     army_points_destroyed: int
     list_played: str = ""
+    specialists: str = ""  # the specialist swap at the table, in words ("": none)
     paired_down: bool = False
     method: Method | None = None  # how the game ended (None: a bye or a missed round)
 
@@ -188,6 +189,7 @@ def record_sheet(
             "round": r.round,
             "opponent": _opponent_name(r, names),
             "list_played": r.list_played,
+            "specialists": r.specialists,
             "result": words[r.outcome],
             "control_points": r.control_points,
             "army_points_destroyed": r.army_points_destroyed,

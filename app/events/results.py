@@ -52,6 +52,7 @@ def _game_records(rnd: RoundEntry, row: PairingRow, result: TableResult) -> list
                 control_points=result.control_points[index],
                 army_points_destroyed=result.army_points_destroyed[index],
                 list_played=result.lists[index],
+                specialists=result.specialists[index],
                 paired_down=row.paired_down == me,
                 method=_method(result.method),
             )

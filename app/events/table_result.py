@@ -35,6 +35,8 @@ class TableResult:
     control_points: tuple[int, int]
     army_points_destroyed: tuple[int, int]
     lists: tuple[str, str] = ("", "")
+    #: Each player's specialist swap at the table, in words ("": none).
+    specialists: tuple[str, str] = ("", "")
     method: str = "eo"
     by: By = "eo"
     correction: Correction | None = None
@@ -64,6 +66,8 @@ class TableResult:
             "army_points_destroyed": list(self.army_points_destroyed),
             "by": self.by,
         }
+        if any(self.specialists):
+            out["specialists"] = list(self.specialists)
         if self.reason:
             out["reason"] = self.reason
         if self.correction is not None:
@@ -114,6 +118,7 @@ def in_seat_order(result: TableResult, game: Game) -> TableResult:
         control_points=seating.in_seat_order(game, result.control_points),
         army_points_destroyed=seating.in_seat_order(game, result.army_points_destroyed),
         lists=seating.in_seat_order(game, result.lists),
+        specialists=seating.in_seat_order(game, result.specialists),
     )
 
 
@@ -128,6 +133,7 @@ def _from_domain(
         control_points=result.control_points,
         army_points_destroyed=result.army_points_destroyed,
         lists=result.lists,
+        specialists=result.specialists,
         method=result.method.value,
         by=by,
         correction=correction,

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import Phone, PhoneFactory, RunningServer, token_of
-from tests.integration.test_pregame_socket import without_lists
+from tests.integration.test_pregame_socket import LoadedDice, without_lists
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "army_lists"
 IRUSK = (FIXTURES / "written_with_specialists.txt").read_text(encoding="utf-8").strip()
@@ -32,6 +32,7 @@ async def ig2014_table(server: RunningServer) -> tuple[httpx.AsyncClient, dict[s
     created = await http.post("/api/events", json=body)
     assert created.status_code == 201, created.text
     eid, eo = created.json()["id"], {"X-EO-Token": created.json()["admin_token"]}
+    ids = {}
     for name, lists in LISTS.items():
         added = await http.post(
             f"/api/events/{eid}/players",
@@ -39,13 +40,14 @@ async def ig2014_table(server: RunningServer) -> tuple[httpx.AsyncClient, dict[s
             headers=eo,
         )
         assert added.status_code == 201, added.text
+        ids[name] = added.json()["id"]
     paired = await http.post(
         f"/api/events/{eid}/rounds", json={"scenario": "destruction"}, headers=eo
     )
     assert paired.status_code == 201, paired.text
     assert (await http.post(f"/api/events/{eid}/rounds/current/start", headers=eo)).is_success
     (table,) = (await http.get(f"/api/events/{eid}/tables", headers=eo)).json()
-    return http, {**table, "event_id": eid}
+    return http, {**table, "event_id": eid, "ids": ids}
 
 
 def _frames(phone: Phone) -> str:
@@ -105,4 +107,30 @@ async def test_the_lists_in_full_and_a_secret_specialist_swap_revealed_at_once(
     }
     assert revealed[1 - ann_side] == {"removed": [], "added": []}
     assert ann.game["pregame"]["step"] == "roll"
+
+    # Through the pre-game to the result: the swap is kept with it, on the record sheet.
+    hub = server.server.config.app.state.hub  # type: ignore[attr-defined]
+    hub.rooms[tid].dice = LoadedDice([6, 1])
+    first, second = (ann, bob) if seat_of["Ann"] == "p1" else (bob, ann)
+    await first.command("roll")
+    await second.command("roll")
+    await second.wait_version(first.version)
+    assert (await first.command("choose_order", first=True))["t"] == "ack"
+    await second.wait_version(first.version)
+    assert (await second.command("choose_edge", swap=False))["t"] == "ack"
+    await first.wait_version(second.version)
+    assert (await first.command("start"))["t"] == "ack"
+    assert (await second.command("concede"))["t"] == "ack"
+    assert (await first.command("report", army_points_destroyed=40))["t"] == "ack"
+    for client in (ann, bob):
+        assert (await client.command("confirm"))["t"] == "ack"
+    eid = table["event_id"]
+    players = table["ids"]
+    sheet = (await http.get(f"/api/events/{eid}/players/{players['Ann']}/sheet")).json()
+    assert sheet["rounds"][0]["list_played"] == IRUSK_NAME
+    assert (
+        sheet["rounds"][0]["specialists"] == "out Widowmaker Marksman: 4; in Kovnik Jozef (C) (4)"
+    )
+    sheet = (await http.get(f"/api/events/{eid}/players/{players['Bob']}/sheet")).json()
+    assert sheet["rounds"][0]["specialists"] == ""
     await http.aclose()
