@@ -127,7 +127,8 @@ class EventDay:
     async def add(self, name: str) -> dict[str, Any]:
         army = self.day.lists_of(len(self.ids))
         added = await self.http.post(
-            f"{self.api}/players", json={"name": name, "lists": "\n".join(army), "painted": self.day.painted}
+            f"{self.api}/players",
+            json={"name": name, "lists": "\n".join(army), "painted": self.day.painted},
         )
         assert added.status_code == 201, added.text
         self.ids[name], self.lists[name], self.played[name] = added.json()["id"], army, set()
