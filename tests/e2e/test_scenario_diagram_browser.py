@@ -61,7 +61,10 @@ def test_every_scenario_diagram_matches_its_scenario(browser: Any, live_server: 
     page = context.new_page()
     for format_id, scenario in CASES:
         _open(page, live_server, format_id, scenario.id)
+        # The card is tapped open once the page shows this table's scenario.
+        expect(page.locator("#scenario-name")).to_have_text(f"Scenario: {scenario.name}")
         page.locator("#scenario summary").click()
+        expect(page.locator("#scenario")).to_have_attribute("open", "")
         box = page.locator("#scenario-diagram")
         expect(box).to_be_visible()
         svg = box.locator("svg.scenario-svg")
