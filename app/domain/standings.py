@@ -189,10 +189,10 @@ def record_sheet(
             "round": r.round,
             "opponent": _opponent_name(r, names),
             "list_played": r.list_played,
-            "specialists": r.specialists,
             "result": words[r.outcome],
             "control_points": r.control_points,
             "army_points_destroyed": r.army_points_destroyed,
+            **({"specialists": r.specialists} if r.specialists else {}),
         }
         for r in sorted(player.rounds, key=lambda r: r.round)
     ]

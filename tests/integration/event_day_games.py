@@ -19,6 +19,8 @@ from tests.conftest import Phone
 
 #: The wire's names of the sides: the first player's, then the second's.
 SIDES = ("p1", "p2")
+#: A revealed specialist choice that swaps nothing, as the phones show it.
+SWAPPED_NONE: dict[str, list[str]] = {"removed": [], "added": []}
 
 
 class LoadedDice(random.Random):
@@ -62,16 +64,23 @@ class Seats:
 
 async def pregame(
     seats: Seats, lists: tuple[str, str], roll_winner: int, goes_first: bool, at_table: bool
-) -> None:
+) -> tuple[str, str]:
     """The table settles who goes first: with the pre-game on the phones each player
-    first chooses a list (and an objective where the scenario has them); the seat
-    `roll_winner` (0 or 1) wins the starting roll (the server's dice, or `at_table` the
-    dice rolled at the table, entered on the second seat's phone) and goes first or
-    second; the second player keeps their table edge where the table asks for it."""
+    first chooses a list (then, where the event uses specialists, both secretly choose
+    to swap none, revealed at once; and an objective where the scenario has them); the
+    seat `roll_winner` (0 or 1) wins the starting roll (the server's dice, or `at_table`
+    the dice rolled at the table, entered on the second seat's phone) and goes first or
+    second; the second player keeps their table edge where the table asks for it.
+    Returns each seat's specialist swap in words as the result keeps it ("": none)."""
     steps = seats.phones[0].game["pregame"]["steps"]
     if "lists" in steps:
         for phone, army in zip(seats.phones, lists, strict=True):
             await seats.send(phone, "choose_list", list=army)
+    swaps = ("", "")
+    if seats.phones[0].game["pregame"]["step"] == "specialists":  # IG2014: no swap
+        for phone in seats.phones:
+            await seats.send(phone, "choose_specialists", removed=[], added=[])
+        assert seats.phones[0].game["pregame"]["specialists"] == [SWAPPED_NONE] * 2
     if seats.phones[0].game["pregame"]["step"] == "objectives":
         choices = seats.phones[0].game["pregame"]["objective_choices"]
         for phone, objective in zip(seats.phones, choices, strict=False):
@@ -91,6 +100,7 @@ async def pregame(
     if "edge" in steps:
         await seats.send(seats.side("p2"), "choose_edge", swap=False)
     assert seats.phones[0].game["pregame"]["step"] == "done"
+    return swaps
 
 
 def last_state(phone: Phone) -> dict[str, Any]:
