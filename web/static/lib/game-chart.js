@@ -40,12 +40,19 @@ export function decidedWords(story) {
   return who + (d.side ? " in " + name(d.side) + "'s turn " + d.turn : " in turn " + d.turn);
 }
 
+// A name as long as half the chart's width holds (about 14 bold letters); the whole name
+// stays in the label's tooltip. Without this a long name would run off a phone's screen.
+const NAME_CHARS = 14;
+const fitName = (name) => (name.length > NAME_CHARS ? name.slice(0, NAME_CHARS - 1) + "…" : name);
+
 function legend(names) {
   const g = svg("g", { class: "gc-legend" });
   names.forEach((name, i) => {
     const x = LEFT + i * ((W - LEFT) / 2);
     g.append(svg("rect", { x, y: 6, width: 12, height: 12, rx: 2, class: "gc-key gc-" + SIDES[i] }));
-    g.append(text(x + 17, 16, name, "gc-name", "start"));
+    const label = text(x + 17, 16, fitName(name), "gc-name", "start");
+    if (label.textContent !== name) label.append(svg("title", {}, document.createTextNode(name)));
+    g.append(label);
   });
   return g;
 }
