@@ -197,7 +197,7 @@ class EventDay:
         )
         at_table = not self.pregame and pairing["table"] == 1  # the dice rolled at the table
         lists = (chosen[0], chosen[1])
-        await play.pregame(seats, lists, plan.roll_winner, plan.goes_first, at_table)
+        swaps = await play.pregame(seats, lists, plan.roll_winner, plan.goes_first, at_table)
         for name, army in zip(seats.names, chosen, strict=True):
             self.played[name].add(army)
         winner_side = "p1" if plan.loser == "p2" else "p2"
@@ -229,6 +229,7 @@ class EventDay:
             cp=cp,
             apd=apd,
             lists=dict(zip(seats.names, chosen, strict=True)),
+            specialists=dict(zip(seats.names, swaps, strict=True)),
         )
 
     async def _after(self, number: int, pairing: dict[str, Any], plan: Plan) -> None:

@@ -1,7 +1,7 @@
 """What is true of an event day, kept by the script that plays it: each game as it was
-played (who played whom, who went first, how it ended, each player's CP, APD and list)
-and each bye and missed round, and from them the standings (ST1: TP, SoS, CP, APD),
-computed here without the app. `round_truth` says it the way `surfaces.disagreements`
+played (who played whom, who went first, how it ended, each player's CP, APD, list and
+specialist swap) and each bye and missed round, and from them the standings (ST1: TP,
+SoS, CP, APD), computed here without the app. `round_truth` says it the way `surfaces.disagreements`
 compares it with what every surface reads."""
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ class Game:
     cp: dict[str, int]
     apd: dict[str, int]
     lists: dict[str, str]
+    #: Each player's specialist swap at the table, in words ("": none).
+    specialists: dict[str, str] = field(default_factory=dict)
     reason: str = ""
 
     def scores(self) -> dict[str, dict[str, Any]]:
@@ -31,6 +33,7 @@ class Game:
                 "cp": self.cp[name],
                 "apd": self.apd[name],
                 "list": self.lists[name],
+                "specialists": self.specialists.get(name, ""),
             }
             for name in self.players
         }

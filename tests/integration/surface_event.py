@@ -94,6 +94,8 @@ def _sheet_row(row: dict[str, Any], name: str, reading: Reading) -> None:
         "cp": int(row["control_points"]),
         "apd": int(row["army_points_destroyed"]),
     } | ({} if row["result"] == "Bye" else {"list": row["list_played"]})
+    if "specialists" in row and row["result"] != "Bye":  # the swap the result keeps
+        reading["scores"][name]["specialists"] = row["specialists"]
     reading["opponents"][name] = row["opponent"]
     if row["result"] in ("Win", "Bye"):
         reading["winner"] = name

@@ -104,6 +104,7 @@ def scores_of(result: dict[str, Any] | None, names: tuple[str, ...] | list[str])
             "apd": result["army_points_destroyed"][i],
             "list": (result.get("lists") or ["", ""])[i],
         }
+        | ({"specialists": result["specialists"][i]} if "specialists" in result else {})
         for i, name in enumerate(names)
     }
 
