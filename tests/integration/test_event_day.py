@@ -87,9 +87,9 @@ async def test_nine_player_four_round_event__RP1_RP2_RP3_ST1_DC4(
         eid = created["id"]
         eo = {"X-EO-Token": created["admin_token"]}
         assert "#k=" in created["admin_url"]
-        # Nothing changes without the EO token.
+        # Nothing changes without the EO's link (its key), and the refusal says so in words.
         refused = await http.post(f"/api/events/{eid}/players", json={"name": "Mallory"})
-        assert refused.status_code == 401 and "token" in refused.json()["detail"]
+        assert refused.status_code == 401 and "EO's link" in refused.json()["detail"]
 
         csv_body = "name,faction\n" + "\n".join(f"{n},Cygnar" for n in PLAYERS[:6])
         imported = (
