@@ -72,8 +72,10 @@ export function showSoundLock() {
   if (!soundLocked()) for (const kind of TOUCHES) document.removeEventListener(kind, unlockAudio, true);
 }
 
-// The events a browser counts as a touch that may start sound (a phone's pointerdown is not one).
-const TOUCHES = ["pointerdown", "pointerup", "touchend", "click", "keydown"];
+// A finished touch (a click, a key) starts the sound: the browser has counted the touch
+// by then, and the note above the settings leaves only after the click has landed where
+// the finger was (hiding it earlier moved the page under the finger and lost the tap).
+const TOUCHES = ["click", "keydown"];
 
 function beep(moment) {
   if (!settings.sound) return;
