@@ -90,6 +90,7 @@ async def test_scripted_game_to_a_confirmed_result__DC3_TS1_TS2_TS3_TS4_TS9(
         "lists": ["Haley", "Butcher"],
         "words": f"{watch.received[0]['table']['names'][0]} wins by scenario",
         "reason": "",
+        "conceded_army": None,  # a scenario win: no conceded army to halve (TS8)
     }
     assert watch.game["confirmed"] == [True, True]
 
