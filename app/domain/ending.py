@@ -163,6 +163,12 @@ def dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:
     if game.phase is not Phase.OVER:
         raise RuleError("a result can be disputed once the game is over")
     _unsettled(game)
+    # A result to dispute: a player's report (after a concession, the winner's alone
+    # makes the result). The EO's own result is settled above: only the EO changes it.
+    if all(r is None for r in game.reports):
+        raise RuleError(
+            "nothing to dispute yet: a result can be disputed once a player has reported it"
+        )
     reason = f"{seat.label}: {cmd.reason.strip()[:300] or 'disputes the result'}"
     # Both players may dispute: the EO sees each one's own (latest) reason.
     others = [r for r in (game.disputed or "").split("\n") if r and not r.startswith(seat.label)]

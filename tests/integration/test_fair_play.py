@@ -166,6 +166,27 @@ async def test_an_offline_merge_cannot_flip_a_confirmed_result__TS9(
     assert refused["t"] == "error" and "only the EO" in refused["message"]
 
 
+async def test_a_console_cannot_dispute_a_result_nobody_has_reported__TS9(
+    server: RunningServer, phone: PhoneFactory
+) -> None:
+    _links, p1, p2 = await started(server, phone, clock_minutes=60)
+    assert (await p1.command("concede"))["t"] == "ack"
+    await p2.wait_version(p1.version)
+    before = await state(p1)
+    refused = await p1.command("dispute", reason="I never conceded")
+    assert refused["t"] == "error" and refused["code"] == "rule"
+    assert refused["message"] == (
+        "nothing to dispute yet: a result can be disputed once a player has reported it"
+    )
+    after = await state(p1)
+    assert after["v"] == before["v"] and after["game"]["disputed"] is None
+    # The winner's report makes the result: now the conceding player may dispute it.
+    assert (await p2.command("report", army_points_destroyed=30))["t"] == "ack"
+    await p1.wait_version(p2.version)
+    assert (await p1.command("dispute", reason="I never conceded"))["t"] == "ack"
+    assert (await state(p1))["game"]["disputed"].endswith("I never conceded")
+
+
 async def test_another_seat_using_my_device_id_does_not_silence_my_taps(
     server: RunningServer, phone: PhoneFactory
 ) -> None:

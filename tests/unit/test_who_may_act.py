@@ -380,7 +380,7 @@ ENDINGS = [
     Case("final scoring", assassinated, same(c.FinalScoring(scoring())), SEATS),
     Case("report", over, same(c.ReportGame(army_points_destroyed=12)), SEATS),
     Case("confirm", reported, same(c.ConfirmResult()), SEATS),
-    Case("dispute", over, same(c.DisputeResult("wrong")), SEATS),
+    Case("dispute", reported, same(c.DisputeResult("wrong")), SEATS),
 ]
 
 

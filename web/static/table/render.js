@@ -234,8 +234,9 @@ export function renderResult(g) {
     setText("confirmations", (g.entered_by_eo ? "Final — entered by the organiser." : "Final — both players confirmed.") + after);
     S.editReport = false;
   }
-  // Only a report can be disputed: none before either player has reported.
-  const reported = !!r || g.reports.some((report) => !!report);
+  // The server's rule: a result can be disputed once a player has reported it (the
+  // organiser's own result is final, and settled results are hidden above).
+  const reported = g.reports.some((report) => !!report);
   show("dispute", !!(mine && reported && !g.disputed && !g.settled));
   show("confirm-result", !!(mine && r && !g.confirmed[idx(mine)] && !g.disputed));
   $("confirm-result").disabled = awaiting("confirm");
