@@ -120,6 +120,11 @@ class PlayerEntry(SQLModel, table=True):
     disqualified: bool = False  # not eligible for any prize, never paired again
     #: The player's own page (their link from the EO); never in the public API.
     token: str | None = Field(default=None, index=True)
+    #: The player's club, team or travel group ("": none); round 1 keeps a club's
+    #: players apart where it can. The database fills it in for a row an older version writes.
+    club: str = Field(default="", sa_column_kwargs={"server_default": ""})
+    #: The qualifier points a player is seeded by at a world final (None: not seeded).
+    seed_qp: int | None = None
 
 
 class RoundEntry(SQLModel, table=True):
