@@ -97,6 +97,9 @@ class EventRecord(SQLModel, table=True):
     painting_category: str = ""  # ST3: Best-Painted's announced category ("": none)
     #: The players settle lists, the starting roll and sides on their phones.
     pregame: bool = False
+    #: "Fresh tables": no player sits at the same table number twice where it can be
+    #: avoided (the database fills it in for a row an older version writes).
+    fresh_tables: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class PlayerEntry(SQLModel, table=True):
@@ -143,6 +146,8 @@ class RoundEntry(SQLModel, table=True):
     end_calls_json: str | None = None
     #: When a worker claimed the DC8 round end (it calls it; the claim lapses).
     end_claimed_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    #: Why the pairing chose as it did, in the EO's words (a JSON list of sentences).
+    notes_json: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
 
 
 class EoAction(SQLModel, table=True):
