@@ -1,13 +1,15 @@
 """Prizes REST API (ST3): the prizes of an event, the EO's choices and blind votes, the
 players' ballots, and the EO's "disqualify".
 
-Reading the prizes is public; a vote's count shows only once the EO closed it. The
-EO's actions need the `X-EO-Token` header; a player's ballot needs one of their seat
-link tokens in `X-Player-Token` (never in a URL).
+Reading the prizes is public; a vote's count shows only once the EO closed it (while it
+is open, the EO sees how many eligible players have voted, never who voted for whom).
+The EO's actions need the `X-EO-Token` header; a player's ballot needs their own player
+link's token or one of their seat link tokens in `X-Player-Token` (never in a URL).
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
@@ -15,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
+from app.domain.errors import Unauthorized
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 
@@ -44,9 +47,14 @@ class DisqualifyIn(BaseModel):
 
 
 @router.get("/{event_id}/prizes")
-async def get_prizes(event_id: str, service: EventsDep) -> dict[str, Any]:
-    """Public: each prize and its winner; a vote's count only once it is closed."""
-    return service.prizes.view(event_id)
+async def get_prizes(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
+    """Public: each prize and its winner; a vote's count only once it is closed. With the
+    EO's key, an open vote also says how many eligible players have voted."""
+    eo = False
+    if token is not None:
+        with contextlib.suppress(Unauthorized):  # a stale key reads the public view
+            eo = service.authorize(event_id, token) is not None
+    return service.prizes.view(event_id, eo=eo)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/vote")
@@ -56,7 +64,7 @@ async def open_vote(
     """EO: open a blind vote (after a tie: a second vote among the tied)."""
     service.authorize(event_id, token)
     service.prizes.open_vote(event_id, prize_id, body.entries)
-    return service.prizes.view(event_id)
+    return service.prizes.view(event_id, eo=True)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/close")
@@ -66,7 +74,7 @@ async def close_vote(
     """EO: close the vote and count it."""
     service.authorize(event_id, token)
     service.prizes.close_vote(event_id, prize_id)
-    return service.prizes.view(event_id)
+    return service.prizes.view(event_id, eo=True)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/award")
@@ -76,7 +84,7 @@ async def award(
     """EO: choose the winner (after a tie: one of the tied entries)."""
     service.authorize(event_id, token)
     service.prizes.award(event_id, prize_id, body.player)
-    return service.prizes.view(event_id)
+    return service.prizes.view(event_id, eo=True)
 
 
 @router.get("/{event_id}/ballot")

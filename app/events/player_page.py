@@ -1,6 +1,7 @@
 """A player's own page, from the link the EO hands them (a token of their own, never in
-the public API): my table and opponent this round, my seat link, my record so far, and
-before the event starts, my army lists (locked once the first round starts)."""
+the public API): my table and opponent this round, my seat link, my record so far, what
+needs me now (`player_notices`), and before the event starts, my army lists (locked once
+the first round starts)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.domain.errors import RuleError, Unauthorized
 from app.events.base import list_policy, pairings_of
 from app.events.book import EventBook
 from app.events.event_lists import lists_locked
+from app.events.player_notices import player_notices
 from app.store.models import PlayerEntry
 from app.tables.hub import TableHub
 
@@ -108,4 +110,5 @@ class PlayerPages:
                 "painted": player.painted,
             },
             "current": self._current_table(event_id, player, base),
+            "notices": player_notices(self.book, self.hub, event_id, player, base),
         }

@@ -1,20 +1,24 @@
 """ST3: an event's prizes: who wins each one, the EO's choices and the players' blind
 votes, and the EO's "disqualify" (a disqualified player is not eligible for any prize).
 
-A player votes with a seat link of theirs (any table of the event they sat at). The
-count of a vote exists only once the EO closes it: until then nobody, the EO
-included, is told how many votes anyone has.
+A player votes with their own player link or a seat link of theirs (any table of the
+event they sat at). The count of a vote exists only once the EO closes it: until then
+nobody, the EO included, is told how many votes any entry has. While a vote is open
+the EO sees only how many eligible players have voted out of how many; nobody ever sees
+who voted for whom.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
 from app.domain.formats import get_format
+from app.domain.games import refusal
 from app.domain.prizes import (
     Ballot,
     Count,
@@ -74,8 +78,9 @@ class Prizes:
     def _eligible(players: list[PlayerEntry]) -> list[PlayerEntry]:
         return [p for p in players if not p.disqualified]
 
-    def view(self, event_id: str) -> View:
-        """Every prize and where it stands; a vote's count only once it is closed."""
+    def view(self, event_id: str, eo: bool = False) -> View:
+        """Every prize and where it stands; a vote's count only once it is closed. The EO
+        (`eo`) also sees how many eligible players have voted in an open vote."""
         event = self.book.require(event_id, "prizes")
         players = self.book.players(event_id)
         names = {p.id: p.name for p in players}
@@ -97,7 +102,10 @@ class Prizes:
                 "winner": None,
             }
             if prize.chosen:
-                item |= self._chosen_view(decisions.get(prize.id), names)
+                decision = decisions.get(prize.id)
+                item |= self._chosen_view(decision, names)
+                if eo and decision is not None and decision.status == "open":
+                    item["turnout"] = self._turnout(event_id, decision, players)
             else:
                 winner = standings_winner(prize, rows, ineligible)
                 item["winner"] = _person(winner, names)
@@ -113,6 +121,13 @@ class Prizes:
                 {"id": p.id, "name": p.name, "disqualified": p.disqualified} for p in players
             ],
         }
+
+    def _turnout(self, event_id: str, decision: PrizeDecision, players: list[PlayerEntry]) -> View:
+        """How many eligible players have voted in the open vote, out of how many."""
+        voters = {p.id for p in self._eligible(players)}
+        with self.book.read() as repo:
+            ballots = repo.ballots(event_id, decision.prize_id, decision.stage)
+        return {"voted": len({b.voter for b in ballots} & voters), "voters": len(voters)}
 
     @staticmethod
     def _chosen_view(decision: PrizeDecision | None, names: dict[str, str]) -> View:
@@ -237,14 +252,18 @@ class Prizes:
     # -- the players ----------------------------------------------------------------
 
     def voter(self, event_id: str, token: str | None) -> PlayerEntry:
-        """The player a seat link of theirs names (any table of the event)."""
+        """The player their own player link names, or a seat link of theirs (any table of
+        the event)."""
         if token:
+            for player in self.book.players(event_id):
+                if player.token and secrets.compare_digest(player.token.encode(), token.encode()):
+                    return player
             for room in self.hub.event_tables(event_id):
                 role = room.tokens.role_for(token)
                 if room.meta is not None and role in ("p1", "p2"):
                     player_id = room.meta.p1_player if role == "p1" else room.meta.p2_player
                     return self.book.player(event_id, player_id)
-        raise Unauthorized("open this page from your own seat link (X-Player-Token header)")
+        raise Unauthorized("open this page from your own player link or seat link")
 
     def ballot_view(self, event_id: str, token: str | None) -> View:
         """What a player sees: the open votes, their entries and the player's own vote."""
@@ -305,6 +324,24 @@ class Prizes:
                 )
             mine.choice, mine.at_ms = choice, now
             repo.add(mine)
+
+
+def votes_waiting(book: EventBook, event_id: str, player: PlayerEntry) -> list[View]:
+    """The open votes this player may vote in and has not: each prize's id, name and
+    stage (none at an event without prizes, or for a disqualified player)."""
+    event = book.event(event_id)
+    if player.disqualified or refusal(event.format_id, "prizes") is not None:
+        return []
+    with book.read() as repo:
+        decisions = {d.prize_id: d for d in repo.prize_decisions(event_id)}
+        waiting = []
+        for prize in offered(get_format(event.format_id).prizes, event.painting_category):
+            decision = decisions.get(prize.id)
+            if decision is None or decision.status != "open":
+                continue
+            if repo.ballot(event_id, prize.id, decision.stage, player.id) is None:
+                waiting.append({"prize": prize.id, "name": prize.name, "stage": decision.stage})
+    return waiting
 
 
 def _person(player_id: str | None, names: dict[str, str]) -> View | None:

@@ -16,6 +16,20 @@ from app.domain.commands import Actor
 from app.domain.frozen import replace
 from app.domain.status import TableStatus
 
+
+@dataclass(frozen=True, slots=True)
+class SeatNews:
+    """What a seat's player is told of their game on their own page: the game ended,
+    the opponent reported and waits for their report, the result the EO entered or
+    corrected (in words, with the EO's reason)."""
+
+    ended: bool = False
+    report_awaited: bool = False
+    eo_result: str = ""  # the EO's result in words ("": the EO entered none)
+    eo_reason: str = ""
+    eo_corrected: bool = False  # the EO moved a result that stood
+
+
 #: What the server decided by itself at a due moment: (the game after, the command as
 #: logged, the moment it is logged at).
 Tick = tuple[Any, dict[str, Any], int]
@@ -79,6 +93,9 @@ class Engine:
     own_view: Callable[[Any, Side, dict[str, Any]], dict[str, Any]] = lambda _g, _s, view: view
     #: What a server roll did, in words, for the log (before, after).
     roll_words: Callable[[Any, Any], dict[str, Any]] = lambda _before, _after: {}
+    #: What a seat's player is told of the game on their own page (engines without
+    #: reports or EO results: nothing).
+    seat_news: Callable[[Any, Side], SeatNews] = lambda _game, _seat: SeatNews()
     #: The command that opens a quick game's pre-game on the phones (None: the engine's
     #: tables settle who goes first at the table, in their own first steps).
     pregame: Any = None

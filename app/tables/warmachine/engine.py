@@ -11,14 +11,15 @@ from app.domain import commands as c
 from app.domain import game as warmachine
 from app.domain.clock import Side
 from app.domain.game import Phase
+from app.domain.result import reports_needed
 from app.domain.status import table_status
 from app.domain.undo import lapses_at
 from app.tables import snapshot
-from app.tables.engine import Engine, Tick, renamed
+from app.tables.engine import Engine, SeatNews, Tick, renamed
 from app.tables.flag_timer import flag_bound
 from app.tables.warmachine import codec, eo_table, seating, time_moved
 from app.tables.warmachine.pregame_view import own_choices, screens_to_refresh, side_for
-from app.tables.warmachine.view import game_view, table_info, table_summary
+from app.tables.warmachine.view import game_view, outcome_words, table_info, table_summary
 
 
 def decides(actor: str, game: warmachine.Game) -> bool:
@@ -90,6 +91,25 @@ def _wm_own_view(game: warmachine.Game, side: Side, view: dict[str, Any]) -> dic
     return view
 
 
+def _wm_seat_news(game: warmachine.Game, seat: Side) -> SeatNews:
+    """What the seat's player is told: the opponent reported and waits for their report;
+    the result the EO entered or corrected, by the winner's name, with the reason."""
+    side = side_for(game, seat)
+    needed = reports_needed(game)
+    opponent = side.other
+    awaited = side in needed and game.reports[opponent] is not None
+    recorded = game.recorded
+    if recorded is None:
+        return SeatNews(ended=game.ending is not None, report_awaited=awaited)
+    winner = None if recorded.winner is None else game.names[recorded.winner]
+    return SeatNews(
+        ended=True,
+        eo_result=outcome_words(winner, recorded.method, game.format.tie_word),
+        eo_reason=game.eo_reason,
+        eo_corrected=game.correction is not None,
+    )
+
+
 def _wm_record(setup: warmachine.Setup) -> dict[str, Any]:
     return {
         "format_id": setup.format_id,
@@ -134,6 +154,7 @@ WARMACHINE = Engine(
     side_of=side_for,
     to_refresh=screens_to_refresh,
     own_view=_wm_own_view,
+    seat_news=_wm_seat_news,
     pregame=c.OpenPregame(),
     decides=_wm_decides,
     write=snapshot.write,
