@@ -1,14 +1,19 @@
 """A player's own page in Chromium: the EO's slips with each player's QR link; the
 player writes their lists before the event, then sees their table, opponent, seat link,
-record and standings; the lists lock when the event starts."""
+record and standings; the lists lock when the event starts. What needs the player now
+comes to the open page by itself, newest first, counted in the page's title."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from websockets.sync.client import connect
+
+from tests.e2e.events import first_seat_goes_first
 
 pytestmark = pytest.mark.browser
 
@@ -142,3 +147,115 @@ def test_the_new_event_form_asks_champions_for_its_active_duty_roster(
     eid = page.url.split("/e/", 1)[1].split("/", 1)[0]
     event = httpx.get(f"{live_server}/api/events/{eid}").json()["event"]
     assert event["active_duty_roster"].startswith("Leaders:\nButcher 3")
+
+
+def _seat_sends(
+    live_server: str, table: dict[str, Any], seat: str, device: str, *commands: Any
+) -> None:
+    """One player's phone (a device of its own: sequence numbers count per device) sends
+    its commands; each must be acked."""
+    token = table["links"][seat]["url"].split("#k=", 1)[1]
+    with connect(f"{live_server.replace('http://', 'ws://')}/ws/tables/{table['id']}") as ws:
+        ws.send(json.dumps({"t": "hello", "token": token, "device": device}))
+        ws.recv(timeout=60)
+        for seq, command in enumerate(commands, start=1):
+            ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
+            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
+                pass
+            assert reply["t"] == "ack", reply
+
+
+def test_the_players_page_tells_them_what_needs_them_from_pairing_to_result__TS9(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Friday night"}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    links = {
+        row["name"]: row["url"]
+        for row in http.get(f"/api/events/{eid}/player-links", headers=eo).json()
+    }
+
+    phone = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    phone.goto(links["Ann"])
+    expect(phone.locator("#player-name")).to_have_text("Ann")
+    expect(phone).to_have_title("Ann — Friday night · Deathclock")
+    expect(phone.locator("#notices-card")).to_be_hidden()
+    phone.locator("#my-table").click()  # a touch: the page may beep from now on
+    notices = phone.locator("#notices .notice")
+
+    def alerts() -> int:
+        return int(phone.evaluate("Number(document.body.dataset.alerts || 0)"))
+
+    # The EO pairs the round: the page reads it again when the phone is back online.
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(notices).to_have_count(1)
+    expect(notices.first).to_have_text("New Round 1: you play Bob at table 1.")
+    expect(phone).to_have_title("(1) Ann — Friday night · Deathclock")
+    assert alerts() == 1
+
+    # The round starts: the page reads it again as it is shown again.
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(notices).to_have_count(2)
+    expect(notices.first).to_contain_text("Round 1 has started: open your seat.")
+    expect(notices.first.locator("a")).to_have_text("Open my seat")
+    expect(notices.nth(1)).to_contain_text("Scenario: ")  # public once the round starts
+    expect(phone).to_have_title("(2) Ann — Friday night · Deathclock")
+    assert alerts() == 2
+    phone.locator("#notices-seen").click()
+    expect(phone).to_have_title("Ann — Friday night · Deathclock")
+    expect(phone.locator("#notices .notice.new")).to_have_count(0)
+    expect(phone.locator("#notices-seen")).to_be_hidden()
+
+    # Time is called at the table and Bob reports: Ann's page shows it by itself.
+    (table,) = http.get(f"/api/events/{eid}/tables", headers=eo).json()
+    ann, bob = ("p1", "p2") if table["names"][0] == "Ann" else ("p2", "p1")
+    first_seat_goes_first(live_server, table)
+    called = http.post(
+        f"/api/events/{eid}/tables/{table['id']}/command", json={"c": "call_tie"}, headers=eo
+    )
+    assert called.is_success, called.text
+    _seat_sends(live_server, table, bob, "bob-1", {"c": "report", "army_points_destroyed": 10})
+    expect(notices).to_have_count(1)  # on the page's own 15 s read: the game is over
+    expect(notices.first.locator("p")).to_have_text(
+        "New Bob has reported your game: open your seat and report yours."
+    )
+    expect(notices.first.locator("a")).to_have_text("Open my seat to report")
+    expect(phone).to_have_title("(1) Ann — Friday night · Deathclock")
+    assert alerts() == 3
+
+    # Ann reports, both confirm; the EO corrects the result, giving the reason.
+    _seat_sends(
+        live_server,
+        table,
+        ann,
+        "ann-1",
+        {"c": "report", "army_points_destroyed": 5},
+        {"c": "confirm"},
+    )
+    _seat_sends(live_server, table, bob, "bob-2", {"c": "confirm"})
+    result = {
+        "winner": "p1" if ann == "p1" else "p2",
+        "control_points": [0, 0],
+        "army_points_destroyed": [5, 10] if ann == "p1" else [10, 5],
+        "method": "time",
+        "reason": "Bob's report counted a unit twice",
+    }
+    entered = http.put(f"/api/events/{eid}/tables/{table['id']}/result", json=result, headers=eo)
+    assert entered.is_success, entered.text
+    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(notices).to_have_count(1)
+    expect(notices.first).to_contain_text(
+        "The EO corrected the result at table 1: Ann wins by time."
+    )
+    expect(notices.first).to_contain_text("Reason: Bob's report counted a unit twice")
+    expect(phone).to_have_title("(1) Ann — Friday night · Deathclock")
+    assert alerts() == 4
+    phone.screenshot(path="/tmp/player-notices-390.png", full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -3,7 +3,7 @@
 // the page's error line, this round's table with the seat link, and reading it again.
 import { $ } from "../lib/dom.js";
 
-const eventId = document.body.getAttribute("data-event-id");
+export const eventId = document.body.getAttribute("data-event-id");
 export const base = "/api/events/" + encodeURIComponent(eventId);
 export const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
 const POLL_MS = 15000;
@@ -50,10 +50,19 @@ export function renderTable(current, pairer) {
   }
 }
 
-// Read the page now, and again every 15 s while it is shown.
+// Read the page now, again every 15 s while it is shown, and at once when it is shown
+// again or the phone is back online (one read at a time).
 export function keepLoading(load) {
-  load();
+  let reading = null;
+  const read = () => {
+    if (!reading) reading = Promise.resolve(load()).finally(() => (reading = null));
+  };
+  read();
   setInterval(() => {
-    if (document.visibilityState === "visible") load();
+    if (document.visibilityState === "visible") read();
   }, POLL_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") read();
+  });
+  window.addEventListener("online", read);
 }

@@ -1,10 +1,132 @@
 // A player's own page: from the link the EO hands them (#k=<their token>, sent in the
-// X-Player-Token header, never in a URL). My table and opponent this round, my seat
-// link, my record, the standings; before the event starts, my lists.
+// X-Player-Token header, never in a URL). What needs me now, my table and opponent this
+// round, my seat link, my record, the standings; before the event starts, my lists.
 import { $, el } from "../lib/dom.js";
-import { base, call, error, keepLoading, renderTable, token } from "./player-page.js";
+import { base, call, error, eventId, keepLoading, renderTable, token } from "./player-page.js";
 
 let listsShownFor = null;
+
+// -- What needs me now ----------------------------------------------------------------
+// Newest first. A notice this phone has not seen before beeps and buzzes (as the seat
+// page's sound and vibration settings say) and counts in the page's title, until the
+// player taps "Seen": the keys seen are kept on the phone, for this event only.
+const SEEN_STORE = "deathclock.notices." + eventId;
+const SEEN_MOST = 200;
+const BEEPS = [[880, 110], [1320, 170]];
+const BUZZ = [120, 80, 120];
+const LINK_WORDS = { started: "Open my seat", report: "Open my seat to report", vote: "Vote now" };
+const TOUCHES = ["click", "keydown"];
+const alerted = new Set(); // the notices this page has beeped for already
+let notices = [];
+let title = document.title;
+let audio = null;
+
+const settingOn = (key) => {
+  try {
+    return localStorage.getItem(key) !== "off";
+  } catch (e) {
+    return true;
+  }
+};
+const soundOn = () => settingOn("deathclock.sound");
+
+function seenKeys() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEEN_STORE) || "[]");
+    return new Set(Array.isArray(kept) ? kept : []);
+  } catch (e) {
+    return new Set();
+  }
+}
+
+function keepSeen(keys) {
+  try {
+    localStorage.setItem(SEEN_STORE, JSON.stringify(Array.from(keys).slice(-SEEN_MOST)));
+  } catch (e) {
+    /* private mode: seen for as long as the page is open */
+  }
+}
+
+// The browser starts sound only after a touch: the first click or key unlocks it.
+const soundLocked = () => !!(window.AudioContext || window.webkitAudioContext) && soundOn() && (!audio || audio.state !== "running");
+
+function showSoundNote() {
+  $("notices-sound").hidden = !soundLocked();
+  if (!soundLocked()) for (const kind of TOUCHES) document.removeEventListener(kind, unlockAudio, true);
+}
+
+function unlockAudio() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!Ctx || !soundOn()) return;
+  try {
+    if (!audio) audio = new Ctx();
+    if (audio.state === "suspended") {
+      const resumed = audio.resume();
+      if (resumed && resumed.then) resumed.then(showSoundNote, showSoundNote);
+    }
+  } catch (e) {
+    audio = null;
+  }
+  showSoundNote();
+}
+for (const kind of TOUCHES) document.addEventListener(kind, unlockAudio, true);
+
+function beep() {
+  if (!soundOn() || !audio || audio.state !== "running") return;
+  let at = audio.currentTime + 0.01;
+  for (const [freq, ms] of BEEPS) {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.2, at);
+    gain.gain.exponentialRampToValueAtTime(0.001, at + ms / 1000);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(at);
+    osc.stop(at + ms / 1000);
+    at += ms / 1000 + 0.06;
+  }
+}
+
+function buzz() {
+  if (!settingOn("deathclock.vibrate") || !navigator.vibrate) return;
+  try {
+    const activation = navigator.userActivation;
+    if (!activation || activation.hasBeenActive) navigator.vibrate(BUZZ);
+  } catch (e) {
+    /* no vibration here */
+  }
+}
+
+function renderNotices(list) {
+  notices = list || [];
+  const seen = seenKeys();
+  const fresh = notices.filter((n) => !seen.has(n.key));
+  if (fresh.some((n) => !alerted.has(n.key))) {
+    beep();
+    buzz();
+    document.body.dataset.alerts = String(Number(document.body.dataset.alerts || 0) + 1);
+  }
+  fresh.forEach((n) => alerted.add(n.key));
+  const box = $("notices");
+  box.textContent = "";
+  for (const n of notices) {
+    const isNew = !seen.has(n.key);
+    const link = n.url ? el("a", { class: "btn primary", href: n.url, text: LINK_WORDS[n.kind] || "Open" }) : null;
+    const words = el("p", null, isNew ? [el("span", { class: "notice-new", text: "New" }), " "] : null, n.text);
+    box.append(el("li", { class: "notice" + (isNew ? " new" : ""), "data-kind": n.kind }, words, link));
+  }
+  $("notices-card").hidden = !notices.length;
+  $("notices-seen").hidden = !fresh.length;
+  document.title = (fresh.length ? "(" + fresh.length + ") " : "") + title;
+  showSoundNote();
+}
+
+$("notices-seen").addEventListener("click", () => {
+  const seen = seenKeys();
+  notices.forEach((n) => seen.add(n.key));
+  keepSeen(seen);
+  renderNotices(notices);
+});
 
 function renderLists(player) {
   const shown = $("lists-shown");
@@ -78,7 +200,8 @@ async function load() {
     const p = mine.player;
     $("player-name").textContent = p.name;
     $("player-meta").textContent = p.faction || "";
-    document.title = p.name + " — " + mine.event.name + " · Deathclock";
+    title = p.name + " — " + mine.event.name + " · Deathclock";
+    renderNotices(mine.notices);
     renderTable(mine.current, "the EO");
     renderLists(p);
     const [sheet, view] = await Promise.all([call("GET", base + "/players/" + encodeURIComponent(p.id) + "/sheet"), call("GET", base)]);

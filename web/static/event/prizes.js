@@ -1,7 +1,8 @@
 // ST3 prizes page: every prize and its winner, for the public; with the EO link, the
 // EO's tools too: choose a winner, hold a blind vote (entries shown, counts hidden until
-// the vote is closed, a tie broken by the EO or a second vote among the tied), and
-// disqualify a player. Printable (print CSS hides the tools).
+// the vote is closed, only how many have voted while it is open; a tie broken by the EO
+// or a second vote among the tied), and disqualify a player. Printable (print CSS hides
+// the tools).
 import * as DC from "./common.js";
 
 const { $, el, api, setText, run, toast } = DC;
@@ -28,6 +29,17 @@ function winnerLine(prize) {
   if (prize.status === "open") text = "Voting is open — the count stays hidden until the EO closes the vote.";
   if (prize.status === "closed") text = (prize.counts.slice(-1)[0] || { leaders: [] }).leaders.length > 1 ? "The vote ended in a tie." : "Nobody voted.";
   return el("p", { class: "prize-winner none", text: text });
+}
+
+// An open vote, for the EO: how many eligible players have voted, never for whom.
+function turnoutWords(turnout) {
+  if (!turnout) return "";
+  return turnout.voted + " of " + turnout.voters + (turnout.voted === 1 ? " has" : " have") + " voted";
+}
+
+function turnoutLine(prize) {
+  if (!prize.turnout) return null;
+  return el("p", { class: "vote-turnout lead", id: "turnout-" + prize.id, "aria-live": "polite", text: turnoutWords(prize.turnout) });
 }
 
 function countsList(prize) {
@@ -126,6 +138,7 @@ function prizeItem(prize) {
       words ? el("span", { class: "vote-state", text: words }) : null
     ),
     winnerLine(prize),
+    turnoutLine(prize),
     countsList(prize),
     tools(prize)
   );
@@ -195,7 +208,7 @@ async function ballotLinks() {
 
 async function load() {
   try {
-    S.view = await api("GET", base + "/prizes");
+    S.view = await api("GET", base + "/prizes", { eo: !!DC.token() });
     if (DC.token()) {
       try {
         S.ballotLinks = await ballotLinks();
@@ -214,6 +227,17 @@ async function load() {
 
 $("print").addEventListener("click", () => window.print());
 load();
+// The EO's tools stay as they are while the EO works: only how many have voted moves.
+async function refreshTurnout() {
+  if (!S.view.prizes.some((p) => p.turnout)) return;
+  const view = await api("GET", base + "/prizes", { eo: true }).catch(() => null);
+  for (const prize of (view && view.prizes) || []) {
+    if (prize.turnout) setText($("turnout-" + prize.id), turnoutWords(prize.turnout));
+  }
+}
+
 setInterval(() => {
-  if (!S.eo && document.visibilityState === "visible") load();
+  if (document.visibilityState !== "visible") return;
+  if (S.eo) refreshTurnout();
+  else load();
 }, 15000);

@@ -1,14 +1,14 @@
 // ST3 ballot page on a player's phone: the open blind votes with their entries; one
 // secret vote per prize (a new one replaces it until the EO closes the vote). The
-// player is known by one of their seat links' token (#k=…), sent only in the
-// X-Player-Token header. The key is the link's alone: it stays in this page's address
+// player is known by their own player link's token or one of their seat links' (#k=…),
+// sent only in the X-Player-Token header. The key is the link's alone: it stays in this page's address
 // and nowhere else on the phone, so a page opened without one (a shared phone, the next
 // player) asks for the player's own ballot link and never votes as whoever came before.
 import { $, el, setText } from "../lib/dom.js";
 
 const eventId = document.body.getAttribute("data-event-id") || "";
 const base = "/api/events/" + encodeURIComponent(eventId);
-const ASK = "Open the vote from your own ballot link, or paste your seat link below.";
+const ASK = "Open the vote from your own ballot link or player page, or paste your player or seat link below.";
 
 // Earlier versions of this page kept the key on the phone: forget it.
 try {
@@ -36,7 +36,7 @@ function useKey(key) {
 // Another ballot link opened in this tab (only its #k= differs): vote with its key.
 window.addEventListener("hashchange", () => useKey(linkToken()));
 
-// A pasted seat link ("…#k=abc"), or the bare token.
+// A pasted player or seat link ("…#k=abc"), or the bare token.
 function tokenFrom(text) {
   const value = String(text || "").trim();
   const match = value.match(/[#&?]k=([^&#\s]+)/);
@@ -47,7 +47,7 @@ function tokenFrom(text) {
 $("seat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
   const found = tokenFrom($("seat-input").value);
-  if (!found) return showError("That is not a seat link: it ends with #k= and a code.");
+  if (!found) return showError("That is not a player or seat link: it ends with #k= and a code.");
   useKey(found); // this page only, until it is left or reloaded
 });
 let shown = "";
