@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 
 from app.api import (
+    discipline,
     errors,
     event_control,
     events,
@@ -24,6 +25,7 @@ from app.api import (
     player,
     prizes,
     rest,
+    seasons,
     tournament,
     ws,
 )
@@ -158,10 +160,12 @@ def create_app(
     app.include_router(event_control.router)
     app.include_router(events.socket_router)
     app.include_router(prizes.router)
+    app.include_router(discipline.router)
     app.include_router(exports.router)
     app.include_router(player.router)
     app.include_router(player.pages)
     app.include_router(pages.router)
+    app.include_router(seasons.router)
     app.mount("/static", StaticFiles(directory=page_templates.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
     app.state.client_limits = limits

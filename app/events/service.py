@@ -17,6 +17,7 @@ import secrets
 from app.domain.errors import Unauthorized
 from app.events.book import EventBook
 from app.events.control import Control
+from app.events.discipline import Discipline
 from app.events.event_lists import EventLists
 from app.events.event_tables import EventTables
 from app.events.player_page import PlayerPages
@@ -28,6 +29,7 @@ from app.events.results import Results
 from app.events.round_clock import RoundClock
 from app.events.round_end import RoundEnds
 from app.events.rounds import Rounds
+from app.events.seasons import Seasons
 from app.events.tournaments import Tournaments
 from app.store.models import EventRecord
 from app.store.repository import Store
@@ -63,7 +65,9 @@ class EventService:
         #: The policies of formats whose events run by rules of their own (Runewars).
         self.tournaments = tournaments = Tournaments(book, hub, placement, time, rng)
         self.registration = Registration(book, hub, time, control, tournaments, players_per_event)
+        self.seasons = Seasons(store, book, time, results, self.registration)
         self.prizes = Prizes(book, hub, time, results)
+        self.discipline = Discipline(book, hub, results, self.prizes)
         self.player_pages = PlayerPages(book, hub)
         self.lists = EventLists(book)
         self.read_models = ReadModels(book, hub, time, tournaments)

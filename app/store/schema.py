@@ -9,6 +9,8 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel
 
+import app.store.models_discipline  # noqa: F401  (its table joins the schema)
+from app.store import models_season  # noqa: F401  (its tables join the schema)
 from app.store.models import LogRecord, TableRecord
 
 #: Columns an older version had and this one writes no more (a NOT NULL one would

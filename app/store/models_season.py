@@ -1,0 +1,116 @@
+"""SQLModel tables of a season (a circuit of events: an Iron Gauntlet season of
+qualifiers, or a Masters tournament's qualifiers), and the statements on them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import BigInteger, Column, UniqueConstraint
+from sqlmodel import Field, Session, SQLModel, col, select
+
+
+class SeasonRecord(SQLModel, table=True):
+    """A season: its name, kind, the keeper's token and the final it seeded."""
+
+    __tablename__ = "season"
+
+    id: str = Field(primary_key=True)
+    name: str
+    kind: str  # app.domain.qualifiers.KINDS
+    keeper_token: str = Field(index=True, unique=True)
+    created_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+    final_event_id: str | None = None
+
+
+class SeasonEvent(SQLModel, table=True):
+    """An event the season holds (a qualifier), in the order they were added."""
+
+    __tablename__ = "season_event"
+    __table_args__ = (UniqueConstraint("season_id", "event_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: str = Field(index=True, foreign_key="season.id")
+    event_id: str = Field(foreign_key="event.id")
+    added_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+
+
+class SeasonIdentity(SQLModel, table=True):
+    """Who a player of one of the season's events is, as the keeper settled it: entries
+    with the same `identity` are one person."""
+
+    __tablename__ = "season_identity"
+    __table_args__ = (UniqueConstraint("season_id", "event_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: str = Field(index=True, foreign_key="season.id")
+    event_id: str
+    player_id: str
+    identity: str
+
+
+class SeasonRepo:
+    """The season statements, over one session (one transaction when it writes)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def season(self, season_id: str) -> SeasonRecord | None:
+        return self.session.get(SeasonRecord, season_id)
+
+    def events(self, season_id: str) -> list[SeasonEvent]:
+        return list(
+            self.session.exec(
+                select(SeasonEvent)
+                .where(col(SeasonEvent.season_id) == season_id)
+                .order_by(col(SeasonEvent.id))
+            )
+        )
+
+    def identities(self, season_id: str) -> list[SeasonIdentity]:
+        return list(
+            self.session.exec(
+                select(SeasonIdentity).where(col(SeasonIdentity.season_id) == season_id)
+            )
+        )
+
+    def add(self, *rows: SeasonRecord | SeasonEvent | SeasonIdentity) -> None:
+        for row in rows:
+            self.session.add(row)
+
+    def settle(self, season_id: str, identities: dict[tuple[str, str], str]) -> None:
+        """Each (event, player) entry's identity, written over what the keeper said before."""
+        known = {(r.event_id, r.player_id): r for r in self.identities(season_id)}
+        for (event_id, player_id), identity in identities.items():
+            row = known.get((event_id, player_id))
+            if row is None:
+                row = SeasonIdentity(
+                    season_id=season_id, event_id=event_id, player_id=player_id, identity=identity
+                )
+            row.identity = identity
+            self.session.add(row)
+
+
+class SeasonStore:
+    """Units of work over sessions of the store's engine (`Store.session`: the schema
+    imports this module, so it takes the sessions, not the store)."""
+
+    def __init__(self, session: Callable[[], Session]) -> None:
+        self.session = session
+
+    @contextmanager
+    def unit(self) -> Iterator[SeasonRepo]:
+        """One transaction: committed when the block ends, rolled back whole if it raises."""
+        with self.session() as session:
+            try:
+                yield SeasonRepo(session)
+                session.commit()
+            except BaseException:
+                session.expunge_all()
+                session.rollback()
+                raise
+
+    @contextmanager
+    def read(self) -> Iterator[SeasonRepo]:
+        with self.session() as session:
+            yield SeasonRepo(session)

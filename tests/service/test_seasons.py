@@ -1,0 +1,225 @@
+"""A season through the event service: Iron Gauntlet qualifiers (IGQs) played to their
+end, their QPs in the season table once the keeper has said who is who, the top-three
+report and its due date, the world final seeded from the season, and a Masters
+tournament's qualifiers (shared/seeds/masters-champions-2019.txt)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from app.domain.errors import RuleError, Unauthorized
+from app.domain.qualifiers import DAY_MS, MASTERS_QUALIFIERS
+from app.events.base import EventSpec, pairings_of
+from app.events.seasons import FinalSpec
+from app.events.service import EventService
+from app.events.table_result import TableResult
+from app.tables.timesource import FakeTime
+
+MIN = 60_000
+
+
+async def play_event(
+    service: EventService,
+    name: str,
+    players: Sequence[str],
+    format_id: str = "masters2019",
+    rounds: int | None = None,
+) -> str:
+    """An event played to its end, the EO entering each result: the player named earlier
+    in `players` wins, with more control points the stronger the winner (so the final
+    standings follow the order given)."""
+    time: FakeTime = service.time  # type: ignore[assignment]
+    lists = 2 if format_id == "masters2019" else None
+    event = service.registration.create_event(
+        EventSpec(name=name, format_id=format_id, lists=lists, fixed_rounds=rounds)
+    )
+    for player in players:
+        service.registration.add_player(event.id, player)
+    strength = {p.id: players.index(p.name) for p in service.book.players(event.id)}
+    while not service.results.event_over(event.id):
+        entry = service.rounds.pair_next(event.id)
+        await service.rounds.start(event.id)
+        time.advance(90 * MIN)
+        for row in pairings_of(service.book.rounds(event.id)[entry.number - 1]):
+            if row.p2 is None or row.table_id is None:
+                continue
+            first_wins = strength[row.p1] < strength[row.p2]
+            winner_cp = 20 - min(strength[row.p1], strength[row.p2])
+            cp = [winner_cp, 0] if first_wins else [0, winner_cp]
+            result = {"winner": "p1" if first_wins else "p2", "control_points": cp}
+            result["army_points_destroyed"] = [40, 10] if first_wins else [10, 40]
+            await service.results.enter(event.id, row.table_id, TableResult.from_wire(result))
+            time.advance(MIN)
+    return event.id
+
+
+def _qp(service: EventService, season_id: str) -> list[tuple[str, int, bool]]:
+    return [(r.name, r.qp, r.confirmed) for r in service.seasons.table(season_id)]
+
+
+def _keys(service: EventService, season_id: str, name: str) -> list[str]:
+    view = service.seasons.view(season_id, keeper=True)
+    [group] = [g for g in view["proposals"] if g[0]["name"] == name]
+    return [e["key"] for e in group]
+
+
+async def test_a_season_of_three_igqs_seeds_a_nine_player_world_final__ST4_RP5(
+    service: EventService,
+) -> None:
+    season = service.seasons.create("Iron Gauntlet 2019–2020")
+    key = season.keeper_token
+    first = await play_event(service, "Spring Masters", ["Alice", "Bob", "Cara", "Dan"])
+    second = await play_event(
+        service, "Summer Champions", ["Alice", "Bob", "Eve", "Finn"], "champions2019"
+    )
+    third = await play_event(service, "Autumn Masters", ["Alice", "Cara", "Gus", "Hal"])
+    for event_id in (first, second, third):
+        service.seasons.hold(season.id, key, event_id, service.book.event(event_id).admin_token)
+    [top] = [e for e in service.seasons.view(season.id)["events"] if e["id"] == first]
+    assert [(t["rank"], t["name"], t["qp"]) for t in top["top_three"]] == [
+        (1, "Alice", 10),
+        (2, "Bob", 7),
+        (3, "Cara", 4),
+    ]
+    # Nobody is matched by name: each Alice counts on her own line until the keeper says.
+    assert _qp(service, season.id) == [
+        ("Alice", 10, False),
+        ("Alice", 10, False),
+        ("Alice", 10, False),
+        ("Bob", 7, False),
+        ("Bob", 7, False),
+        ("Cara", 7, False),
+        ("Cara", 4, False),
+        ("Eve", 4, False),
+        ("Gus", 4, False),
+    ]
+    with pytest.raises(RuleError, match="3 names appear in more than one event"):
+        service.seasons.create_final(season.id, key, FinalSpec(name="World final"))
+    with pytest.raises(Unauthorized):
+        service.seasons.settle(season.id, "not the key", _keys(service, season.id, "Alice"), True)
+    service.seasons.settle(season.id, key, _keys(service, season.id, "Alice"), same=True)
+    service.seasons.settle(season.id, key, _keys(service, season.id, "Bob"), same=True)
+    service.seasons.settle(season.id, key, _keys(service, season.id, "Cara"), same=False)
+    assert service.seasons.view(season.id, keeper=True)["proposals"] == []
+    assert _qp(service, season.id) == [
+        ("Alice", 30, True),
+        ("Bob", 14, True),
+        ("Cara", 7, True),
+        ("Cara", 4, True),
+        ("Eve", 4, False),
+        ("Gus", 4, False),
+    ]
+    rows = {(r.name, r.qp): r for r in service.seasons.table(season.id)}
+    assert rows["Bob", 14].qualified and not rows["Cara", 7].qualified  # 10 or more QPs
+    assert [(a.event_name, a.rank, a.qp) for a in rows["Bob", 14].awards] == [
+        ("Spring Masters", 2, 7),
+        ("Summer Champions", 2, 7),
+    ]
+
+    qp_list = "name,QPs\nIvy,25\nJon,20\nKim,18\nOla,16\nLeo,12\nMia,11\nNed,10\n"
+    spec = FinalSpec(name="World final", format_id="masters2019", lists=2, qp_list=qp_list)
+    final = service.seasons.create_final(season.id, key, spec)
+    seeds = {p.name: p.seed_qp for p in service.book.players(final.id)}
+    assert seeds == {
+        "Alice": 30,
+        "Ivy": 25,
+        "Jon": 20,
+        "Kim": 18,
+        "Ola": 16,
+        "Bob": 14,
+        "Leo": 12,
+        "Mia": 11,
+        "Ned": 10,
+    }
+    assert service.seasons.season(season.id).final_event_id == final.id
+    with pytest.raises(RuleError, match="has its final already"):
+        service.seasons.create_final(season.id, key, spec)
+
+
+async def test_the_top_three_are_due_14_days_after_the_event_ends__ST4(
+    service: EventService,
+) -> None:
+    time: FakeTime = service.time  # type: ignore[assignment]
+    season = service.seasons.create("Iron Gauntlet 2019–2020")
+    event_id = await play_event(service, "City Masters", ["Alice", "Bob", "Cara", "Dan"])
+    ended = time.now_ms() - MIN  # the last result went in a minute before play_event returned
+    time.advance(3 * DAY_MS)  # the report is asked for later: the due date does not move
+    service.seasons.hold(
+        season.id, season.keeper_token, event_id, service.book.event(event_id).admin_token
+    )
+    report = service.seasons.report(season.id, event_id)
+    assert report["finished_ms"] == ended
+    assert report["report_due_ms"] == ended + 14 * DAY_MS
+    assert [(r["rank"], r["name"]) for r in report["top_three"]] == [
+        (1, "Alice"),
+        (2, "Bob"),
+        (3, "Cara"),
+    ]
+
+
+async def test_only_masters_or_champions_events_over_both_keys_are_igqs__ST4(
+    service: EventService,
+) -> None:
+    season = service.seasons.create("Iron Gauntlet 2019–2020")
+    steamroller = service.registration.create_event(EventSpec(name="Local Steamroller"))
+    with pytest.raises(RuleError, match="only Masters or Champions events"):
+        service.seasons.hold(
+            season.id, season.keeper_token, steamroller.id, steamroller.admin_token
+        )
+    masters = service.registration.create_event(
+        EventSpec(name="Masters", format_id="masters2019", lists=2)
+    )
+    with pytest.raises(Unauthorized, match="EO's link"):
+        service.seasons.hold(season.id, season.keeper_token, masters.id, "guess")
+    with pytest.raises(Unauthorized, match="keeper"):
+        service.seasons.hold(season.id, masters.admin_token, masters.id, masters.admin_token)
+    service.seasons.hold(season.id, season.keeper_token, masters.id, masters.admin_token)
+    with pytest.raises(RuleError, match="in this season already"):
+        service.seasons.hold(season.id, season.keeper_token, masters.id, masters.admin_token)
+    # Not over: no QPs yet, and no report.
+    assert service.seasons.table(season.id) == []
+    with pytest.raises(RuleError, match="not over yet"):
+        service.seasons.report(season.id, masters.id)
+
+
+async def test_a_masters_final_needs_32_distinct_players_in_its_qualifiers(
+    service: EventService,
+) -> None:
+    season = service.seasons.create("Convention Masters", kind=MASTERS_QUALIFIERS)
+    key = season.keeper_token
+    names = [f"Player {n:02d}" for n in range(1, 32)]
+    one = await play_event(service, "Qualifier A", names[:16], rounds=1)
+    two = await play_event(service, "Qualifier B", [*names[16:], "Player 01"], rounds=1)
+    for event_id in (one, two):
+        service.seasons.hold(season.id, key, event_id, service.book.event(event_id).admin_token)
+    spec = FinalSpec(name="Masters final", per_qualifier=4)
+    # Player 01 played both: the keeper settles it before anything is counted.
+    with pytest.raises(RuleError, match="1 name appears in more than one event"):
+        service.seasons.create_final(season.id, key, spec)
+    service.seasons.settle(season.id, key, _keys(service, season.id, "Player 01"), same=True)
+    assert service.seasons.field_problem(season.id) == (
+        31,
+        "a Masters tournament populated through qualifiers needs at least 32 distinct "
+        "players in the qualifiers; these qualifiers had 31",
+    )
+    with pytest.raises(RuleError, match="these qualifiers had 31"):
+        service.seasons.create_final(season.id, key, spec)
+    # The keeper finds they were two people after all: 32 distinct players.
+    service.seasons.settle(season.id, key, _keys_of(service, season.id, "Player 01"), same=False)
+    assert service.seasons.field_problem(season.id) == (32, None)
+    final = service.seasons.create_final(season.id, key, spec)
+    field = service.book.players(final.id)
+    assert len(field) == 8  # four from each qualifier
+    assert all(p.seed_qp is None for p in field)
+
+
+def _keys_of(service: EventService, season_id: str, name: str) -> list[str]:
+    """Every entry of the season's events under this name (settled or not)."""
+    return [
+        f"{e['id']}:{p.id}"
+        for e in service.seasons.view(season_id)["events"]
+        for p in service.book.players(e["id"])
+        if p.name == name
+    ]

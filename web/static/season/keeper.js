@@ -1,0 +1,126 @@
+// The keeper's tools: adding an event (with its EO's link), confirming or splitting the
+// players the page matches by name, and creating the final from the season.
+import { $, el, setText } from "../lib/dom.js";
+import { call, eventLink, seasonId } from "./state.js";
+
+function plain(text) {
+  return el("p", { class: "muted small", text });
+}
+
+export function renderKeeper(view, reload, fail) {
+  $("keeper-card").hidden = false;
+  $("final-card").hidden = false;
+  const igq = view.kind === "iron gauntlet";
+  setText(
+    $("hold-help"),
+    igq
+      ? "Masters and Champions events can be Iron Gauntlet qualifiers. Paste the event's EO link: both keys agree it counts."
+      : "Masters events held at the same convention as the final. Paste each qualifier's EO link.",
+  );
+  renderMatches(view, reload, fail);
+  renderFinal(view);
+}
+
+function renderMatches(view, reload, fail) {
+  const box = $("matches");
+  const groups = view.proposals || [];
+  if (!groups.length) {
+    box.replaceChildren(plain("No names to match: every player counts as the keeper said, or appears once."));
+    return;
+  }
+  const settle = async (group, same) => {
+    try {
+      await call("POST", "/api/seasons/" + seasonId + "/matches", { players: group.map((e) => e.key), same }, true);
+      await reload();
+    } catch (err) {
+      fail(err.message);
+    }
+  };
+  box.replaceChildren(
+    el("h3", { text: "Same player?" }),
+    plain("These names appear in more than one event. Confirm the ones that are one person; split the ones that are different people."),
+    el(
+      "ul",
+      { class: "match-list" },
+      groups.map((group) =>
+        el(
+          "li",
+          { class: "match" },
+          el("span", { class: "match-names", text: group.map((e) => e.name + " (" + e.event + ")").join(" · ") }),
+          el(
+            "span",
+            { class: "match-tools" },
+            el("button", { type: "button", class: "btn small primary", text: "Same player", onclick: () => settle(group, true) }),
+            el("button", { type: "button", class: "btn small", text: "Different players", onclick: () => settle(group, false) }),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function renderFinal(view) {
+  const igq = view.kind === "iron gauntlet";
+  document.querySelectorAll(".igq-only").forEach((n) => (n.hidden = !igq));
+  document.querySelectorAll(".masters-only").forEach((n) => (n.hidden = igq));
+  const made = view.final_event_id;
+  $("final-form").hidden = !!made;
+  if (made) {
+    setText($("final-help"), "");
+    $("final-done").hidden = false;
+    $("final-done").replaceChildren("The final is made: ", el("a", { href: "/e/" + made, text: "its public page" }), ".");
+    return;
+  }
+  if (!$("final-name").value) $("final-name").value = view.name + " final";
+  setText(
+    $("final-help"),
+    igq
+      ? view.qualified + " players have " + view.qualifying_qp + " or more QPs: each joins the final seeded by their QPs (most first, the first-ranked against the last in round 1). Players qualified elsewhere can be added with their QPs below."
+      : "The final takes each qualifier's top places, once the qualifiers had " + view.minimum_distinct + " distinct players.",
+  );
+}
+
+export function wireKeeper(reload, fail) {
+  $("hold-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const found = eventLink($("hold-input").value);
+    if (!found) {
+      fail("Paste the event's EO link, the one that opens its admin page (…/e/…/admin#k=…).");
+      return;
+    }
+    try {
+      await call("POST", "/api/seasons/" + seasonId + "/events", { event_id: found.id, event_key: found.key }, true);
+      $("hold-input").value = "";
+      await reload();
+    } catch (err) {
+      fail(err.message);
+    }
+  });
+  $("final-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const option = $("final-format").selectedOptions[0];
+    const lists = option.getAttribute("data-lists");
+    const body = {
+      name: $("final-name").value,
+      format: option.value,
+      points: Number($("final-points").value || 75),
+      lists: lists ? Number(lists) : null,
+      per_qualifier: Number($("final-places").value || 4),
+      qp_list: $("final-qp").value,
+    };
+    $("final-button").disabled = true;
+    try {
+      const made = await call("POST", "/api/seasons/" + seasonId + "/final", body, true);
+      $("final-form").hidden = true;
+      $("final-done").hidden = false;
+      $("final-done").replaceChildren(
+        "The final is made. Its EO link (keep it to yourself): ",
+        el("a", { href: made.admin_url, text: made.admin_url, class: "break" }),
+      );
+    } catch (err) {
+      fail(err.message);
+    } finally {
+      $("final-button").disabled = false;
+    }
+  });
+}

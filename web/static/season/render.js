@@ -1,0 +1,103 @@
+// The season as everyone sees it: its players' QPs, who qualified, each event's
+// contribution and top three, and a Masters tournament's distinct qualifier players.
+import { $, el, setText } from "../lib/dom.js";
+import { seasonId } from "./state.js";
+
+const PLACE = { 1: "1st", 2: "2nd", 3: "3rd" };
+
+export function place(rank) {
+  return PLACE[rank] || rank + "th";
+}
+
+// A moment as the reader's own date and time.
+export function when(ms) {
+  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function igq(view) {
+  return view.kind === "iron gauntlet";
+}
+
+export function renderHead(view) {
+  setText($("season-name"), view.name);
+  document.title = view.name + " · Deathclock";
+  setText($("season-kind"), igq(view) ? "Iron Gauntlet season" : "Masters tournament qualifiers");
+  const over = view.events.filter((e) => e.over).length;
+  const events = view.events.length === 1 ? "1 event" : view.events.length + " events";
+  setText($("season-meta"), events + ", " + over + " over");
+}
+
+export function renderField(view) {
+  const card = $("field-card");
+  card.hidden = igq(view);
+  if (card.hidden) return;
+  setText($("field-count"), view.distinct_players + " of the " + view.minimum_distinct + " distinct players a Masters tournament populated through qualifiers needs");
+  const problem = view.field_problem;
+  setText($("field-problem"), problem ? problem.charAt(0).toUpperCase() + problem.slice(1) + "." : "Enough players: the final can be seeded from the qualifiers.");
+  $("field-problem").classList.toggle("warn", !!problem);
+}
+
+export function renderPlayers(view) {
+  $("players-card").hidden = !igq(view);
+  const body = $("players-body");
+  body.replaceChildren();
+  const names = {};
+  for (const p of view.players) names[p.name.toLowerCase()] = (names[p.name.toLowerCase()] || 0) + 1;
+  view.players.forEach((p, index) => {
+    const from = p.events.map((e) => e.event + ": " + place(e.rank) + ", " + e.qp + " QPs").join("; ");
+    const unsure = !p.confirmed && names[p.name.toLowerCase()] > 1;
+    body.append(
+      el(
+        "tr",
+        { class: p.qualified ? "qualified" : "" },
+        el("td", { class: "num", text: String(index + 1) }),
+        el("td", {}, p.name, unsure ? el("span", { class: "tag", text: "not matched yet" }) : null),
+        el("td", { class: "num qp", text: String(p.qp) }),
+        el("td", {}, p.qualified ? el("span", { class: "badge", text: "Qualified" }) : ""),
+        el("td", { class: "small", text: from }),
+      ),
+    );
+  });
+  $("no-players").hidden = view.players.length > 0;
+  setText(
+    $("qualified-count"),
+    view.qualified + " qualified (" + view.qualifying_qp + " or more QPs qualifies)",
+  );
+}
+
+function eventItem(view, e) {
+  const top = e.top_three.map((t) => place(t.rank) + " " + t.name + (igq(view) ? " (" + t.qp + " QPs)" : ""));
+  const report = "/s/" + seasonId + "/report/" + e.id;
+  const lines = [
+    el("p", { class: "event-line" }, el("a", { href: "/e/" + e.id, text: e.name }), el("span", { class: "muted small", text: " · " + e.format })),
+  ];
+  if (!e.over) {
+    lines.push(el("p", { class: "muted small", text: "In play: its QPs count once it is over." }));
+  } else {
+    lines.push(el("p", { class: "small", text: "Ended " + when(e.finished_ms) + " · top three: " + top.join(", ") }));
+    if (igq(view)) {
+      lines.push(
+        el(
+          "p",
+          { class: "report-line" },
+          el("span", { class: "due", text: "Top three due by " + when(e.report_due_ms) }),
+          el("a", { class: "btn small", href: report, text: "Top-three report" }),
+          el("a", { class: "btn small subtle", href: "/api/seasons/" + seasonId + "/events/" + e.id + "/report.csv", download: "", text: "CSV" }),
+        ),
+      );
+    }
+  }
+  return el("li", { class: "season-event" }, lines);
+}
+
+export function renderEvents(view) {
+  $("events-list").replaceChildren(...view.events.map((e) => eventItem(view, e)));
+  $("no-events").hidden = view.events.length > 0;
+}
+
+export function render(view) {
+  renderHead(view);
+  renderField(view);
+  renderPlayers(view);
+  renderEvents(view);
+}
