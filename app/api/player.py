@@ -5,17 +5,18 @@ a URL the server sees, and never in the public API."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from app.api.deps import BaseUrlDep
 from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
-from app.api.page_templates import templates
+from app.api.page_templates import WEB, templates
 from app.api.rest import qr_svg
 from app.domain.army_lists import HELP as LISTS_HELP
 
@@ -92,6 +93,21 @@ async def player_page(request: Request, event_id: str, service: EventsDep) -> HT
     return templates.TemplateResponse(
         request, page, {"event_id": event.id, "event_name": event.name}
     )
+
+
+@pages.get("/p/{event_id}/manifest.webmanifest")
+async def player_manifest(event_id: str, service: EventsDep) -> Response:
+    """The player page installed on a phone's home screen opens that page (the key
+    stays on the phone), named after the event."""
+    event = service.book.event(event_id)
+    manifest = {
+        **json.loads((WEB / "static" / "manifest.webmanifest").read_text(encoding="utf-8")),
+        "id": f"/p/{event.id}",
+        "name": f"{event.name} · Deathclock",
+        "short_name": event.name[:12] or "Deathclock",
+        "start_url": f"/p/{event.id}",
+    }
+    return Response(json.dumps(manifest), media_type="application/manifest+json")
 
 
 @pages.get("/e/{event_id}/slips", response_class=HTMLResponse)

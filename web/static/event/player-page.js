@@ -5,7 +5,19 @@ import { $ } from "../lib/dom.js";
 
 export const eventId = document.body.getAttribute("data-event-id");
 export const base = "/api/events/" + encodeURIComponent(eventId);
-export const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
+// The key is kept on the phone too, so the page installed on the home screen (which opens
+// without the link's #k=) is still this player's.
+const KEPT = "deathclock.player." + eventId;
+function playerKey() {
+  const given = new URLSearchParams(location.hash.replace(/^#/, "")).get("k") || "";
+  try {
+    if (given) localStorage.setItem(KEPT, given);
+    return given || localStorage.getItem(KEPT) || "";
+  } catch (e) {
+    return given; // private mode: the link's key only
+  }
+}
+export const token = playerKey();
 const POLL_MS = 15000;
 
 // options: {body: sent as JSON; player: false leaves the player's key out}.
