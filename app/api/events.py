@@ -192,6 +192,7 @@ async def player_sheet(event_id: str, player_id: str, service: EventsDep) -> dic
     return {
         "player": {"id": player.id, "name": player.name, "faction": player.faction},
         "rounds": record_sheet(player, records, service.results.tie_word(event_id)),
+        "penalties": service.discipline.record(event_id, player_id),
     }
 
 
