@@ -16,6 +16,9 @@ from app.tables.jsontext import dumps, loads
 from app.tables.warmachine.codec import command_from_wire
 
 MAX_MESSAGE_BYTES = 16 * 1024
+#: What a phone is told when its message cannot be read: its page is out of date.
+RELOAD = "— reload the page"
+UNREADABLE = f"this phone sent a message the server cannot read {RELOAD}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,7 @@ MAX_OFFLINE = 200
 def _seq(raw: dict[str, Any]) -> int:
     seq = raw.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq < 2**53:
-        raise BadInput("a command needs 'seq', a whole number from 0")
+        raise BadInput(f"this phone's tap has no number the server can read {RELOAD}")
     return seq
 
 
@@ -84,11 +87,11 @@ def _utf8(value: object) -> TypeGuard[str]:
 def _hello(raw: dict[str, Any]) -> ClientMessage:
     token, device, last = raw.get("token"), raw.get("device", ""), raw.get("v")
     if not _utf8(token) or len(token) > 128:
-        raise BadInput("hello needs the table link's token")
+        raise BadInput("this phone did not say which table it is at: open the table's link again")
     if not _utf8(device) or len(device) > 64:
-        raise BadInput("device must be text of 64 characters at most")
+        raise BadInput(f"this phone did not say which phone it is {RELOAD}")
     if last is not None and (isinstance(last, bool) or not isinstance(last, int)):
-        raise BadInput("v must be the last version seen, a whole number")
+        raise BadInput(f"this phone did not say how much of the game it has seen {RELOAD}")
     return Hello(
         token=token, device=device, last_version=last, presence=raw.get("presence") is True
     )
@@ -109,37 +112,46 @@ def _cmd(raw: dict[str, Any], read: CommandReader = command_from_wire) -> Client
 
 def _queued(item: object, read: CommandReader = command_from_wire) -> tuple[int, int, c.Command]:
     if not isinstance(item, dict):
-        raise BadInput("each queued command is an object")
+        raise BadInput(f"a tap this phone kept while offline cannot be read {RELOAD}")
     at_ms = item.get("at_ms")
     if isinstance(at_ms, bool) or not isinstance(at_ms, int) or at_ms < 0:
-        raise BadInput("each queued command needs 'at_ms', the server time it happened")
+        raise BadInput(
+            f"a tap this phone kept while offline has no time the server can read {RELOAD}"
+        )
     return (_seq(item), at_ms, read(item))
 
 
 def _offline(raw: dict[str, Any], read: CommandReader = command_from_wire) -> ClientMessage:
     base, queued = raw.get("base"), raw.get("cmds")
     if isinstance(base, bool) or not isinstance(base, int):
-        raise BadInput("offline needs 'base', the last version the phone saw")
+        raise BadInput(
+            f"this phone did not say how much of the game it saw before it went offline {RELOAD}"
+        )
     if not isinstance(queued, list) or not 0 < len(queued) <= MAX_OFFLINE:
-        raise BadInput(f"offline needs 'cmds', 1 to {MAX_OFFLINE} queued commands")
+        raise BadInput(
+            f"the taps this phone kept while offline cannot be read "
+            f"({MAX_OFFLINE} at most) {RELOAD}"
+        )
     return Offline(base=base, commands=[_queued(item, read) for item in queued])
 
 
 def _ping(raw: dict[str, Any]) -> ClientMessage:
     ping_id, client_ms = raw.get("id", 0), raw.get("client_ms", 0)
     if isinstance(ping_id, bool) or not isinstance(ping_id, int) or abs(ping_id) > 2**53:
-        raise BadInput("ping id must be a whole number")
+        raise BadInput(f"this phone's check of the server's time cannot be read {RELOAD}")
     if isinstance(client_ms, bool) or not isinstance(client_ms, int | float):
-        raise BadInput("client_ms must be a number")
+        raise BadInput(f"this phone's check of the server's time has no time in it {RELOAD}")
     if not abs(client_ms) <= 2**53:  # NaN, ±inf and ints no float holds
-        raise BadInput("client_ms must be a time in milliseconds")
+        raise BadInput(f"this phone's check of the server's time has no time in it {RELOAD}")
     return Ping(id=ping_id, client_ms=float(client_ms))
 
 
 def _log(raw: dict[str, Any]) -> ClientMessage:
     after = raw.get("after", 0)
     if isinstance(after, bool) or not isinstance(after, int) or not 0 <= after < 2**53:
-        raise BadInput("log 'after' must be a version, a whole number from 0")
+        raise BadInput(
+            f"this phone asked for a part of the table log the server cannot find {RELOAD}"
+        )
     return LogRequest(after=after)
 
 
@@ -156,17 +168,17 @@ _PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
 def parse(text: str, read_command: CommandReader | None = None) -> ClientMessage:
     """A client message; its commands read by the table engine's `read_command`."""
     if len(text.encode()) > MAX_MESSAGE_BYTES:
-        raise BadInput(f"message too large ({MAX_MESSAGE_BYTES} bytes at most)", "too_large")
+        raise BadInput(f"this phone's message is too long for the server {RELOAD}", "too_large")
     try:
         raw = loads(text)
     except ValueError:  # also NaN, Infinity, integers wider than 64 bits, lone surrogates
-        raise BadInput("message is not valid JSON") from None
+        raise BadInput(UNREADABLE) from None
     if not isinstance(raw, dict):
-        raise BadInput("message must be a JSON object with a 't' field")
+        raise BadInput(UNREADABLE)
     kind = raw.get("t")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        raise BadInput(f"unknown message type {kind!r} (hello, cmd, offline, ping, sync, log)")
+        raise BadInput(f"this phone sent a message the server does not know {RELOAD}")
     if read_command is not None and kind == "cmd":
         return _cmd(raw, read_command)
     if read_command is not None and kind == "offline":

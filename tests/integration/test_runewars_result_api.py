@@ -47,10 +47,10 @@ async def test_the_organiser_judges_and_corrects_a_runewars_table__TS11_ST5(
         assert mine["t"] == "error" and "only the organiser" in mine["message"]
 
         for bad, words in (
-            ({"entries": [[1, 2]]}, "entries must be"),
+            ({"entries": [[1, 2]]}, "needs each player's score"),
             ({"entries": [[1, -2], [0, 0]]}, "between 0 and"),
             ({"entries": [[1, 2], [0, 0]], "winner": "p1"}, "has no winner"),
-            ({"entries": [[1, 2], [0, 0]], "conceded": "p9"}, "conceded"),
+            ({"entries": [[1, 2], [0, 0]], "conceded": "p9"}, "The player who conceded"),
         ):
             response = await put(bad)
             assert response.status_code == 400, response.text

@@ -37,7 +37,7 @@ REFUSED: tuple[tuple[str, str, Any, str], ...] = (
     ("POST", "/tables/{t}/command", {"c": "adjust_clock", "side": "p1"}, "no chess clock"),
     ("POST", "/tables/{t}/command", {"c": "call_tie"}, "does not end in a tie"),
     ("POST", "/tables/{t}/command", {"c": "dice_down"}, "no dice down"),
-    ("POST", "/tables/{t}/command", {"c": "concede"}, "start_round or call_time"),
+    ("POST", "/tables/{t}/command", {"c": "concede"}, "round timer or call time"),
 )
 
 
@@ -118,7 +118,7 @@ async def test_warmachine_commands_at_a_runewars_table_are_refused_with_reasons_
         ("caster_destroyed", {"side": "p2"}, "no casters"),
         ("report", {"army_points_destroyed": 10}, "tiebreak reports"),
         ("switch", {}, "no chess clock"),
-        ("open_pregame", {}, "choose_first"),
+        ("open_pregame", {}, "chooses the first player"),
     ):
         refused = await p1.command(name, **fields)
         assert refused["t"] == "error" and refused["code"] == "unsupported", refused

@@ -17,7 +17,7 @@ from app.tables.warmachine.codec import command_from_wire
     ],
 )
 def test_a_lone_surrogate_in_a_players_text_is_refused(frame: str) -> None:
-    with pytest.raises(BadInput, match="broken character"):
+    with pytest.raises(BadInput, match="a character that cannot be stored"):
         command_from_wire(loads(frame))
 
 

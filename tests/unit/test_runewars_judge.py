@@ -170,12 +170,12 @@ def test_the_judgement_travels_the_wire_and_the_log__TS11() -> None:
     assert command == rc.JudgeScores(((49, 0), (107, 5)), None, P2, "typo")
     assert command_to_wire(command) == wire
     for bad, words in (
-        ({"entries": [[1, 2]]}, "entries must be"),
-        ({"entries": [[1, 2], [3]]}, "P2's entry"),
-        ({"entries": [[1, "x"], [3, 4]]}, "P1's objective points must be a whole number"),
-        ({"entries": [[1, 2], [3, 4]], "conceded": "p3"}, "conceded"),
+        ({"entries": [[1, 2]]}, "needs each player's score"),
+        ({"entries": [[1, 2], [3]]}, "army value destroyed and objective points"),
+        ({"entries": [[1, "x"], [3, 4]]}, "Objective points must be a whole number"),
+        ({"entries": [[1, 2], [3, 4]], "conceded": "p3"}, "The player who conceded"),
         ({"entries": [[1, 2], [3, 4]], "reason": "x" * 301}, "300 characters"),
-        ({"entries": [[1, 2], [3, 4]], "flurry": [1]}, "hits"),
+        ({"entries": [[1, 2], [3, 4]], "flurry": [1]}, "Final Flurry's hits"),
     ):
         with pytest.raises(BadInput, match=words):
             command_from_wire({"c": "judge_scores", **bad})

@@ -101,13 +101,13 @@ def test_commands_travel_as_the_log_keeps_them__TS11() -> None:
     ("wire", "words"),
     [
         ({"c": "pass_turn"}, "a Runewars table has no turns to pass"),
-        ({"c": "tap"}, "unknown command 'tap' at a Runewars table"),
-        ({"c": "choose_first", "first": "p3"}, "first must be 'p1' or 'p2'"),
+        ({"c": "tap"}, "a Runewars table does not know what this page asked for"),
+        ({"c": "choose_first", "first": "p3"}, "The first player must be one of the two players"),
         ({"c": "enter_score", "destroyed": -1, "objectives": 0}, "between 0 and 1000"),
         ({"c": "enter_score", "destroyed": "ten", "objectives": 0}, "whole number"),
-        ({"c": "final_flurry", "hits": [1]}, "P1's hits, P2's hits"),
-        ({"c": "army_destroyed", "side": "nobody"}, "or 'both'"),
-        ({}, "needs 'c'"),
+        ({"c": "final_flurry", "hits": [1]}, "hits must be given for each of the two players"),
+        ({"c": "army_destroyed", "side": "nobody"}, "one player's or both"),
+        ({}, "reload the page"),
     ],
 )
 def test_bad_commands_are_refused_in_the_players_words__TS11(

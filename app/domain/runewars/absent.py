@@ -10,21 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-_TOURNAMENT = "/api/events/{id}/tournament"
-
 #: The common event paths a Runewars event refuses, each with the reason.
 EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
     {
         "players": "a Runewars event registers each player with an army value, not "
-        f"army lists: use {_TOURNAMENT}/players (and …/players/{{player}}/drop)",
+        "army lists: add and drop its players on the event's page",
         "rounds": "a Runewars event pairs by the Runewars rules and times its rounds with "
-        f"one round timer, not the Deathclock: use {_TOURNAMENT}/rounds, …/rounds/current/start "
-        "and …/rounds/current/time",
+        "one round timer, not the Deathclock: pair, start and time its rounds on the "
+        "event's page",
         "swap": "a Runewars event has no seat swap: each round is paired by the Runewars "
-        "rules (a player drops with POST …/tournament/players/{player}/drop)",
+        "rules (a player who leaves is dropped on the event's page)",
         "results": "a Runewars event is scored by margin of victory, not control "
-        f"points and army points destroyed: its pairings, results and standings are at "
-        f"{_TOURNAMENT} and …/tournament/standings.csv",
+        "points and army points destroyed: its pairings, results and standings are on "
+        "the event's page",
         "prizes": "a Runewars event has no prizes or votes: they are Steamroller's",
         "lists": "a Runewars player brings an army value, not army lists",
     }
@@ -32,32 +30,31 @@ EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
 
 _NO_CLOCK = "a Runewars table has no chess clock: one round timer runs for the whole round"
 _NO_OFFLINE = (
-    "a Runewars table takes commands only while the phone is online: no offline pass moves "
-    "time onto a player"
+    "a Runewars table is played with the phones online: no offline pass moves time onto a player"
 )
 _NO_TURNS = (
     "a Runewars table has no turns to pass, control points or kill box: the first player "
-    "ends each game round (end_game_round) and each player enters a score at the end"
+    'taps "End of game round" after each game round and each player sends a score at the end'
 )
 _NO_CASTER = (
-    "a Runewars table has no casters: when all of a side's units are destroyed, send army_destroyed"
+    "a Runewars table has no casters: when all of a side's units are destroyed, its player "
+    'taps "All my units destroyed"'
 )
 _NO_SCENARIO = (
     "a Runewars table has no control points or scenario victory: the score is army value "
     "destroyed plus objective points"
 )
 _NO_REPORTS = (
-    "a Runewars table has no tiebreak reports: each player enters a score (enter_score), "
-    "then confirms the result (confirm) or disputes it (dispute); equal scores go to the "
-    "Final Flurry"
+    "a Runewars table has no tiebreak reports: each player sends a score, then confirms "
+    "the result or disputes it; equal scores go to the Final Flurry"
 )
 _NO_PREGAME = (
     "a Runewars table has no pre-game of lists, rolls and edges: the player with the lower "
-    "army value chooses the first player (choose_first), then the area (choose_area)"
+    "army value chooses the first player, then the second player chooses the deployment area"
 )
 _NO_TIE = (
     "a Runewars game does not end in a tie: equal scores go to the Final Flurry; "
-    "the organiser enters a result with PUT …/tables/{table}/result"
+    "the organiser enters a result on the event's page"
 )
 
 #: The Warmachine table commands, each with why a Runewars table has no such thing.
@@ -78,7 +75,7 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "start_extension": _NO_CLOCK,
         "dispute_time_moved": _NO_OFFLINE,
         "settle_time_moved": _NO_OFFLINE,
-        "dice_down": "a Runewars table has no dice down: time is called (call_time) and the "
+        "dice_down": "a Runewars table has no dice down: the organiser calls time and the "
         "players finish the current game round",
         "pass_turn": _NO_TURNS,
         "propose_undo": _NO_TURNS,
@@ -92,8 +89,8 @@ ABSENT_COMMANDS: Mapping[str, str] = MappingProxyType(
         "scenario_roll": _NO_SCENARIO,
         "report": _NO_REPORTS,
         "call_tie": _NO_TIE,
-        "record_result": "a Runewars table's result is both players' entries: the organiser "
-        "sends judge_scores (PUT …/tables/{table}/result with entries)",
+        "record_result": "a Runewars table's result is both players' scores: the organiser "
+        "enters them on the event's page",
         "offer_lists": _NO_PREGAME,
         "open_pregame": _NO_PREGAME,
         "choose_list": _NO_PREGAME,

@@ -11,6 +11,20 @@ from app.domain.runewars import commands as rc
 from app.domain.runewars.absent import ABSENT_COMMANDS
 
 MAX_POINTS = 1000
+#: A command the server does not know: the page that sent it is out of date.
+UNKNOWN = "a Runewars table does not know what this page asked for — reload the page"
+
+#: Each field in the words of the person who fills it in (never its wire name).
+_WORDS = {
+    "first": "The first player",
+    "side": "The army destroyed",
+    "conceded": "The player who conceded",
+    "expect": "The game round",
+    "minutes": "The minutes added",
+    "destroyed": "Army value destroyed",
+    "objectives": "Objective points",
+    "hits": "Hits",
+}
 
 
 def _seat(value: object, field: str) -> Side:
@@ -18,31 +32,36 @@ def _seat(value: object, field: str) -> Side:
         return Side.P1
     if value == "p2":
         return Side.P2
-    raise BadInput(f"{field} must be 'p1' or 'p2'")
+    raise BadInput(f"{_WORDS[field]} must be one of the two players")
 
 
 def _count(raw: Mapping[str, Any], field: str) -> int:
     value = raw.get(field)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"{field} must be a whole number")
+        raise BadInput(f"{_WORDS[field]} must be a whole number")
     if not 0 <= value <= MAX_POINTS:
-        raise BadInput(f"{field} must be between 0 and {MAX_POINTS}")
+        raise BadInput(f"{_WORDS[field]} must be between 0 and {MAX_POINTS}")
     return value
 
 
 def _destroyed(raw: Mapping[str, Any]) -> rc.ArmyDestroyed:
     side = raw.get("side")
-    return rc.ArmyDestroyed(None if side == "both" else _seat(side, "side (or 'both')"))
+    if side == "both":
+        return rc.ArmyDestroyed(None)
+    if side not in ("p1", "p2"):
+        raise BadInput("the army destroyed must be one player's or both")
+    return rc.ArmyDestroyed(_seat(side, "side"))
 
 
 def _hits(raw: Mapping[str, Any]) -> rc.FinalFlurry:
     hits = raw.get("hits")
     if not isinstance(hits, list) or len(hits) != 2:
-        raise BadInput("hits must be [P1's hits, P2's hits]")
+        raise BadInput("the Final Flurry's hits must be given for each of the two players")
     return rc.FinalFlurry((_count({"hits": hits[0]}, "hits"), _count({"hits": hits[1]}, "hits")))
 
 
 MOST_REASON = 300
+ENTRIES = "the result needs each player's score: army value destroyed and objective points"
 
 
 def _reason(raw: Mapping[str, Any]) -> str:
@@ -52,11 +71,13 @@ def _reason(raw: Mapping[str, Any]) -> str:
     return reason
 
 
-def _entry(value: object, who: str) -> tuple[int, int]:
+def _entry(value: object) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2:
-        raise BadInput(f"{who}'s entry must be [army value destroyed, objective points]")
-    destroyed, objectives = f"{who}'s army value destroyed", f"{who}'s objective points"
-    return (_count({destroyed: value[0]}, destroyed), _count({objectives: value[1]}, objectives))
+        raise BadInput(ENTRIES)
+    return (
+        _count({"destroyed": value[0]}, "destroyed"),
+        _count({"objectives": value[1]}, "objectives"),
+    )
 
 
 def judge_from_wire(raw: Mapping[str, Any]) -> rc.JudgeScores:
@@ -65,17 +86,14 @@ def judge_from_wire(raw: Mapping[str, Any]) -> rc.JudgeScores:
     ('p1', 'p2' or null) and `reason`."""
     entries = raw.get("entries")
     if not isinstance(entries, list) or len(entries) != 2:
-        raise BadInput(
-            "entries must be [P1's entry, P2's entry], each "
-            "[army value destroyed, objective points]"
-        )
+        raise BadInput(ENTRIES)
     flurry = raw.get("flurry")
     hits = None if flurry is None else _hits({"hits": flurry}).hits
     conceded = raw.get("conceded")
     return rc.JudgeScores(
-        (_entry(entries[0], "P1"), _entry(entries[1], "P2")),
+        (_entry(entries[0]), _entry(entries[1])),
         hits,
-        None if conceded is None else _seat(conceded, "conceded (or null)"),
+        None if conceded is None else _seat(conceded, "conceded"),
         _reason(raw),
     )
 
@@ -161,19 +179,17 @@ _BY_TYPE = {kind: (name, write) for name, kind, _, write in _KINDS}
 def command_from_wire(raw: Mapping[str, Any]) -> Any:
     """Parse a Runewars command dict (the `c` field names it) or raise BadInput."""
     name = raw.get("c")
-    if not isinstance(name, str):
-        raise BadInput("a command needs 'c', its name")
-    found = _BY_NAME.get(name)
+    found = _BY_NAME.get(name) if isinstance(name, str) else None
     if found is None:
-        absent = ABSENT_COMMANDS.get(name)
+        absent = ABSENT_COMMANDS.get(name) if isinstance(name, str) else None
         if absent is not None:  # another game's command: say why this table has none
             raise Unsupported(absent)
-        raise BadInput(f"unknown command {name!r} at a Runewars table")
+        raise BadInput(UNKNOWN)
     return found[1](raw)
 
 
 def command_to_wire(command: Any) -> dict[str, Any]:
     found = _BY_TYPE.get(type(command))
     if found is None:
-        raise BadInput(f"unknown command {type(command).__name__}")
+        raise BadInput(UNKNOWN)
     return {"c": found[0], **found[1](command)}

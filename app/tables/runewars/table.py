@@ -71,8 +71,10 @@ def eo_command(raw: Mapping[str, Any]) -> Any:
     name = raw.get("c")
     if name not in RW2017.eo_table_commands:
         reason = RW2017.absent_commands.get(name) if isinstance(name, str) else None
-        allowed = " or ".join(RW2017.eo_table_commands)
-        raise Unsupported(reason or f"the organiser sends a Runewars table {allowed} here")
+        raise Unsupported(
+            reason
+            or "here the organiser can start a Runewars table's round timer or call time on it"
+        )
     return command_from_wire(raw)
 
 

@@ -16,6 +16,8 @@ from app.tables.warmachine.fields import read_bool, read_int, read_names, read_p
 from app.tables.warmachine.sheet_codec import scoring_from_wire, scoring_to_wire, side_from_wire
 
 _SIDE_NAMES = {Side.P1: "p1", Side.P2: "p2"}
+#: A command the server does not know: the page that sent it is out of date.
+UNKNOWN = "the server does not know what this page asked for — reload the page"
 
 
 def _side_name(side: Side) -> str:
@@ -27,7 +29,7 @@ def _read_pass_turn(raw: Mapping[str, Any]) -> c.Command:
     if "kill_box" in raw or "scoring" in raw:
         kill_box = raw.get("kill_box")
         if kill_box is not None and not isinstance(kill_box, bool):
-            raise BadInput("kill_box must be true or false")
+            raise BadInput("whether a kill box was made must be yes or no")
         scoring = raw.get("scoring")
         turn_end = c.TurnEnd(
             kill_box=kill_box,
@@ -59,12 +61,12 @@ def _read_record(raw: Mapping[str, Any]) -> c.Command:
     winner = raw.get("winner")
     method = read_str(raw, "method", Method.EO.value)
     if method not in Method.__members__.values():
-        raise BadInput(f"method must be one of {', '.join(m.value for m in Method)}")
+        raise BadInput("how the game ended is not one the server knows: choose it again")
     lists = raw.get("lists")
     if lists is not None and (
         not isinstance(lists, list) or len(lists) != 2 or not all(isinstance(x, str) for x in lists)
     ):
-        raise BadInput("lists must be two list names, [P1, P2]")
+        raise BadInput("the lists played must be two list names, one for each player")
     return c.RecordResult(
         winner=None if winner is None else side_from_wire(winner, "winner"),
         control_points=read_pair(raw, "control_points"),
@@ -94,7 +96,7 @@ def _write_record(cmd: c.RecordResult) -> dict[str, Any]:
 
 
 def _two_lists(lists: list[Any]) -> tuple[str, str]:
-    return (read_str({"l": lists[0]}, "l"), read_str({"l": lists[1]}, "l"))
+    return (read_str({"name": lists[0]}, "name"), read_str({"name": lists[1]}, "name"))
 
 
 def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
@@ -106,19 +108,22 @@ def _read_adjust(raw: Mapping[str, Any]) -> c.Command:
 def _read_choices(raw: Mapping[str, Any]) -> c.Command:
     value = raw.get("choices", [[], []])
     if not isinstance(value, list) or len(value) != 2:
-        raise BadInput("choices must be two lists of list names, [P1's, P2's]")
+        raise BadInput("the lists to choose from must be given for each of the two players")
     seats: list[tuple[str, ...]] = []
     for names in value:
         if not isinstance(names, list) or len(names) > 8:
-            raise BadInput("each seat's choices are a list of at most 8 list names")
+            raise BadInput("each player chooses from at most 8 lists")
         seats.append(tuple(read_str({"name": n}, "name") for n in names))
     armies = raw.get("armies", [[], []])
     if not isinstance(armies, list) or len(armies) != 2:
-        raise BadInput("armies must be two lists of whole army lists, [P1's, P2's]")
+        raise BadInput("the army lists must be given for each of the two players")
     return c.OpenPregame(
         choices=(seats[0], seats[1]),
         steps=read_names(raw, "steps"),
-        armies=(read_names({"a": armies[0]}, "a"), read_names({"a": armies[1]}, "a")),
+        armies=(
+            read_names({"armies": armies[0]}, "armies"),
+            read_names({"armies": armies[1]}, "armies"),
+        ),
         specialists=read_bool(raw, "specialists", False),
     )
 
@@ -341,11 +346,9 @@ _BY_TYPE = {kind.type: kind for kind in _KINDS}
 def table_command_from_wire(raw: Mapping[str, Any]) -> TableCommand:
     """Parse a command dict (the `c` field names it) or raise BadInput."""
     name = raw.get("c")
-    if not isinstance(name, str):
-        raise BadInput("a command needs 'c', its name")
-    kind = _BY_NAME.get(name)
+    kind = _BY_NAME.get(name) if isinstance(name, str) else None
     if kind is None:
-        raise BadInput(f"unknown command {name!r}")
+        raise BadInput(UNKNOWN)
     return kind.read(raw)
 
 
@@ -354,12 +357,15 @@ def command_from_wire(raw: Mapping[str, Any]) -> c.Command:
     time moved is sent online, over the table's socket)."""
     command = table_command_from_wire(raw)
     if isinstance(command, DisputeTimeMoved | SettleTimeMoved):
-        raise BadInput(f"{raw.get('c')} is sent online only, over the table's socket")
+        raise BadInput(
+            "time moved onto a player is disputed and settled online only: "
+            "answer it again once the phone is connected"
+        )
     return command
 
 
 def command_to_wire(command: TableCommand) -> dict[str, Any]:
     kind = _BY_TYPE.get(type(command))
     if kind is None:
-        raise BadInput(f"unknown command {type(command).__name__}")
+        raise BadInput(UNKNOWN)
     return {"c": kind.name, **kind.write(command)}

@@ -33,8 +33,8 @@ def eo_command(raw: Mapping[str, Any]) -> TableCommand:
     command = table_command_from_wire(raw)
     if not isinstance(command, EO_COMMANDS):
         raise NotFound(
-            "the EO can pause, resume, adjust_clock, call_tie, start, dice_down or "
-            "settle_time_moved here"
+            "here the organiser can pause or resume the clocks, change a clock's time, call "
+            "a tie, start the clocks, call dice down or settle time moved onto a player"
         )
     return command
 

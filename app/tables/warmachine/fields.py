@@ -16,17 +16,44 @@ _WORDS = {
     "remaining_ms": "The clock's new time",
     "control_points": "Control points",
     "at_table": "The dice rolled at the table",
+    "value": "The die roll",
+    "note": "The note of time moved",
+    "accept": "The answer to the undo",
+    "agree": "The answer to the claim",
+    "both": "Whether both casters were destroyed",
+    "round_closed": "Whether the round is closed",
+    "specialists": "Whether specialists are chosen",
+    "first": "Going first or second",
+    "swap": "The choice of table edge",
+    "give_back": "Whether the time is given back",
+    "reason": "The reason",
+    "method": "How the game ended",
+    "list_played": "The list played",
+    "list": "The list",
+    "name": "A list's name",
+    "objective": "The objective",
+    "steps": "The steps before the game",
+    "armies": "Each player's army lists",
+    "p1": "Each player's lists",
+    "p2": "Each player's lists",
+    "removed": "The specialists taken out",
+    "added": "The specialists put in",
+    "expect": "The player whose turn it is",
+    "to": "The player whose clock runs next",
+    "side": "The player",
+    "winner": "The winner",
 }
 
 
 def words(field: str) -> str:
-    return _WORDS.get(field, field)
+    """A field in the words of the person who fills it in (never its wire name)."""
+    return _WORDS.get(field, "A value this page sent")
 
 
 def read_bool(raw: Mapping[str, Any], field: str, default: bool | None = None) -> bool:
     value = raw.get(field, default)
     if not isinstance(value, bool):
-        raise BadInput(f"{field} must be true or false")
+        raise BadInput(f"{words(field)} must be yes or no")
     return value
 
 
@@ -44,18 +71,18 @@ def read_int(raw: Mapping[str, Any], field: str, *, optional: bool = False) -> i
 def read_str(raw: Mapping[str, Any], field: str, default: str = "") -> str:
     value = raw.get(field, default)
     if not isinstance(value, str):
-        raise BadInput(f"{field} must be text")
+        raise BadInput(f"{words(field)} must be text")
     try:
         value.encode()
     except UnicodeEncodeError:  # a lone surrogate: JSON can say it, nothing can store it
-        raise BadInput(f"{field} must be text (it has a broken character)") from None
+        raise BadInput(f"{words(field)} has a character that cannot be stored") from None
     return value
 
 
 def read_names(raw: Mapping[str, Any], key: str) -> tuple[str, ...]:
     value = raw.get(key, [])
     if not isinstance(value, list) or len(value) > 8:
-        raise BadInput(f"{key} must be a list of at most 8 list names")
+        raise BadInput(f"{words(key)} must be at most 8 list names")
     return tuple(read_str({"name": v}, "name") for v in value)
 
 

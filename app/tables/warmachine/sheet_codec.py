@@ -10,51 +10,67 @@ from typing import Any
 from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import BadInput
+from app.tables.warmachine.fields import words
+
+#: An element or objective the page names in a form the server cannot read.
+UNKNOWN_ELEMENT = "the scoring names something the server cannot read — reload the page"
 
 
-def side_from_wire(value: object, field: str) -> Side:
+def _side(value: object) -> Side | None:
     if isinstance(value, bool):
-        raise BadInput(f"{field} must be 'p1' or 'p2'")
+        return None
     try:
         return Side.parse(value)
     except ValueError:
-        raise BadInput(f"{field} must be 'p1' or 'p2'") from None
+        return None
+
+
+def side_from_wire(value: object, field: str) -> Side:
+    side = _side(value)
+    if side is None:
+        raise BadInput(f"{words(field)} must be one of the two players")
+    return side
 
 
 def _sides(raw: Mapping[str, Any], key: str, what: str) -> dict[str, Side]:
     value = raw.get(key, {})
     if not isinstance(value, Mapping) or len(value) > 64:
-        raise BadInput(f"scoring.{key} must map {what} ids to 'p1' or 'p2'")
+        raise BadInput(f"the scoring must give each {what} to one of the two players")
     sides: dict[str, Side] = {}
     for element_id, side in value.items():
         if not isinstance(element_id, str):
-            raise BadInput("element ids are text")
-        sides[element_id] = side_from_wire(side, f"scoring.{key}[{element_id!r}]")
+            raise BadInput(UNKNOWN_ELEMENT)
+        held = _side(side)
+        if held is None:
+            raise BadInput(f"the scoring must give each {what} to one of the two players")
+        sides[element_id] = held
     return sides
 
 
 def _ids(raw: Mapping[str, Any], key: str) -> frozenset[str]:
     value = raw.get(key, [])
     if not isinstance(value, list) or len(value) > 8:
-        raise BadInput(f"scoring.{key} must be a list of objective ids")
+        raise BadInput("the scoring lists at most 8 objectives")
     ids: set[str] = set()
     for objective_id in value:
         if not isinstance(objective_id, str):
-            raise BadInput("objective ids are text")
+            raise BadInput(UNKNOWN_ELEMENT)
         if objective_id in ids:
-            raise BadInput(f"objective {objective_id!r} is listed twice")
+            raise BadInput("an objective is counted as destroyed twice")
         ids.add(objective_id)
     return frozenset(ids)
 
 
 def scoring_from_wire(raw: object) -> c.Scoring:
     if not isinstance(raw, Mapping):
-        raise BadInput("scoring must be an object with 'control' and 'destroyed'")
+        raise BadInput("the scoring cannot be read — reload the page")
     control = _sides(raw, "control", "element")
     dominate = _sides(raw, "dominate", "element")
     both = sorted(set(control) & set(dominate))
     if both:
-        raise BadInput(f"{both[0]!r} is dominated, so it is not also controlled")
+        raise BadInput(
+            "an element is both dominated and controlled: a dominated one is not also controlled"
+        )
     return c.Scoring(
         control=MappingProxyType(control),
         destroyed=_ids(raw, "destroyed"),
