@@ -74,6 +74,9 @@ export function describe(a) {
       return "Paired round " + a.round + " again" + (a.why && a.why !== "paired again" ? " (" + a.why + ")" : "") + ": its old seat links no longer open";
     case "discard_round":
       return "Discarded round " + a.round + "'s pairings";
+    case "penalty":
+    case "withdraw_penalty":
+      return a.words; // the server's words: who, what, the round and why
     case "delete_player":
       return "Deleted " + a.name + " (added by mistake)";
     case "cut_to_top":

@@ -5,6 +5,7 @@
 // dashboard socket keeps table statuses live and says when to fetch again.
 import * as DC from "./common.js";
 import { renderLists, wireLists } from "./admin-lists.js";
+import { loadPenalties, wirePenalties } from "./admin-penalties.js";
 import { openFromLink, renderPairings } from "./admin-pairings.js";
 import { renderPlayers, wirePlayers, wireRounds } from "./admin-players.js";
 import { renderHead, renderRound, tick } from "./admin-round.js";
@@ -31,6 +32,7 @@ subscribe("view", () => {
   document.body.classList.remove("auth-needed");
   render();
   loadActions();
+  loadPenalties();
   if (!S.sock) S.sock = DC.eventSocket(eventId, { onMessage: onLive, onClose: onLiveClosed });
 });
 subscribe("failed", (e) => {
@@ -122,6 +124,7 @@ DC.wireAuthForm(() => {
 wireRounds();
 wirePlayers();
 wireLists();
+wirePenalties();
 $("refresh-actions").addEventListener("click", (ev) => run(ev.currentTarget, null, loadActions));
 setInterval(tick, 250);
 setInterval(() => {

@@ -1,4 +1,5 @@
-// ST6 player record sheet: round, opponent, list played, result, CP, APD — printable.
+// ST6 player record sheet: round, opponent, list played, result, CP, APD — printable —
+// and the player's warnings and penalties (each withdrawn one says so, and why).
 import * as DC from "./common.js";
 
 const { $, el, api, setText } = DC;
@@ -56,6 +57,26 @@ function render(sheet) {
       )
     );
   }
+  renderPenalties(sheet.penalties);
+}
+
+function renderPenalties(items) {
+  $("sheet-penalties").hidden = !items.length;
+  const list = $("sheet-penalty-list");
+  list.textContent = "";
+  items.forEach((p) => {
+    const when = (p.round ? "Round " + p.round + ", " : "") + DC.timeOfDay(p.at_ms);
+    list.append(
+      el(
+        "li",
+        { class: "sheet-penalty" + (p.withdrawn ? " withdrawn" : "") },
+        el("strong", { text: p.what }),
+        el("span", { class: "muted", text: " · " + when }),
+        el("div", { text: p.reason }),
+        p.withdrawn ? el("div", { class: "muted small", text: "Withdrawn: " + p.withdrawn.reason }) : null
+      )
+    );
+  });
 }
 
 $("print").addEventListener("click", () => window.print());
