@@ -86,6 +86,9 @@ async def test_a_dispute_goes_to_the_organiser_with_both_reports__TS11_ST5(
         for n in (1, 2, 3, 4, 5, 6, 7, 8):
             assert (await p1.command("end_game_round", expect=n))["t"] == "ack"
         assert (await p1.command("enter_score", destroyed=120, objectives=20))["t"] == "ack"
+        early = await p2.command("dispute", reason="not yet")  # one score: no result yet
+        assert early["t"] == "error" and early["code"] == "rule"
+        assert early["message"].startswith("nothing to dispute yet")
         assert (await p2.command("enter_score", destroyed=80, objectives=0))["t"] == "ack"
         assert (await p1.command("confirm"))["t"] == "ack"
         reason = "the objective token was mine at the end"

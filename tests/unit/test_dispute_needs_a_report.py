@@ -1,14 +1,23 @@
-"""TS9: a result is disputed once there is one: a player's report (after a concession,
-the winner's alone makes it). Before either player reports, a phone's dispute is refused
-in plain words and the game is unchanged; the EO's own result is final to the players."""
+"""TS9, TS11: a result is disputed once there is one: a player's report (after a
+concession, the winner's alone makes it); at a Runewars table, the result both scores
+make. Before that, a phone's dispute is refused in plain words and the game is
+unchanged; the EO's own result is final to the players."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from app.domain import commands as c
 from app.domain.errors import RuleError
+from app.domain.runewars import commands as rc
+from app.domain.runewars import engine as rw
+from app.domain.runewars.state import Phase as RwPhase
+from app.domain.runewars.state import RwGame, TableSetup
 from tests.unit.helpers import EO, P1, P2, Table, table_at
+
+RW_T0 = 1_000_000
 
 NOTHING_YET = "nothing to dispute yet: a result can be disputed once a player has reported it"
 
@@ -60,3 +69,34 @@ def test_the_eos_result_is_not_disputed_by_a_phone__TS9() -> None:
     table.do(EO, c.RecordResult(winner=P2, control_points=(0, 3), army_points_destroyed=(0, 40)))
     with pytest.raises(RuleError, match="only the EO"):
         table.try_do(P1, c.DisputeResult(reason="wrong"))
+
+
+# -- Runewars (TS11): the result both scores make is what a phone disputes ---------------
+
+
+def _rw_scoring() -> RwGame:
+    setup = TableSetup(("Ann", "Bob"), (198, 200), "Battle Lines", "Bounty")
+    game = rw.new_game(setup, random.Random(1))
+    game = rw.apply(game, game.chooser, rc.ChooseFirstPlayer(P1), RW_T0)
+    game = rw.apply(game, P2, rc.ChooseArea("red"), RW_T0)
+    game = rw.apply(game, EO, rc.StartRound(), RW_T0)
+    while game.phase is not RwPhase.SCORING:
+        game = rw.apply(game, P1, rc.EndGameRound(game.game_round), RW_T0)
+    return game
+
+
+def test_a_runewars_result_is_disputed_once_both_scores_make_it__TS11() -> None:
+    game = _rw_scoring()
+    for scored in (game, rw.apply(game, P1, rc.EnterScore(107, 0), RW_T0)):
+        with pytest.raises(RuleError) as refused:
+            rw.apply(scored, P2, rc.DisputeResult("the objective was never scored"), RW_T0)
+        assert refused.value.message == (
+            "nothing to dispute yet: a result can be disputed once both scores are in"
+        )
+        assert scored.outcome is None and not scored.in_dispute
+    both = rw.apply(
+        rw.apply(game, P1, rc.EnterScore(107, 0), RW_T0), P2, rc.EnterScore(49, 0), RW_T0
+    )
+    assert both.outcome is not None
+    disputed = rw.apply(both, P2, rc.DisputeResult("the objective was never scored"), RW_T0)
+    assert disputed.in_dispute

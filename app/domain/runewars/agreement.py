@@ -106,6 +106,8 @@ def dispute(game: RwGame, actor: Actor, cmd: rc.DisputeResult) -> RwGame:
     if game.phase not in SCORED_IN:
         raise RuleError("a result is disputed once the game is over")
     _open_result(game)
+    if game.outcome is None:  # the phones show the result, and its dispute, once there is one
+        raise RuleError("nothing to dispute yet: a result can be disputed once both scores are in")
     reason = cmd.reason.strip()[:MOST_REASON] or "disputes the result"
     return replace(
         game,
