@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from app.tables import round_gate
 from app.tables.fanout import Channel, Subscriber
 from app.tables.jsontext import dumps
 from app.tables.room import TableRoom
@@ -24,7 +25,15 @@ def summary(room: TableRoom, now_ms: int) -> dict[str, Any]:
     row = room.engine.board(room.table_id, table_no, room.game, status, now_ms)
     if room.merge_refused:
         row["disputed"] = "the phones' offline taps could not be merged"
+    row["first"] = first_side(room)
     return row
+
+
+def first_side(room: TableRoom) -> str | None:
+    """The row's side ("p1", "p2") whose player goes first, once the table decided it
+    (None before: the screens then name the players without an order)."""
+    seat = room.engine.summary(room.game).get("first") if round_gate.first_known(room) else None
+    return None if seat is None else room.engine.side_of(room.game, seat).name.lower()
 
 
 class Dashboard:

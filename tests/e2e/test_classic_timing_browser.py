@@ -372,8 +372,9 @@ def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__D
         expect(p2.locator("#offline")).to_be_hidden(timeout=15_000)
         expect(p2.locator("#phase")).to_have_text("Turn 1 — P1")
         c1.set_offline(False)
-        for page in (p1, p2, eo):
-            expect(page.locator("#phase")).to_have_text("Turn 1 — P2", timeout=15_000)
+        # A phone tags the turn by its seat; the EO's page names the player.
+        for page, whose in ((p1, "P2"), (p2, "P2"), (eo, "Bob")):
+            expect(page.locator("#phase")).to_have_text(f"Turn 1 — {whose}", timeout=15_000)
             expect(page.locator("#turn-clock")).to_have_class(RUNNING)
             # Bob's turn timer runs from his tap on his offline phone, on every screen.
             assert_counted_down_since(page, "#turn-clock", clicked)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.e2e.events import first_seat_goes_first
+from tests.e2e.events import first_seat_goes_first, started_round
 
 pytestmark = pytest.mark.browser
 
@@ -91,3 +91,97 @@ def test_the_eo_page_stays_live_and_syncs_its_clock(browser: Any, live_server: s
     public = browser.new_context().new_page()
     public.goto(f"{live_server}/e/{eid}")
     expect(public.locator("#standings-body tr[data-player-id] td").nth(1)).to_have_text("Ann")
+
+
+#: A seat named as a tag ("P1", "P2's clock", "(P2)"): never in what a person reads.
+SEAT_TAG = re.compile(r"\bP[12]\b")
+#: Every title, aria-label and tooltip of the page, and each select's options.
+READ_ALOUD = """() => [
+    ...[...document.querySelectorAll('[title], [aria-label], [placeholder]')].flatMap(
+        (n) => ['title', 'aria-label', 'placeholder'].map((a) => n.getAttribute(a) || '')),
+    ...[...document.querySelectorAll('option')].map((o) => o.textContent),
+    document.title,
+].join('\\n')"""
+
+
+def _says_no_seat(page: Any) -> None:
+    """Nothing the page shows or reads aloud names a seat."""
+    text = page.evaluate("document.body.innerText")
+    assert not SEAT_TAG.search(text), text
+    aloud = page.evaluate(READ_ALOUD)
+    assert not SEAT_TAG.search(aloud), aloud
+
+
+def test_names_not_seats_after_a_roll_makes_the_second_seat_first__DC3(
+    browser: Any, live_server: str
+) -> None:
+    """The dashboard (and its projector view) and the EO's page of a table name the
+    players: no order before the starting roll decides it; then "first player" against
+    the second seat's player, who won the right to go first, and never "P1"/"P2"."""
+    from playwright.sync_api import expect
+
+    event = started_round(live_server, {"name": "Names not seats", "points": 75})
+    (table,) = event.tables
+    seat_one, seat_two = table["links"]["p1"]["name"], table["links"]["p2"]["name"]
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    dashboard = context.new_page()
+    dashboard.goto(event.created["dashboard_url"])
+    eo_table = context.new_page()
+    eo_table.goto(table["links"]["eo"])
+    card = dashboard.locator(f'[data-table-id="{table["id"]}"]')
+    expect(card.locator(".status")).to_have_text("pregame")
+    expect(card.locator(".dname")).to_have_text([seat_one, seat_two])
+    expect(card.locator(".seat-tag")).to_have_count(2)
+    for tag in card.locator(".seat-tag").all():
+        expect(tag).to_be_hidden()  # no order implied before the roll
+    expect(eo_table.locator("#matchup")).to_have_text(f"{seat_one} vs {seat_two}")
+    for page in (dashboard, eo_table):
+        _says_no_seat(page)
+        assert "first player" not in page.evaluate("document.body.innerText")
+
+    # The dice at the table go the first seat's way; its player chooses to go second.
+    token = table["links"]["p1"]["url"].split("#k=", 1)[1]
+    ws_base = live_server.replace("http://", "ws://")
+    with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
+        ws.send(json.dumps({"t": "hello", "token": token, "device": "seat-one"}))
+        ws.recv(timeout=60)
+        settle = ({"c": "roll", "at_table": [6, 1]}, {"c": "choose_order", "first": False})
+        for seq, command in enumerate(settle, start=1):
+            ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
+            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
+                pass
+            assert reply["t"] == "ack", reply
+
+    first = card.locator(".dside", has_text=seat_two)
+    second = card.locator(".dside", has_text=seat_one)
+    expect(first.locator(".seat-tag")).to_have_text("first player")
+    expect(second.locator(".seat-tag")).to_have_text("second player")
+    expect(eo_table.locator("#matchup")).to_have_text(
+        f"{seat_two} (first player) vs {seat_one} (second player)"
+    )
+    # Every part of the EO's page follows the swap, the ones drawn before it too.
+    expect(eo_table.locator("#pregame")).to_contain_text(f"{seat_two} goes first.")
+    expect(eo_table.locator("#prompt")).to_contain_text(f"{seat_two} deploys first.")
+    expect(eo_table.locator("#side-p1 .name")).to_have_text(seat_two)
+    expect(eo_table.locator("#side-p1 .seat-tag")).to_have_text("first player")
+    expect(eo_table.locator("#side-p2 .seat-tag")).to_have_text("second player")
+    expect(eo_table.locator("#adjust-side option")).to_have_text(
+        [f"{seat_two} (first player)", f"{seat_one} (second player)"]
+    )
+
+    # The EO starts the clock: the first player deploys, named on both screens.
+    eo_table.get_by_role("button", name=f"Start the clock ({seat_two} deploys)").click()
+    expect(card.locator(".phase")).to_have_text(re.compile(rf"^(Pre-d|D)eploy\w* — {seat_two}$"))
+    expect(eo_table.locator("#phase")).to_have_text(
+        re.compile(rf"^(Pre-deployment|Deployment) — {seat_two}$")
+    )
+    card.get_by_role("button", name="Adjust clock").click()
+    expect(card.locator(".adj-side option")).to_have_text(
+        [f"{seat_two} (first player)", f"{seat_one} (second player)"]
+    )
+    for page in (dashboard, eo_table):
+        _says_no_seat(page)
+    dashboard.locator("#projector-toggle").click()  # the hall's projector view
+    expect(dashboard.locator("body")).to_have_class(re.compile(r"\bprojector\b"))
+    expect(first.locator(".seat-tag")).to_have_text("first player")
+    _says_no_seat(dashboard)

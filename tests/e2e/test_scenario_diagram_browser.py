@@ -90,7 +90,7 @@ def test_every_scenario_diagram_matches_its_scenario(browser: Any, live_server: 
             if e.shape.at is None:
                 expect(line).to_contain_text("placed as the scenario sheet's diagram shows")
             else:
-                expect(line).to_contain_text(f"{e.shape.at.deep:g}\" from P1's edge")
+                expect(line).to_contain_text(f"{e.shape.at.deep:g}\" from the first player's edge")
         layout = scenario.layout
         deploy = svg.locator(".dg-deploy")
         expect(deploy).to_have_count(2 if layout.deployment else 0)

@@ -3,7 +3,7 @@
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
 import { command, showCardError } from "./dashboard-command.js";
-import { S, el, liveRemaining } from "./dashboard-state.js";
+import { S, el, liveRemaining, orderWord } from "./dashboard-state.js";
 
 let formats = null;
 
@@ -70,7 +70,7 @@ async function submitAdjust(p, refs, form) {
   const ok = await ask({
     title: "Set " + names[index] + "'s clock to " + DC.clock(ms) + "?",
     lines: [
-      "Table " + p.table + ": " + names[index] + " (" + refs.adjSide.value.toUpperCase() + ") has " + now + " left now; it becomes " + DC.clock(ms) + " on both phones.",
+      "Table " + p.table + ": " + names[index] + " has " + now + " left now; it becomes " + DC.clock(ms) + " on both phones.",
       ms === 0 ? "At 0:00 their clock has run out: the clock decides the game." : "",
     ].filter(Boolean),
     note: "The change is logged in the table's log and yours; a later adjustment can change it again.",
@@ -94,7 +94,12 @@ export function openAdjust(tableId) {
   }
   const names = row ? row.names : [entry.pairing.p1.name, entry.pairing.p2.name];
   refs.adjSide.textContent = "";
-  refs.adjSide.append(el("option", { value: "p1", text: "P1 · " + names[0] }), el("option", { value: "p2", text: "P2 · " + names[1] }));
+  // Each clock by its player's name, and who goes first once the table decided it.
+  const option = (key, name) => {
+    const word = orderWord(row ? row.first : null, key);
+    return el("option", { value: key, text: word ? name + " (" + word + ")" : name });
+  };
+  refs.adjSide.append(option("p1", names[0]), option("p2", names[1]));
   const side = row && row.running === "p2" ? "p2" : "p1";
   refs.adjSide.value = side;
   refs.adjTime.value = row ? DC.clock(liveRemaining(row, side === "p2" ? 1 : 0)) : "";

@@ -3,7 +3,7 @@ import * as DC from "./common.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
 import { command } from "./dashboard-command.js";
 import { scheduleFit } from "./dashboard-fit.js";
-import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, OFFLINE_AFTER_MS, PAUSABLE_PHASES, S, el, eventId, liveRemaining, liveTurnLeft, setText, toggleClass } from "./dashboard-state.js";
+import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, OFFLINE_AFTER_MS, PAUSABLE_PHASES, S, el, eventId, liveRemaining, liveTurnLeft, orderWord, setText, toggleClass } from "./dashboard-state.js";
 import { drawTimerCard } from "./dashboard-timer.js";
 
 // ---------------------------------------------------------------- rendering
@@ -88,12 +88,12 @@ export function renderCards() {
 
 export function buildCard(p) {
   const refs = {};
-  const side = (key, label) => {
+  // A side's tag says "first player" or "second player" once the table has decided (drawCard).
+  const side = (key) => {
     refs["side_" + key] = el(
       "div",
       { class: "dside side-" + key },
-      el("span", { class: "seat-tag", text: label }),
-      (refs["name_" + key] = el("span", { class: "dname" })),
+      el("span", { class: "dwho" }, (refs["name_" + key] = el("span", { class: "dname" })), (refs["tag_" + key] = el("span", { class: "seat-tag", hidden: true }))),
       (refs["flag_" + key] = el("span", { class: "dflag" })),
       (refs["clock_" + key] = el("span", { class: "dclock clock-" + key, text: "—" }))
     );
@@ -117,8 +117,8 @@ export function buildCard(p) {
     { class: "dash-card", "data-table-id": p.table_id, "data-table-no": String(p.table) },
     el("div", { class: "card-top" }, el("span", { class: "tno" }, el("span", { class: "tno-label", text: "Table " }), el("b", { text: String(p.table) })), refs.status),
     el("div", { class: "card-mid" }, refs.phase, refs.cp),
-    side("p1", "P1"),
-    side("p2", "P2"),
+    side("p1"),
+    side("p2"),
     (refs.foot = el("div", { class: "card-foot", hidden: true }, refs.call, refs.finish)),
     el("div", { class: "card-tools eo-only" }, refs.pause, refs.adjust, refs.dice, refs.result),
     refs.adjustForm,
@@ -175,7 +175,8 @@ export function renderSummary() {
   setText($("summary"), parts.join(" · "));
 }
 
-export const sideLabel = (side) => (side ? side.toUpperCase() : "");
+// A side of a table's row by its player's name (the row names its players by side).
+export const nameOf = (row, side) => (side ? row.names[side === "p2" ? 1 : 0] : "");
 
 const PREGAME_STEPS = { lists: "lists", objectives: "objectives", roll: "starting roll", order: "first or second", edge: "table edge" };
 
@@ -184,15 +185,15 @@ export function phaseText(row) {
     case "ready":
       return row.pregame && row.pregame !== "done" ? "Pre-game — " + PREGAME_STEPS[row.pregame] : "Waiting to start";
     case "pre_deployment":
-      return "Pre-deployment — " + sideLabel(row.active);
+      return "Pre-deployment — " + nameOf(row, row.active);
     case "deployment":
-      return "Deploying — " + sideLabel(row.active);
+      return "Deploying — " + nameOf(row, row.active);
     case "advance_deployment":
-      return "Advance deployment — " + sideLabel(row.active);
+      return "Advance deployment — " + nameOf(row, row.active);
     case "turn":
-      return "Turn " + row.turn + " — " + sideLabel(row.active);
+      return "Turn " + row.turn + " — " + nameOf(row, row.active);
     case "clock_out":
-      return "Clock out — " + sideLabel(row.flagged || row.active);
+      return "Clock out — " + nameOf(row, row.flagged || row.active);
     case "over": {
       // The result the EO entered once there is one, else how the table ended, in words.
       const e = row.ending;
@@ -262,6 +263,11 @@ export function drawCard(entry, row, toEnd, eo, round) {
   setText(refs.name_p2, names[1]);
   refs.name_p1.title = names[0];
   refs.name_p2.title = names[1];
+  for (const key of ["p1", "p2"]) {
+    const word = orderWord(row ? row.first : null, key);
+    setText(refs["tag_" + key], word);
+    refs["tag_" + key].hidden = !word;
+  }
   if (!row) {
     setText(refs.phase, "—");
     return;

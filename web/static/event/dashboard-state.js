@@ -31,6 +31,16 @@ export const S = {
   layoutKey: "",
 };
 
+// ---------------------------------------------------------------- who goes first
+
+// A side of a table's row ("p1", "p2") against `first`, the row's side whose player goes
+// first: "first player" or "second player" once the table decided; before, nothing, so
+// no screen hints at an order.
+export function orderWord(first, side) {
+  if (!first) return "";
+  return side === first ? "first player" : "second player";
+}
+
 // ---------------------------------------------------------------- time
 
 export function liveRemaining(row, index) {

@@ -6,7 +6,7 @@ import { presumable, presume, unpresume } from "./offline.js";
 import { noteOf, seconds } from "./moved.js";
 import { render } from "./render.js";
 import { cancelSheet, chooseElement, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
-import { S, canTap, due, isSeat, label, me, nameOf, other, remainingMs } from "./state.js";
+import { S, canTap, due, isSeat, me, nameOf, other, remainingMs } from "./state.js";
 import { bindAlerts } from "./alerts.js";
 import { answerConfirm, ask, keepAwake } from "./ui.js";
 import { askUndo } from "./undo.js";
@@ -205,7 +205,7 @@ export async function onAdjust(ev) {
     toast("Enter the time as m:ss (e.g. 12:30)");
     return;
   }
-  if (await ask("Set " + nameOf(side) + "'s clock (" + label(side) + ") to " + formatClock(ms) + "?", "Adjust")) {
+  if (await ask("Set " + nameOf(side) + "'s clock to " + formatClock(ms) + "?", "Adjust")) {
     command("adjust_clock", { side: side, remaining_ms: ms });
   }
 }

@@ -44,7 +44,7 @@ export function renderPregame(g) {
     setText("phase", "Pre-game — " + pg.words);
     setText("tap-hint", "The clock starts after the pre-game.");
   }
-  const key = JSON.stringify([S.role, pg, S.mine, [...S.pending.values()].map((m) => m.c)]);
+  const key = JSON.stringify([S.role, S.table ? S.table.names : null, pg, S.mine, [...S.pending.values()].map((m) => m.c)]);
   if (key === shownKey) return;
   shownKey = key;
   box.textContent = "";
@@ -182,7 +182,7 @@ function twoChoices(name, field, [value, text], [otherValue, otherText]) {
 }
 
 function edgeStep(mine) {
-  const out = [el("p", { class: "pg-note", text: nameOf("p1") + " goes first (P1). " + nameOf("p2") + " (P2) chooses the table edge." })];
+  const out = [el("p", { class: "pg-note", text: nameOf("p1") + " goes first. " + nameOf("p2") + " chooses the table edge." })];
   if (mine === "p2") {
     out.push(twoChoices("choose_edge", "data-swap", ["0", "Keep my side"], ["1", "Take the other side"]));
   } else {

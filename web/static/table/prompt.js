@@ -15,7 +15,8 @@ export function actionButton(id, action, text, tone) {
 }
 
 export function renderPrompt(g) {
-  const key = JSON.stringify([S.role, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null]);
+  // The names too: the starting roll may swap who plays which side after the prompt.
+  const key = JSON.stringify([S.role, S.table ? S.table.names : null, g.due, g.claim, g.phase, g.turn, g.active, g.paused, g.disputed || null]);
   if (key === S.promptKey) return;
   S.promptKey = key;
   const box = $("prompt");
@@ -32,17 +33,17 @@ export function renderPrompt(g) {
         node = banner("paused", "warn", el("strong", { text: "Paused by the EO" }), " — both clocks are stopped.");
         break;
       case "start": {
-        // DC3: P1 starts their clock and deploys first; P2 and watchers wait for them.
+        // DC3: the first player starts their clock and deploys first; the other waits.
         const canStart = mine === "p1" || S.role === "eo";
         node = banner(
           "start",
           "go",
           el("div", {
             text: canStart
-              ? nameOf("p1") + " (P1) deploys first. Start the clock when both players are ready."
+              ? nameOf("p1") + " deploys first. Start the clock when both players are ready."
               : "Waiting for " + nameOf("p1") + " to start the clock.",
           }),
-          canStart ? actionButton("start", "start", "Start the clock (P1 deploys)", "primary big") : null
+          canStart ? actionButton("start", "start", "Start the clock (" + nameOf("p1") + " deploys)", "primary big") : null
         );
         break;
       }

@@ -1,5 +1,5 @@
 // The scenario's table, drawn to scale on the scenario card so players set it up from it:
-// the 48" table (P2's edge at the top, P1's at the bottom), deployment zones and kill box
+// the 48" table (the second player's edge at the top, the first player's at the bottom), deployment zones and kill box
 // where the document gives them, and every element the rules score, numbered as in the
 // legend below it. An element the document places only "in accordance with the diagram"
 // (its text has no positions) is drawn at its size beside the table, to be placed as the
@@ -40,15 +40,16 @@ export function sizeWords(shape) {
   }
 }
 
-// Where its centre stands, measured from the left edge and from P1's edge.
+// Where its centre stands, measured from the left edge and from the first player's edge.
 export function spotWords(shape, table) {
   if (!shape || !shape.at) return "placed as the scenario sheet's diagram shows";
   const { across, deep } = shape.at;
   const side = across <= table / 2 ? inches(across) + " from the left edge" : inches(table - across) + " from the right edge";
-  return "centre " + side + ", " + inches(deep) + " from P1's edge";
+  return "centre " + side + ", " + inches(deep) + " from the first player's edge";
 }
 
-// One element's outline, centred on (cx, cy) in table inches (y down from P2's edge).
+// One element's outline, centred on (cx, cy) in table inches (y down from the second
+// player's edge).
 function outline(e, shape, cx, cy) {
   const cls = "dg-el dg-" + e.kind + (e.owner ? " dg-" + e.owner : "");
   const g = svg("g", { class: cls, "data-element": e.id });
@@ -99,13 +100,13 @@ function tableBase(plan, scenario) {
     } else {
       g.append(svg("line", { x1: 0, y1: k, x2: t, y2: k, class: "dg-killbox", "data-kill-box": k }));
       g.append(svg("line", { x1: 0, y1: t - k, x2: t, y2: t - k, class: "dg-killbox", "data-kill-box": k }));
-      g.append(text(1, t - k - 1.6, "kill box " + inches(k) + " (P1)", "dg-small", "start"));
-      g.append(text(1, k + 1.6, "kill box " + inches(k) + " (P2)", "dg-small", "start"));
+      g.append(text(1, t - k - 1.6, "kill box " + inches(k) + " (first player)", "dg-small", "start"));
+      g.append(text(1, k + 1.6, "kill box " + inches(k) + " (second player)", "dg-small", "start"));
     }
   }
   g.append(svg("line", { x1: 0, y1: t / 2, x2: t, y2: t / 2, class: "dg-centre" }));
-  g.append(text(t / 2, -GAP, "P2's table edge", "dg-edge"));
-  g.append(text(t / 2, t + GAP, "P1's table edge", "dg-edge"));
+  g.append(text(t / 2, -GAP, "second player's table edge", "dg-edge"));
+  g.append(text(t / 2, t + GAP, "first player's table edge", "dg-edge"));
   return g;
 }
 

@@ -83,6 +83,11 @@ export const label = (side) => (side ? side.toUpperCase() : "");
 export const isSeat = () => S.role === "p1" || S.role === "p2";
 export const me = () => (isSeat() ? S.role : null);
 export const nameOf = (side) => (S.table ? S.table.names[idx(side)] : label(side));
+// A side in the words a screen reads: its player's name on the EO's and a watcher's
+// screens (people read names, never seats); a phone keeps the tag its player reads by.
+export const who = (side) => (isSeat() ? label(side) : nameOf(side));
+// Once the table decided who goes first: "first player" or "second player".
+export const orderWord = (side) => (side === "p1" ? "first player" : "second player");
 
 export function whose(side) {
   if (side && side === me()) return "your";

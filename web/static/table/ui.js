@@ -1,7 +1,7 @@
 // Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
 import { collectedLabel, tieWord } from "./ruleset.js";
 import { $, show } from "../lib/dom.js";
-import { METHODS, S, SIDES, isSeat, label, me, nameOf, other, setText, tableLabel } from "./state.js";
+import { METHODS, S, SIDES, isSeat, label, me, nameOf, orderWord, other, setText, tableLabel, who } from "./state.js";
 
 // ---------------------------------------------------------------- screen awake
 
@@ -71,17 +71,14 @@ export function setupRole() {
     show("eo-tools", S.role === "eo");
   }
   $("role").setAttribute("data-role", S.role);
-  for (const side of SIDES) setText("name-" + side, nameOf(side));
   renderOrder(S.game);
   show("alerts", isSeat());
-  const adjustSide = $("adjust-side");
-  for (const opt of adjustSide.options) opt.textContent = label(opt.value) + " · " + nameOf(opt.value);
   document.title = (isSeat() ? nameOf(me()) + " — " : "") + tableLabel + " — Deathclock";
   S.promptKey = "";
 }
 
 // Whether the table has decided who goes first: until its starting roll and the
-// winner's choice, "P1" and "P2" would only name seats, so people read names alone.
+// winner's choice, nothing on the page hints at an order: people read names alone.
 export function orderDecided(g) {
   return !!g && g.phase !== "waiting" && !(g.pregame && !g.pregame.ordered);
 }
@@ -91,10 +88,21 @@ export function renderOrder(g) {
   $("app").classList.toggle("order-open", !decided);
   const tag = (side) => (decided ? label(side) + " · " : "");
   setText("role", S.role === "eo" ? "EO" : S.role === "watch" ? "Watching" : tag(S.role) + nameOf(S.role));
-  setText(
-    "matchup",
-    decided ? nameOf("p1") + " (P1) vs " + nameOf("p2") + " (P2)" : nameOf("p1") + " vs " + nameOf("p2")
-  );
+  const named = (side) => nameOf(side) + (decided ? " (" + orderWord(side) + ")" : "");
+  setText("matchup", named("p1") + " vs " + named("p2"));
+  // Each side's name (the starting roll may have swapped who plays which side) and tag
+  // (hidden until decided): a phone's seat tag, else who goes first.
+  for (const side of SIDES) {
+    setText("name-" + side, nameOf(side));
+    const tag = document.querySelector("#side-" + side + " .seat-tag");
+    const text = isSeat() ? label(side) : orderWord(side);
+    if (tag && tag.textContent !== text) tag.textContent = text;
+  }
+  // The EO's clock adjustment: each clock by its player's name.
+  for (const opt of $("adjust-side").options) {
+    const text = named(opt.value);
+    if (opt.textContent !== text) opt.textContent = text;
+  }
 }
 
 // ---------------------------------------------------------------- texts
@@ -102,17 +110,17 @@ export function renderOrder(g) {
 export function phaseText(g) {
   switch (g.phase) {
     case "ready":
-      return "Ready — P1 deploys first";
+      return "Ready — " + who("p1") + " deploys first";
     case "pre_deployment":
-      return "Pre-deployment — " + label(g.active);
+      return "Pre-deployment — " + who(g.active);
     case "deployment":
-      return "Deployment — " + label(g.active);
+      return "Deployment — " + who(g.active);
     case "advance_deployment":
-      return "Advance deployment — " + label(g.active);
+      return "Advance deployment — " + who(g.active);
     case "turn":
-      return "Turn " + g.turn + " — " + label(g.active);
+      return "Turn " + g.turn + " — " + who(g.active);
     case "clock_out":
-      return "Clock out — " + label(g.flagged);
+      return "Clock out — " + who(g.flagged);
     case "over":
       return "Game over";
     default:
@@ -150,7 +158,8 @@ const collectedStep = () => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-// TS7: each tiebreaker the game went through, with both players' values (P1 – P2).
+// TS7: each tiebreaker the game went through, with both players' values (in the order
+// the result names them, reasonText).
 export function decidedText(step) {
   const [a, b] = step.values;
   const shown = (v) => (v === null || v === undefined ? "—" : String(v));
@@ -164,7 +173,7 @@ export function elementName(id) {
   if (e.kind === "objective") {
     const owner = e.owner || (id.endsWith("p1") ? "p1" : "p2");
     const chosen = S.game && S.game.pregame ? S.game.pregame.objectives[owner === "p2" ? 1 : 0] : null;
-    return nameOf(owner) + "'s " + (chosen ? chosen + " objective" : "objective") + " (" + label(owner) + ")";
+    return nameOf(owner) + "'s " + (chosen ? chosen + " objective" : "objective");
   }
   return e.name;
 }
