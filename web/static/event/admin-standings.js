@@ -74,6 +74,10 @@ export function describe(a) {
       return "Paired round " + a.round + " again" + (a.why && a.why !== "paired again" ? " (" + a.why + ")" : "") + ": its old seat links no longer open";
     case "discard_round":
       return "Discarded round " + a.round + "'s pairings";
+    case "disqualify":
+      return "Disqualified " + playerName(a.player) + ": dropped, no prize";
+    case "requalify":
+      return "Lifted " + playerName(a.player) + "'s disqualification";
     case "penalty":
     case "withdraw_penalty":
       return a.words; // the server's words: who, what, the round and why
