@@ -174,7 +174,7 @@ def _expect(pregame: Pregame, step: Step) -> None:
     if now is step:
         return
     if now is Step.DONE:
-        raise RuleError("the pre-game is done: P1 starts the clock")
+        raise RuleError("the pre-game is done: the first player starts the clock")
     if step in pregame.steps and pregame.steps.index(step) < pregame.steps.index(now):
         raise RuleError(f"that is settled already; now {STEP_WORDS[now]}")
     raise RuleError(f"not yet: first {STEP_WORDS[now]}")

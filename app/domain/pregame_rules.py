@@ -48,7 +48,7 @@ def _step(rule: Callable[[p.Pregame, object, C], p.Pregame]) -> Callable[..., Ga
     def apply(game: Game, actor: c.Actor, cmd: C, _now_ms: int) -> Game:
         side = seat_of(actor)
         if game.pregame is None:
-            raise RuleError("this table has no pre-game: P1 starts the clock")
+            raise RuleError("this table has no pre-game: the first player starts the clock")
         if game.phase is not Phase.READY:
             raise RuleError("the clock has started: the pre-game is over")
         if game.paused:

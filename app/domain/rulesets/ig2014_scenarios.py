@@ -145,7 +145,7 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         turn_end=incursion_turn_end,
         on_roll=incursion_roll,
         rules=(
-            "At the end of P2's turn 1 the server removes an outer flag at random.",
+            "At the end of the second player's turn 1 the server removes an outer flag at random.",
             "Outer flag: control 1 CP, dominate 2 CP. Centre flag: control 1, dominate 1.",
             _tiebreak_area('within 4" of each flag'),
         ),

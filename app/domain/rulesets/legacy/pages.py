@@ -89,14 +89,25 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         "capture-the-flag",
         "Capture the Flag",
         (
-            flag("flag-p1", "P1's Flag (14\" from P1's edge)", capture_flag(14), owner=P1),
-            flag("flag-p2", "P2's Flag (14\" from P2's edge)", capture_flag(48 - 14), owner=P2),
+            flag(
+                "flag-p1",
+                "The first player's Flag (14\" from their edge)",
+                capture_flag(14),
+                owner=P1,
+            ),
+            flag(
+                "flag-p2",
+                "The second player's Flag (14\" from their edge)",
+                capture_flag(48 - 14),
+                owner=P2,
+            ),
         ),
         start=SECOND_PLAYERS_THIRD_TURN,
         wins_at=2,
         own_turn=False,
         rules=(
-            "From P2's turn 3 a player scores 1 CP when he controls his opponent's Flag "
+            "From the second player's turn 3 "
+            "a player scores 1 CP when he controls his opponent's Flag "
             '(base contact, no enemy model within 3").',
             'No model ends its activation on a Flag; no model is placed within 3" of one.',
         ),
@@ -110,7 +121,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         wins_at=3,
         own_turn=True,
         rules=(
-            "From P2's turn 3 a player scores 1 CP for each Zone he controls at the end "
+            "From the second player's turn 3 "
+            "a player scores 1 CP for each Zone he controls at the end "
             "of his turn.",
             "A Commander within a Zone gains Tactical Repositioning (★Action).",
         ),
@@ -191,26 +203,26 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         (
             zone(
                 "gauntlet-p1-edge",
-                "Gauntlet section at P1's edge",
+                "Gauntlet section at the first player's edge",
                 gauntlet_section(6),
                 cp=2,
                 owner=P1,
             ),
             zone(
                 "gauntlet-p1-centre",
-                "Gauntlet section at the centerline, P1's side",
+                "Gauntlet section at the centerline, the first player's side",
                 gauntlet_section(18),
                 owner=P1,
             ),
             zone(
                 "gauntlet-p2-centre",
-                "Gauntlet section at the centerline, P2's side",
+                "Gauntlet section at the centerline, the second player's side",
                 gauntlet_section(30),
                 owner=P2,
             ),
             zone(
                 "gauntlet-p2-edge",
-                "Gauntlet section at P2's edge",
+                "Gauntlet section at the second player's edge",
                 gauntlet_section(42),
                 cp=2,
                 owner=P2,
@@ -220,7 +232,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         wins_at=3,
         own_turn=False,
         rules=(
-            "From P2's turn 3 a player scores CP for each Gauntlet section he controls on "
+            "From the second player's turn 3 "
+            "a player scores CP for each Gauntlet section he controls on "
             "his opponent's side: 2 CP at the opponent's edge, 1 CP at the centerline.",
         ),
     ),
@@ -236,7 +249,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         victory=controls(2, *TERRITORIES),
         words="A player wins when he controls two Territories",
         rules=(
-            "From P2's turn 3 a player controls a Territory with models completely within it "
+            "From the second player's turn 3 "
+            "a player controls a Territory with models completely within it "
             "and none of his opponent's.",
             "One epic warcaster/warlock may have Inner Turmoil: for 1 focus or fury it is "
             "replaced with its non-epic version.",
@@ -262,7 +276,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         ),
         start=THIRD_ROUND,
         victory=ends_turn_in_control(NO_MANS_LAND),
-        words="From P1's turn 3, a player wins when he ends his turn in control of the "
+        words="From the first player's turn 3, "
+        "a player wins when he ends his turn in control of the "
         "No Man's Land",
         rules=(
             "A player controls the No Man's Land with models within it and none of his opponent's.",
@@ -330,7 +345,8 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         wins_at=3,
         own_turn=True,
         rules=(
-            "From P2's turn 3 a player scores 1 CP for each Zone he controls at the end of "
+            "From the second player's turn 3 "
+            "a player scores 1 CP for each Zone he controls at the end of "
             "his turn.",
             "Each army list may include one warrior model/unit from another faction, or a "
             "mercenary/minion one not normally available.",
