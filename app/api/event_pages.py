@@ -43,6 +43,7 @@ async def create_event_form(
     painting_category: Annotated[str, Form()] = "",
     clock_minutes: Annotated[str | None, Form()] = None,
     pregame: Annotated[str | None, Form()] = None,
+    fresh_tables: Annotated[str | None, Form()] = None,
     timing: Annotated[str, Form()] = "",
     variants: Annotated[list[str] | None, Form()] = None,
     active_duty_roster: Annotated[str, Form()] = "",
@@ -53,6 +54,7 @@ async def create_event_form(
     chosen = tuple(v for v in (timing, *(variants or [])) if v)
     form = {
         "pregame": pregame,
+        "fresh_tables": fresh_tables,
         "name": name,
         "format": format,
         "points": points,
@@ -84,6 +86,7 @@ async def create_event_form(
                 if not clock_minutes
                 else _whole(clock_minutes, "player clock minutes"),
                 pregame=bool(pregame),
+                fresh_tables=bool(fresh_tables),
                 variants=chosen,
                 roster=active_duty_roster,
                 structure=structure,

@@ -27,6 +27,12 @@ class PlayerIn(BaseModel):
         description="the army meets the event's Painting Required standard "
         "(omitted: as before; a new player: no)",
     )
+    club: str | None = Field(
+        None,
+        max_length=60,
+        description="club, team or travel group, kept apart in round 1 where the "
+        "pairings allow it (omitted: as before; a new player: none)",
+    )
     reason: str = Field(
         "",
         max_length=300,
@@ -51,7 +57,13 @@ async def add_player(
 ) -> dict[str, Any]:
     service.authorize(event_id, token)
     player = service.registration.add_player(
-        event_id, body.name, body.faction, body.lists, body.list_note, bool(body.painted)
+        event_id,
+        body.name,
+        body.faction,
+        body.lists,
+        body.list_note,
+        bool(body.painted),
+        body.club or "",
     )
     return player.model_dump()
 
@@ -70,6 +82,7 @@ async def edit_player(
         body.list_note,
         body.painted,
         body.reason,
+        body.club,
     ).model_dump()
 
 
@@ -110,7 +123,7 @@ async def drop_player(
 async def import_players(
     event_id: str, request: Request, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
-    """CSV body with a header row: name, faction, lists, painted (yes/no)."""
+    """CSV body with a header row: name, faction, lists, painted (yes/no), club."""
     service.authorize(event_id, token)
     body = await request.body()
     try:

@@ -26,6 +26,8 @@ class EventSpec:
     #: The player clock the EO sets, in minutes (None: the format's for the points).
     clock_minutes: int | None = None
     pregame: bool = False  # lists, the starting roll and sides on the phones
+    #: Nobody at the same table number twice where the pairings allow it.
+    fresh_tables: bool = False
     #: SR2019 event variants (app.domain.variants): timing, victory, tiebreakers, lists.
     variants: tuple[str, ...] = ()
     #: Champions' Active Duty Roster, as the EO wrote it ("": none, not checked).

@@ -206,6 +206,7 @@ def _round_view(data: EventData, entry: RoundEntry, tables: Tables, admin: bool)
             "complete": False,
             "pairings": [],
             "announced": False,
+            "notes": [],
         }
     names = {p.id: p.name for p in data.players}
     pairings = [
@@ -237,6 +238,8 @@ def _round_view(data: EventData, entry: RoundEntry, tables: Tables, admin: bool)
         "complete": complete(entry, data.results),
         "pairings": pairings,
         "announced": entry.started_ms is not None,
+        # Why the pairing chose as it did, for the EO only.
+        "notes": json.loads(entry.notes_json) if admin else [],
     }
 
 
@@ -268,6 +271,7 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
             "cut_to_top": event.cut_to_top,
             "variants": variant_names(v for v in event.variants.split(",") if v),
             "pregame": event.pregame,
+            "fresh_tables": event.fresh_tables,
             "planned_rounds": planned,
             "over": over(event, rounds, data.records, data.results),
             "standings": event.standings,
@@ -286,6 +290,8 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
                 "lists": p.lists if admin else "",
                 "list_note": p.list_note if admin else "",
                 "painted": p.painted,
+                "club": p.club,
+                "seed_qp": p.seed_qp,
                 "dropped": p.dropped,
                 "cut": p.cut,
                 "disqualified": p.disqualified,

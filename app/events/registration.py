@@ -35,16 +35,24 @@ def _clean(name: str, faction: str, lists: str) -> tuple[str, str, str]:
     return name, faction, lists
 
 
-#: A player as registered: name, faction, lists, and their Painting Required declaration.
-Row = tuple[str, str, str, bool]
+def _club(club: str) -> str:
+    club = " ".join(club.split())
+    if len(club) > 60:
+        raise BadInput("a club is 60 characters at most")
+    return club
+
+
+#: A player as registered: name, faction, lists, their Painting Required declaration,
+#: and their club, team or travel group ("": none).
+Row = tuple[str, str, str, bool, str]
 
 #: What a CSV's "painted" column says for yes.
 YES = frozenset({"yes", "y", "true", "1", "x", "painted"})
 
 
 def csv_rows(text: str) -> list[tuple[int, Row]]:
-    """CSV with a header row: name, faction, lists, painted (all but name optional); each
-    row with the line of the file it starts on (a quoted list may take several)."""
+    """CSV with a header row: name, faction, lists, painted, club (all but name optional);
+    each row with the line of the file it starts on (a quoted list may take several)."""
     if len(text) > 200_000:
         raise BadInput("the CSV file is too large (200 kB at most)")
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
@@ -56,7 +64,13 @@ def csv_rows(text: str) -> list[tuple[int, Row]]:
     for row in reader:
         clean = {(k or "").strip().lower(): (v or "") for k, v in row.items()}
         painted = clean.get("painted", "").strip().lower() in YES
-        player = (clean.get("name", ""), clean.get("faction", ""), clean.get("lists", ""), painted)
+        player = (
+            clean.get("name", ""),
+            clean.get("faction", ""),
+            clean.get("lists", ""),
+            painted,
+            clean.get("club", ""),
+        )
         rows.append((line, player))
         line = reader.line_num + 1
     return rows
@@ -125,6 +139,7 @@ class Registration:
             painting_category=category,
             clock_minutes=spec.clock_minutes,
             pregame=spec.pregame,
+            fresh_tables=spec.fresh_tables,
             variants=",".join(v for v in variants.ALL if v in spec.variants),
             roster=roster,
             admin_token=new_token(),
@@ -149,12 +164,15 @@ class Registration:
         lists: str = "",
         list_note: str = "",
         painted: bool = False,
+        club: str = "",
     ) -> PlayerEntry:
         """Register a player; a late arrival joins from the next round (RP7: losses before).
         The EO's `list_note` lets lists stand that the list rules would refuse; `painted`
-        declares the army meets the event's Painting Required standard."""
+        declares the army meets the event's Painting Required standard; `club` is their
+        club, team or travel group, kept apart from each other in round 1."""
         self.book.require(event_id, "players")
-        added, errors = self._add_players(event_id, [(name, faction, lists, painted)], list_note)
+        row = (name, faction, lists, painted, club)
+        added, errors = self._add_players(event_id, [row], list_note)
         if errors:
             raise BadInput(errors[0][1])
         self.control.follow_draft(event_id, f"{added[0].name} added")
@@ -168,7 +186,7 @@ class Registration:
         points: int,
         note: str,
     ) -> str:
-        name, _, lists, painted = raw
+        name, _, lists, painted, _ = raw
         rule, checks = policy
         rule.check_lists(list_texts(lists), points, note, checks=checks, painted=painted)
         if name.lower() in taken:
@@ -194,8 +212,9 @@ class Registration:
         for index, raw in enumerate(rows):
             try:
                 name, faction, lists = _clean(*raw[:3])
-                painted = raw[3]
-                self._check_new((name, faction, lists, painted), policy, taken, event.points, note)
+                painted, club = raw[3], _club(raw[4])
+                row = (name, faction, lists, painted, club)
+                self._check_new(row, policy, taken, event.points, note)
             except RuleError as exc:
                 errors.append((index, exc.message))
                 continue
@@ -209,6 +228,7 @@ class Registration:
                     lists=lists,
                     list_note=note,
                     painted=painted,
+                    club=club,
                     joined_round=joined_round,
                 )
             )
@@ -234,8 +254,10 @@ class Registration:
         list_note: str = "",
         painted: bool | None = None,
         reason: str = "",
+        club: str | None = None,
     ) -> PlayerEntry:
-        """Correct a player; `painted` None keeps their Painting Required declaration.
+        """Correct a player; `painted` None keeps their Painting Required declaration,
+        `club` None their club.
         Once the event starts the lists are locked: the EO fixes them with a `reason`,
         which the EO's log keeps."""
         self.book.require(event_id, "players")
@@ -244,12 +266,13 @@ class Registration:
         event = self.book.event(event_id)
         note = list_note.strip()[:300]
         painted = player.painted if painted is None else painted
+        club = player.club if club is None else _club(club)
         rule, checks = list_policy(event)
         rule.check_lists(list_texts(lists), event.points, note, checks=checks, painted=painted)
         action = self._list_fix(event_id, player, (lists, painted), reason, name)
         with self.book.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
-            player.list_note, player.painted = note, painted
+            player.list_note, player.painted, player.club = note, painted, club
             repo.add(
                 player,
                 action or self.book.action(event_id, "edit_player", player=player_id, name=name),
@@ -300,7 +323,7 @@ class Registration:
         return player
 
     def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
-        """CSV with a header row: name, faction, lists, painted (all but name optional)."""
+        """CSV with a header row: name, faction, lists, painted, club (all but name optional)."""
         self.book.require(event_id, "players")
         rows = csv_rows(text)
         added, errors = self._add_players(event_id, [row for _, row in rows])

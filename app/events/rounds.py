@@ -8,6 +8,7 @@ failure half way leaves neither half a round nor tables nobody plays on.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -16,7 +17,7 @@ from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format, rules_for_scenario
 from app.domain.game import Phase, Setup
-from app.domain.pairing import Pairing, pair_round, pairing_of
+from app.domain.pairing import Memory, PairedRound, Pairing, pair_with_notes, pairing_of
 from app.domain.rankings import get_ranking, pair_finals
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
@@ -163,9 +164,11 @@ class Rounds:
         active = self._active(records, players, number)
         ranking = get_ranking(event.standings)
         if ranking.finals_places and number == self.results.planned_rounds(event_id):
-            pairings = pair_finals(active, number, self.rng, ranking)  # ST2 Finals Tables
+            paired = PairedRound(pair_finals(active, number, self.rng, ranking), [])  # ST2
         else:
-            pairings = pair_round(active, number, self.rng)
+            memory = self._memory(event, players, rounds)
+            paired = pair_with_notes(active, number, self.rng, memory=memory)
+        pairings = paired.pairings
         fmt = rules_for_scenario(get_format(event.format_id), scenario)
         scenario_id = fmt.pick_scenario(
             [s.id for s in fmt.scenarios], [r.scenario_id for r in rounds], self.rng, scenario
@@ -178,6 +181,7 @@ class Rounds:
                 number=number,
                 scenario_id=scenario_id,
                 pairings_json=dump_pairings(opened),
+                notes_json=json.dumps(paired.notes),
             )
             with self.book.unit() as repo:
                 if keep is not None:
@@ -195,6 +199,22 @@ class Rounds:
             raise
         self.book.changed(event_id)
         return entry
+
+    @staticmethod
+    def _memory(event: EventRecord, players: list[PlayerEntry], rounds: list[RoundEntry]) -> Memory:
+        """The players' clubs and seeds (RP5) and, with fresh tables, where each sat."""
+        sat: dict[str, dict[int, int]] | None = None
+        if event.fresh_tables:
+            sat = {}
+            for entry in rounds:
+                for row in pairings_of(entry):
+                    for player_id in (row.p1, row.p2) if row.p2 is not None else ():
+                        sat.setdefault(player_id, {})[row.table] = entry.number
+        return Memory(
+            clubs={p.id: p.club for p in players if p.club},
+            seeds={p.id: p.seed_qp for p in players if p.seed_qp is not None},
+            sat=sat,
+        )
 
     @staticmethod
     def _active(

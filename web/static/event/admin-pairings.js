@@ -22,6 +22,7 @@ export function renderPairings() {
       renderPairings();
     });
   });
+  renderNotes(shown);
   if (!shown) {
     $("pairings-body").textContent = "";
     return;
@@ -36,6 +37,22 @@ export function renderPairings() {
       if (p.table_id && p.p2 && p.table_id === S.openLinks) body.append(linksRow(p));
       if (p.table_id && p.table_id === S.editResult) body.append(resultEditor(shown, p));
     });
+  });
+}
+
+// Why the shown round is paired as it is: each pair-down, club clash, rematch, table again.
+function renderNotes(shown) {
+  const notes = shown && shown.notes ? shown.notes : [];
+  const box = $("round-notes");
+  box.hidden = !notes.length;
+  renderSection("round-notes", JSON.stringify([shown ? shown.number : null, notes]), () => {
+    box.textContent = "";
+    if (!notes.length) return;
+    box.open = shown.started_ms === null; // open while the EO can still change the draft
+    box.append(
+      el("summary", { text: "How round " + shown.number + " was paired (" + notes.length + (notes.length === 1 ? " note)" : " notes)") }),
+      el("ul", { id: "round-notes-list" }, notes.map((n) => el("li", { text: n })))
+    );
   });
 }
 

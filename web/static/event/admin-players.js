@@ -48,7 +48,7 @@ function playerRow(p, more) {
       "td",
       { class: "pname" },
       el("div", { class: "pline" }, el("strong", { text: p.name }), state),
-      p.faction ? el("div", { class: "muted small", text: p.faction }) : null
+      about(p)
     ),
     el(
       "td",
@@ -61,6 +61,14 @@ function playerRow(p, more) {
   );
 }
 
+// Faction, club and, at a world final, the qualifier points the player is seeded by.
+function about(p) {
+  const bits = [p.faction, p.club ? "Club: " + p.club : ""];
+  if (p.seed_qp !== null && p.seed_qp !== undefined) bits.push(p.seed_qp + (p.seed_qp === 1 ? " qualifier point" : " qualifier points"));
+  const text = bits.filter((b) => b).join(" · ");
+  return text ? el("div", { class: "muted small", "data-about": p.id, text: text }) : null;
+}
+
 // Paired in a round that has started: the player stays in the record (drop, not delete).
 function played(playerId) {
   return S.view.rounds.some((r) => r.started_ms !== null && r.pairings.some((x) => x.p1.id === playerId || (x.p2 && x.p2.id === playerId)));
@@ -68,7 +76,7 @@ function played(playerId) {
 
 export function editPlayer(p) {
   S.editPlayer = p.id;
-  S.playerDraft = { name: p.name, faction: p.faction, lists: p.lists, note: p.list_note || "", painted: !!p.painted, reason: "" };
+  S.playerDraft = { name: p.name, faction: p.faction, club: p.club || "", lists: p.lists, note: p.list_note || "", painted: !!p.painted, reason: "" };
   renderPlayers();
   const input = $("edit-name");
   if (input) input.focus();
@@ -85,7 +93,8 @@ export function playerEditor(p) {
       "div",
       { class: "row" },
       el("input", { id: "edit-name", type: "text", maxlength: "60", value: d.name, "aria-label": "Name", oninput: (e) => (d.name = e.target.value) }),
-      el("input", { id: "edit-faction", type: "text", maxlength: "60", value: d.faction, list: "factions", placeholder: "Faction", "aria-label": "Faction", oninput: (e) => (d.faction = e.target.value) })
+      el("input", { id: "edit-faction", type: "text", maxlength: "60", value: d.faction, list: "factions", placeholder: "Faction", "aria-label": "Faction", oninput: (e) => (d.faction = e.target.value) }),
+      el("input", { id: "edit-club", type: "text", maxlength: "60", value: d.club, placeholder: "Club, team or travel group", "aria-label": "Club, team or travel group", oninput: (e) => (d.club = e.target.value) })
     ),
     el("textarea", { id: "edit-lists", maxlength: "4000", rows: "3", placeholder: "Lists", "aria-label": "Lists", oninput: (e) => (d.lists = e.target.value) }, d.lists),
     el(
@@ -117,7 +126,7 @@ export function playerEditor(p) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     run(save, error, async () => {
-      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, lists: d.lists, list_note: d.note, painted: d.painted, reason: d.reason } });
+      await api("PUT", base + "/players/" + encodeURIComponent(p.id), { eo: true, json: { name: d.name, faction: d.faction, club: d.club, lists: d.lists, list_note: d.note, painted: d.painted, reason: d.reason } });
       S.editPlayer = null;
       toast("Saved " + d.name.trim(), "info");
       await load(true);
@@ -146,10 +155,11 @@ export function wirePlayers() {
       if (!name.trim()) throw new Error("A player needs a name.");
       const added = await api("POST", base + "/players", {
         eo: true,
-        json: { name: name, faction: $("new-faction").value, lists: $("new-lists").value, list_note: $("new-note").value, painted: $("new-painted").checked },
+        json: { name: name, faction: $("new-faction").value, club: $("new-club").value, lists: $("new-lists").value, list_note: $("new-note").value, painted: $("new-painted").checked },
       });
       $("new-name").value = "";
       $("new-faction").value = "";
+      $("new-club").value = "";
       $("new-lists").value = "";
       $("new-note").value = "";
       $("new-painted").checked = false;
