@@ -23,6 +23,8 @@ REPORT_DAYS = 14
 DAY_MS = 24 * 60 * 60 * 1000
 #: "a minimum of 32 distinct players in the qualifiers"
 MASTERS_QUALIFIER_MINIMUM = 32
+#: "Tournament participant minimum: 32", for a sanctioned Masters or Champions event.
+PARTICIPANT_MINIMUM = 32
 
 #: A season's kinds: an Iron Gauntlet season of IGQs, or a Masters tournament's qualifiers.
 IRON_GAUNTLET = "iron gauntlet"
@@ -31,8 +33,20 @@ KINDS = (IRON_GAUNTLET, MASTERS_QUALIFIERS)
 
 
 def qp_2019(rank: int) -> int:
-    """ST4 2019: an IGQ's QPs for a final standing."""
+    """ST4 2019: an IGQ's QPs for a final standing. The chart says nothing of ties:
+    players the standings cannot part share their place, and each earns its QPs."""
     return QP_2019.get(rank, 0)
+
+
+def field_note(players: int) -> str | None:
+    """A warning, never a refusal: the document asks 32 participants of a sanctioned
+    Masters or Champions event (Privateer Press sanctions it, not this app)."""
+    if players >= PARTICIPANT_MINIMUM:
+        return None
+    return (
+        f"{players} players: an officially sanctioned Masters or Champions tournament "
+        f"has at least {PARTICIPANT_MINIMUM} participants"
+    )
 
 
 def qualifies(qp: int) -> bool:

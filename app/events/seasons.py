@@ -225,7 +225,7 @@ class Seasons:
             "kind": season.kind,
             "qualifying_qp": q.QUALIFYING_QP,
             "final_event_id": season.final_event_id,
-            "events": [_event_view(h) for h in held],
+            "events": [_event_view(h, season.kind == q.IRON_GAUNTLET) for h in held],
             "players": [_row_view(r) for r in rows],
             "qualified": sum(1 for r in rows if r.qualified),
             "distinct_players": distinct,
@@ -245,13 +245,16 @@ class Seasons:
     def report(self, season_id: str, event_id: str) -> dict[str, Any]:
         """An IGQ's report to the organisers: its top three's names and final standings,
         and the day it is due."""
+        season = self.season(season_id)
+        if season.kind != q.IRON_GAUNTLET:
+            raise RuleError("a Masters tournament's qualifiers earn no QPs: nothing to report")
         with self.db.read() as repo:
             if not any(e.event_id == event_id for e in repo.events(season_id)):
                 raise NotFound("this event is not one of the season's")
         held = self._held(event_id)
         if not held.over:
             raise RuleError(f"{held.event.name} is not over yet: its top three are not known")
-        return {"season": self.season(season_id).name, **_event_view(held)}
+        return {"season": season.name, **_event_view(held)}
 
     # -- the final ----------------------------------------------------------------
 
@@ -339,7 +342,9 @@ class Seasons:
         return len(field)
 
 
-def _event_view(held: HeldEvent) -> dict[str, Any]:
+def _event_view(held: HeldEvent, igq: bool = True) -> dict[str, Any]:
+    """`igq`: an Iron Gauntlet qualifier, noted when its field is under the sanctioned
+    minimum (a Masters tournament's qualifier is not: the qualifiers count together)."""
     event = held.event
     return {
         "id": event.id,
@@ -349,6 +354,7 @@ def _event_view(held: HeldEvent) -> dict[str, Any]:
         "finished_ms": held.finished_ms,
         "report_due_ms": None if held.finished_ms is None else q.report_due_ms(held.finished_ms),
         "players": len(held.ranked),
+        "field_note": q.field_note(len(held.ranked)) if held.over and igq else None,
         "top_three": [
             {"rank": rank, "name": e.name, "qp": q.qp_2019(rank)} for rank, e in held.top_three
         ],

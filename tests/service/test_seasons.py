@@ -5,9 +5,13 @@ tournament's qualifiers (shared/seeds/masters-champions-2019.txt)."""
 
 from __future__ import annotations
 
+import os
+import random
+import secrets
 from collections.abc import Sequence
 
 import pytest
+import sqlalchemy as sa
 
 from app.domain.errors import RuleError, Unauthorized
 from app.domain.qualifiers import DAY_MS, MASTERS_QUALIFIERS
@@ -15,9 +19,12 @@ from app.events.base import EventSpec, pairings_of
 from app.events.seasons import FinalSpec
 from app.events.service import EventService
 from app.events.table_result import TableResult
+from app.store.repository import Store
+from app.tables.hub import TableHub
 from app.tables.timesource import FakeTime
 
 MIN = 60_000
+POSTGRES_URL = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL")
 
 
 async def play_event(
@@ -157,6 +164,7 @@ async def test_the_top_three_are_due_14_days_after_the_event_ends__ST4(
         (2, "Bob"),
         (3, "Cara"),
     ]
+    assert report["field_note"].startswith("4 players: an officially sanctioned")
 
 
 async def test_only_masters_or_champions_events_over_both_keys_are_igqs__ST4(
@@ -223,3 +231,52 @@ def _keys_of(service: EventService, season_id: str, name: str) -> list[str]:
         for p in service.book.players(e["id"])
         if p.name == name
     ]
+
+
+async def test_a_season_is_kept_on_postgresql_too() -> None:
+    """The season's tables join the schema a PostgreSQL database is made with (a
+    database of the test's own, so that no other test's tables are touched)."""
+    if not POSTGRES_URL:
+        pytest.skip("DEATHCLOCK_TEST_POSTGRES_URL is not set (a PostgreSQL to test against)")
+    server = sa.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+    name = f"seasons_{secrets.token_hex(4)}"
+    with server.connect() as conn:
+        conn.execute(sa.text(f"CREATE DATABASE {name}"))
+    url = POSTGRES_URL.rsplit("/", 1)[0] + "/" + name
+    try:
+        time = FakeTime()
+        store = Store(url)
+        hub = TableHub(store, time, random.Random(3))
+        service = EventService(store, hub, time, random.Random(3))
+        season = service.seasons.create("Iron Gauntlet 2019–2020")
+        event = service.registration.create_event(
+            EventSpec(name="Champions", format_id="champions2019")
+        )
+        service.seasons.hold(season.id, season.keeper_token, event.id, event.admin_token)
+        await service.close()
+        await hub.close()
+        store.close()
+        again = Store(url)
+        reread = EventService(again, TableHub(again, time), time)
+        assert [e["name"] for e in reread.seasons.view(season.id)["events"]] == ["Champions"]
+        await reread.close()
+        again.close()
+    finally:
+        with server.connect() as conn:
+            conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        server.dispose()
+
+
+async def test_a_qp_list_pasted_on_a_world_final_seeds_its_players__RP5(
+    service: EventService,
+) -> None:
+    final = service.registration.create_event(
+        EventSpec(name="World final", format_id="champions2019")
+    )
+    assert service.seasons.import_qp_list(final.id, "Ann, 12\nBob,31\n") == 2
+    assert {p.name: p.seed_qp for p in service.book.players(final.id)} == {"Ann": 12, "Bob": 31}
+    with pytest.raises(RuleError, match="Bob is already registered"):
+        service.seasons.import_qp_list(final.id, "Bob,31")
+    steamroller = service.registration.create_event(EventSpec(name="Local Steamroller"))
+    with pytest.raises(RuleError, match="Masters or Champions"):
+        service.seasons.import_qp_list(steamroller.id, "Ann, 12")

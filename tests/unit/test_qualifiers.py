@@ -69,3 +69,21 @@ def test_a_pasted_qp_list_reads_name_and_qps_most_first() -> None:
         q.parse_qp_list("Ann,30\nBob,many")
     with pytest.raises(BadInput, match="twice"):
         q.parse_qp_list("Ann,30\nann,4")
+
+
+def test_players_tied_in_the_standings_share_their_place_s_qps__ST4() -> None:
+    e1, e2, e3 = _entry("e", "a", "Ann"), _entry("e", "b", "Bob"), _entry("e", "c", "Cy")
+    awards = q.awards_of([(1, e1), (2, e2), (2, e3)], "Open")
+    assert [(a.entry.name, a.rank, a.qp) for a in awards] == [
+        ("Ann", 1, 10),
+        ("Bob", 2, 7),
+        ("Cy", 2, 7),
+    ]
+
+
+def test_a_field_under_32_is_noted_never_refused() -> None:
+    assert q.field_note(32) is None
+    assert q.field_note(12) == (
+        "12 players: an officially sanctioned Masters or Champions tournament has at "
+        "least 32 participants"
+    )

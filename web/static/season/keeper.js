@@ -75,7 +75,7 @@ function renderFinal(view) {
   setText(
     $("final-help"),
     igq
-      ? view.qualified + " players have " + view.qualifying_qp + " or more QPs: each joins the final seeded by their QPs (most first, the first-ranked against the last in round 1). Players qualified elsewhere can be added with their QPs below."
+      ? view.qualified + " players have " + view.qualifying_qp + " or more QPs: each joins the final seeded by their QPs. Players qualified elsewhere can be added with their QPs below."
       : "The final takes each qualifier's top places, once the qualifiers had " + view.minimum_distinct + " distinct players.",
   );
 }

@@ -31,7 +31,8 @@ export function renderField(view) {
   const card = $("field-card");
   card.hidden = igq(view);
   if (card.hidden) return;
-  setText($("field-count"), view.distinct_players + " of the " + view.minimum_distinct + " distinct players a Masters tournament populated through qualifiers needs");
+  const n = view.distinct_players;
+  setText($("field-count"), n + (n === 1 ? " distinct player" : " distinct players") + " (" + view.minimum_distinct + " needed)");
   const problem = view.field_problem;
   setText($("field-problem"), problem ? problem.charAt(0).toUpperCase() + problem.slice(1) + "." : "Enough players: the final can be seeded from the qualifiers.");
   $("field-problem").classList.toggle("warn", !!problem);
@@ -51,10 +52,15 @@ export function renderPlayers(view) {
         "tr",
         { class: p.qualified ? "qualified" : "" },
         el("td", { class: "num", text: String(index + 1) }),
-        el("td", {}, p.name, unsure ? el("span", { class: "tag", text: "not matched yet" }) : null),
+        el(
+          "td",
+          { class: "who" },
+          el("span", { class: "name", text: p.name }),
+          unsure ? el("span", { class: "tag", text: "not matched yet" }) : null,
+          el("span", { class: "from muted small", text: from }),
+        ),
         el("td", { class: "num qp", text: String(p.qp) }),
         el("td", {}, p.qualified ? el("span", { class: "badge", text: "Qualified" }) : ""),
-        el("td", { class: "small", text: from }),
       ),
     );
   });
@@ -66,7 +72,10 @@ export function renderPlayers(view) {
 }
 
 function eventItem(view, e) {
-  const top = e.top_three.map((t) => place(t.rank) + " " + t.name + (igq(view) ? " (" + t.qp + " QPs)" : ""));
+  const shared = (rank) => e.top_three.filter((t) => t.rank === rank).length > 1;
+  const top = e.top_three.map(
+    (t) => place(t.rank) + (shared(t.rank) ? " (tied)" : "") + " " + t.name + (igq(view) ? " (" + t.qp + " QPs)" : ""),
+  );
   const report = "/s/" + seasonId + "/report/" + e.id;
   const lines = [
     el("p", { class: "event-line" }, el("a", { href: "/e/" + e.id, text: e.name }), el("span", { class: "muted small", text: " · " + e.format })),
@@ -75,6 +84,7 @@ function eventItem(view, e) {
     lines.push(el("p", { class: "muted small", text: "In play: its QPs count once it is over." }));
   } else {
     lines.push(el("p", { class: "small", text: "Ended " + when(e.finished_ms) + " · top three: " + top.join(", ") }));
+    if (e.field_note) lines.push(el("p", { class: "small warn", text: e.field_note.charAt(0).toUpperCase() + e.field_note.slice(1) + "." }));
     if (igq(view)) {
       lines.push(
         el(
