@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 from tests.integration.surface_round import (
@@ -186,6 +187,7 @@ async def player_pages(rnd: Round, key: Key) -> Reading:
         mine = page["current"]
         assert mine is not None and mine["round"] == rnd.number, (name, mine)
         reading["opponents"][name] = "Bye" if mine["bye"] else mine["opponent"]
+        _notices_name_this_table(page["notices"], name, mine["opponent"], links)
         if mine["bye"]:
             continue
         reading["table"] = mine["table_no"]
@@ -195,3 +197,15 @@ async def player_pages(rnd: Round, key: Key) -> Reading:
         state = await rnd.snapshot(f"/ws/tables/{table['id']}", hello, "state")
         reading["holders"][name] = state["table"]["names"][0 if state["role"] == "p1" else 1]
     return reading
+
+
+def _notices_name_this_table(
+    notices: list[dict[str, Any]], me: str, opponent: str | None, links: list[dict[str, Any]]
+) -> None:
+    """What the player's page tells them now names only them and their opponent, never
+    a seat."""
+    for notice in notices:
+        text = notice["text"]
+        assert not re.search(r"\bP[12]\b", text), (me, text)
+        named = {p["name"] for p in links if re.search(rf"\b{re.escape(p['name'])}\b", text)}
+        assert named <= {me, opponent}, (me, opponent, text)
