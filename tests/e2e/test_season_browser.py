@@ -127,6 +127,7 @@ def test_a_season_page_and_its_top_three_report__ST4(
     phone.goto(f"{live_server}/s/{season['id']}")
     expect(phone.locator("#players-body tr").first).to_contain_text(LONG)
     expect(phone.locator("#keeper-card")).to_be_hidden()
+    expect(phone.get_by_role("link", name="the final")).to_have_attribute("href", f"/e/{final_id}")
     phone.screenshot(path="/tmp/season-public-390.png", full_page=True)
     _no_sideways_scroll(phone)
     phone.goto(f"{live_server}/s/{season['id']}/report/{spring['id']}")

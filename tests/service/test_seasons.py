@@ -141,6 +141,17 @@ async def test_a_season_of_three_igqs_seeds_a_nine_player_world_final__ST4_RP5(
         "Ned": 10,
     }
     assert service.seasons.season(season.id).final_event_id == final.id
+    # RP5: ranked by QPs, #1 against the last, #2 against the second-last…; an odd
+    # field's bye goes to #1.
+    names = {p.id: p.name for p in service.book.players(final.id)}
+    first_round = pairings_of(service.rounds.pair_next(final.id))
+    assert [(names[r.p1], r.p2 and names[r.p2]) for r in first_round] == [
+        ("Ivy", "Ned"),
+        ("Jon", "Mia"),
+        ("Kim", "Leo"),
+        ("Ola", "Bob"),
+        ("Alice", None),
+    ]
     with pytest.raises(RuleError, match="has its final already"):
         service.seasons.create_final(season.id, key, spec)
 

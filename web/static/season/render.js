@@ -24,7 +24,9 @@ export function renderHead(view) {
   setText($("season-kind"), igq(view) ? "Iron Gauntlet season" : "Masters tournament qualifiers");
   const over = view.events.filter((e) => e.over).length;
   const events = view.events.length === 1 ? "1 event" : view.events.length + " events";
-  setText($("season-meta"), events + ", " + over + " over");
+  const meta = $("season-meta");
+  meta.replaceChildren(events + ", " + over + " over");
+  if (view.final_event_id) meta.append(" · ", el("a", { href: "/e/" + view.final_event_id, text: "the final" }));
 }
 
 export function renderField(view) {
