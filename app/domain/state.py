@@ -311,7 +311,9 @@ def in_play(game: Game) -> None:
     if game.in_pregame and game.pregame is not None:
         raise RuleError(f"the pre-game comes first: {STEP_WORDS[game.pregame.step]}")
     if game.phase is Phase.READY:
-        raise RuleError("the clock has not started yet: the first player starts it to begin deployment")
+        raise RuleError(
+            "the clock has not started yet: the first player starts it to begin deployment"
+        )
     if game.phase is Phase.CLOCK_OUT:
         raise RuleError(f"{game.flagged.label if game.flagged is not None else 'A'} clock ran out")
     raise RuleError("the game is over")

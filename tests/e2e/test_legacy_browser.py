@@ -64,7 +64,7 @@ def test_transverse_assault_on_two_phones__TS10_transverse_assault(
     p1, p2 = _phones(browser, live_server, "transverse-assault")
     for page in (p1, p2):
         page.locator("#scenario summary").click()
-        expect(page.locator("#scenario-notes")).to_contain_text("P1 wins by holding")
+        expect(page.locator("#scenario-notes")).to_contain_text("the first player wins by holding")
         expect(page.locator("#scenario-notes")).to_contain_text("No turn limit.")
         expect(page.locator("#scenario-notes")).to_contain_text("No kill box.")
         expect(page.locator("#scenario-notes")).to_contain_text("holds a Control Point")
@@ -74,7 +74,7 @@ def test_transverse_assault_on_two_phones__TS10_transverse_assault(
 
     p1.locator("#tap").click()  # round 3: the end of the turn is checked
     expect(p1.locator("#sheet")).to_be_visible()
-    expect(p1.locator("#sheet-note")).to_contain_text("P1 wins by holding")
+    expect(p1.locator("#sheet-note")).to_contain_text("the first player wins by holding")
     expect(p1.locator("#kill-box-yes")).to_be_hidden()
     for point in ("north", "centre", "south"):
         p1.locator(f"#score-point-{point}-p1").click()

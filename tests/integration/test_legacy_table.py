@@ -36,7 +36,9 @@ async def test_quick_legacy_game_plays_to_its_condition__TS10_transverse_assault
     p2 = await phone(links["id"], token_of(links["p2"]["url"]), "phone-2")
     table = p2.received[0]["table"]
     assert table["victory"] == "scenario"
-    assert table["scenario"]["victory_words"].startswith("From round 3, P1 wins by holding")
+    assert table["scenario"]["victory_words"].startswith(
+        "From round 3, the first player wins by holding"
+    )
     assert table["scenario"]["kill_box"] is False and table["last_turn"] is None
     assert table["scoring_from"] == {"turn": 3, "side": "p1"}
     assert [e["id"] for e in table["scenario"]["elements"]] == [

@@ -184,8 +184,10 @@ def test_frontline_foray_five_cp_at_most_two_per_line_section__TS10_frontline_fo
     game = table.tap(score=held(line_1=P1, line_2=P1))  # both sections spent
     assert game.control_points == (4, 1)
     assert game.earned["line-1"] == (2, 0)
-    assert 'Line Section 1 (12" of the centerline): P1 2 CP, P2 0 CP (at most 2 each)' in (
-        game.round_notes
+    first, second = game.names  # the notes name the players
+    assert (
+        f'Line Section 1 (12" of the centerline): {first} 2 CP, {second} 0 CP (at most 2 each)'
+        in game.round_notes
     )
     table.tap(score=held())
     won(table.tap(score=held(line_1=P1, line_4=P1)), P1)

@@ -329,8 +329,9 @@ SCENARIOS: tuple[Scenario[Game], ...] = (
         ),
         start=THIRD_ROUND,
         victory=ends_turn_holding({P1: (NORTH, CENTRE, SOUTH), P2: (EAST, CENTRE, WEST)}),
-        words="From round 3, P1 wins by holding the three Control Points from north to south "
-        "at the end of his turn; P2 by holding the three from east to west at the end of his turn",
+        words="From round 3, the first player wins by holding the three Control Points from north "
+        "to south at the end of his turn; the second player by holding the three from east to "
+        "west at the end of his turn",
         rules=(
             'A player holds a Control Point with friendly models within 2" of it and none of '
             "his opponent's.",

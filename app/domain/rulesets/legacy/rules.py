@@ -187,11 +187,12 @@ def by_round(*steps: str) -> RoundNotes[Game]:
 def earned_notes(game: Game) -> tuple[str, ...]:
     """The CP each element has given each player so far (and its cap)."""
     notes = []
+    first, second = game.names
     for element in game.scenario.controllable:
         got = game.earned.get(element.id)
         if got is None and element.most_cp is None:
             continue
         p1, p2 = got or (0, 0)
         cap = "" if element.most_cp is None else f" (at most {element.most_cp} each)"
-        notes.append(f"{element.name}: P1 {p1} CP, P2 {p2} CP{cap}")
+        notes.append(f"{element.name}: {first} {p1} CP, {second} {p2} CP{cap}")
     return tuple(notes)
