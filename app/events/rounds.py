@@ -276,8 +276,12 @@ class Rounds:
                     new_row = self._open(event, entry.number, entry.scenario_id, [pairing])[0]
                     opened.append(new_row)
                 rows[next(i for i in (ia, ib) if rows[i].table == new_row.table)] = new_row
+            names = [self.book.player(event_id, i).name for i in (a, b)]
+            swapped = f"{names[0]} and {names[1]} were swapped by the EO after the pairing"
+            notes = [*json.loads(entry.notes_json), swapped]
             with self.book.unit() as repo:
                 entry.pairings_json = dump_pairings(rows)
+                entry.notes_json = json.dumps(notes)
                 discarded = [r.table_id for r in before if r.table_id]
                 action = self.book.action(
                     event_id,

@@ -61,14 +61,17 @@ async def test_clubs_are_registered_imported_corrected_and_kept_apart__RP2(
 
 async def test_a_club_clash_is_noted_for_the_eo_only__RP2(service: EventService) -> None:
     eid = _event(service)
-    for name in ("Ann", "Bob", "Cid"):
+    ann = service.registration.add_player(eid, "Ann", "Khador", club="Iron Kings")
+    for name in ("Bob", "Cid"):
         service.registration.add_player(eid, name, "Khador", club="Iron Kings")
-    service.registration.add_player(eid, "Dee", "Cygnar")
+    dee = service.registration.add_player(eid, "Dee", "Cygnar")
     service.rounds.pair_next(eid)
     (note,) = service.read_models.round_view(eid, 1, admin=True)["notes"]
     assert note.endswith("are both of Iron Kings: no other pairing kept every club apart")
+    service.rounds.swap(eid, ann.id, dee.id)
+    swapped = "Ann and Dee were swapped by the EO after the pairing"
     await service.rounds.start(eid)
-    assert service.read_models.round_view(eid, 1, admin=True)["notes"] == [note]
+    assert service.read_models.round_view(eid, 1, admin=True)["notes"] == [note, swapped]
     assert service.read_models.round_view(eid, 1)["notes"] == []  # not on the public page
 
 
