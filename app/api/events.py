@@ -86,6 +86,9 @@ class EventIn(BaseModel):
     standings: str = Field("baseline", max_length=32, description=STANDINGS_HELP)
     painting_category: str = Field("", max_length=60, description="Best-Painted category (ST3)")
     pregame: bool = Field(False, description="lists, starting roll and sides on the phones")
+    fresh_tables: bool = Field(
+        False, description="nobody at the same table number twice where the pairings allow it"
+    )
     variants: list[Annotated[str, Field(max_length=40)]] = Field(
         default_factory=list, max_length=12, description=VARIANTS_HELP
     )
@@ -132,6 +135,7 @@ async def create_event(body: EventIn, service: EventsDep, base: BaseUrlDep) -> E
             painting_category=body.painting_category,
             clock_minutes=body.clock_minutes,
             pregame=body.pregame,
+            fresh_tables=body.fresh_tables,
             variants=tuple(body.variants),
             roster=body.active_duty_roster,
             structure=body.structure,

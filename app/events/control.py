@@ -130,6 +130,7 @@ class Control:
                         number=entry.number,
                         scenario_id=entry.scenario_id,
                         pairings_json=entry.pairings_json,
+                        notes_json=entry.notes_json,
                     )
                 )
             self.book.changed(event_id)

@@ -46,3 +46,15 @@ async def test_fresh_tables_and_clubs_reach_the_event_and_its_pairings__RP2(
         assert {p["name"]: p["club"] for p in view["players"]}["Cid"] == "Iron Kings"
         public = (await http.get(base)).json()
         assert public["rounds"][0]["notes"] == []  # the EO's only
+
+
+async def test_the_api_makes_an_event_with_fresh_tables(server: RunningServer) -> None:
+    async with httpx.AsyncClient(base_url=server.base) as http:
+        made = await http.post("/api/events", json={"name": "Fresh", "fresh_tables": True})
+        assert made.status_code == 201
+        view = (await http.get(f"/api/events/{made.json()['id']}")).json()
+        assert view["event"]["fresh_tables"] is True
+        plain = await http.post("/api/events", json={"name": "Plain"})
+        assert (await http.get(f"/api/events/{plain.json()['id']}")).json()["event"][
+            "fresh_tables"
+        ] is False
