@@ -1,11 +1,14 @@
 """People read names, never seats: the EO's dashboard (and the hall's projector view of
-it) and the table page the EO opens tag no player "P1" or "P2" in a text a person reads
-(a text, a title, an aria-label, a tooltip), before or after the table decided who goes
-first. "p1"/"p2" stay as keys, classes and data attributes, which nobody reads.
+it), the table page (the EO's, a watcher's and each player's phone) and the table's log
+page tag no player "P1" or "P2" in a text a person reads (a text, a title, an
+aria-label, a tooltip), before or after the table decided who goes first. "p1"/"p2" stay
+as keys, classes and data attributes, which nobody reads.
 
-The texts are read from the source: every string literal of the dashboard's scripts and
-of the table page's scripts (main.js and every module it imports, as the browser loads
-them) outside comments, and both pages' templates outside template comments."""
+The texts are read from the source: every string literal of the dashboard's scripts, of
+the table page's and of the log page's scripts (main.js and log.js and every module they
+import, as the browser loads them) outside comments, and the pages' templates outside
+template comments. A tag a script would write from a key ("p1" upper-cased) is caught
+where it is made: no script upper-cases anything but a first letter."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
-TEMPLATES = ("web/templates/dashboard.html", "web/templates/table.html")
+TEMPLATES = ("web/templates/dashboard.html", "web/templates/table.html", "web/templates/log.html")
 #: A seat named as a tag: "P1", "P2's clock", "(P2)", "Player 1"; the template's
 #: `side|upper` writes the same tag from a key.
 SEAT = re.compile(r"\bP[12]\b|\bPlayer [12]\b|\|\s*upper\b")
@@ -29,10 +32,17 @@ def _js_code(text: str) -> str:
     return re.sub(r"(^|[\s;{}(),])//[^\n]*", r"\1", text)
 
 
+#: An upper-cased key: `side.toUpperCase()` makes "P1" of "p1". A first letter (a
+#: sentence's, `text.charAt(0)`, or a one-letter callback's `c`) is all a page capitalises.
+UPPER = re.compile(r"([\w$.()\[\]]+)\.toUpperCase\(\)")
+FIRST_LETTER = re.compile(r"(?:\.charAt\(0\)|^\w)$")
+
+
 def table_page_scripts() -> list[Path]:
-    """The table page's modules: main.js and all it imports, as the browser follows them."""
+    """The table page's and the log page's modules: main.js, log.js and all they import,
+    as the browser follows them."""
     seen: list[Path] = []
-    todo = [STATIC / "table" / "main.js"]
+    todo = [STATIC / "table" / "main.js", STATIC / "table" / "log.js"]
     while todo:
         path = todo.pop().resolve()
         if path in seen:
@@ -47,11 +57,15 @@ def dashboard_scripts() -> list[Path]:
     return sorted((STATIC / "event").glob("dashboard*.js"))
 
 
-def texts() -> Iterator[tuple[str, str]]:
-    """(where, text): every string literal of both pages' scripts, every template's words."""
+def codes() -> Iterator[tuple[str, str]]:
+    """(where, code): every script the pages load, outside comments."""
     for path in dashboard_scripts() + table_page_scripts():
-        where = path.relative_to(ROOT).as_posix()
-        code = _js_code(path.read_text(encoding="utf-8"))
+        yield path.relative_to(ROOT).as_posix(), _js_code(path.read_text(encoding="utf-8"))
+
+
+def texts() -> Iterator[tuple[str, str]]:
+    """(where, text): every string literal of the pages' scripts, every template's words."""
+    for where, code in codes():
         for match in _JS_STRING.finditer(code):
             line = code.count("\n", 0, match.start()) + 1
             yield f"{where}:{line}", match.group(0)
@@ -72,12 +86,18 @@ def test_the_sweep_reads_both_pages() -> None:
         "render.js",
         "prompt.js",
         "pregame.js",
+        "ruleset.js",
+        "state.js",
         "scenario-diagram.js",
+        "log.js",
+        "pregame-log.js",
+        "story.js",
     } <= names
     assert "dashboard-fit.js" in {p.name for p in dashboard_scripts()}
     said = "".join(text for _, text in texts())
     assert "Adjust clock" in said and "first player" in said and "Projector mode" in said
     assert "Warn for pausing" in said
+    assert "You go second. " in said and "Back to the table" in said
 
 
 def test_the_sweep_catches_a_seat_tag() -> None:
@@ -88,8 +108,25 @@ def test_the_sweep_catches_a_seat_tag() -> None:
         assert not SEAT.search(key), key
 
 
-def test_no_seat_tag_reaches_the_eo_or_the_hall() -> None:
-    """The dashboard, its projector view and the EO's table page say names (and "first
-    player"/"second player" once decided), never "P1"/"P2"."""
+def test_the_sweep_catches_a_tag_made_from_a_key() -> None:
+    """An upper-cased side is a seat tag; an upper-cased first letter is not."""
+    made = ("side.toUpperCase()", "mine.toUpperCase()", "result.winner.toUpperCase()")
+    for code in (*made, "me().toUpperCase()"):
+        found = UPPER.search(code)
+        assert found and not FIRST_LETTER.search(found.group(1)), code
+    for code in ("text.charAt(0).toUpperCase()", "(c) => c.toUpperCase()"):
+        found = UPPER.search(code)
+        assert found and FIRST_LETTER.search(found.group(1)), code
+
+
+def test_no_seat_tag_reaches_the_eo_the_hall_or_a_player() -> None:
+    """The dashboard, its projector view, the table page on every screen (a player's
+    phone too: "Ann", "you", never "You are P1") and the table's log say names (and
+    "first player"/"second player" once decided), never "P1"/"P2"."""
     found = [f"{where}: {text.strip()[:100]!r}" for where, text in texts() if SEAT.search(text)]
+    for where, code in codes():
+        for match in UPPER.finditer(code):
+            if not FIRST_LETTER.search(match.group(1)):
+                line = code.count("\n", 0, match.start()) + 1
+                found.append(f"{where}:{line}: {match.group(0)!r}")
     assert found == [], "\n".join(found)

@@ -31,11 +31,24 @@ def side_name(side: Side | None) -> str | None:
     return _SIDE_NAMES[side]
 
 
+#: An element a side owns is named by its side in the rules ("P1's friendly flag"):
+#: people read it by its side's order, which holds whoever turns out to go first.
+_OWNER_WORDS = {Side.P1: "the first player's ", Side.P2: "the second player's "}
+
+
+def element_name(e: Element) -> str:
+    """An element's name in the players' words, never a seat's tag."""
+    if e.owner is None:
+        return e.name
+    tag = e.owner.label + "'s "
+    return _OWNER_WORDS[e.owner] + e.name[len(tag) :] if e.name.startswith(tag) else e.name
+
+
 def _element(e: Element) -> dict[str, Any]:
     return {
         "id": e.id,
         "kind": e.kind.value,
-        "name": e.name,
+        "name": element_name(e),
         "cp": e.control_cp,
         "dominate_cp": e.dominate_cp,
         "owner": side_name(e.owner),

@@ -8,12 +8,18 @@ const token = new URLSearchParams(location.hash.replace(/^#/, "")).get("k");
 const pad = (n, w) => String(n).padStart(w || 2, "0");
 // The players in their links' order; who plays first (the log's "p1") is decided at the
 // table, in the pre-game's choose_order entry, and the walk follows it (walk.sides).
-const players = JSON.parse(document.body.getAttribute("data-players") || '["Player 1", "Player 2"]');
+const players = JSON.parse(document.body.getAttribute("data-players") || '["", ""]');
 const side = (s) => (s === "p1" ? walk.sides[0] : s === "p2" ? walk.sides[1] : String(s));
 const WHO = { eo: "EO", system: "Server" };
 const who = (by) => WHO[by] || side(by);
-// The server's "P2's turn 3", by name.
-const turnWords = (turn) => turn.replace(/^P([12])/, (_, n) => walk.sides[n - 1]);
+// Where the game stood, as the server stored it with each entry (every log kept so far
+// tags the side: "P2's turn 3", "P1's deployment"): its side, and its words by name.
+const TURN_SIDE = /^P([12])(?='s )/;
+const turnSide = (turn) => {
+  const found = TURN_SIDE.exec(turn || "");
+  return found ? (found[1] === "2" ? "p2" : "p1") : null;
+};
+const turnWords = (turn) => turn.replace(TURN_SIDE, (_, n) => walk.sides[n - 1]);
 
 function time(ms) {
   const d = new Date(ms);
@@ -133,7 +139,7 @@ function describe(entries) {
     let running = walk.running;
     let pausedSide = walk.pausedSide;
     const taps = walk.taps;
-    const activeSide = e.turn ? (e.turn.startsWith("P2") ? "p2" : "p1") : k % 2 ? "p2" : "p1";
+    const activeSide = turnSide(e.turn) || (k % 2 ? "p2" : "p1");
     switch (e.c) {
       case "start":
         row.what = "Clock started";
@@ -274,7 +280,7 @@ function describe(entries) {
       case "choose_order": {
         row.what = pregameEntry(e, side);
         const [chooser, other] = e.by === "p2" ? walk.sides.slice().reverse() : walk.sides;
-        walk.sides = e.first ? [chooser, other] : [other, chooser]; // the first player is P1 from now on
+        walk.sides = e.first ? [chooser, other] : [other, chooser]; // the log's "p1" from now on
         break;
       }
       default:

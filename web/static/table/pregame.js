@@ -198,7 +198,7 @@ function doneText(pg, mine) {
     return nameOf("p1") + " goes first.";
   }
   const edge = pg.edge_swap ? " took the other side of the table." : " kept their side of the table.";
-  const you = mine ? "You are " + mine.toUpperCase() + (mine === "p1" ? ": you go first. " : ": you go second. ") : "";
+  const you = mine === "p1" ? "You go first. " : mine === "p2" ? "You go second. " : "";
   return you + nameOf("p2") + edge;
 }
 

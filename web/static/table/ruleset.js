@@ -2,7 +2,7 @@
 // element (control, dominate), pause warnings, a scenario's removed elements. Only
 // what the server sends in the table info is used; no format is named here.
 import { $, el, show } from "../lib/dom.js";
-import { PLAYING, S, idx, isSeat, me, nameOf, other, setText, who } from "./state.js";
+import { PLAYING, S, idx, isSeat, me, nameOf, other, setText } from "./state.js";
 
 export const tieWord = () => (S.table && S.table.tie_word) || "Tie";
 
@@ -92,7 +92,7 @@ export function renderRuleset(g) {
     if (g.pause_reported) {
       text = nameOf(other(g.pause_reported)) + " reported that " + nameOf(g.pause_reported) + " paused the clock: the EO decides (a first pause is a warning, a second loses the game).";
     } else if (warnings && (g.pause_warnings || [0, 0]).some((n) => n > 0)) {
-      text = "Warnings for pausing: " + ["p1", "p2"].map((s, i) => who(s) + " " + g.pause_warnings[i]).join(", ") + ".";
+      text = "Warnings for pausing: " + ["p1", "p2"].map((s, i) => nameOf(s) + " " + g.pause_warnings[i]).join(", ") + ".";
     }
     setText("pause-note", text);
     note.hidden = !text;

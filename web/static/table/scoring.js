@@ -82,8 +82,8 @@ export function buildScoring() {
   box.append(el("p", { class: "question" }, el("strong", { text: "Scoring:" }), ask));
   for (const e of controllable) {
     const choices = elementChoices(e, mine, opp);
-    const row = el("div", { class: "score-row", "data-el": e.id }, el("div", { class: "score-name", text: e.name }));
-    const group = el("div", { class: "choice " + (choices.length > 3 ? "many" : "three"), role: "group", "aria-label": e.name });
+    const row = el("div", { class: "score-row", "data-el": e.id }, el("div", { class: "score-name", text: elementName(e.id) }));
+    const group = el("div", { class: "choice " + (choices.length > 3 ? "many" : "three"), role: "group", "aria-label": elementName(e.id) });
     for (const [value, text] of choices) {
       group.append(
         el("button", {

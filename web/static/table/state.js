@@ -79,13 +79,11 @@ export function setText(id, text) {
 
 export const idx = (side) => (side === "p2" ? 1 : 0);
 export const other = (side) => (side === "p1" ? "p2" : "p1");
-export const label = (side) => (side ? side.toUpperCase() : "");
 export const isSeat = () => S.role === "p1" || S.role === "p2";
 export const me = () => (isSeat() ? S.role : null);
-export const nameOf = (side) => (S.table ? S.table.names[idx(side)] : label(side));
-// A side in the words a screen reads: its player's name on the EO's and a watcher's
-// screens (people read names, never seats); a phone keeps the tag its player reads by.
-export const who = (side) => (isSeat() ? label(side) : nameOf(side));
+// A side in the words a screen reads, on every screen: its player's name (people read
+// names, never seats; nothing until the table's names arrive).
+export const nameOf = (side) => (S.table ? S.table.names[idx(side)] : "");
 // Once the table decided who goes first: "first player" or "second player".
 export const orderWord = (side) => (side === "p1" ? "first player" : "second player");
 

@@ -1,7 +1,7 @@
 // Screen wake lock, the confirm dialog, the layout by role and the texts of the page.
 import { collectedLabel, tieWord } from "./ruleset.js";
 import { $, show } from "../lib/dom.js";
-import { METHODS, S, SIDES, isSeat, label, me, nameOf, orderWord, other, setText, tableLabel, who } from "./state.js";
+import { METHODS, S, SIDES, isSeat, me, nameOf, orderWord, other, setText, tableLabel } from "./state.js";
 
 // ---------------------------------------------------------------- screen awake
 
@@ -86,16 +86,16 @@ export function orderDecided(g) {
 export function renderOrder(g) {
   const decided = orderDecided(g);
   $("app").classList.toggle("order-open", !decided);
-  const tag = (side) => (decided ? label(side) + " · " : "");
-  setText("role", S.role === "eo" ? "EO" : S.role === "watch" ? "Watching" : tag(S.role) + nameOf(S.role));
+  const order = (side) => (decided ? " · " + orderWord(side) : "");
+  setText("role", S.role === "eo" ? "EO" : S.role === "watch" ? "Watching" : nameOf(S.role) + order(S.role));
   const named = (side) => nameOf(side) + (decided ? " (" + orderWord(side) + ")" : "");
   setText("matchup", named("p1") + " vs " + named("p2"));
   // Each side's name (the starting roll may have swapped who plays which side) and tag
-  // (hidden until decided): a phone's seat tag, else who goes first.
+  // (hidden until decided): who goes first.
   for (const side of SIDES) {
     setText("name-" + side, nameOf(side));
     const tag = document.querySelector("#side-" + side + " .seat-tag");
-    const text = isSeat() ? label(side) : orderWord(side);
+    const text = orderWord(side);
     if (tag && tag.textContent !== text) tag.textContent = text;
   }
   // The EO's clock adjustment: each clock by its player's name.
@@ -110,17 +110,17 @@ export function renderOrder(g) {
 export function phaseText(g) {
   switch (g.phase) {
     case "ready":
-      return "Ready — " + who("p1") + " deploys first";
+      return "Ready — " + nameOf("p1") + " deploys first";
     case "pre_deployment":
-      return "Pre-deployment — " + who(g.active);
+      return "Pre-deployment — " + nameOf(g.active);
     case "deployment":
-      return "Deployment — " + who(g.active);
+      return "Deployment — " + nameOf(g.active);
     case "advance_deployment":
-      return "Advance deployment — " + who(g.active);
+      return "Advance deployment — " + nameOf(g.active);
     case "turn":
-      return "Turn " + g.turn + " — " + who(g.active);
+      return "Turn " + g.turn + " — " + nameOf(g.active);
     case "clock_out":
-      return "Clock out — " + who(g.flagged);
+      return "Clock out — " + nameOf(g.flagged);
     case "over":
       return "Game over";
     default:
@@ -175,6 +175,9 @@ export function elementName(id) {
     const chosen = S.game && S.game.pregame ? S.game.pregame.objectives[owner === "p2" ? 1 : 0] : null;
     return nameOf(owner) + "'s " + (chosen ? chosen + " objective" : "objective");
   }
+  // A side's element ("the first player's friendly flag") by its player's name once
+  // the table decided who goes first.
+  if (e.owner && orderDecided(S.game)) return e.name.replace(/^the (first|second) player's /, nameOf(e.owner) + "'s ");
   return e.name;
 }
 
