@@ -99,6 +99,7 @@ class PlayerPages:
                 "id": player.id,
                 "name": player.name,
                 "faction": player.faction,
+                "club": player.club,
                 "lists": split_lists(player.lists),
                 "lists_text": player.lists,
                 "lists_locked": self.lists_locked(event_id),

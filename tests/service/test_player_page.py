@@ -126,3 +126,13 @@ class _Loaded:
 
     def randint(self, _a: int, _b: int) -> int:
         return self.faces.pop(0)
+
+
+def test_my_page_shows_my_club(service: EventService) -> None:
+    event = service.registration.create_event(EventSpec(name="Club night"))
+    ann = service.registration.add_player(event.id, "Ann", "Cygnar", club="Iron Kings")
+    bob = service.registration.add_player(event.id, "Bob", "Khador")
+    for player, club in ((ann, "Iron Kings"), (bob, "")):
+        token = service.player_pages.link(event.id, player.id)
+        me = service.player_pages.player_by_token(event.id, token)
+        assert service.player_pages.page(event.id, me, BASE)["player"]["club"] == club

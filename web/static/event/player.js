@@ -199,7 +199,7 @@ async function load() {
     const mine = await call("GET", base + "/me");
     const p = mine.player;
     $("player-name").textContent = p.name;
-    $("player-meta").textContent = p.faction || "";
+    $("player-meta").textContent = [p.faction, p.club].filter(Boolean).join(" · ");
     title = p.name + " — " + mine.event.name + " · Deathclock";
     renderNotices(mine.notices);
     renderTable(mine.current, "the EO");
