@@ -288,7 +288,7 @@ def test_offline_phone_keeps_the_turn_timer_and_queues_its_stop__DC10(
         serve_saved_copy(c1, base, links["id"])
         p1.reload()
         expect(p1.locator("#offline")).to_have_text("Offline — reconnecting")
-        expect(p1.locator("#phase")).to_have_text("Turn 1 — P1")
+        expect(p1.locator("#phase")).to_have_text("Turn 1 — Ann")
         expect(p1.locator("#turn-clock")).to_have_class(RUNNING)
         # The reloaded page counts on from where the timer was, not from a fresh turn.
         wait_until_counted_on(p1, "#turn-clock", online[p1])
@@ -354,7 +354,7 @@ def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__D
             expect(page.locator("#offline")).to_be_visible()
 
         p1.locator("#tap").click()  # Ann ends her turn
-        expect(p1.locator("#phase")).to_have_text("Turn 1 — P2")
+        expect(p1.locator("#phase")).to_have_text("Turn 1 — Bob")
         expect(p1.locator("#turn-clock")).to_have_text("10:00")
         # Nor can Ann's phone see Bob's taps now: her start would say his turn is over.
         expect(p1.locator("#timer-start")).to_have_text("My turn: start my turn timer")
@@ -362,7 +362,7 @@ def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__D
         expect(start).to_have_text("My turn: start my turn timer")
         expect(p2.locator("#turn-timer-note")).to_contain_text("not seen here")
         clicked = tapped(p2, start, seconds=600, text="10:00")
-        expect(p2.locator("#phase")).to_have_text("Turn 1 — P2")
+        expect(p2.locator("#phase")).to_have_text("Turn 1 — Bob")
         expect(p2.locator("#turn-clock")).to_have_class(RUNNING)
         expect(p2.locator("#turn-timer")).to_have_class(re.compile(r"\bunconfirmed\b"))
         expect(p2.locator("#offline")).to_have_text("Offline — 1 tap queued")
@@ -370,11 +370,11 @@ def test_offline_opponent_starts_their_turn_timer_after_an_unseen_end_of_turn__D
         # Bob's phone is back first: alone, his start waits for Ann's end of turn.
         c2.set_offline(False)
         expect(p2.locator("#offline")).to_be_hidden(timeout=15_000)
-        expect(p2.locator("#phase")).to_have_text("Turn 1 — P1")
+        expect(p2.locator("#phase")).to_have_text("Turn 1 — Ann")
         c1.set_offline(False)
-        # A phone tags the turn by its seat; the EO's page names the player.
-        for page, whose in ((p1, "P2"), (p2, "P2"), (eo, "Bob")):
-            expect(page.locator("#phase")).to_have_text(f"Turn 1 — {whose}", timeout=15_000)
+        # Every screen, a phone's as the EO's, names the player whose turn it is.
+        for page in (p1, p2, eo):
+            expect(page.locator("#phase")).to_have_text("Turn 1 — Bob", timeout=15_000)
             expect(page.locator("#turn-clock")).to_have_class(RUNNING)
             # Bob's turn timer runs from his tap on his offline phone, on every screen.
             assert_counted_down_since(page, "#turn-clock", clicked)

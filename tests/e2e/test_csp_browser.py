@@ -55,7 +55,7 @@ def test_csp_lets_every_page_work_and_blocks_inline_script(browser: Any, live_se
 
     # The phone's table page: its socket connects under connect-src 'self'.
     page.goto(quick["p1"]["url"])
-    expect(page.locator("#role")).to_contain_text("P1")
+    expect(page.locator("#role")).to_contain_text("first player")
     page.goto(quick["eo"].replace("#", "/log#"))
     expect(page.locator("#log-status")).to_contain_text("entries")  # its fetch
 

@@ -10,6 +10,7 @@ table log say the same."""
 from __future__ import annotations
 
 import json
+import re
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -167,14 +168,33 @@ def test_the_dispute_panel_after_a_seat_swapping_roll_settles_on_the_right_playe
     log.goto(phone.url.split("#")[0] + "/log#" + phone.url.split("#")[1])
     expect(log.locator("#log-body")).to_contain_text(f"{went_first['name']} deploys")
     expect(log.locator("#log-body")).to_contain_text(f"{went_first['name']} wins")
-    expect(log.locator("#log-body")).not_to_contain_text("P1")
+    # The turns the server wrote by side read by name, the swap followed.
+    expect(log.locator("#log-body")).to_contain_text(
+        f"Tap: end of {went_first['name']}'s deployment"
+    )
+    expect(log.locator("#log-body")).to_contain_text(
+        f"Tap: end of {went_second['name']}'s deployment"
+    )
+
+    # People read names, never seats: both phones and the log, after the swap, name the
+    # players and say who went first and second, and no "P1"/"P2" anywhere.
+    other = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    other.goto(_seat_url(live_server, tid, created, "p2"))
+    order = f"{went_first['name']} (first player) vs {went_second['name']} (second player)"
+    for screen, player, word in ((phone, went_second, "second"), (other, went_first, "first")):
+        expect(screen.locator("#role")).to_have_text(f"{player['name']} · {word} player")
+        expect(screen.locator("#matchup")).to_have_text(order)
+        expect(screen.locator("#side-p1 .seat-tag")).to_have_text("first player")
+    for screen in (phone, other, log):
+        said = screen.evaluate("document.body.innerText")
+        assert not re.search(r"\bP[12]\b", said), said
 
 
-def _seat_url(live_server: str, tid: str, created: dict[str, Any]) -> str:
-    """The first seat's link (the player who went second), as the EO's table list has it."""
+def _seat_url(live_server: str, tid: str, created: dict[str, Any], seat: str = "p1") -> str:
+    """A seat's link ("p1": the player who went second), as the EO's table list has it."""
     tables = httpx.get(
         f"{live_server}/api/events/{created['id']}/tables",
         headers={"X-EO-Token": created["admin_token"]},
     ).json()
-    url: str = next(t for t in tables if t["id"] == tid)["links"]["p1"]["url"]
+    url: str = next(t for t in tables if t["id"] == tid)["links"][seat]["url"]
     return url

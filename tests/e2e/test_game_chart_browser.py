@@ -54,8 +54,8 @@ def test_a_finished_game_is_drawn_on_both_phones_the_log_and_the_eo_view(
         json={"clock_minutes": 60, "scenario": "bunkers", "p1_name": "Ann", "p2_name": "Bob"},
     ).json()
     p1, p2 = _page(browser, links["p1"]["url"]), _page(browser, links["p2"]["url"])
-    expect(p1.locator("#role")).to_contain_text("P1")
-    expect(p2.locator("#role")).to_contain_text("P2")
+    expect(p1.locator("#role")).to_have_text("Ann · first player")
+    expect(p2.locator("#role")).to_have_text("Bob · second player")
     p1.locator("#start").click()
     expect(p1.locator("#side-p1")).to_have_class(RUNNING)
     plays = ((p1, "p2"), (p2, "p1"), (p1, "p2"), (p2, "p1"), (p1, "p2"), (p2, "p1"))

@@ -126,7 +126,8 @@ def test_a_draw_at_the_round_end_and_pause_warnings_on_two_phones__DC8_DC5(
     _shot(eo, tmp_path, "pause-reported-eo")
     eo.locator("#warn-p1").click()
     eo.locator("#confirm-yes").click()
-    expect(p1.locator("#pause-note")).to_contain_text("P1 1")
+    warned = f"Warnings for pausing: {first} 1, {second} 0."
+    expect(p1.locator("#pause-note")).to_contain_text(warned)
 
     # The round's time is up with far more than 5 minutes left: a draw (DC8).
     expect(eo.locator("#call-tie")).to_contain_text("declare a draw")

@@ -52,8 +52,8 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
 
     (c1, c2), (p1, p2), links = _seat_pages(browser, live_server)
     try:
-        expect(p1.locator("#role")).to_contain_text("P1")
-        expect(p2.locator("#role")).to_contain_text("P2")
+        expect(p1.locator("#role")).to_have_text("Ann · first player")
+        expect(p2.locator("#role")).to_have_text("Bob · second player")
         p1.locator("#start").click()
         expect(p1.locator("#side-p1")).to_have_class(RUNNING)
         expect(p2.locator("#side-p1")).to_have_class(RUNNING)
@@ -70,7 +70,7 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
         expect(p1.locator("#side-p2")).to_have_class(RUNNING)
         expect(p1.locator("#side-p1")).not_to_have_class(RUNNING)
-        expect(p1.locator("#phase")).to_have_text("Deployment — P2")
+        expect(p1.locator("#phase")).to_have_text("Deployment — Bob")
         # P2's clock runs on from the tap on P1's phone.
         wait_until_counted_on(p1, "#clock-p2", tap)
         # P2's phone cannot know yet.
@@ -79,10 +79,10 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         # P1 reloads while offline: the queue is kept (localStorage) and shown again.
         serve_saved_copy(c1, live_server, links["id"])
         p1.reload()
-        expect(p1.locator("#role")).to_contain_text("P1")
+        expect(p1.locator("#role")).to_have_text("Ann · first player")
         expect(p1.locator("#offline")).to_have_text("Offline — 1 tap queued")
         expect(p1.locator("#side-p2")).to_have_class(RUNNING)
-        expect(p1.locator("#phase")).to_have_text("Deployment — P2")
+        expect(p1.locator("#phase")).to_have_text("Deployment — Bob")
         wait_until_counted_on(p1, "#clock-p2", tap)
         assert p1.evaluate(STORED_QUEUES) == 1
 
@@ -95,7 +95,7 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         expect(p2.locator("#side-p2")).to_have_class(RUNNING, timeout=BACK_ONLINE_MS)
         expect(p2.locator("#side-p1")).not_to_have_class(RUNNING)
         for page in (p1, p2):
-            expect(page.locator("#phase")).to_have_text("Deployment — P2")
+            expect(page.locator("#phase")).to_have_text("Deployment — Bob")
             expect(page.locator("#side-p2")).to_have_class(RUNNING)
         p1.wait_for_function(f"({STORED_QUEUES})() === 0")
         expect(p1.locator("#merge-refused")).to_have_count(0)
@@ -104,7 +104,7 @@ def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
         # Online again, play goes on as usual: P2 ends deployment.
         p2.locator("#tap").click()
         for page in (p1, p2):
-            expect(page.locator("#phase")).to_have_text("Advance deployment — P1")
+            expect(page.locator("#phase")).to_have_text("Advance deployment — Ann")
             expect(page.locator("#side-p1")).to_have_class(RUNNING)
 
         # The table log tells the merge in words, with the turn each command ended.
@@ -147,7 +147,7 @@ def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
         expect(p2.locator("#tap-hint")).to_contain_text("Offline")
         p2.locator("#tap").click()
         expect(p2.locator("#offline")).to_have_text("Offline — 1 tap queued")
-        expect(p2.locator("#phase")).to_have_text("Advance deployment — P1")
+        expect(p2.locator("#phase")).to_have_text("Advance deployment — Ann")
         expect(p2.locator("#side-p1")).to_have_class(RUNNING)
 
         for context in (c1, c2):
@@ -156,7 +156,7 @@ def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
             expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
         for page in (p1, p2):  # then both merged, whichever came first
             expect(page.locator("#phase")).to_have_text(
-                "Advance deployment — P1", timeout=BACK_ONLINE_MS
+                "Advance deployment — Ann", timeout=BACK_ONLINE_MS
             )
             expect(page.locator("#side-p1")).to_have_class(RUNNING)
             expect(page.locator("#merge-refused")).to_have_count(0)
@@ -234,7 +234,7 @@ def test_a_reload_while_offline_shows_the_table_from_the_service_worker(
     try:
         page = context.new_page()
         page.goto(links["p1"]["url"])
-        expect(page.locator("#role")).to_contain_text("P1")
+        expect(page.locator("#role")).to_have_text("Ann · first player")
         page.locator("#start").click()
         expect(page.locator("#side-p1")).to_have_class(RUNNING)
         # The worker is active and has kept this table's page.
@@ -251,13 +251,13 @@ def test_a_reload_while_offline_shows_the_table_from_the_service_worker(
         page.locator("#tap").click()
         expect(page.locator("#offline")).to_have_text("Offline — 1 tap queued")
         page.reload()
-        expect(page.locator("#role")).to_contain_text("P1")
+        expect(page.locator("#role")).to_have_text("Ann · first player")
         expect(page.locator("#offline")).to_have_text("Offline — 1 tap queued")
-        expect(page.locator("#phase")).to_have_text("Deployment — P2")
+        expect(page.locator("#phase")).to_have_text("Deployment — Bob")
         expect(page.locator("#side-p2")).to_have_class(RUNNING)
 
         context.set_offline(False)
         expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
-        expect(page.locator("#phase")).to_have_text("Deployment — P2")
+        expect(page.locator("#phase")).to_have_text("Deployment — Bob")
     finally:
         context.close()

@@ -106,7 +106,8 @@ def _tap_until(p1: Any, p2: Any, phase: str) -> None:
     for _ in range(12):
         if phase in p1.locator("#phase").inner_text():
             return
-        active = "p1" if "P1" in p1.locator("#phase").inner_text() else "p2"
+        first = p1.locator("#name-p1").inner_text()
+        active = "p1" if "— " + first in p1.locator("#phase").inner_text() else "p2"
         page = pages[active]
         before = p1.locator("#phase").inner_text()
         page.locator("#tap").click()
@@ -168,7 +169,7 @@ def test_prompts_come_at_the_formats_marks_and_the_result_shows_what_decided_it_
     p1 = _phone(browser, links["p1"]["url"])
     p2 = _phone(browser, links["p2"]["url"])
     p1.locator("#start").click()
-    _tap_until(p1, p2, "Turn 2 — P1")
+    _tap_until(p1, p2, f"Turn 2 — {LONG_1}")
     _fits(p1)
     _shot(p1, "long-names-p1")
     _shot(p2, "long-names-p2")

@@ -160,9 +160,10 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     expect(winner.get_by_role("button", name="Go second")).to_be_visible()
     _shot(winner, "4-first-or-second")
     winner.get_by_role("button", name="Go second").click()
-    # The winner goes second: the other player is P1.
-    expect(loser.locator("#role")).to_contain_text("P1")
-    expect(winner.locator("#role")).to_contain_text("P2")
+    # The winner goes second: the other player goes first, and both phones say so.
+    loser_name, winner_name = ("Bob", "Ann") if winner is ann else ("Ann", "Bob")
+    expect(loser.locator("#role")).to_have_text(f"{loser_name} · first player")
+    expect(winner.locator("#role")).to_have_text(f"{winner_name} · second player")
     expect(winner.get_by_role("button", name="Keep my side")).to_be_visible()
     expect(winner.locator("#concede")).to_be_hidden()  # nothing to concede before the game
     _shot(winner, "5-edge")
@@ -170,7 +171,8 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     for page in (ann, bob):
         expect(page.get_by_test_id("objectives-revealed")).to_contain_text("Armory")
         expect(page.get_by_test_id("objectives-revealed")).to_contain_text("Stockpile")
-    expect(loser.locator("#pregame")).to_contain_text("You are P1: you go first")
+    expect(loser.locator("#pregame")).to_contain_text("You go first. ")
+    expect(winner.locator("#pregame")).to_contain_text("You go second. ")
     _shot(loser, "6-done")
     # The scenario's objectives are named by the players' choices (and the scoring sheet).
     for page in (ann, bob):
@@ -194,5 +196,13 @@ def test_two_phones_settle_the_pregame_with_a_simultaneous_reveal(
     log.goto(loser.url.replace("/t/", "/t/").split("#")[0] + "/log#" + loser.url.split("#")[1])
     expect(log.locator("body")).to_contain_text("chose their list")
     expect(log.locator("body")).to_contain_text("Starting roll: ")
-    expect(log.locator("body")).to_contain_text("won the roll and goes second")
+    expect(log.locator("body")).to_contain_text(f"{winner_name} won the roll and goes second")
+    # People read names, never seats: after the roll, both phones and the log name the
+    # players, say who goes first and second, and never say "P1"/"P2".
+    order = f"{loser_name} (first player) vs {winner_name} (second player)"
+    for page in (ann, bob):
+        expect(page.locator("#matchup")).to_have_text(order)
+    for page in (ann, bob, log):
+        said = page.evaluate("document.body.innerText")
+        assert not re.search(r"\bP[12]\b", said), said
     _shot(log, "9-log")

@@ -32,8 +32,8 @@ def test_two_phones_play_to_a_conceded_game__DC3_TS3_TS8(browser: Any, live_serv
     from playwright.sync_api import expect
 
     p1, p2, _ = _seat_pages(browser, live_server)
-    expect(p1.locator("#role")).to_contain_text("P1")
-    expect(p2.locator("#role")).to_contain_text("P2")
+    expect(p1.locator("#role")).to_have_text("Ann · first player")
+    expect(p2.locator("#role")).to_have_text("Bob · second player")
     p1.locator("#start").click()
     expect(p1.locator("#side-p1")).to_have_class(_running())
 
@@ -75,7 +75,7 @@ def test_each_clock_carries_the_value_it_is_drawn_from(browser: Any, live_server
     from playwright.sync_api import expect
 
     p1, _p2, _ = _seat_pages(browser, live_server)
-    expect(p1.locator("#role")).to_contain_text("P1")
+    expect(p1.locator("#role")).to_have_text("Ann · first player")
     started_at = p1.evaluate("Date.now()")
     p1.locator("#start").click()
     expect(p1.locator("#side-p1")).to_have_class(_running())

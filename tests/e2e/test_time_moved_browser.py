@@ -46,7 +46,7 @@ def test_bob_sees_the_time_alices_pass_moved_onto_his_clock_and_disputes_it(
         sockets: list[Any] = []
         bob.on("websocket", lambda socket: sockets.append(socket))
         bob.goto(links["p2"]["url"])
-        expect(bob.locator("#role")).to_contain_text("P2")
+        expect(bob.locator("#role")).to_have_text("Bob · second player")
 
         # Alice's phone (a scripted socket) starts the clock, and she closes it.
         address = live_server.replace("http://", "ws://") + "/ws/tables/" + links["id"]
