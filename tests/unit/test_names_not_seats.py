@@ -12,9 +12,14 @@ where it is made: no script upper-cases anything but a first letter."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+
+from app.domain.formats import FORMATS
+from app.domain.game import Setup, new_game
+from app.tables.warmachine.view import table_info
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
@@ -130,3 +135,16 @@ def test_no_seat_tag_reaches_the_eo_the_hall_or_a_player() -> None:
                 line = code.count("\n", 0, match.start()) + 1
                 found.append(f"{where}:{line}: {match.group(0)!r}")
     assert found == [], "\n".join(found)
+
+
+def test_the_table_info_a_phone_reads_names_no_seat() -> None:
+    """What the server sends every screen of a table about its rules (each scenario's
+    elements, rules and victory words, in every format) says "the first player's
+    friendly flag", never "P1's"."""
+    found = []
+    for rules in FORMATS.values():
+        for scenario in rules.scenarios:
+            game = new_game(Setup(rules.id, scenario.id, 60_000, 75, ("Ann", "Bob")), 0)
+            said = json.dumps(table_info("t1", game), ensure_ascii=False)
+            found += [f"{rules.id}/{scenario.id}: {m}" for m in SEAT.findall(said)]
+    assert found == [], "\n".join(found[:20])
