@@ -59,9 +59,7 @@ def _tap(page: Any, running_next: str) -> None:
     expect(page.locator(f"#side-{running_next}")).to_have_class(RUNNING)
 
 
-def test_ig2014_pre_deployment_tap_says_pre_deployment__DC3(
-    browser: Any, live_server: str
-) -> None:
+def test_ig2014_pre_deployment_tap_says_pre_deployment__DC3(browser: Any, live_server: str) -> None:
     """IG2014 "the first player starts his clock and begins pre-deployment"."""
     from playwright.sync_api import expect
 
@@ -152,7 +150,7 @@ def test_legacy_sheet_shows_the_cp_after_it__legacy_scoring(browser: Any, live_s
 def test_scattered_lines_asks_no_advance_deployment_taps__legacy_scattered_lines(
     browser: Any, live_server: str
 ) -> None:
-    """"Models with advanced deployment must be deployed in the deployment zone during
+    """ "Models with advanced deployment must be deployed in the deployment zone during
     regular deployment"."""
     from playwright.sync_api import expect
 
