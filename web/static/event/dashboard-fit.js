@@ -9,18 +9,28 @@ export function scheduleFit() {
   fitFrame = requestAnimationFrame(fit);
 }
 
+// A text that can change a card's height (a phase line that wraps): the cards are fitted anew.
+export function setFitText(node, text) {
+  if (node.textContent === text) return;
+  node.textContent = text;
+  scheduleFit();
+}
+
 export function fit() {
   const grid = $("tables");
   if (!S.projector) return;
   const cards = grid.querySelectorAll(".dash-card");
   if (!cards.length) return;
+  const widthEm = 21; // wide enough for full names
+  // Each card is measured at its narrowest width, where its long names and phase line
+  // wrap the most: a wider card on the screen is never taller.
   grid.style.fontSize = "";
-  grid.style.setProperty("--cols", "1");
+  grid.style.gridTemplateColumns = "repeat(auto-fill, " + widthEm + "em)";
   const fontSize = parseFloat(getComputedStyle(grid).fontSize) || 16;
   let tallest = 0;
   cards.forEach((c) => (tallest = Math.max(tallest, c.offsetHeight)));
+  grid.style.gridTemplateColumns = "";
   const heightEm = tallest / fontSize;
-  const widthEm = 21; // wide enough for full names
   const gap = 14;
   const top = grid.getBoundingClientRect().top;
   const byes = $("byes");

@@ -2,7 +2,7 @@
 import * as DC from "./common.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
 import { command } from "./dashboard-command.js";
-import { scheduleFit } from "./dashboard-fit.js";
+import { scheduleFit, setFitText } from "./dashboard-fit.js";
 import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, OFFLINE_AFTER_MS, PAUSABLE_PHASES, S, el, eventId, liveRemaining, liveTurnLeft, orderWord, setText, toggleClass } from "./dashboard-state.js";
 import { drawTimerCard } from "./dashboard-timer.js";
 
@@ -269,11 +269,11 @@ export function drawCard(entry, row, toEnd, eo, round) {
     refs["tag_" + key].hidden = !word;
   }
   if (!row) {
-    setText(refs.phase, "—");
+    setFitText(refs.phase, "—");
     return;
   }
   if (row.game === "runewars") return drawTimerCard(entry, row);
-  setText(refs.phase, phaseText(row));
+  setFitText(refs.phase, phaseText(row));
   const timer = row.timer; // DC10: a turn timer instead of chess clocks
   const ms = [liveRemaining(row, 0), liveRemaining(row, 1)];
   const turnLeft = timer ? liveTurnLeft(row) : null;

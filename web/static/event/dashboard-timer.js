@@ -1,6 +1,7 @@
 // A table whose game runs on a round timer (Runewars, DC11): the timer's time left and
 // the game round (1 to 8) instead of two chess clocks; the result as TP and MoV.
 import * as DC from "./common.js";
+import { setFitText } from "./dashboard-fit.js";
 import { setText, toggleClass } from "./dashboard-state.js";
 
 const PHASES = {
@@ -35,7 +36,7 @@ export function timerPhase(row) {
 export function drawTimerCard(entry, row) {
   const { card, refs } = entry;
   toggleClass(card, "round-timer", true);
-  setText(refs.phase, timerPhase(row));
+  setFitText(refs.phase, timerPhase(row));
   const left = timerLeft(row);
   setText(refs.clock_p1, "");
   setText(refs.clock_p2, "");
