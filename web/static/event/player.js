@@ -2,6 +2,7 @@
 // X-Player-Token header, never in a URL). What needs me now, my table and opponent this
 // round, my seat link, my record, the standings; before the event starts, my lists.
 import { $, el } from "../lib/dom.js";
+import { beep, soundLocked, unlockOnTouch, vibrate, watchLock } from "../lib/sound.js";
 import { base, call, error, eventId, keepLoading, renderTable, token } from "./player-page.js";
 
 let listsShownFor = null;
@@ -15,20 +16,9 @@ const SEEN_MOST = 200;
 const BEEPS = [[880, 110], [1320, 170]];
 const BUZZ = [120, 80, 120];
 const LINK_WORDS = { started: "Open my seat", report: "Open my seat to report", vote: "Vote now" };
-const TOUCHES = ["click", "keydown"];
 const alerted = new Set(); // the notices this page has beeped for already
 let notices = [];
 let title = document.title;
-let audio = null;
-
-const settingOn = (key) => {
-  try {
-    return localStorage.getItem(key) !== "off";
-  } catch (e) {
-    return true;
-  }
-};
-const soundOn = () => settingOn("deathclock.sound");
 
 function seenKeys() {
   try {
@@ -47,63 +37,18 @@ function keepSeen(keys) {
   }
 }
 
-// The browser starts sound only after a touch: the first click or key unlocks it.
-const soundLocked = () => !!(window.AudioContext || window.webkitAudioContext) && soundOn() && (!audio || audio.state !== "running");
-
-function showSoundNote() {
-  $("notices-sound").hidden = !soundLocked();
-  if (!soundLocked()) for (const kind of TOUCHES) document.removeEventListener(kind, unlockAudio, true);
-}
-
-function unlockAudio() {
-  const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!Ctx || !soundOn()) return;
-  try {
-    if (!audio) audio = new Ctx();
-    if (audio.state === "suspended") {
-      const resumed = audio.resume();
-      if (resumed && resumed.then) resumed.then(showSoundNote, showSoundNote);
-    }
-  } catch (e) {
-    audio = null;
-  }
-  showSoundNote();
-}
-for (const kind of TOUCHES) document.addEventListener(kind, unlockAudio, true);
-
-function beep() {
-  if (!soundOn() || !audio || audio.state !== "running") return;
-  let at = audio.currentTime + 0.01;
-  for (const [freq, ms] of BEEPS) {
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = freq;
-    gain.gain.setValueAtTime(0.2, at);
-    gain.gain.exponentialRampToValueAtTime(0.001, at + ms / 1000);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(at);
-    osc.stop(at + ms / 1000);
-    at += ms / 1000 + 0.06;
-  }
-}
-
-function buzz() {
-  if (!settingOn("deathclock.vibrate") || !navigator.vibrate) return;
-  try {
-    const activation = navigator.userActivation;
-    if (!activation || activation.hasBeenActive) navigator.vibrate(BUZZ);
-  } catch (e) {
-    /* no vibration here */
-  }
-}
+// The browser starts sound only after a touch (lib/sound.js): the page says so till then.
+const showSoundNote = () => ($("notices-sound").hidden = !soundLocked());
+watchLock(showSoundNote);
+unlockOnTouch();
 
 function renderNotices(list) {
   notices = list || [];
   const seen = seenKeys();
   const fresh = notices.filter((n) => !seen.has(n.key));
   if (fresh.some((n) => !alerted.has(n.key))) {
-    beep();
-    buzz();
+    beep(BEEPS);
+    vibrate(BUZZ);
     document.body.dataset.alerts = String(Number(document.body.dataset.alerts || 0) + 1);
   }
   fresh.forEach((n) => alerted.add(n.key));

@@ -2,6 +2,7 @@
 import { renderArmyLists } from "./army-lists.js";
 import { renderPregame } from "./pregame.js";
 import { renderMoved, renderRefused } from "./moved.js";
+import { renderNeeds } from "./needs.js";
 import { formatClock } from "../lib/clock.js";
 import { $, el, show } from "../lib/dom.js";
 import { awaiting, command, pendingCommand } from "./commands.js";
@@ -21,7 +22,9 @@ import { renderWaiting, roundWaiting } from "./waiting.js";
 
 export function render() {
   renderConnection();
-  if (!S.game || !S.table || renderWaiting()) return;
+  if (!S.game || !S.table) return;
+  renderNeeds(S.game);
+  if (renderWaiting()) return;
   const g = S.game;
   const app = $("app");
   app.classList.toggle("paused", !!g.paused);
