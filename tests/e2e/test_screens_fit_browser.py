@@ -212,5 +212,11 @@ def test_every_clock_and_text_stays_inside_its_box(
         page.screenshot(path=str(ARTIFACTS / f"{screen}-{width}x{height}.png"))
         problems = page.evaluate(MEASURE, [spec.cards, spec.clocks])
         assert problems == [], f"{screen} at {width}×{height}:\n" + "\n".join(problems)
+        if screen == "projector" and size != "phone":  # the hall reads it from afar, unscrolled
+            bottoms = page.evaluate(
+                "[...document.querySelectorAll('.dash-card')]"
+                ".map(c => Math.ceil(c.getBoundingClientRect().bottom))"
+            )
+            assert bottoms and max(bottoms) <= height, (size, bottoms)
     finally:
         context.close()
