@@ -48,7 +48,7 @@ def take_extension(game: Game, actor: c.Actor, _now_ms: int) -> Game:
     timer = _playing(game, actor)
     if game.phase is not Phase.TURN:
         raise RuleError("a turn extension is taken during a turn, not during deployment")
-    return replace(game, timer=timer.declare_extension(game.active))
+    return replace(game, timer=timer.declare_extension(game.active, game.names[game.active]))
 
 
 def start_extension(game: Game, actor: c.Actor, now_ms: int) -> Game:

@@ -54,7 +54,7 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
         raise RuleError("a claim is already waiting for the opponent")
     if not game.scoring_due_at_mark:
         start = game.scoring_from
-        since = f"starts at the end of {start.side.label}'s turn {start.turn}"
+        since = f"starts at the end of {game.turn_words(start)}"
         if not game.scenario.scored:
             since = "is none: the scenario is won by assassination only"
         raise RuleError(f"scenario scoring {since}: the clock loss stands")
@@ -62,12 +62,12 @@ def claim(game: Game, actor: c.Actor, cmd: c.ClaimScenario) -> Game:
     if game.scenario_winner(cp, cmd.scoring) is not seat:
         if game.scenario.condition is not None:
             raise RuleError(
-                f"that scoring does not win {game.scenario.name} for {seat.label} "
+                f"that scoring does not win {game.scenario.name} for {game.names[seat]} "
                 f"({game.scenario.victory_words}): the clock loss stands"
             )
         lead = cp[seat] - cp[seat.other]
         raise RuleError(
-            f"that scoring gives {seat.label} a lead of {lead} CP, not "
+            f"that scoring gives {game.names[seat]} a lead of {lead} CP, not "
             f"{game.format.victory_lead}: no scenario victory; the clock loss stands"
         )
     return replace(game, claim=cmd.scoring)

@@ -79,6 +79,14 @@ class Element:
     #: Its outline and, where the document gives it, its spot on the table.
     shape: Shape | None = None
 
+    def named(self, names: tuple[str, str]) -> str:
+        """Its name in a game, as people read it: an element the rules name by its side
+        ("P1's friendly flag") by its player's name ("Ann's friendly flag")."""
+        owner = self.owner
+        if owner is None or not self.name.startswith(f"{owner.label}'s "):
+            return self.name
+        return f"{names[owner]}'s {self.name[len(owner.label) + 3 :]}"
+
 
 @dataclass(frozen=True, slots=True)
 class Scenario(Generic[G]):

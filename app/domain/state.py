@@ -193,6 +193,10 @@ class Game:
             return (names[1], names[0])
         return names
 
+    def turn_words(self, mark: TurnMark) -> str:
+        """A player's turn by their name, as people read it: "Bob's turn 2"."""
+        return f"{self.names[mark.side]}'s turn {mark.turn}"
+
     @property
     def in_pregame(self) -> bool:
         """The pre-game is under way (the EO may start the clock over it: then it is not)."""
@@ -315,7 +319,8 @@ def in_play(game: Game) -> None:
             "the clock has not started yet: the first player starts it to begin deployment"
         )
     if game.phase is Phase.CLOCK_OUT:
-        raise RuleError(f"{game.flagged.label if game.flagged is not None else 'A'} clock ran out")
+        whose = "A" if game.flagged is None else f"{game.names[game.flagged]}'s"
+        raise RuleError(f"{whose} clock ran out")
     raise RuleError("the game is over")
 
 

@@ -145,11 +145,12 @@ class TurnTimer:
             return self
         return replace(self, running=True, since_ms=now_ms, held=False)
 
-    def declare_extension(self, side: Side) -> TurnTimer:
+    def declare_extension(self, side: Side, name: str) -> TurnTimer:
+        """`side` takes its one extension; `name`: its player's, for a refusal."""
         if not self.timing.extension_ms:
             raise RuleError("this event has no turn extensions")
         if self.extensions_taken[side]:
-            raise RuleError(f"{side.label} has already taken the one turn extension of this game")
+            raise RuleError(f"{name} has already taken the one turn extension of this game")
         return replace(
             self, extensions_taken=put(self.extensions_taken, side, True), extension_due=True
         )

@@ -22,7 +22,7 @@ from app.domain.state import (
 
 
 def start(game: Game, actor: c.Actor, now_ms: int) -> Game:
-    """P1 (or the EO, `who_may_act`) starts P1's clock."""
+    """The first player (or the EO, `who_may_act`) starts the first player's clock."""
     if game.phase is not Phase.READY:
         raise RuleError("the clock is already started")
     if game.in_pregame and actor is not c.Role.EO:  # the EO may start a stuck table
@@ -36,13 +36,14 @@ def pass_turn(game: Game, actor: c.Actor, cmd: c.PassTurn, now_ms: int) -> Game:
     """A tap of the active player (`who_may_act`) ends their deployment step or turn."""
     seat_of(actor)
     in_play(game)
+    names = game.names
     if game.interrupted:
         raise RuleError(
-            f"{game.active.other.label}'s clock runs for an interrupt: switch back first"
+            f"{names[game.active.other]}'s clock runs for an interrupt: switch back first"
         )
     if cmd.expect is not game.active:
         raise StaleCommand(
-            f"{game.active.label}'s clock is running, not {cmd.expect.label}'s: tap ignored"
+            f"{names[game.active]}'s clock is running, not {names[cmd.expect]}'s: tap ignored"
         )
     game = replace(game, undo=None, undo_outcome=None)  # a new tap: the last undo is past
     undo = Undo(tap_at_ms=now_ms, before=game)
@@ -73,12 +74,12 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     kill_box = game.format.kill_box
     if kill_box_due and turn_end.kill_box is None:
         raise BadInput(
-            "kill box: " + kill_box.question.format(whose=f"{who.label}'s", their="their")
+            "kill box: " + kill_box.question.format(whose=f"{game.names[who]}'s", their="their")
         )
     if not kill_box_due and turn_end.kill_box:
         raise BadInput(_kill_box_not_due(game))
     if scoring_due and turn_end.scoring is None:
-        raise BadInput(f"score the end of {who.label}'s turn {game.turn} first")
+        raise BadInput(f"score the end of {game.turn_words(game.mark)} first")
     if not scoring_due and turn_end.scoring is not None:
         raise BadInput(_scoring_not_due(game))
     cp, destroyed, tally = game.control_points, game.objectives_destroyed, game.earned
@@ -114,14 +115,14 @@ def _scoring_not_due(game: Game) -> str:
     if not game.scenario.scored:
         return f"{game.scenario.name} is won by assassination only: nothing is scored"
     start = game.scoring_from
-    return f"scoring starts at the end of {start.side.label}'s turn {start.turn}"
+    return f"scoring starts at the end of {game.turn_words(start)}"
 
 
 def _kill_box_not_due(game: Game) -> str:
     if not game.scenario.kill_box:
         return f"{game.scenario.name} has no kill box"
     start = game.format.kill_box.start
-    return f"the kill box is checked from the end of {start.side.label}'s turn {start.turn}"
+    return f"the kill box is checked from the end of {game.turn_words(start)}"
 
 
 def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:
@@ -132,12 +133,12 @@ def switch(game: Game, actor: c.Actor, cmd: c.SwitchClock, now_ms: int) -> Game:
     inactive = game.active.other
     if cmd.to is inactive:
         if game.interrupted:
-            raise StaleCommand(f"{inactive.label}'s clock already runs for the interrupt")
+            raise StaleCommand(f"{game.names[inactive]}'s clock already runs for the interrupt")
         if seat is not game.active:
             raise NotYourSeat(
                 "it is your opponent's turn: only they may switch the clock to you for an interrupt"
             )
         return replace(game, interrupted=True, clock=game.clock.run(inactive, now_ms), undo=None)
     if not game.interrupted:
-        raise StaleCommand(f"{game.active.label}'s clock is already running")
+        raise StaleCommand(f"{game.names[game.active]}'s clock is already running")
     return replace(game, interrupted=False, clock=game.clock.run(game.active, now_ms), undo=None)

@@ -130,7 +130,7 @@ def test_capture_the_flag_two_cp_for_the_enemy_flag_from_p2_turn_3__TS10_capture
     table.play_to(3, P1)
     assert not table.game.scoring_due  # P1's turn 3 is not scored yet
     table.play_to(3, P2)
-    with pytest.raises(BadInput, match="scored only by P1"):
+    with pytest.raises(BadInput, match="scored only by Player 1"):
         table.tap(score=held(flag_p2=P2))  # his own flag
     assert table.tap(score=held(flag_p1=P2)).control_points == (0, 1)
     assert table.tap(score=held(flag_p2=P1)).control_points == (1, 1)
@@ -163,7 +163,7 @@ def test_unlikely_alliance_three_cp_from_p2_turn_3__TS10_unlikely_alliance() -> 
 def test_gauntlet_scores_only_on_the_opponents_side_edge_2_centre_1__TS10_gauntlet() -> None:
     table = legacy("gauntlet")
     table.play_to(3, P2)
-    with pytest.raises(BadInput, match="scored only by P2"):
+    with pytest.raises(BadInput, match="scored only by Player 2"):
         table.tap(score=held(gauntlet_p1_edge=P1))  # on his own side
     game = table.tap(score=held(gauntlet_p2_centre=P1, gauntlet_p1_centre=P2))
     assert game.control_points == (1, 1)  # either player scores at any turn's end

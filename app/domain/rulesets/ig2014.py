@@ -75,24 +75,28 @@ def _dominated(game: Game, scoring: c.Scoring) -> tuple[BySide[int], BySide[int]
     """CP gained by dominating, and CP each side loses first (a dominated friendly flag)."""
     gained: BySide[int] = (0, 0)
     loses: BySide[int] = (0, 0)
+    names = game.names
     for side in Side:
         mine = [e for e, s in scoring.dominate.items() if s is side]
         if len(mine) > 1:
+            choose = ", ".join(held(game.scenario, e, names).named(names) for e in mine)
             raise BadInput(
-                f"{side.label}'s caster dominates one element only: choose one of {', '.join(mine)}"
+                f"{names[side]}'s caster dominates one element only: choose one of {choose}"
             )
     for element_id, side in scoring.dominate.items():
-        element = held(game.scenario, element_id, game.removed)
+        element = held(game.scenario, element_id, names, game.removed)
         if element_id in scoring.control:
-            raise BadInput(f"{element.name} is dominated, so it is not also controlled")
+            raise BadInput(f"{element.named(names)} is dominated, so it is not also controlled")
         if element.owner is side:
             if not (element.friendly_dominate_cp or element.friendly_dominate_penalty):
-                raise BadInput(f"{side.label} scores nothing for dominating {element.name}")
+                raise BadInput(
+                    f"{names[side]} scores nothing for dominating {element.named(names)}"
+                )
             gained = put(gained, side, gained[side] + element.friendly_dominate_cp)
             loses = put(loses, side.other, loses[side.other] + element.friendly_dominate_penalty)
             continue
         if element.dominate_cp is None:
-            raise BadInput(f"{element.name} cannot be dominated")
+            raise BadInput(f"{element.named(names)} cannot be dominated")
         gained = put(gained, side, gained[side] + element.dominate_cp)
     return gained, loses
 
@@ -101,11 +105,15 @@ def score_sheet(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozen
     """Scenario scoring at the end of a turn: control, dominate, enemy objectives."""
     gained, loses = _dominated(game, scoring)
     for element_id, side in scoring.control.items():
-        element = held(game.scenario, element_id, game.removed)
+        element = held(game.scenario, element_id, game.names, game.removed)
         if element.owner is side:
-            raise BadInput(f"{side.label} scores {element.name} only by dominating it")
+            raise BadInput(
+                f"{game.names[side]} scores {element.named(game.names)} only by dominating it"
+            )
         gained = put(gained, side, gained[side] + element.control_cp)
-    fallen, destroyed = objectives_fallen(game.scenario, scoring, game.objectives_destroyed)
+    fallen, destroyed = objectives_fallen(
+        game.scenario, scoring, game.objectives_destroyed, game.names
+    )
     before = game.control_points
     cp = (
         max(0, before[0] - loses[0]) + gained[0] + fallen[0],

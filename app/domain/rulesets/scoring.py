@@ -11,18 +11,21 @@ from app.domain.errors import BadInput, RuleError
 from app.domain.scenarios import Element, ElementKind, G, Scenario
 
 
-def held(scenario: Scenario[G], element_id: str, removed: Iterable[str] = ()) -> Element:
-    """A zone or flag of the scenario still on the table."""
+def held(
+    scenario: Scenario[G], element_id: str, names: tuple[str, str], removed: Iterable[str] = ()
+) -> Element:
+    """A zone or flag of the scenario still on the table; `names`: the players', side by
+    side, to name an element in a refusal."""
     element = scenario.element(element_id)
     if element is None or element.kind is ElementKind.OBJECTIVE:
         raise BadInput(f"{scenario.name} has no zone or flag {element_id!r}")
     if element_id in removed:
-        raise BadInput(f"{element.name} was removed from the table: it is not scored")
+        raise BadInput(f"{element.named(names)} was removed from the table: it is not scored")
     return element
 
 
 def objectives_fallen(
-    scenario: Scenario[G], scoring: c.Scoring, already: frozenset[str]
+    scenario: Scenario[G], scoring: c.Scoring, already: frozenset[str], names: tuple[str, str]
 ) -> tuple[BySide[int], frozenset[str]]:
     """Each enemy objective the opponent destroyed scores its CP once for that opponent;
     one removed otherwise is gone without scoring. Returns (CP gained, now destroyed)."""
@@ -36,7 +39,7 @@ def objectives_fallen(
         if element is None or element.kind is not ElementKind.OBJECTIVE:
             raise BadInput(f"{scenario.name} has no objective {objective_id!r}")
         if objective_id in destroyed:
-            raise RuleError(f"{element.name} was already scored (once per objective)")
+            raise RuleError(f"{element.named(names)} was already scored (once per objective)")
         destroyed.add(objective_id)
         if objective_id in scoring.destroyed:
             owner = element.owner if element.owner is not None else Side.P1

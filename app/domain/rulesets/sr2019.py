@@ -112,9 +112,11 @@ def score_sheet(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozen
         raise BadInput(f"{game.format.name} scores control only: nothing is dominated")
     gained: BySide[int] = (0, 0)
     for element_id, side in scoring.control.items():
-        element = held(game.scenario, element_id)
+        element = held(game.scenario, element_id, game.names)
         gained = put(gained, side, gained[side] + element.control_cp)
-    fallen, destroyed = objectives_fallen(game.scenario, scoring, game.objectives_destroyed)
+    fallen, destroyed = objectives_fallen(
+        game.scenario, scoring, game.objectives_destroyed, game.names
+    )
     return added(added(game.control_points, gained), fallen), destroyed
 
 

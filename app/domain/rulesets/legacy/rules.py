@@ -54,14 +54,15 @@ def _checked(game: Game, scoring: c.Scoring, *, own_turn: bool) -> list[tuple[El
     if scoring.destroyed or scoring.removed:
         raise BadInput(f"{game.scenario.name} has no objectives")
     controlled = []
+    names = game.names
     for element_id, side in sorted(scoring.control.items()):
-        element = held(game.scenario, element_id)
+        element = held(game.scenario, element_id, names)
         if element.owner is side:
-            raise BadInput(f"{element.name} is scored only by {side.other.label}")
+            raise BadInput(f"{element.named(names)} is scored only by {names[side.other]}")
         if own_turn and side is not game.active:
             raise BadInput(
                 f"{game.scenario.name}: only the player ending the turn "
-                f"({game.active.label}) scores, so {side.label} scores nothing now"
+                f"({names[game.active]}) scores, so {names[side]} scores nothing now"
             )
         controlled.append((element, side))
     return controlled
