@@ -203,6 +203,7 @@ def test_prompts_come_at_the_formats_marks_and_the_result_shows_what_decided_it_
     expect(p1.locator("#toast")).to_contain_text("whole number")
     expect(p1.locator("#toast")).to_have_class(re.compile(r"\berror\b"))
     expect(p2.locator("#result-by")).to_contain_text(LONG_1 + "'s report")
+    expect(p2.locator("#result-by")).to_contain_text("your report")  # a phone says "your"
     for page in (p1, p2):
         page.locator("#report-apd").fill("30")
         page.locator("#report-submit").click()

@@ -220,7 +220,7 @@ export function renderResult(g) {
     setText("result", g.ending ? endingText(g.ending) : "Game over");
     const waiting = [];
     if (g.final_scoring_due) waiting.push("the final scoring");
-    for (const d of dueList()) if (d.kind === "report") waiting.push(nameOf(d.by) + "'s report");
+    for (const d of dueList()) if (d.kind === "report") waiting.push(d.by === me() ? "your report" : nameOf(d.by) + "'s report");
     if (due("scenario_presence")) waiting.push(collectedLabel().replace(/ \(.*$/, ""));
     setText("result-by", waiting.length ? "Waiting for " + waiting.join(", ") + "." : "");
     renderResultTable(null, g);
