@@ -16,8 +16,6 @@ from app.domain.errors import BadInput
 QP_2019: Mapping[int, int] = {1: 10, 2: 7, 3: 4}
 #: "A player who earns 10 or more QPs qualifies" (no limit on how many qualify).
 QUALIFYING_QP = 10
-#: "All officially sanctioned Masters and Champions events are eligible to be IGQ events."
-IGQ_FORMATS = frozenset({"masters2019", "champions2019"})
 #: "within 14 days of completion of the event"
 REPORT_DAYS = 14
 DAY_MS = 24 * 60 * 60 * 1000
@@ -26,7 +24,8 @@ MASTERS_QUALIFIER_MINIMUM = 32
 #: "Tournament participant minimum: 32", for a sanctioned Masters or Champions event.
 PARTICIPANT_MINIMUM = 32
 
-#: A season's kinds: an Iron Gauntlet season of IGQs, or a Masters tournament's qualifiers.
+#: A season's kinds: an Iron Gauntlet season of IGQs, or a Masters tournament's qualifiers
+#: (a format says which it counts in: its ruleset's `seasons`).
 IRON_GAUNTLET = "iron gauntlet"
 MASTERS_QUALIFIERS = "masters qualifiers"
 KINDS = (IRON_GAUNTLET, MASTERS_QUALIFIERS)

@@ -131,6 +131,9 @@ class Ruleset(Generic[G]):
     standings_order: tuple[str, ...] = ("tp", "sos", "control_points", "army_points_destroyed")
     #: ST4: (first place, last place, points) for a qualifier's final standings.
     qualifier_points: tuple[tuple[int, int, int], ...] = ()
+    #: The seasons an event of this format counts in (app.domain.qualifiers' kinds: an
+    #: Iron Gauntlet qualifier, ST4 2019; a Masters tournament's qualifiers).
+    seasons: tuple[str, ...] = ()
     #: The army-list choices the EO has for an event, and the one taken when the EO
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (ONE_LIST,)

@@ -119,8 +119,7 @@ class Seasons:
             event_token.strip().encode(), event.admin_token.encode()
         ):
             raise Unauthorized("adding an event needs its EO's link as well")
-        allowed = q.IGQ_FORMATS if season.kind == q.IRON_GAUNTLET else {"masters2019"}
-        if event.format_id not in allowed:
+        if season.kind not in get_format(event.format_id).seasons:
             fmt = get_format(event.format_id).name
             what = (
                 "Masters or Champions events can be Iron Gauntlet qualifiers"
@@ -278,7 +277,7 @@ class Seasons:
         return event
 
     def _final_field(self, season: SeasonRecord, spec: FinalSpec) -> list[tuple[str, int | None]]:
-        if spec.format_id not in q.IGQ_FORMATS:
+        if q.IRON_GAUNTLET not in get_format(spec.format_id).seasons:
             raise BadInput("a final is a Masters or Champions event")
         if season.kind == q.MASTERS_QUALIFIERS:
             _, problem = self.field_problem(season.id)
@@ -335,7 +334,7 @@ class Seasons:
     def import_qp_list(self, event_id: str, text: str) -> int:
         """A QP list pasted on an event: its players registered, seeded by their QPs."""
         event = self.book.event(event_id)
-        if event.format_id not in q.IGQ_FORMATS:
+        if q.IRON_GAUNTLET not in get_format(event.format_id).seasons:
             raise BadInput("QP seeding is for a Masters or Champions world final")
         field = q.parse_qp_list(text)
         self.seed_players(event_id, list(field))

@@ -1,5 +1,7 @@
 """Masters and Champions 2019 (shared/seeds/masters-champions-2019.txt): Steamroller
-2019's games, 75 points with 60 minutes each (DC1), and their own army lists."""
+2019's games, 75 points with 60 minutes each (DC1), and their own army lists. "All
+officially sanctioned Masters and Champions events are eligible to be Iron Gauntlet
+Qualifier (IGQ) events"; a Masters tournament's qualifiers are Masters events."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from types import MappingProxyType
 
 from app.domain.army_lists.list_rule import ListRule
 from app.domain.prizes import CHAMPIONS_PRIZES, MASTERS_PRIZES
+from app.domain.qualifiers import IRON_GAUNTLET, MASTERS_QUALIFIERS
 from app.domain.rulesets.sr2019 import steamroller
 
 #: Masters: a Dyad requires two army lists, a Trinity three; the EO advertises which.
@@ -21,6 +24,7 @@ MASTERS2019 = steamroller(
     default_lists=None,
     prizes=MASTERS_PRIZES,
     variants=(),  # the Masters document names no event variants
+    seasons=(IRON_GAUNTLET, MASTERS_QUALIFIERS),
 )
 
 #: "Champions ADR": the battlegroup box warcasters and warlocks always on the roster.
@@ -55,4 +59,5 @@ CHAMPIONS2019 = steamroller(
     default_lists=2,
     prizes=CHAMPIONS_PRIZES,
     variants=(),  # the Champions document names no event variants
+    seasons=(IRON_GAUNTLET,),
 )
