@@ -200,4 +200,3 @@ def public_wire(wire: dict[str, Any]) -> dict[str, Any]:
 
 def _public_item(sub: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in sub.items() if k not in ("device", "seq")}
-

@@ -24,9 +24,7 @@ from app.domain.time_moved_rules import (
 _CLOCK_MOVES = (c.PassTurn, c.SwitchClock)
 
 
-def apply(
-    game: Game, actor: c.Actor, command: Any, now_ms: int, *, logged: bool = False
-) -> Game:
+def apply(game: Game, actor: c.Actor, command: Any, now_ms: int, *, logged: bool = False) -> Game:
     """The Warmachine table's rules, with the notes of time moved: their dispute and the
     EO's settlement (each checks who sends it). `logged`: as `warmachine.apply`."""
     if isinstance(command, DisputeTimeMoved | SettleTimeMoved):
