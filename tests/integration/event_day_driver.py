@@ -30,6 +30,7 @@ DISPUTE = "my caster was out of range"
 SETTLED = "a unit was counted twice"
 OVERTURNED = "the caster was out of range: the assassination did not happen"
 CORRECTED = "the flag was scored at the end"
+GAME_LOSS = "moved models after the turn ended"
 #: The army points the winner reports destroyed, by how the game ended (a concession's
 #: winner reports less than half the opponent's army: TS8 gives them that much).
 WON_APD = {"assassination": 41, "scenario": 33, "concession": 20, "clock": 27}
@@ -65,7 +66,8 @@ class Plan:
     loser: str = "p2"
     #: "confirm"; "dispute": the loser disputes, the EO settles it (the winner's APD
     #: less), "overturn": the same, but the EO finds for the loser; "correct": both
-    #: confirm, the EO corrects it (the winner's CP more).
+    #: confirm, the EO corrects it (the winner's CP more); "game loss": both confirm, the
+    #: EO records a game loss against the winner (warnings and penalties).
     after: str = "confirm"
 
 
@@ -84,7 +86,7 @@ ROUNDS: tuple[tuple[Plan, Plan, Plan], ...] = (
     ),
     (
         Plan("concession", 1, True, "p2", "correct"),
-        Plan("clock", 1, True, "p1"),
+        Plan("clock", 1, True, "p1", "game loss"),
         Plan("assassination", 0, False, "p2", "dispute"),
     ),
 )
@@ -246,6 +248,20 @@ class EventDay:
             await seats.send(phone, "confirm")
         if plan.after == "correct":
             await self.settle(game, pairing["table_id"], {"cp": 1}, CORRECTED)
+        if plan.after == "game loss":
+            await self.game_loss(number, game)
+
+    async def game_loss(self, number: int, game: Game) -> None:
+        """The EO records a game loss against the round's winner: the opponent wins, the
+        points stand, the reason says why (warnings and penalties)."""
+        winner = next(
+            p for p in (await self.http.get(self.api)).json()["players"] if p["name"] == game.winner
+        )
+        body = {"player": winner["id"], "kind": "game_loss", "reason": GAME_LOSS, "round": number}
+        given = await self.http.post(f"{self.api}/penalties", json=body)
+        assert given.status_code in (200, 201), given.text
+        game.reason = f"Game loss for {game.winner}: {GAME_LOSS}"
+        game.winner, game.method = game.opponent(game.winner), "eo"
 
     async def settle_disputes(self, number: int) -> None:
         """The EO settles each dispute of the round from the pre-filled editor."""

@@ -9,8 +9,8 @@ and one is added late before round 2, so every round has a bye. At table 1 of ev
 round the second seat's player wins the starting roll (without the pre-game, the dice
 rolled at the table, entered on a phone) and goes first; games end by assassination,
 scenario, concession and clock; a loser disputes and the EO settles it from the
-pre-filled editor (once for the loser); the EO corrects a confirmed result, each with a
-reason. After each round every surface is read and must agree with what the script
+pre-filled editor (once for the loser); the EO corrects a confirmed result, and records a
+game loss against a winner, each with a reason. After each round every surface is read and must agree with what the script
 played: who played whom, who went first, the result, TP, CP, APD, the list played and
 the standings."""
 
