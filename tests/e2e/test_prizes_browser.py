@@ -44,6 +44,7 @@ def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
     sport.locator("#vote-best_sport").click()
     expect(sport).to_have_attribute("data-status", "open")
     expect(sport).to_contain_text("count stays hidden")
+    expect(sport.locator(".vote-turnout")).to_have_text("0 of 4 have voted")
 
     phones = []
     for voter, choice in (("Ann", "Dee"), ("Bob", "Dee"), ("Cal", "Ann")):
@@ -68,6 +69,9 @@ def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
     sport = admin.locator("#prize-best_sport")
     expect(sport).to_have_attribute("data-status", "open")
     expect(sport.locator(".prize-count")).to_have_count(0)  # no count before the close
+    # The EO sees how many have voted (Ann's change of mind counts once), never for whom.
+    expect(sport.locator(".vote-turnout")).to_have_text("3 of 4 have voted")
+    assert "Dee" not in sport.locator(".vote-turnout").inner_text()
     admin.screenshot(path=str(ARTIFACTS / "prizes-eo-vote-open.png"), full_page=True)
 
     sport.locator("#close-best_sport").click()
