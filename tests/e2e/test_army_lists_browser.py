@@ -111,16 +111,20 @@ def test_the_opponents_lists_on_the_phone_before_and_during_the_game(
     # Through the pre-game to the clock: the lists stay on both phones during play.
     ann.get_by_role("button", name="Armory").click()
     bob.get_by_role("button", name="Stockpile").click()
-    for _ in range(10):
+    # The server's dice: a tie is rolled again. Each attempt waits until both dice are in
+    # (the order to choose, or one more tie shown), never on a page still mid-roll.
+    for attempt in range(10):
         ann.get_by_role("button", name="Roll a d6").click()
         bob.get_by_role("button", name="Roll a d6").click()
         ann.wait_for_function(
-            "() => ['First or second', 'Starting roll'].includes("
-            "document.querySelector('#pregame h2').textContent)"
+            "n => document.querySelector('#pregame h2').textContent === 'First or second'"
+            " || [...document.querySelectorAll('#pregame .pg-roll')]"
+            ".filter(p => p.textContent.includes('roll again')).length > n",
+            arg=attempt,
         )
-        first = ann if ann.get_by_role("button", name="Go first").count() else bob
-        if first.get_by_role("button", name="Go first").count():
+        if ann.locator("#pregame h2").inner_text() == "First or second":
             break
+    first = ann if ann.get_by_role("button", name="Go first").count() else bob
     first.get_by_role("button", name="Go first").click()
     second = bob if first is ann else ann
     second.get_by_role("button", name="Keep my side").click()
