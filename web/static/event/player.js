@@ -99,15 +99,16 @@ function renderLists(player) {
 function renderRecord(rows) {
   const body = $("record-body");
   body.textContent = "";
-  if (!rows.length) body.append(el("tr", null, el("td", { colspan: "6", class: "muted", text: "No games yet." })));
+  if (!rows.length) body.append(el("tr", null, el("td", { colspan: "5", class: "muted", text: "No games yet." })));
+  // The list I played goes under the opponent's name: a phone has no room for a column.
   for (const r of rows) {
+    const played = r.list_played ? el("span", { class: "list-cell small", text: "My list: " + r.list_played }) : null;
     body.append(
       el(
         "tr",
         null,
         el("td", { class: "num", text: String(r.round) }),
-        el("td", { text: r.opponent }),
-        el("td", { class: "list-cell", text: r.list_played || "" }),
+        el("td", null, el("span", { class: "record-opponent", text: r.opponent }), played),
         el("td", { text: r.result }),
         el("td", { class: "num", text: String(r.control_points) }),
         el("td", { class: "num", text: String(r.army_points_destroyed) })
