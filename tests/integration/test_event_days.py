@@ -10,9 +10,10 @@ round the second seat's player wins the starting roll (without the pre-game, the
 rolled at the table, entered on a phone) and goes first; games end by assassination,
 scenario, concession and clock; a loser disputes and the EO settles it from the
 pre-filled editor (once for the loser); the EO corrects a confirmed result, and records a
-game loss against a winner, each with a reason. After each round every surface is read and must agree with what the script
-played: who played whom, who went first, the result, TP, CP, APD, the list played and
-the standings."""
+game loss against a winner, each with a reason. After each round every surface is read
+and must agree with what the script played: who played whom, who went first, the
+result, TP, CP, APD, the list played and the standings; a Masters or Champions event,
+once over, is held as an Iron Gauntlet qualifier and its season says the same top three."""
 
 from __future__ import annotations
 
@@ -124,6 +125,30 @@ def _check_words(run: EventDay, number: int, readings: dict[Any, dict[str, Any]]
             assert not re.search(r"\bP[12]\b", words), (key, surface, words)
 
 
+async def _check_season(http: httpx.AsyncClient, event_id: str) -> None:
+    """The event over, held as an Iron Gauntlet qualifier: the season's top three, their
+    places and QPs (ST4 2019: 10, 7, 4) are the standings', on the report and its CSV."""
+    made = await http.post("/api/seasons", json={"name": "Circuit"})
+    assert made.status_code == 201, made.text
+    season = made.json()
+    keeper = {"X-Keeper-Token": season["keeper_token"]}
+    body = {"event_id": event_id, "event_key": http.headers["X-EO-Token"]}
+    held = await http.post(f"/api/seasons/{season['id']}/events", json=body, headers=keeper)
+    assert held.status_code == 204, held.text
+    at = f"/api/seasons/{season['id']}/events/{event_id}/report"
+    report = (await http.get(at)).json()
+    standings = (await http.get(f"/api/events/{event_id}/standings")).json()
+    top = [(row["rank"], row["name"]) for row in standings if row["rank"] <= 3]
+    assert [(t["rank"], t["name"]) for t in report["top_three"]] == top
+    assert [t["qp"] for t in report["top_three"]] == [{1: 10, 2: 7, 3: 4}[r] for r, _ in top]
+    csv_text = (await http.get(f"{at}.csv")).text
+    assert all(name in csv_text for _, name in top)
+    table = (await http.get(f"/api/seasons/{season['id']}")).json()
+    assert {(row["name"], row["qp"]) for row in table["players"] if row["qp"]} == {
+        (name, {1: 10, 2: 7, 3: 4}[r]) for r, name in top
+    }
+
+
 @pytest.mark.parametrize("pregame", PREGAME.values(), ids=PREGAME.keys())
 @pytest.mark.parametrize("day", DAYS.values(), ids=DAYS.keys())
 async def test_an_event_day_agrees_on_every_surface__TS9_ST1_RP2_RP3_RP7(
@@ -151,6 +176,8 @@ async def test_an_event_day_agrees_on_every_surface__TS9_ST1_RP2_RP3_RP7(
 
         view = (await http.get(f"/api/events/{run.event_id}")).json()
         assert view["event"]["planned_rounds"] == 3 and view["event"]["over"]  # RP1
+        if day.format in ("masters2019", "champions2019"):
+            await _check_season(http, run.event_id)
         late = run.ids[LATE]
         sheet = (await http.get(f"/api/events/{run.event_id}/players/{late}/sheet")).json()
         assert sheet["rounds"][0] == {
