@@ -40,24 +40,34 @@ def started_round(
     return StartedRound(created, http, tables)
 
 
-def first_seat_goes_first(live_server: str, table: dict[str, Any]) -> None:
-    """Who goes first at a started round's table, settled off the clock as the round's
-    start opens it: the dice rolled at the table go the first seat's way, its player
-    goes first and starts deployment (their clock runs)."""
+def seat_sends(
+    live_server: str, table: dict[str, Any], seat: str, device: str, *commands: dict[str, Any]
+) -> None:
+    """A phone of `seat` (a device of its own: sequence numbers count per device) sends
+    its commands over the table's socket; each must be acked."""
     from websockets.sync.client import connect
 
-    token = table["links"]["p1"]["url"].split("#k=", 1)[1]
-    settle = (
-        {"c": "roll", "at_table": [6, 1]},
-        {"c": "choose_order", "first": True},
-        {"c": "start"},
-    )
-    ws_base = live_server.replace("http://", "ws://")
-    with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
-        ws.send(json.dumps({"t": "hello", "token": token, "device": "first-player"}))
+    token = table["links"][seat]["url"].split("#k=", 1)[1]
+    with connect(f"{live_server.replace('http://', 'ws://')}/ws/tables/{table['id']}") as ws:
+        ws.send(json.dumps({"t": "hello", "token": token, "device": device}))
         ws.recv(timeout=60)
-        for seq, command in enumerate(settle, start=1):
+        for seq, command in enumerate(commands, start=1):
             ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
             while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
                 pass
             assert reply["t"] == "ack", reply
+
+
+def first_seat_goes_first(live_server: str, table: dict[str, Any]) -> None:
+    """Who goes first at a started round's table, settled off the clock as the round's
+    start opens it: the dice rolled at the table go the first seat's way, its player
+    goes first and starts deployment (their clock runs)."""
+    seat_sends(
+        live_server,
+        table,
+        "p1",
+        "first-player",
+        {"c": "roll", "at_table": [6, 1]},
+        {"c": "choose_order", "first": True},
+        {"c": "start"},
+    )

@@ -5,15 +5,13 @@ comes to the open page by itself, newest first, counted in the page's title."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
-from tests.e2e.events import first_seat_goes_first
+from tests.e2e.events import first_seat_goes_first, seat_sends
 
 pytestmark = pytest.mark.browser
 
@@ -149,22 +147,6 @@ def test_the_new_event_form_asks_champions_for_its_active_duty_roster(
     assert event["active_duty_roster"].startswith("Leaders:\nButcher 3")
 
 
-def _seat_sends(
-    live_server: str, table: dict[str, Any], seat: str, device: str, *commands: Any
-) -> None:
-    """One player's phone (a device of its own: sequence numbers count per device) sends
-    its commands; each must be acked."""
-    token = table["links"][seat]["url"].split("#k=", 1)[1]
-    with connect(f"{live_server.replace('http://', 'ws://')}/ws/tables/{table['id']}") as ws:
-        ws.send(json.dumps({"t": "hello", "token": token, "device": device}))
-        ws.recv(timeout=60)
-        for seq, command in enumerate(commands, start=1):
-            ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
-            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
-                pass
-            assert reply["t"] == "ack", reply
-
-
 def test_the_players_page_tells_them_what_needs_them_from_pairing_to_result__TS9(
     browser: Any, live_server: str
 ) -> None:
@@ -221,7 +203,7 @@ def test_the_players_page_tells_them_what_needs_them_from_pairing_to_result__TS9
         f"/api/events/{eid}/tables/{table['id']}/command", json={"c": "call_tie"}, headers=eo
     )
     assert called.is_success, called.text
-    _seat_sends(live_server, table, bob, "bob-1", {"c": "report", "army_points_destroyed": 10})
+    seat_sends(live_server, table, bob, "bob-1", {"c": "report", "army_points_destroyed": 10})
     expect(notices).to_have_count(1)  # on the page's own 15 s read: the game is over
     expect(notices.first.locator("p")).to_have_text(
         "New Bob has reported your game: open your seat and report yours."
@@ -231,7 +213,7 @@ def test_the_players_page_tells_them_what_needs_them_from_pairing_to_result__TS9
     assert alerts() == 3
 
     # Ann reports, both confirm; the EO corrects the result, giving the reason.
-    _seat_sends(
+    seat_sends(
         live_server,
         table,
         ann,
@@ -239,7 +221,7 @@ def test_the_players_page_tells_them_what_needs_them_from_pairing_to_result__TS9
         {"c": "report", "army_points_destroyed": 5},
         {"c": "confirm"},
     )
-    _seat_sends(live_server, table, bob, "bob-2", {"c": "confirm"})
+    seat_sends(live_server, table, bob, "bob-2", {"c": "confirm"})
     result = {
         "winner": "p1" if ann == "p1" else "p2",
         "control_points": [0, 0],

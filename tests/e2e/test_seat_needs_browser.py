@@ -5,30 +5,16 @@ opponent's report waiting for theirs, and the result the EO entered with its rea
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
+
+from tests.e2e.events import seat_sends
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _sends(live_server: str, table: dict[str, Any], seat: str, device: str, *cmds: Any) -> None:
-    """A phone of `seat` (its own device: sequence numbers count per device) sends its
-    commands; each must be acked."""
-    token = table["links"][seat]["url"].split("#k=", 1)[1]
-    with connect(f"{live_server.replace('http://', 'ws://')}/ws/tables/{table['id']}") as ws:
-        ws.send(json.dumps({"t": "hello", "token": token, "device": device}))
-        ws.recv(timeout=60)
-        for seq, command in enumerate(cmds, start=1):
-            ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
-            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
-                pass
-            assert reply["t"] == "ack", reply
 
 
 def test_the_seat_page_counts_what_needs_its_player_in_the_title__TS9(
@@ -62,7 +48,7 @@ def test_the_seat_page_counts_what_needs_its_player_in_the_title__TS9(
 
     # Who goes first is settled and the clock starts: nothing needs Ann now.
     first = table["names"][0]
-    _sends(
+    seat_sends(
         live_server,
         table,
         "p1",
@@ -82,13 +68,13 @@ def test_the_seat_page_counts_what_needs_its_player_in_the_title__TS9(
     )
     assert called.is_success, called.text
     expect(phone).to_have_title(title)  # both report: nobody waits on anyone yet
-    _sends(live_server, table, bob, "bob-1", {"c": "report", "army_points_destroyed": 10})
+    seat_sends(live_server, table, bob, "bob-1", {"c": "report", "army_points_destroyed": 10})
     expect(phone).to_have_title("(1) " + title)
     assert needs() == "report"
     assert phone.evaluate("document.body.dataset.lastAlert") == "notice"
 
     # Ann reports and both confirm: nothing is left; then the EO corrects the result.
-    _sends(
+    seat_sends(
         live_server,
         table,
         ann,
@@ -96,7 +82,7 @@ def test_the_seat_page_counts_what_needs_its_player_in_the_title__TS9(
         {"c": "report", "army_points_destroyed": 5},
         {"c": "confirm"},
     )
-    _sends(live_server, table, bob, "bob-2", {"c": "confirm"})
+    seat_sends(live_server, table, bob, "bob-2", {"c": "confirm"})
     expect(phone).to_have_title(title)
     result = {
         "winner": ann,
