@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bench.harness.measure import cpu_fields, percentile, rounded
+from bench.harness.measure import cpu_fields, percentile, ratio, rounded
 from bench.harness.report import log, machine_fields
 
 
@@ -44,8 +44,28 @@ def floor_fields(prefix: str, result: dict[str, Any]) -> dict[str, Any]:
     return {f"{prefix}_{name}": value for name, value in fields.items()}
 
 
+#: The goals against the bare relay at one worker: (figure, most times the relay's).
+RELAY_GOALS = (
+    ("server_cpu_ms_per_tap", 1.5),
+    ("peer_p50_ms", 1.5),
+    ("peer_p99_ms", 2.0),
+    ("server_rss_mb", 1.5),
+)
+
+
+def ratio_fields(out: dict[str, Any]) -> dict[str, Any]:
+    """Each goal's figure as a multiple of the bare relay's in the same run
+    (`<figure>_x_bare`), when the relay ran."""
+    return {
+        f"{figure}_x_bare": ratio(out[figure], out[f"bare_{figure}"])
+        for figure, _most in RELAY_GOALS
+        if f"bare_{figure}" in out
+    }
+
+
 def targets_of(out: dict[str, Any]) -> dict[str, bool]:
-    """The goals, met or not; against each floor that ran, ours within 2x at p50 and p99."""
+    """The goals, met or not; against each floor that ran, ours within 2x at p50 and p99,
+    and against the bare relay each of RELAY_GOALS."""
     targets = {
         "lost_0": out["lost"] == 0 and out["rejected"] == 0,
         "duplicated_0": out["duplicated"] == 0,
@@ -58,6 +78,10 @@ def targets_of(out: dict[str, Any]) -> dict[str, bool]:
             ours, floor = out["peer_" + q + "_ms"], out.get(f"{prefix}_peer_{q}_ms")
             if floor is not None and ours is not None:
                 targets[f"peer_{q}_le_2x_{prefix}"] = ours <= 2 * floor
+    for figure, most in RELAY_GOALS:
+        times = out.get(f"{figure}_x_bare")
+        if times is not None:
+            targets[f"{figure}_le_{most:g}x_bare"] = times <= most
     return targets
 
 
@@ -94,6 +118,7 @@ def line_fields(
     }
     for prefix, result in floors:
         out |= floor_fields(prefix, result)
+    out |= ratio_fields(out)
     targets = targets_of(out)
     noisy = [k for k in ("other_cpu_pct", "bare_other_cpu_pct") if (out.get(k) or 0) > 25]
     if noisy:

@@ -41,8 +41,12 @@ to others (latencies taken with a high other_cpu_pct or steal_cpu_pct include th
 sent its taps. A game ends after 18 taps (90 s at 5-s taps); longer runs stop tapping
 finished tables and count them in games_finished.
 
-Diagnostics: --timeline PREFIX writes every measured tap to a CSV; --server-prefix runs
-the servers under a profiler or wrapper; --db-dir puts the SQLite file elsewhere.
+Diagnostics: --timeline PREFIX writes every measured tap to a CSV; --profile PATH runs the
+server under cProfile; --server-prefix runs the servers under a profiler or wrapper;
+--db-dir puts the SQLite file elsewhere.
+
+A hall's pace: `--interval 30` (one tap a table every 30 s; the phones ping every 4 s, as
+the page does), with a window of at least two intervals (`--seconds 60 --warmup 30`).
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ from bench.harness.servers import (
     bench_run,
     cluster_env,
     free_port,
+    profiled,
     server_argv,
     serving,
 )
@@ -201,9 +206,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timeline", metavar="PREFIX", help="write each measured tap to PREFIX.<server>.csv"
     )
+    parser.add_argument(
+        "--profile",
+        metavar="PATH",
+        help="run the server (one worker; not the relay) under cProfile, its stats written "
+        "to PATH when it stops (python -m pstats PATH); its CPU then counts in the line",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.warmup < 0:
         parser.error("--tables, --seconds and --interval must be positive")
+    if args.profile and args.workers != 1:
+        parser.error("--profile takes one worker")
     if any(us <= 0 for us in args.busy_floor):
         parser.error("--busy-floor takes a positive number of microseconds")
 
@@ -211,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         with cluster_env(env, args.workers) as app_env:
 
             def app_argv(port: int) -> list[str]:
-                return [*server_argv(port), "--workers", str(args.workers)]
+                argv = [*server_argv(port), "--workers", str(args.workers)]
+                return profiled(argv, args.profile) if args.profile else argv
 
             app_result = run_target("deathclock", app_argv, app_env, args, tmp)
         floors = run_floors(args, env, tmp, run_target)

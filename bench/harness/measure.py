@@ -32,6 +32,11 @@ def rounded(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def ratio(ours: float | None, floor: float | None) -> float | None:
+    """`ours` as a multiple of the floor measured in the same run."""
+    return None if ours is None or not floor else rounded(ours / floor)
+
+
 def cpu_fields(result: dict[str, Any]) -> dict[str, Any]:
     """A measured window's CPU and memory, as the latency benchmarks report them."""
     return {

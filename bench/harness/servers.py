@@ -178,6 +178,13 @@ def server_argv(port: int) -> list[str]:
     return [sys.executable, "-m", "app.cli", "serve", "--host", HOST, "--port", str(port)]
 
 
+def profiled(argv: list[str], path: str) -> list[str]:
+    """A `python -m MODULE ...` command line run under cProfile, its stats written to
+    `path` when it stops (bench/harness/profiled.py)."""
+    assert argv[1] == "-m", "a module's command line"
+    return [argv[0], "-m", "bench.harness.profiled", path, *argv[2:]]
+
+
 def compile_app() -> None:
     """Compile the app's modules, as the Dockerfile does: with PYTHONDONTWRITEBYTECODE
     set, a server started from the source tree would otherwise compile every module
