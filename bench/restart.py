@@ -20,6 +20,11 @@
    every table's log is read back through REST: an acked version missing from it is an
    acked tap lost, an entry no ack names a command applied twice.
 
+The floor: just before the stop, a bare FastAPI app (bench/bare_app.py) is started and
+stopped, the phones tapping meanwhile: bare_answers_s is its cold start (start to first HTTP
+answer); server_answers_x_bare and restart_max_x_bare are the new process's first answer and
+its last table served as multiples of it, served_after_answers_s the time between the two.
+
 One JSON line on stdout; progress on stderr. server_answers_s is when the new process
 first answered HTTP (from its start) and server_start_cpu_s the CPU it had used by then (on
 a busy machine, the part that is its own); client_lag_max_s how late this load generator's
@@ -43,6 +48,7 @@ from typing import Any
 import httpx
 
 from bench.harness.load import run_loop as run_fast
+from bench.harness.measure import ratio, rounded
 from bench.harness.report import log, machine_fields
 from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv, serving
 from bench.harness.tables import create_tables
@@ -60,6 +66,8 @@ from bench.recovery_checks import add_recovery_options, outcome, recovery_times,
 from bench.recovery_phones import Run
 
 RESTART_GOAL_S = 2.0
+ANSWERS_GOAL_X = 1.5  # the new process answers within 1.5x a bare FastAPI app's cold start
+SERVED_AFTER_GOAL_S = 1.0  # and serves every table within a second of answering
 STOP_WAIT_S = 30.0
 
 
@@ -89,6 +97,35 @@ async def first_answer(
                 return time.perf_counter(), server.cpu_seconds()
             await asyncio.sleep(0.02)
     return None
+
+
+async def bare_cold_start(env: dict[str, str], tmp: Path) -> float | None:
+    """The floor: how long a bare FastAPI app (bench/bare_app.py) takes from its process's
+    start to its first HTTP answer, on this machine, now (the phones tapping meanwhile)."""
+    port = free_port()
+    argv = [sys.executable, "-m", "bench.bare_app", "--host", HOST, "--port", str(port)]
+    bare = ServerProcess("bare-app", argv, env, tmp / "bare-app.log")
+    started_at = time.perf_counter()
+    bare.start()
+    try:
+        answered = await first_answer(bare, port, 60)
+    finally:
+        await asyncio.to_thread(bare.stop)
+    return None if answered is None else answered[0] - started_at
+
+
+def floor_fields(out: dict[str, Any], bare_s: float | None) -> dict[str, Any]:
+    """The restart's times as multiples of a bare FastAPI app's cold start in the same run,
+    and how long after its first answer the new process served every table."""
+    answers, served = out["server_answers_s"], out["restart_max_s"]
+    return {
+        "bare_answers_s": rounded(bare_s),
+        "server_answers_x_bare": ratio(answers, bare_s),
+        "restart_max_x_bare": ratio(served, bare_s),
+        "served_after_answers_s": None
+        if answers is None or served is None
+        else rounded(served - answers),
+    }
 
 
 async def restart(
@@ -132,6 +169,8 @@ async def session(
     t0 = time.perf_counter() + 0.5
     drivers = [asyncio.create_task(tb.drive(t0 + tb.index * args.interval / n)) for tb in tables]
     await asyncio.sleep(0.5 + args.warmup)
+    bare_s = await bare_cold_start(env, tmp)
+    log(f"a bare FastAPI app answered {bare_s} s after its start")
     taps_before = run.c["taps"]
     load = os.getloadavg()[0]
     log(f"stopping the server after {taps_before} taps; load average {load:.2f}")
@@ -173,9 +212,17 @@ async def session(
         "loadavg_1m_at_stop": round(load, 2),
         **machine_fields(),
     }
-    return with_targets(
+    out |= floor_fields(out, bare_s)
+    out = with_targets(
         out, "restart_max_le_2s", out["restart_max_s"], RESTART_GOAL_S, run.c["unsettled"]
     )
+    answers_x, after_s = out["server_answers_x_bare"], out["served_after_answers_s"]
+    out["targets_met"] |= {
+        "answers_le_1.5x_bare": answers_x is not None and answers_x <= ANSWERS_GOAL_X,
+        "served_le_1s_after_answers": after_s is not None and after_s <= SERVED_AFTER_GOAL_S,
+    }
+    out["all_targets_met"] = all(out["targets_met"].values())
+    return out
 
 
 def run(args: argparse.Namespace, env: dict[str, str], tmp: Path) -> dict[str, Any]:
