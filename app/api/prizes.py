@@ -9,7 +9,6 @@ link's token or one of their seat link tokens in `X-Player-Token` (never in a UR
 
 from __future__ import annotations
 
-import contextlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
@@ -17,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
-from app.domain.errors import Unauthorized
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 
@@ -47,14 +45,19 @@ class DisqualifyIn(BaseModel):
 
 
 @router.get("/{event_id}/prizes")
-async def get_prizes(event_id: str, service: EventsDep, token: EoToken = None) -> dict[str, Any]:
-    """Public: each prize and its winner; a vote's count only once it is closed. With the
-    EO's key, an open vote also says how many eligible players have voted."""
-    eo = False
-    if token is not None:
-        with contextlib.suppress(Unauthorized):  # a stale key reads the public view
-            eo = service.authorize(event_id, token) is not None
-    return service.prizes.view(event_id, eo=eo)
+async def get_prizes(event_id: str, service: EventsDep) -> dict[str, Any]:
+    """Public: each prize and its winner; a vote's count only once it is closed."""
+    return service.prizes.view(event_id)
+
+
+@router.get("/{event_id}/prizes/admin")
+async def get_prizes_admin(
+    event_id: str, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """EO: the public view, and for an open vote how many eligible players have voted
+    (never for whom)."""
+    service.authorize(event_id, token)
+    return service.prizes.view(event_id, eo=True)
 
 
 @router.post("/{event_id}/prizes/{prize_id}/vote")

@@ -71,7 +71,8 @@ class Entry:
     name: str
 
     @property
-    def key(self) -> str:
+    def ref(self) -> str:
+        """The entry's own reference: its event and its player there."""
         return f"{self.event_id}:{self.player_id}"
 
 
@@ -112,8 +113,8 @@ def awards_of(entries_by_rank: Sequence[tuple[int, Entry]], event_name: str) -> 
 
 def identity_of(entry: Entry, identities: Mapping[str, str]) -> tuple[str, bool]:
     """Who the entry is: the keeper's identity, or the entry alone (unconfirmed)."""
-    found = identities.get(entry.key)
-    return (found, True) if found is not None else (f"entry:{entry.key}", False)
+    found = identities.get(entry.ref)
+    return (found, True) if found is not None else (f"entry:{entry.ref}", False)
 
 
 def season_table(awards: Iterable[Award], identities: Mapping[str, str]) -> list[SeasonRow]:
@@ -147,7 +148,7 @@ def proposals(entries: Iterable[Entry], identities: Mapping[str, str]) -> list[l
     found = [
         group
         for group in by_name.values()
-        if len(group) > 1 and any(e.key not in identities for e in group)
+        if len(group) > 1 and any(e.ref not in identities for e in group)
     ]
     return sorted(found, key=lambda g: name_key(g[0].name))
 

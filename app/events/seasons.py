@@ -176,7 +176,7 @@ class Seasons:
     def settle(self, season_id: str, token: str | None, keys: Sequence[str], same: bool) -> None:
         """The keeper confirms these entries are one person (`same`), or splits them."""
         season = self.authorize(season_id, token)
-        known = {e.key: e for e in self.entries(season, self.held(season_id))}
+        known = {e.ref: e for e in self.entries(season, self.held(season_id))}
         chosen = list(dict.fromkeys(keys))
         if len(chosen) < (2 if same else 1) or any(k not in known for k in chosen):
             raise BadInput("choose players of the season's events to match or split")
@@ -236,7 +236,7 @@ class Seasons:
         if keeper:
             names = {h.event.id: h.event.name for h in held}
             view["proposals"] = [
-                [{"key": e.key, "name": e.name, "event": names[e.event_id]} for e in group]
+                [{"key": e.ref, "name": e.name, "event": names[e.event_id]} for e in group]
                 for group in pending
             ]
         return view

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from app.domain.formats import FORMATS
+from app.tables.warmachine.view import element_name
 
 pytestmark = pytest.mark.browser
 
@@ -85,7 +86,7 @@ def test_every_scenario_diagram_matches_its_scenario(browser: Any, live_server: 
         for n, e in enumerate(scenario.elements):
             line = legend.nth(n)
             assert line.get_attribute("data-element") == e.id
-            expect(line).to_contain_text(f"{n + 1} {e.name}")
+            expect(line).to_contain_text(f"{n + 1} {element_name(e)}")  # by order, not seat
             expect(line).to_contain_text(_size(e.shape))
             if e.shape.at is None:
                 expect(line).to_contain_text("placed as the scenario sheet's diagram shows")

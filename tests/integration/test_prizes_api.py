@@ -62,13 +62,21 @@ async def test_no_count_is_shown_before_the_eo_closes_the_vote__ST3(server: Runn
             )
             assert cast.status_code == 200, cast.text
             assert _no_counts(cast.json())
+        admin = await http.get(f"/api/events/{eid}/prizes/admin", headers=eo)
         for view in (
             await http.get(f"/api/events/{eid}/prizes"),
             await http.get(f"/api/events/{eid}/prizes", headers=eo),
+            admin,
             await http.get(f"/api/events/{eid}"),
             await http.get(f"/api/events/{eid}/admin", headers=eo),
         ):
             assert view.status_code == 200 and _no_counts(view.json())
+        # The EO alone sees how many have voted in the open vote, never for whom.
+        painted = next(p for p in admin.json()["prizes"] if p["id"] == "best_painted")
+        assert painted["turnout"]["voted"] >= 1 and painted["turnout"]["voters"] == 4
+        public = (await http.get(f"/api/events/{eid}/prizes", headers=eo)).json()
+        assert all("turnout" not in p for p in public["prizes"])
+        assert (await http.get(f"/api/events/{eid}/prizes/admin")).status_code == 401
         actions = (await http.get(f"/api/events/{eid}/actions", headers=eo)).json()
         assert all(a["action"] != "vote" for a in actions) and "choice" not in json.dumps(actions)
 

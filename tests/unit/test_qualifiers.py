@@ -41,13 +41,13 @@ def test_a_season_table_adds_qps_only_across_confirmed_identities__ST4() -> None
         ("Bob", 7, False),
         ("alice", 4, False),
     ]
-    assert [[e.key for e in g] for g in q.proposals([a1, a2, b1], {})] == [["e1:p1", "e2:p7"]]
-    same = {a1.key: "x", a2.key: "x"}
+    assert [[e.ref for e in g] for g in q.proposals([a1, a2, b1], {})] == [["e1:p1", "e2:p7"]]
+    same = {a1.ref: "x", a2.ref: "x"}
     [alice, bob] = q.season_table(awards, same)
     assert (alice.name, alice.qp, alice.confirmed, alice.qualified) == ("Alice", 14, True, True)
     assert not bob.qualified
     assert q.proposals([a1, a2, b1], same) == []
-    split = {a1.key: "x", a2.key: "y"}
+    split = {a1.ref: "x", a2.ref: "y"}
     assert q.proposals([a1, a2, b1], split) == []  # settled apart: not proposed again
     assert q.distinct_players([a1, a2, b1], split) == 3
     assert q.distinct_players([a1, a2, b1], same) == 2

@@ -208,7 +208,7 @@ async function ballotLinks() {
 
 async function load() {
   try {
-    S.view = await api("GET", base + "/prizes", { eo: !!DC.token() });
+    S.view = DC.token() ? await api("GET", base + "/prizes/admin", { eo: true }) : await api("GET", base + "/prizes");
     if (DC.token()) {
       try {
         S.ballotLinks = await ballotLinks();
@@ -230,7 +230,7 @@ load();
 // The EO's tools stay as they are while the EO works: only how many have voted moves.
 async function refreshTurnout() {
   if (!S.view.prizes.some((p) => p.turnout)) return;
-  const view = await api("GET", base + "/prizes", { eo: true }).catch(() => null);
+  const view = await api("GET", base + "/prizes/admin", { eo: true }).catch(() => null);
   for (const prize of (view && view.prizes) || []) {
     if (prize.turnout) setText($("turnout-" + prize.id), turnoutWords(prize.turnout));
   }
