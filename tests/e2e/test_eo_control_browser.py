@@ -5,14 +5,14 @@ a table's seat links and card come back; a stale seat link says whom to ask."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
+
+from tests.e2e.events import seat_sends
 
 pytestmark = pytest.mark.browser
 
@@ -64,22 +64,6 @@ class Event:
         return self.http.post(
             f"/api/events/{self.id}/tables/{table_id}/command", json=body, headers=self.eo
         )
-
-
-def _play(
-    ws_base: str, table: dict[str, Any], seat: str, device: str, *commands: dict[str, Any]
-) -> None:
-    """One phone (a device of its own: sequence numbers count per device) sends its
-    commands; each must be acked."""
-    token = table["links"][seat]["url"].split("#k=", 1)[1]
-    with connect(f"{ws_base}/ws/tables/{table['id']}") as ws:
-        ws.send(json.dumps({"t": "hello", "token": token, "device": device}))
-        ws.recv(timeout=60)
-        for seq, command in enumerate(commands, start=1):
-            ws.send(json.dumps({"t": "cmd", "seq": seq, **command}))
-            while (reply := json.loads(ws.recv(timeout=60)))["t"] not in ("ack", "error"):
-                pass
-            assert reply["t"] == "ack", reply
 
 
 def _admin(browser: Any, url: str, viewport: dict[str, int] = DESKTOP) -> Any:
@@ -173,7 +157,7 @@ def test_start_round_and_the_round_end_ask_first_and_say_what_they_do__DC4_DC8(
     first, second = event.tables()
     for table in (first, second):  # the first seat wins the roll at the table, goes first
         settle = ({"c": "roll", "at_table": [6, 1]}, {"c": "choose_order", "first": True})
-        _play(live_server.replace("http", "ws"), table, "p1", "p1-phone", *settle, {"c": "start"})
+        seat_sends(live_server, table, "p1", "p1-phone", *settle, {"c": "start"})
     for side in ("p1", "p2"):  # table 2 is near its end: it plays on
         assert event.command(
             second["id"], {"c": "adjust_clock", "side": side, "remaining_ms": 2 * MIN}
@@ -245,9 +229,8 @@ def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(
     event.start()
     (table,) = event.tables()
     p1, p2 = table["names"]
-    ws_base = live_server.replace("http://", "ws://")
-    _play(
-        ws_base,
+    seat_sends(
+        live_server,
         table,
         "p1",
         "phone-1",
@@ -255,9 +238,9 @@ def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(
         {"c": "report", "army_points_destroyed": 12, "list_played": "Haley 2"},
     )
     report = {"c": "report", "army_points_destroyed": 40, "list_played": "Butcher 3"}
-    _play(ws_base, table, "p2", "phone-2", report)
+    seat_sends(live_server, table, "p2", "phone-2", report)
     dispute = {"c": "dispute", "reason": "I never conceded, the clock was paused"}
-    _play(ws_base, table, "p1", "phone-1b", dispute)
+    seat_sends(live_server, table, "p1", "phone-1b", dispute)
 
     page = _admin(browser, event.created["admin_url"])
     row = page.locator(f'tr.pairing[data-table-id="{table["id"]}"]')
