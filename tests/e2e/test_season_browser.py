@@ -70,6 +70,8 @@ def test_a_season_page_and_its_top_three_report__ST4(
     for event in (spring, summer):
         desk.locator("#hold-input").fill(event["admin_url"])
         desk.locator("#hold-form button").click()
+        expect(desk.locator("#confirm-dialog")).to_contain_text("cannot be taken out")
+        desk.locator("#confirm-yes").click()
         expect(desk.locator("#events-list")).to_contain_text(
             "Spring Masters" if event is spring else "Summer Champions"
         )
@@ -80,6 +82,7 @@ def test_a_season_page_and_its_top_three_report__ST4(
     expect(match).to_contain_text("Summer Champions")
     desk.screenshot(path="/tmp/season-matches-1366.png", full_page=True)
     match.get_by_role("button", name="Same player").click()
+    desk.locator("#confirm-yes").click()  # asked first: it moves QPs between lines
     expect(desk.locator("#players-body tr")).to_have_count(5)
     view = http.get(f"/api/seasons/{season['id']}").json()
     leader = view["players"][0]
@@ -118,6 +121,8 @@ def test_a_season_page_and_its_top_three_report__ST4(
     desk.goto(season["keeper_url"])
     desk.locator("#final-qp").fill("Ivy, 25\nJon, 12")
     desk.locator("#final-button").click()
+    expect(desk.locator("#confirm-dialog")).to_contain_text("cannot be made again")
+    desk.locator("#confirm-yes").click()
     expect(desk.locator("#final-done")).to_contain_text("The final is made")
     final_id = http.get(f"/api/seasons/{season['id']}").json()["final_event_id"]
     names = {p["name"] for p in http.get(f"/api/events/{final_id}").json()["players"]}
@@ -157,6 +162,7 @@ def test_a_masters_final_s_qualifiers_count_their_distinct_players(
     expect(phone.locator("#players-card")).to_be_hidden()
     expect(phone.locator("#events-list")).not_to_contain_text("participants")
     phone.locator("#final-button").click()
+    phone.locator("#confirm-yes").click()
     expect(phone.locator("#page-error")).to_contain_text(
         "needs at least 32 distinct players in the qualifiers; these qualifiers had 4."
     )

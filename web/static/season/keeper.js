@@ -1,6 +1,7 @@
 // The keeper's tools: adding an event (with its EO's link), confirming or splitting the
 // players the page matches by name, and creating the final from the season.
 import { $, el, setText } from "../lib/dom.js";
+import { ask } from "../event/confirm.js";
 import { call, eventLink, seasonId } from "./state.js";
 
 function plain(text) {
@@ -29,6 +30,14 @@ function renderMatches(view, reload, fail) {
     return;
   }
   const settle = async (group, same) => {
+    const names = group.map((e) => e.name + " (" + e.event + ")");
+    const sure = await ask({
+      title: same ? "One player?" : "Different players?",
+      lines: [same ? "Their QPs from these events add up on one line of the season:" : "Each keeps their own line and QPs:"],
+      items: names,
+      confirm: same ? "Same player" : "Different players",
+    });
+    if (!sure) return;
     try {
       await call("POST", "/api/seasons/" + seasonId + "/matches", { players: group.map((e) => e.key), same }, true);
       await reload();
@@ -88,6 +97,12 @@ export function wireKeeper(reload, fail) {
       fail("Paste the event's EO link, the one that opens its admin page (…/e/…/admin#k=…).");
       return;
     }
+    const sure = await ask({
+      title: "Add this event to the season?",
+      lines: ["Once it is over, its top three's QPs count in the season's table. An event cannot be taken out of a season again."],
+      confirm: "Add the event",
+    });
+    if (!sure) return;
     try {
       await call("POST", "/api/seasons/" + seasonId + "/events", { event_id: found.id, event_key: found.key }, true);
       $("hold-input").value = "";
@@ -108,6 +123,12 @@ export function wireKeeper(reload, fail) {
       per_qualifier: Number($("final-places").value || 4),
       qp_list: $("final-qp").value,
     };
+    const sure = await ask({
+      title: "Make the final now?",
+      lines: ["A new event named " + body.name + " is made with the season's players, seeded as the page says. A season has one final: it cannot be made again."],
+      confirm: "Make the final",
+    });
+    if (!sure) return;
     $("final-button").disabled = true;
     try {
       const made = await call("POST", "/api/seasons/" + seasonId + "/final", body, true);
