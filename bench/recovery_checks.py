@@ -39,6 +39,7 @@ def outcome(tables: list[Game], left: int) -> dict[str, Any]:
         "connect_failures": c["connect_failures"],
         "phones_behind": c["phones_behind"],
         "log_holes": c["log_holes"],
+        "log_unread": c["log_unread"],
     }
 
 
@@ -49,7 +50,7 @@ def with_targets(
     nothing twice, every command answered."""
     targets = {
         goal: took_s is not None and took_s <= goal_s and out["not_served"] == 0,
-        "acked_lost_0": out["acked_lost"] == 0 and out["log_holes"] == 0,
+        "acked_lost_0": out["acked_lost"] == 0 and out["log_holes"] == 0 and out["log_unread"] == 0,
         "duplicated_0": out["duplicated"] == 0,
         "every_command_answered": out["unanswered"] == 0 and unsettled == 0,
     }
