@@ -22,8 +22,10 @@
 
 The floor: just before the stop, a bare FastAPI app (bench/bare_app.py) is started and
 stopped, the phones tapping meanwhile: bare_answers_s is its cold start (start to first HTTP
-answer); server_answers_x_bare and restart_max_x_bare are the new process's first answer and
-its last table served as multiples of it, served_after_answers_s the time between the two.
+answer; bare_start_cpu_s the CPU it used by then); server_answers_x_bare and
+restart_max_x_bare are the new process's first answer and its last table served as multiples
+of it (server_start_cpu_x_bare: the CPU each used until it answered, the fairer ratio on a
+busy machine), served_after_answers_s the time between the two.
 
 One JSON line on stdout; progress on stderr. server_answers_s is when the new process
 first answered HTTP (from its start) and server_start_cpu_s the CPU it had used by then (on
@@ -99,9 +101,10 @@ async def first_answer(
     return None
 
 
-async def bare_cold_start(env: dict[str, str], tmp: Path) -> float | None:
+async def bare_cold_start(env: dict[str, str], tmp: Path) -> tuple[float, float] | None:
     """The floor: how long a bare FastAPI app (bench/bare_app.py) takes from its process's
-    start to its first HTTP answer, on this machine, now (the phones tapping meanwhile)."""
+    start to its first HTTP answer, on this machine, now (the phones tapping meanwhile),
+    and the CPU seconds it used by then."""
     port = free_port()
     argv = [sys.executable, "-m", "bench.bare_app", "--host", HOST, "--port", str(port)]
     bare = ServerProcess("bare-app", argv, env, tmp / "bare-app.log")
@@ -111,16 +114,20 @@ async def bare_cold_start(env: dict[str, str], tmp: Path) -> float | None:
         answered = await first_answer(bare, port, 60)
     finally:
         await asyncio.to_thread(bare.stop)
-    return None if answered is None else answered[0] - started_at
+    return None if answered is None else (answered[0] - started_at, answered[1])
 
 
-def floor_fields(out: dict[str, Any], bare_s: float | None) -> dict[str, Any]:
-    """The restart's times as multiples of a bare FastAPI app's cold start in the same run,
+def floor_fields(out: dict[str, Any], bare: tuple[float, float] | None) -> dict[str, Any]:
+    """The restart's times as multiples of a bare FastAPI app's cold start in the same run
+    (and the CPU each used until it answered: on a busy machine, the part that is its own),
     and how long after its first answer the new process served every table."""
+    bare_s, bare_cpu_s = (None, None) if bare is None else bare
     answers, served = out["server_answers_s"], out["restart_max_s"]
     return {
         "bare_answers_s": rounded(bare_s),
+        "bare_start_cpu_s": rounded(bare_cpu_s),
         "server_answers_x_bare": ratio(answers, bare_s),
+        "server_start_cpu_x_bare": ratio(out["server_start_cpu_s"], bare_cpu_s),
         "restart_max_x_bare": ratio(served, bare_s),
         "served_after_answers_s": None
         if answers is None or served is None
@@ -169,8 +176,8 @@ async def session(
     t0 = time.perf_counter() + 0.5
     drivers = [asyncio.create_task(tb.drive(t0 + tb.index * args.interval / n)) for tb in tables]
     await asyncio.sleep(0.5 + args.warmup)
-    bare_s = await bare_cold_start(env, tmp)
-    log(f"a bare FastAPI app answered {bare_s} s after its start")
+    bare = await bare_cold_start(env, tmp)
+    log(f"a bare FastAPI app answered (s after its start, CPU s by then): {bare}")
     taps_before = run.c["taps"]
     load = os.getloadavg()[0]
     log(f"stopping the server after {taps_before} taps; load average {load:.2f}")
@@ -212,7 +219,7 @@ async def session(
         "loadavg_1m_at_stop": round(load, 2),
         **machine_fields(),
     }
-    out |= floor_fields(out, bare_s)
+    out |= floor_fields(out, bare)
     out = with_targets(
         out, "restart_max_le_2s", out["restart_max_s"], RESTART_GOAL_S, run.c["unsettled"]
     )
