@@ -59,10 +59,10 @@ def pause_penalties(room: TableRoom) -> list[Penalty]:
     """DC5 (IG2014): the warnings for pausing a table gave, by player, each at the time
     its log has (the second one lost the game)."""
     game, meta = room.game, room.meta
-    lose = getattr(getattr(game, "format", None), "pause_warnings_lose", None)
-    warnings = getattr(game, "pause_warnings", (0, 0))
-    if meta is None or lose is None or not any(warnings):
+    given = room.engine.pause_warnings(game)
+    if meta is None or given is None or not any(given[0]):
         return []
+    warnings, lose = given
     times: dict[Side, list[int]] = {Side.P1: [], Side.P2: []}
     for entry in room.store.log(room.table_id, 0, room.version):
         wire = loads(entry.command_json)

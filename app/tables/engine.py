@@ -96,6 +96,9 @@ class Engine:
     #: What a seat's player is told of the game on their own page (engines without
     #: reports or EO results: nothing).
     seat_news: Callable[[Any, Side], SeatNews] = lambda _game, _seat: SeatNews()
+    #: The warnings for pausing the clock each side was given (P1's, P2's) and how many
+    #: lose the game (None: the engine's tables have no such rule, or the format not).
+    pause_warnings: Callable[[Any], tuple[tuple[int, int], int] | None] = lambda _game: None
     #: The command that opens a quick game's pre-game on the phones (None: the engine's
     #: tables settle who goes first at the table, in their own first steps).
     pregame: Any = None

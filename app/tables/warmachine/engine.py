@@ -91,6 +91,12 @@ def _wm_own_view(game: warmachine.Game, side: Side, view: dict[str, Any]) -> dic
     return view
 
 
+def _wm_pause_warnings(game: warmachine.Game) -> tuple[tuple[int, int], int] | None:
+    """DC5 (IG2014): the warnings for pausing by side, and the count that loses."""
+    lose = game.format.pause_warnings_lose
+    return None if lose is None else (game.pause_warnings, lose)
+
+
 def _wm_seat_news(game: warmachine.Game, seat: Side) -> SeatNews:
     """What the seat's player is told: the opponent reported and waits for their report;
     the result the EO entered or corrected, by the winner's name, with the reason."""
@@ -155,6 +161,7 @@ WARMACHINE = Engine(
     to_refresh=screens_to_refresh,
     own_view=_wm_own_view,
     seat_news=_wm_seat_news,
+    pause_warnings=_wm_pause_warnings,
     pregame=c.OpenPregame(),
     decides=_wm_decides,
     write=snapshot.write,
