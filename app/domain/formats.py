@@ -47,6 +47,13 @@ def rules_for_scenario(rules: Format, scenario_id: str | None) -> Format:
     return rules  # its own scenario() names the choices
 
 
+def scenario_name(format_id: str, scenario_id: str) -> str:
+    """A round's scenario by name, from the event's rules or the pack it came from (its
+    id where neither has it)."""
+    rules = rules_for_scenario(get_format(format_id), scenario_id)
+    return next((s.name for s in rules.scenarios if s.id == scenario_id), scenario_id)
+
+
 __all__ = [
     "CHAMPIONS2019",
     "FORMATS",
@@ -63,5 +70,6 @@ __all__ = [
     "TurnMark",
     "get_format",
     "rules_for_scenario",
+    "scenario_name",
     "split_lists",
 ]

@@ -8,12 +8,11 @@ the report, the round's start, the pairing."""
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from typing import Any
 
 from app.domain.clock import Side
-from app.domain.formats import get_format, rules_for_scenario
+from app.domain.formats import scenario_name
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
 from app.events.prizes import votes_waiting
@@ -26,15 +25,6 @@ Notice = dict[str, Any]
 
 def _notice(key: str, kind: str, text: str, url: str | None = None) -> Notice:
     return {"key": key, "kind": kind, "text": text, "url": url}
-
-
-def _scenario_name(format_id: str, entry: RoundEntry) -> str:
-    with contextlib.suppress(Exception):
-        rules = rules_for_scenario(get_format(format_id), entry.scenario_id)
-        scenario = rules.scenario(entry.scenario_id)
-        if scenario is not None:
-            return str(scenario.name)
-    return str(entry.scenario_id)
 
 
 def _my_row(entry: RoundEntry, player_id: str) -> PairingRow | None:
@@ -86,7 +76,7 @@ def _table_notices(
         out.append(_notice(f"started:{number}:{table}", "started", text, seat_url))
     paired = f"Round {number}: you play {opponent} at table {row.table}."
     if entry.started_ms is not None:  # the scenario is public once the round starts
-        scenario = _scenario_name(book.event(event_id).format_id, entry)
+        scenario = scenario_name(book.event(event_id).format_id, entry.scenario_id)
         paired += f" Scenario: {scenario}."
     out.append(_notice(f"paired:{number}:{table}:{opponent_id}", "paired", paired))
     return out

@@ -12,13 +12,12 @@ from the loop's next turn, never under the table's lock.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from app.domain.errors import NotFound
-from app.domain.formats import get_format, rules_for_scenario
+from app.domain.formats import get_format, scenario_name
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
 from app.domain.variants import names as variant_names
@@ -222,15 +221,11 @@ def _round_view(data: EventData, entry: RoundEntry, tables: Tables, admin: bool)
         }
         for row in pairings_of(entry)
     ]
-    fmt_scenario = None
-    with contextlib.suppress(Exception):
-        rules = rules_for_scenario(get_format(data.event.format_id), entry.scenario_id)
-        fmt_scenario = rules.scenario(entry.scenario_id)
     return {
         "number": entry.number,
         "scenario": {
             "id": entry.scenario_id,
-            "name": fmt_scenario.name if fmt_scenario else entry.scenario_id,
+            "name": scenario_name(data.event.format_id, entry.scenario_id),
         },
         "started_ms": entry.started_ms,
         "expected_end_ms": entry.expected_end_ms,
