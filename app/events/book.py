@@ -5,6 +5,7 @@ changed the event. Every use case is handed the one book of the service."""
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
@@ -69,6 +70,14 @@ class EventBook:
         if player is None or player.event_id != event_id:
             raise NotFound(f"no player {player_id!r} in this event")
         return player
+
+    def player_by_token(self, event_id: str, token: str | None) -> PlayerEntry | None:
+        """The player whose own link carries `token` (compared in constant time)."""
+        if token:
+            for player in self.players(event_id):
+                if player.token and secrets.compare_digest(player.token.encode(), token.encode()):
+                    return player
+        return None
 
     def rounds(self, event_id: str) -> list[RoundEntry]:
         with self.read() as repo:

@@ -37,10 +37,9 @@ class PlayerPages:
         return player.token
 
     def player_by_token(self, event_id: str, token: str | None) -> PlayerEntry:
-        if token:
-            for player in self.book.players(event_id):
-                if player.token and secrets.compare_digest(player.token.encode(), token.encode()):
-                    return player
+        player = self.book.player_by_token(event_id, token)
+        if player is not None:
+            return player
         raise Unauthorized("this page needs your player link from the EO (it ends with #k=…)")
 
     def lists_locked(self, event_id: str) -> bool:

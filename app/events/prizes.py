@@ -11,7 +11,6 @@ who voted for whom.
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -254,10 +253,10 @@ class Prizes:
     def voter(self, event_id: str, token: str | None) -> PlayerEntry:
         """The player their own player link names, or a seat link of theirs (any table of
         the event)."""
+        own = self.book.player_by_token(event_id, token)
+        if own is not None:
+            return own
         if token:
-            for player in self.book.players(event_id):
-                if player.token and secrets.compare_digest(player.token.encode(), token.encode()):
-                    return player
             for room in self.hub.event_tables(event_id):
                 role = room.tokens.role_for(token)
                 if room.meta is not None and role in ("p1", "p2"):
