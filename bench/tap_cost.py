@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import functools
 import gc
 import json
 import random
@@ -95,10 +96,7 @@ def _serve(hub: TableHub, room: TableRoom, phone: Phone, reads: Reads) -> asynci
     rate = command_rate(settings, clock)
     screen = Screen(room, hub.placement, role, device, key, room.arrive(key), sub, rate, reads)
     room.join(sub, None, device)
-
-    async def handle(msg: Any) -> None:
-        await _handle(screen, msg)
-
+    handle = functools.partial(_handle, screen)
     read, beats = room.engine.command_from_wire, Heartbeats(clock)
     loop = serve(phone, sub, beats, rate_limit(settings, clock), handle, read)  # type: ignore[arg-type]
     return asyncio.create_task(loop)

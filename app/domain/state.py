@@ -40,6 +40,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+#: What the end of a turn asks: (kill box due, scoring due, the game's last turn).
+TurnEndDue = tuple[bool, bool, bool]
+_NOTHING_DUE: TurnEndDue = (False, False, False)
+
+
 @dataclass(frozen=True, slots=True)
 class Setup:
     format_id: str
@@ -53,6 +58,10 @@ class Setup:
     _format: Ruleset[Game] | None = field(default=None, init=False, repr=False, compare=False)
     _scenario: Scenario[Game] | None = field(default=None, init=False, repr=False, compare=False)
     _variants: Variants | None = field(default=None, init=False, repr=False, compare=False)
+    #: The questions at the end of each player's turn, (turn, side): `Game.turn_end_due`.
+    _due: dict[tuple[int, Side], TurnEndDue] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def format(self) -> Ruleset[Game]:
@@ -210,11 +219,24 @@ class Game:
         return self.clock.remaining(side, now_ms)
 
     @property
+    def turn_end_due(self) -> TurnEndDue:
+        """What the end of the current turn asks (kill box, scoring) and whether it is the
+        game's last: each tap and each view ask, the rules answer once a turn and setup."""
+        if self.phase is not Phase.TURN:
+            return _NOTHING_DUE
+        key = (self.turn, self.active)
+        due = self.setup._due.get(key)
+        if due is None:
+            last = self.format.last_turn
+            kill_box = self.format.kill_box.due(self.scenario, self.turn, self.active)
+            due = (kill_box, self.scoring_due_at_mark, last is not None and self.mark == last)
+            self.setup._due[key] = due
+        return due
+
+    @property
     def kill_box_due(self) -> bool:
         """TS3: asked at the end of each turn from the ruleset's start, if the scenario has it."""
-        return self.phase is Phase.TURN and self.format.kill_box.due(
-            self.scenario, self.turn, self.active
-        )
+        return self.turn_end_due[0]
 
     @property
     def scoring_from(self) -> TurnMark:
@@ -246,12 +268,11 @@ class Game:
     @property
     def scoring_due(self) -> bool:
         """TS2: scoring at the end of each turn from the end of P2's turn 2."""
-        return self.phase is Phase.TURN and self.scoring_due_at_mark
+        return self.turn_end_due[1]
 
     @property
     def last_turn(self) -> bool:
-        last = self.format.last_turn
-        return self.phase is Phase.TURN and last is not None and self.mark == last
+        return self.turn_end_due[2]
 
     def result(self) -> Result | None:
         return compute_result(self)

@@ -70,7 +70,7 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     """The end of the active player's turn (TS1–TS4); `undo` takes the tap back."""
     turn_end = turn_end or c.TurnEnd()
     who = game.active
-    kill_box_due, scoring_due = game.kill_box_due, game.scoring_due
+    kill_box_due, scoring_due, last_turn = game.turn_end_due
     kill_box = game.format.kill_box
     if kill_box_due and turn_end.kill_box is None:
         raise BadInput(
@@ -89,26 +89,24 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     if turn_end.kill_box:
         cp = update(cp, who.other, lambda points: points + kill_box.cp)
     winner = game.scenario_winner(cp, turn_end.scoring)
-    cp = game.format.cap_cp(game.format, cp)
-    game = replace(game, earned=tally)
-    if winner is not None or game.last_turn:
-        scored = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
+    rules = game.format
+    cp = rules.cap_cp(rules, cp)
+    scored = {"control_points": cp, "objectives_destroyed": destroyed, "earned": tally}
+    if winner is not None or last_turn:
+        ended = replace(game, undo=undo, **scored)
         if winner is not None:
-            return end_game(scored, Method.SCENARIO, winner, now_ms)
+            return end_game(ended, Method.SCENARIO, winner, now_ms)
         leader = None if cp[0] == cp[1] else Side.P1 if cp[0] > cp[1] else Side.P2
         method = Method.SCENARIO if leader is not None else Method.TIEBREAKER
-        return end_game(scored, method, leader, now_ms)
+        return end_game(ended, method, leader, now_ms)
     nxt = who.other
-    ended = replace(game, control_points=cp, objectives_destroyed=destroyed, undo=undo)
+    turn = game.turn + 1 if nxt is Side.P1 else game.turn
+    clock = game.clock.run(nxt, now_ms)
     rule = game.scenario.turn_end
-    if rule is not None:
-        ended = rule(ended)
-    return replace(
-        ended,
-        active=nxt,
-        turn=game.turn + 1 if nxt is Side.P1 else game.turn,
-        clock=game.clock.run(nxt, now_ms),
-    )
+    if rule is None:  # the turn passes in one step
+        return replace(game, undo=undo, active=nxt, turn=turn, clock=clock, **scored)
+    ended = rule(replace(game, undo=undo, **scored))
+    return replace(ended, active=nxt, turn=turn, clock=clock)
 
 
 def _scoring_not_due(game: Game) -> str:
