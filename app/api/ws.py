@@ -4,6 +4,7 @@ here or at the worker that owns the table."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -135,9 +136,11 @@ async def _command(screen: Screen, msg: p.Cmd) -> None:
 async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
     room, sub = screen.room, screen.sub
     room.heard(screen.key)
-    match msg:
+    match msg:  # the commonest first: a phone's heartbeat, then its taps
         case p.Ping():
             sub.offer(p.pong(msg, room.time.now_ms()))
+        case p.Cmd():
+            await _command(screen, msg)
         case p.Sync():
             sub.offer(room.snapshot(screen.role))
         case p.LogRequest(after=after):
@@ -146,8 +149,6 @@ async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
             sub.offer(error_message("bad_input", "already joined: hello is sent once"))
         case p.Offline():
             await _offline(screen, msg)
-        case p.Cmd():
-            await _command(screen, msg)
 
 
 def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
@@ -230,10 +231,7 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: TableHub) -> No
     gap = room.arrive(key)
     screen = Screen(room, placement, role, hello.device, key, gap, sub, commands, reads)
     room.join(sub, hello.last_version, hello.device, hello.presence)
-
-    async def handle(msg: p.ClientMessage) -> None:
-        await _handle(screen, msg)
-
+    handle = functools.partial(_handle, screen)
     # The phone left, stopped reading (its queue overflowed), had its link replaced,
     # or went silent (no heartbeat): whichever comes first ends the socket.
     try:

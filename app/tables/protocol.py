@@ -135,15 +135,16 @@ def _offline(raw: dict[str, Any], read: CommandReader = command_from_wire) -> Cl
     return Offline(base=base, commands=[_queued(item, read) for item in queued])
 
 
-def _ping(raw: dict[str, Any]) -> ClientMessage:
+def _ping(raw: dict[str, Any], _read: CommandReader | None = None) -> ClientMessage:
     ping_id, client_ms = raw.get("id", 0), raw.get("client_ms", 0)
-    if isinstance(ping_id, bool) or not isinstance(ping_id, int) or abs(ping_id) > 2**53:
+    # JSON's numbers are exactly int or float (a bool is neither: `type`, not isinstance).
+    if type(ping_id) is not int or abs(ping_id) > 2**53:
         raise BadInput(f"this phone's check of the server's time cannot be read {RELOAD}")
-    if isinstance(client_ms, bool) or not isinstance(client_ms, int | float):
+    kind = type(client_ms)
+    if (kind is not float and kind is not int) or not abs(client_ms) <= 2**53:
+        # also NaN, ±inf and ints no float holds
         raise BadInput(f"this phone's check of the server's time has no time in it {RELOAD}")
-    if not abs(client_ms) <= 2**53:  # NaN, ±inf and ints no float holds
-        raise BadInput(f"this phone's check of the server's time has no time in it {RELOAD}")
-    return Ping(id=ping_id, client_ms=float(client_ms))
+    return Ping(ping_id, float(client_ms))
 
 
 def _log(raw: dict[str, Any]) -> ClientMessage:
@@ -155,35 +156,34 @@ def _log(raw: dict[str, Any]) -> ClientMessage:
     return LogRequest(after=after)
 
 
-_PARSERS: dict[str, Callable[[dict[str, Any]], ClientMessage]] = {
-    "hello": _hello,
-    "cmd": _cmd,
-    "offline": _offline,
+#: Each message's parser, given the message and the engine's command reader.
+_PARSERS: dict[object, Callable[[dict[str, Any], CommandReader], ClientMessage]] = {
     "ping": _ping,
-    "sync": lambda _raw: Sync(),
-    "log": _log,
+    "cmd": _cmd,
+    "hello": lambda raw, _read: _hello(raw),
+    "offline": _offline,
+    "sync": lambda _raw, _read: Sync(),
+    "log": lambda raw, _read: _log(raw),
 }
+#: No text this long (in characters) is longer in UTF-8 than a message may be.
+_SURELY_SHORT = MAX_MESSAGE_BYTES // 4
 
 
 def parse(text: str, read_command: CommandReader | None = None) -> ClientMessage:
     """A client message; its commands read by the table engine's `read_command`."""
-    if len(text.encode()) > MAX_MESSAGE_BYTES:
+    if len(text) > _SURELY_SHORT and len(text.encode()) > MAX_MESSAGE_BYTES:
         raise BadInput(f"this phone's message is too long for the server {RELOAD}", "too_large")
     try:
         raw = loads(text)
     except ValueError:  # also NaN, Infinity, integers wider than 64 bits, lone surrogates
         raise BadInput(UNREADABLE) from None
-    if not isinstance(raw, dict):
+    if type(raw) is not dict:
         raise BadInput(UNREADABLE)
-    kind = raw.get("t")
-    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
-    if parser is None:
-        raise BadInput(f"this phone sent a message the server does not know {RELOAD}")
-    if read_command is not None and kind == "cmd":
-        return _cmd(raw, read_command)
-    if read_command is not None and kind == "offline":
-        return _offline(raw, read_command)
-    return parser(raw)
+    try:
+        parser = _PARSERS[raw.get("t")]
+    except (KeyError, TypeError):  # no such kind, or not a kind at all (a list: unhashable)
+        raise BadInput(f"this phone sent a message the server does not know {RELOAD}") from None
+    return parser(raw, read_command or command_from_wire)
 
 
 # --- server -> client ------------------------------------------------------------------

@@ -100,7 +100,9 @@ class TableRoom(Table):
             if applied is not None:
                 return Ack(applied, duplicate=True)
             now = self.time.now_ms()
-            await self._decide_flag(now)
+            ticked = self.engine.tick(self.game, now)  # what the server decides at its moment
+            if ticked is not None:
+                await self._commit(ticked[0], c.Role.SYSTEM, "", 0, ticked[1], ticked[2])
             event = None
             gate.check(self.meta, self.version, actor, command)
             if isinstance(command, c.StartingRoll) and not command.at_table:  # the server rolls
@@ -109,12 +111,13 @@ class TableRoom(Table):
                 before, opened = self.game, self.version == 0
                 game = self.engine.apply(self.game, actor, command, now)
                 wire = self.engine.command_to_wire(command)
-                event = await self._commit(game, actor, device, seq, wire, now, origin)
+                event = await self._commit(game, actor, device, seq, wire, now, origin, phone)
                 if actor is c.Role.EO:
                     self.merge_refused = False  # the EO has seen to the table
-                await self._roll_if_due(now)
+                await self._roll(now)
                 roles = gate.to_refresh(self, opened, before, game, actor)
-                self._refresh_screens(roles, origin)
+                if roles:
+                    self._refresh_screens(roles, origin)
             await self.store.durable()  # the other screens have it; its ack waits for the disk
             to_origin: tuple[str, ...] = ()
             if origin is not None and event is not None:
@@ -151,26 +154,19 @@ class TableRoom(Table):
                 self.merge_refused = True
                 raise
             await self._commit(game, actor, device, merge.fresh[-1][0], wire, now)
-            await self._roll_if_due(now)
+            await self._roll(now)
             self.merge_refused = False
             merge.done(self.version)
             await self.store.durable()
             return Ack(self.version)
 
-    async def _roll_if_due(self, now_ms: int) -> None:
+    async def _roll(self, now_ms: int) -> None:
         """A scenario rule asked for a die: the server rolls it, logged like any command."""
         roll = self.engine.roll(self.game, self.dice)
         if roll is not None:
             game = self.engine.apply(self.game, c.Role.SYSTEM, roll, now_ms)
             wire = self.engine.command_to_wire(roll) | self.engine.roll_words(self.game, game)
             await self._commit(game, c.Role.SYSTEM, "", 0, wire, now_ms)
-
-    async def _decide_flag(self, now_ms: int) -> None:
-        """What the server decides at its moment (a flag, the round's time)."""
-        ticked = self.engine.tick(self.game, now_ms)
-        if ticked is not None:
-            game, wire, at_ms = ticked
-            await self._commit(game, c.Role.SYSTEM, "", 0, wire, at_ms)
 
     async def _commit(
         self,
@@ -181,9 +177,10 @@ class TableRoom(Table):
         wire: dict[str, Any],
         at_ms: int,
         origin: Subscriber | None = None,
+        phone: str | None = None,
     ) -> str:
         """Log `game`'s command, publish its event to every screen but `origin`'s, and
-        return the event."""
+        return the event. `phone`: the sender's (`device_key`), as the table found it."""
         version = self.version + 1
         entry = LogEntry(
             version=version,
@@ -203,7 +200,8 @@ class TableRoom(Table):
         await self.store.write(self.table_id, entry, changed, result_json, self.fence)
         self.stored = stored
         self.last_change_ms = now
-        phone = device_key(self.link_of(entry.actor), device)  # as the table found it
+        if phone is None:
+            phone = device_key(self.link_of(entry.actor), device)
         self.game = game
         self.version = version
         self.dedupe.remember(phone, seq, version)
