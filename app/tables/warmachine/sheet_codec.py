@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from app.domain import commands as c
 from app.domain.clock import Side
@@ -32,9 +32,14 @@ def side_from_wire(value: object, field: str) -> Side:
     return side
 
 
+def _mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
+    """A JSON object (a dict, looked for first: a check against `Mapping` costs more)."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _sides(raw: Mapping[str, Any], key: str, what: str) -> dict[str, Side]:
     value = raw.get(key, {})
-    if not isinstance(value, Mapping) or len(value) > 64:
+    if not _mapping(value) or len(value) > 64:
         raise BadInput(f"the scoring must give each {what} to one of the two players")
     sides: dict[str, Side] = {}
     for element_id, side in value.items():
@@ -62,7 +67,7 @@ def _ids(raw: Mapping[str, Any], key: str) -> frozenset[str]:
 
 
 def scoring_from_wire(raw: object) -> c.Scoring:
-    if not isinstance(raw, Mapping):
+    if not _mapping(raw):
         raise BadInput("the scoring cannot be read — reload the page")
     control = _sides(raw, "control", "element")
     dominate = _sides(raw, "dominate", "element")

@@ -262,7 +262,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
     clock = game.clock
     ending = game.ending
     result = game.result()
-    kill_box_due, scoring_due, last_turn = game.kill_box_due, game.scoring_due, game.last_turn
+    kill_box_due, scoring_due, last_turn = game.turn_end_due
     return {
         "phase": game.phase.value,
         "active": side_name(game.active),
