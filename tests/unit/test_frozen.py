@@ -74,3 +74,18 @@ def test_a_class_with_its_own_init_or_post_init_is_copied_through_them() -> None
 
     assert replace(Checked(1), turn=4).doubled == 8
     assert replace(Own(1), turn=4).turn == 104
+
+
+def test_a_slotted_record_on_a_base_of_its_own_is_copied_as_well() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Child(Base):
+        b: int = 0
+
+    child = replace(Child(1, 2), b=3)
+    assert child == Child(1, 3) and type(child) is Child
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        child.b = 4  # type: ignore[misc]
