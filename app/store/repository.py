@@ -3,7 +3,6 @@ its records and its log (reads and writes of their own modules)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -25,14 +24,6 @@ from app.store.tails import Tail
 
 if TYPE_CHECKING:
     from app.store.pg_log import PgLogWriter
-
-
-#: SQLite FULL: how long a commit waits before its sync, for the commits after it to share
-#: it. One fsync of the log costs the server 0.1-0.2 ms of CPU (in the kernel), more than a
-#: tap's rules: at 1,000 tables tapping every 5 s the syncing thread used 30 % less CPU
-#: (bench.table_latency). The ack waits this much longer; the other screens, which get a
-#: tap before its sync, not at all.
-GATHER_S = 0.004
 
 
 class Fenced(RuleError):
@@ -61,8 +52,6 @@ class Store:
             self._wal = WalFile(path)
         self._sync_later = self._wal is not None
         self._group = GroupCommit(self._flush_log, "log-sync")
-        #: The commits waiting for the gathering window open now to close.
-        self._gathering: list[asyncio.Future[None]] = []
         create_schema(self.engine, url)
         self._raw: Any = None
         self._cursor: Any = None
@@ -80,23 +69,8 @@ class Store:
 
     async def durable(self) -> None:
         """Wait until every hot-path commit so far survives a power loss: a group
-        commit, never waited for by the loop (app.store.group_commit). SQLite FULL: a
-        commit waits `GATHER_S` first, for the commits after it to share its sync."""
-        group = self._group
-        if self._sync_later and group.synced < group.written:
-            loop = asyncio.get_running_loop()
-            waiter: asyncio.Future[None] = loop.create_future()
-            if not self._gathering:
-                loop.call_later(GATHER_S, self._gathered)
-            self._gathering.append(waiter)
-            await waiter
-        await group.durable()
-
-    def _gathered(self) -> None:
-        waiting, self._gathering = self._gathering, []
-        for waiter in waiting:
-            if not waiter.done():  # (a waiter cancelled meanwhile)
-                waiter.set_result(None)
+        commit, never waited for by the loop (app.store.group_commit)."""
+        await self._group.durable()
 
     def _flush_log(self) -> None:
         if self._wal is not None:
