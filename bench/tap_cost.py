@@ -42,6 +42,7 @@ from app.tables.offline import device_key
 from app.tables.quick import QuickGame
 from app.tables.room import TableRoom
 from app.tables.timesource import SystemTime
+from bench.harness.seats import pass_turn
 
 GAME, WARMUP_ROUNDS = QuickGame(clock_minutes=60, scenario="bunkers"), 2
 
@@ -103,17 +104,14 @@ def _serve(hub: TableHub, room: TableRoom, phone: Phone, reads: Reads) -> asynci
 
 
 def _tap(room: TableRoom) -> tuple[str, dict[str, Any]] | None:
-    """The running side's pass_turn with the answers due (None: the game is over)."""
+    """The running side's pass_turn with the answers its view says are due, as the load
+    generator sends it (bench.harness.seats.pass_turn); None: the game is over."""
     game = room.game
     running = game.clock.running
     if game.phase.value == "over" or running is None:
         return None
-    body: dict[str, Any] = {"c": "pass_turn", "expect": running.name.lower()}
-    if game.kill_box_due:
-        body["kill_box"] = False
-    if game.scoring_due:
-        body["scoring"] = {"control": {}, "destroyed": []}
-    return body["expect"], body
+    side = running.name.lower()
+    return side, pass_turn(side, room.engine.view(game, room.time.now_ms()))
 
 
 async def one_run(
@@ -165,6 +163,7 @@ async def one_run(
     await hub.close()
     pages.close()
     store.close()
+    gc.unfreeze()
     gc.enable()
     per = dict(zip(("tap_ms", "pings_ms", "gc_ms", "process_ms_per_tap"), spent, strict=True))
     per = {k: v * 1000 / taps for k, v in per.items()}
