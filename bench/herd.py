@@ -38,6 +38,14 @@ Counted:
                return + HERD_TAIL_S); client_lag_p99_ms how late this generator's event
                loop woke up meanwhile (resync times include it).
 
+The floor (bare_*; not with --no-bare): the same herd against bench/bare_relay.py (with
+--workers N, as a cluster of N workers with Redis between them), which answers a hello
+with its version and relays taps with no rules and no storage: what the sockets' own
+opening, hello and pong cost on this machine with this many phones coming back at once.
+Its phones tap in turn (it keeps no game view to tap from) and its tables are not
+checked (it keeps no state): only its resync times and CPU are reported, and
+resync_p99_ms_x_bare compares the server's with them.
+
 One JSON line goes to stdout, progress to stderr; everything talks to 127.0.0.1 and every
 wait is bounded. The server, its workers and the client processes are stopped on exit.
 """
@@ -49,11 +57,19 @@ from collections import Counter
 from typing import Any
 
 from bench.harness.load import Workers
-from bench.harness.measure import cpu_pcts, cpu_sample, percentile, rounded, wait_for_quiet
+from bench.harness.measure import (
+    cpu_pcts,
+    cpu_sample,
+    percentile,
+    ratio,
+    rounded,
+    wait_for_quiet,
+)
 from bench.harness.options import add_common_options, add_load_options
 from bench.harness.report import json_line, log, machine_fields, run_main
 from bench.harness.servers import (
     ServerProcess,
+    bare_relay_argv,
     bench_run,
     cluster_env,
     free_port,
@@ -92,10 +108,18 @@ def collect(
     return results, edges, max(rss_max, server.rss_mb())
 
 
-def run_herd(args: argparse.Namespace, env: dict[str, str], tmp: Any) -> dict[str, Any]:
+def run_herd(
+    args: argparse.Namespace, env: dict[str, str], tmp: Any, floor: bool = False
+) -> dict[str, Any]:
+    """The herd against the server, or (`floor`) against the bare relay."""
     port = args.port or free_port()
-    argv = server_command(args, port, "--workers", str(args.workers))
-    server = ServerProcess("deathclock", argv, env, tmp / "server.log")
+    if floor:
+        name, argv = "bare-relay", bare_relay_argv(port)
+        if args.workers > 1:
+            argv += ["--workers", str(args.workers), "--redis", env["DEATHCLOCK_TEST_REDIS_URL"]]
+    else:
+        name, argv = "deathclock", server_command(args, port, "--workers", str(args.workers))
+    server = ServerProcess(name, argv, env, tmp / f"{name}.log")
     with serving([(server, port)]), Workers() as workers:
         t = time.monotonic()
         rows = asyncio.run(create_tables(port, args.phones // 2, args.create_concurrency))
@@ -106,6 +130,7 @@ def run_herd(args: argparse.Namespace, env: dict[str, str], tmp: Any) -> dict[st
             "ping_s": args.ping,
             "seed": args.seed,
             "drop": args.drop,
+            "gameless": floor,
         }
         n_clients = workers.start_phones(client_main, port, rows, cfg, args.clients, "client")
         ready = workers.wait_ready(90 + 0.3 * len(rows))
@@ -130,7 +155,7 @@ def run_herd(args: argparse.Namespace, env: dict[str, str], tmp: Any) -> dict[st
             f"taps every {args.interval:g} s per table; every phone drops in {args.before + 1:g} s "
             f"({args.drop}) and comes back within {args.spread:g} s; taps for {args.after:g} s more"
         )
-        results, edges, rss_max = collect(workers, server, s, "")
+        results, edges, rss_max = collect(workers, server, s, f"{name}: ")
         rss_end = server.rss_mb()
     return report(args, live, n_clients, results, edges, (rss_before, rss_end, rss_max))
 
@@ -211,6 +236,26 @@ def report(
     return out
 
 
+def floor_fields(out: dict[str, Any], bare: dict[str, Any]) -> dict[str, Any]:
+    """The relay's resync times and CPU under the same herd, and the server's as a
+    multiple of them."""
+    fields = {
+        f"bare_{key}": bare[key]
+        for key in (
+            "resync_p50_ms",
+            "resync_p99_ms",
+            "resync_open_p99_ms",
+            "resync_incomplete",
+            "taps_after",
+            "server_cpu_pct",
+            "client_cpu_pct",
+            "steal_cpu_pct",
+        )
+    }
+    fields["resync_p99_ms_x_bare"] = ratio(out["resync_p99_ms"], bare["resync_p99_ms"])
+    return fields
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.herd", description=__doc__)
     parser.add_argument("--phones", type=int, default=2000, help="two per table")
@@ -224,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drop", choices=("reset", "silent"), default="reset")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--create-concurrency", type=int, default=16)
+    parser.add_argument("--no-bare", action="store_true", help="skip the bare relay's floor")
     add_common_options(parser)
     add_load_options(parser)
     args = parser.parse_args(argv)
@@ -238,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
         cluster_env(env, args.workers) as app_env,
     ):
         out = run_herd(args, app_env, tmp)
+        if not args.no_bare:
+            out.update(floor_fields(out, run_herd(args, app_env, tmp, floor=True)))
     json_line(out)
     return 0
 

@@ -44,7 +44,13 @@ class Herd(Counts):
     """A client process's counts, its tables and what it measured."""
 
     def __init__(
-        self, port: int, compression: str | None, ping_s: float, seed: int, drop_mode: str
+        self,
+        port: int,
+        compression: str | None,
+        ping_s: float,
+        seed: int,
+        drop_mode: str,
+        gameless: bool = False,
     ) -> None:
         super().__init__(MAX_NOTES)
         self.port = port
@@ -52,6 +58,9 @@ class Herd(Counts):
         self.ping_s = ping_s
         self.seed = seed
         self.drop_mode = drop_mode
+        #: The server is the bare relay (the herd's floor): it keeps no game to tap on
+        #: (`Table.tapper`) and no state to check the tables against.
+        self.gameless = gameless
         self.tables: list[Table] = []
         self.resync_ms: list[float] = []
         self.open_ms: list[float] = []  # of each resync: until the socket opened
@@ -124,6 +133,15 @@ class Herd(Counts):
         live = [t for t in self.tables if not t.broken]
         while perf() < deadline and not all(t.settled() for t in live):
             await asyncio.sleep(0.1)
+        if not self.gameless:
+            await self.sync_and_check(live)
+        for phone in self.phones:
+            if phone.resync is not None and phone.resync.measured:
+                self.count("resync_incomplete", f"table {phone.table.id}: {phone.side} not back")
+
+    async def sync_and_check(self, live: list[Table]) -> None:
+        """Each table's state, asked for once it settled, against what its phones saw."""
+        perf = time.perf_counter
         for table in live:
             phone = table.phones["p1"]
             if phone.ws is not None:
@@ -133,9 +151,6 @@ class Herd(Counts):
         deadline = perf() + SYNC_WAIT_S
         while perf() < deadline and any(t.final_v is None for t in live):
             await asyncio.sleep(0.1)
-        for phone in self.phones:
-            if phone.resync is not None and phone.resync.measured:
-                self.count("resync_incomplete", f"table {phone.table.id}: {phone.side} not back")
         for table in live:
             table.check()
 
@@ -155,7 +170,8 @@ async def client(
     out_q: Any,
 ) -> None:
     compression = None if cfg["compression"] == "none" else "deflate"
-    herd = Herd(port, compression, cfg["ping_s"], cfg["seed"] * 1000 + idx, cfg["drop"])
+    seed = cfg["seed"] * 1000 + idx
+    herd = Herd(port, compression, cfg["ping_s"], seed, cfg["drop"], cfg.get("gameless", False))
     herd.tables = [Table(herd, i, tid, p1, p2) for i, tid, p1, p2 in rows]
     name = f"client-{idx}"
     loop = asyncio.get_running_loop()

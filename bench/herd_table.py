@@ -28,6 +28,7 @@ class Table:
         self.claims: dict[int, list[Command]] = {}
         self.final_v: int | None = None
         self.broken = False
+        self.taps_acked = 0  # a relay keeps no game: the sides take turns by these
 
     def observe(self, v: int, game: Any) -> None:
         if v >= self.game_v and isinstance(game, dict):
@@ -73,6 +74,7 @@ class Table:
         self.claims.setdefault(v, []).append(cmd)
         self.version = max(self.version, v)
         if cmd.tap:
+            self.taps_acked += 1
             herd.c["taps_after" if cmd.after_drop else "taps_before"] += 1
             if not cmd.resent:
                 (herd.ack_after_ms if cmd.after_drop else herd.ack_before_ms).append(
@@ -80,7 +82,14 @@ class Table:
                 )
 
     def tapper(self) -> tuple[Phone, dict[str, Any]] | None:
-        """The running side's phone and its pass_turn, if it may tap now."""
+        """The running side's phone and its pass_turn, if it may tap now. Against a
+        relay, which keeps no game, the sides take turns, as bench.table_latency's
+        phones do there."""
+        if self.herd.gameless:
+            side = ("p1", "p2")[self.taps_acked % 2]
+            if self.unanswered or not self.phones[side].current:
+                return None
+            return self.phones[side], {"c": "pass_turn", "expect": side}
         game = self.game
         if self.unanswered or game is None or self.game_v < self.version:
             return None
