@@ -20,14 +20,6 @@ from app.sockets import ServerSockets
 #: (at 10,000 phones, as many messages as half of all taps).
 WS_PING_INTERVAL: float | None = None
 
-#: Several workers accept from one listening socket. The event loop's library (libuv,
-#: under uvloop) accepts every connection waiting at once by default, so when the hall's
-#: Wi-Fi comes back one worker takes most of the phones' handshakes in one go while the
-#: other has little to do, and the phones wait in its queue (the herd, bench.herd
-#: --workers 2: resync p99 about 2 s). With this, each worker takes one connection a turn
-#: and the next goes to whichever worker is ready: about 1 s.
-SINGLE_ACCEPT = "UV_TCP_SINGLE_ACCEPT"
-
 
 def socket_options() -> dict[str, Any]:
     """How the server runs its sockets (uvicorn's options): the browser tests' server
@@ -84,8 +76,6 @@ def main(argv: list[str] | None = None) -> None:
         if workers == 1:
             importlib.import_module("app.main")
             gc.freeze()
-        else:
-            os.environ.setdefault(SINGLE_ACCEPT, "1")  # read by each worker's loop
         uvicorn.run(
             "app.main:create_app",
             factory=True,

@@ -361,8 +361,6 @@ def main(argv: list[str] | None = None) -> None:
         os.environ[REDIS_URL] = args.redis
         os.environ[CHANNEL] = f"bare-relay-{secrets.token_hex(4)}"
     os.environ.setdefault(SECRET, secrets.token_hex(16))
-    if args.workers > 1:
-        os.environ.setdefault("UV_TCP_SINGLE_ACCEPT", "1")  # as `deathclock serve` (app.cli)
     plain = args.log and args.log.replace("postgresql+psycopg://", "postgresql://")
     with _log_table(plain):
         uvicorn.run(

@@ -43,36 +43,3 @@ def test_serve_runs_uvicorn_without_protocol_pings(
     assert options["ws"] is ServerSockets
     assert options["collecting"] is False
     assert options["frozen"] > 10_000  # the app's import, out of the collector
-
-
-def _workers_env(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> dict[str, Any]:
-    """What `deathclock serve` hands uvicorn, and what its workers' environment says."""
-    ran: list[dict[str, Any]] = []
-
-    def run(app: str, **kwargs: Any) -> None:
-        ran.append({"single_accept": cli.os.environ.get(cli.SINGLE_ACCEPT), **kwargs})
-
-    monkeypatch.setattr(uvicorn, "run", run)
-    monkeypatch.delenv(cli.SINGLE_ACCEPT, raising=False)
-    try:
-        cli.main(argv)
-    finally:
-        gc.unfreeze()
-        gc.enable()
-    (options,) = ran
-    return options
-
-
-def test_several_workers_take_the_herds_connections_in_turn(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
-) -> None:
-    """Several workers share one listening socket: each takes one waiting connection at a
-    time (libuv's single accept), so that a hall's phones coming back at once are shared
-    between the workers rather than queued at whichever took them all."""
-    monkeypatch.setenv("DEATHCLOCK_REDIS_URL", "redis://127.0.0.1:6379/0")
-    url = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-    options = _workers_env(monkeypatch, ["serve", "--workers", "2", "--database-url", url])
-    assert options["workers"] == 2 and options["single_accept"] == "1"
-    monkeypatch.setenv("DEATHCLOCK_DATABASE_URL", f"sqlite:///{tmp_path}/x.db")
-    one = _workers_env(monkeypatch, ["serve"])
-    assert one["workers"] == 1 and one["single_accept"] is None  # one worker: no one to share with
