@@ -73,6 +73,7 @@ from bench.harness.servers import (
     bench_run,
     cluster_env,
     free_port,
+    relay_cluster_args,
     server_command,
     serving,
 )
@@ -114,9 +115,7 @@ def run_herd(
     """The herd against the server, or (`floor`) against the bare relay."""
     port = args.port or free_port()
     if floor:
-        name, argv = "bare-relay", bare_relay_argv(port)
-        if args.workers > 1:
-            argv += ["--workers", str(args.workers), "--redis", env["DEATHCLOCK_TEST_REDIS_URL"]]
+        name, argv = "bare-relay", [*bare_relay_argv(port), *relay_cluster_args(args.workers)]
     else:
         name, argv = "deathclock", server_command(args, port, "--workers", str(args.workers))
     server = ServerProcess(name, argv, env, tmp / f"{name}.log")

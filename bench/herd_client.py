@@ -171,7 +171,7 @@ async def client(
 ) -> None:
     compression = None if cfg["compression"] == "none" else "deflate"
     seed = cfg["seed"] * 1000 + idx
-    herd = Herd(port, compression, cfg["ping_s"], seed, cfg["drop"], cfg.get("gameless", False))
+    herd = Herd(port, compression, cfg["ping_s"], seed, cfg["drop"], cfg["gameless"])
     herd.tables = [Table(herd, i, tid, p1, p2) for i, tid, p1, p2 in rows]
     name = f"client-{idx}"
     loop = asyncio.get_running_loop()

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.harness.servers import bare_relay_argv
+from bench.harness.servers import bare_relay_argv, relay_cluster_args
 
 #: A run of the load against one server: (name, argv for a port, env, args, tmp) -> result.
 RunTarget = Callable[[str, Any, dict[str, str], argparse.Namespace, Path], dict[str, Any]]
@@ -23,9 +23,7 @@ def run_floors(
     """The same load against the relay: bare, then (several workers) as a cluster and as a
     durable cluster, then spending --busy-floor microseconds a tap; each with its prefix."""
 
-    several = ["--workers", str(args.workers)] if args.workers > 1 else []
-    if several:
-        several += ["--redis", os.environ["DEATHCLOCK_TEST_REDIS_URL"]]
+    several = relay_cluster_args(args.workers)
     runs: list[tuple[str, list[str]]] = []
     if not args.no_bare:
         runs.append(("bare", []))

@@ -247,6 +247,14 @@ def bare_relay_argv(port: int) -> list[str]:
     return [sys.executable, "-m", "bench.bare_relay", "--host", HOST, "--port", str(port)]
 
 
+def relay_cluster_args(workers: int) -> list[str]:
+    """The relay's options to run as `workers` workers with Redis between them (the
+    floor of `deathclock serve --workers N`; DEATHCLOCK_TEST_REDIS_URL); none for one."""
+    if workers <= 1:
+        return []
+    return ["--workers", str(workers), "--redis", os.environ["DEATHCLOCK_TEST_REDIS_URL"]]
+
+
 def server_command(args: argparse.Namespace, port: int, *extra: str) -> list[str]:
     """The server's command line, under --server-prefix when given."""
     prefix = shlex.split(args.server_prefix) if args.server_prefix else []
