@@ -12,7 +12,7 @@ from typing import Any
 import uvicorn
 
 from app.settings import Settings
-from app.sockets import ServerSockets
+from app.sockets import ServerHttp, ServerSockets
 
 #: The protocol's keepalive pings, none: every socket of the app has a heartbeat of its
 #: own (the pages ping every 4 s; a socket silent for `heartbeat_ms` is dropped, see
@@ -25,6 +25,7 @@ def socket_options() -> dict[str, Any]:
     """How the server runs its sockets (uvicorn's options): the browser tests' server
     runs them the same way."""
     return {
+        "http": ServerHttp,
         "ws": ServerSockets,
         "ws_max_size": 64 * 1024,
         "ws_per_message_deflate": False,

@@ -12,8 +12,9 @@ one, seconds later. CPython's middle generation walked those again every 250 ms,
 each time at 5,000 tables on two workers (a stall that every tap in flight felt), and
 never found a cycle. The oldest objects, the frozen ones included, are walked only when
 garbage cycles can have piled up there: when what the server has let go of since the last
-walk (sockets closed, tables unloaded: each leaves its cycles behind, frozen with it)
-comes to a quarter of what it holds now (sockets open, tables in memory),
+walk (tables unloaded: each leaves its cycles behind, frozen with it; a socket that closes
+leaves none, app.sockets) comes to a quarter of what it holds now (sockets open, tables in
+memory),
 `FULL_AFTER_RELEASE` at least, and at least every half hour. A walk costs what the server
 holds: about a second at 2,500 tables and 5,000 sockets a worker, and every tap in flight
 waits for it; by the quarter, its cost is paid for by the garbage it can find, as
@@ -62,7 +63,7 @@ class Census:
     """What the server's sockets and tables come to, as the pace reads it at a tick."""
 
     churn: int = 0  # sockets opened plus sockets closed since the start
-    released: int = 0  # sockets closed and tables let go since the start
+    released: int = 0  # what was let go since the start that leaves cycles: tables
     held: int = 0  # sockets open and tables in memory now
 
 

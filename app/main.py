@@ -48,6 +48,17 @@ from app.tables.placement import Placement
 from app.tables.timesource import SystemTime, TimeSource
 
 
+def census_of(heartbeats: Heartbeats, hub: TableHub) -> Census:
+    """What the collector's pace reads of the sockets and tables (app.collector). A socket
+    that closes leaves nothing for the collector (app.sockets): only the tables let go
+    count towards a full walk."""
+    return Census(
+        churn=heartbeats.churn(),
+        released=hub.released,
+        held=len(heartbeats.heard) + len(hub.rooms),
+    )
+
+
 def create_app(
     settings: Settings | None = None,
     time: TimeSource | None = None,
@@ -112,13 +123,7 @@ def create_app(
         loader = asyncio.create_task(hub.load_later())
         io_time: TimeSource = app.state.io_time
 
-        def census() -> Census:
-            return Census(
-                churn=heartbeats.churn(),
-                released=heartbeats.closed + hub.released,
-                held=len(heartbeats.heard) + len(hub.rooms),
-            )
-
+        census = functools.partial(census_of, heartbeats, hub)
         collector = asyncio.create_task(pace_collector(io_time.now_ms, census, crowd=CROWD))
         try:
             yield

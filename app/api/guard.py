@@ -146,7 +146,6 @@ class Heartbeats:
         self.every_ms = min(every_ms, max(1, timeout_ms // 2))
         self.heard: dict[Subscriber, int] = {}
         self._churn = 0
-        self.closed = 0  # sockets closed since the start
 
     def seen(self, subscriber: Subscriber) -> None:
         self.heard[subscriber] = self.time.now_ms()
@@ -158,7 +157,6 @@ class Heartbeats:
     def forget(self, subscriber: Subscriber) -> None:
         self.heard.pop(subscriber, None)
         self._churn += 1
-        self.closed += 1
 
     def churn(self) -> int:
         """Sockets opened plus sockets closed since the start."""
