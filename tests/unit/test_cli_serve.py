@@ -14,7 +14,7 @@ import pytest
 import uvicorn
 
 from app import cli
-from app.sockets import ServerSockets
+from app.sockets import ServerHttp, ServerSockets
 
 
 def test_serve_runs_uvicorn_without_protocol_pings(
@@ -41,5 +41,6 @@ def test_serve_runs_uvicorn_without_protocol_pings(
     assert options["ws_per_message_deflate"] is False
     assert options["ws_max_size"] == 64 * 1024
     assert options["ws"] is ServerSockets
+    assert options["http"] is ServerHttp  # an upgraded connection leaves no cycle behind
     assert options["collecting"] is False
     assert options["frozen"] > 10_000  # the app's import, out of the collector

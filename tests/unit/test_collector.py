@@ -8,7 +8,7 @@ import weakref
 from types import SimpleNamespace
 
 from app.api.guard import Heartbeats
-from app.collector import Census, Pace, pace_collector
+from app.collector import FREEZE, Census, Pace, pace_collector
 from app.main import census_of
 from app.tables.fanout import Subscriber
 from app.tables.timesource import FakeTime
@@ -111,7 +111,7 @@ async def test_the_pacer_turns_the_automatic_collector_off_while_it_runs() -> No
     assert gc.isenabled()
 
 
-def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_walk_it_once() -> None:
+def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_freeze_it() -> None:
     # The hall's phones come back after a restart: 100 sockets a tick for half a second.
     pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000)
     assert pace.generation(50, Census(churn=5)) == 0  # a few sockets: as ever
@@ -120,7 +120,8 @@ def test_young_collections_wait_while_a_crowd_of_sockets_comes_in_then_walk_it_o
     # The last crowded tick was at 550: quiet ticks wait CROWD_CALM_MS (500 ms) for more.
     calm = [pace.generation(600 + 50 * n, Census(churn=1005)) for n in range(9)]
     assert calm == [None] * 9
-    assert pace.generation(1050, Census(churn=1005)) == 0  # in: walked once
+    # In: frozen, not walked (its sockets are alive; a handshake leaves no cycle).
+    assert pace.generation(1050, Census(churn=1005)) == FREEZE
     assert pace.generation(1100, Census(churn=1006)) == 0  # then as ever
 
 
@@ -136,26 +137,29 @@ def test_a_crowd_counted_in_bursts_is_one_crowd__the_quiet_ticks_between_walk_no
         gens.append(pace.generation(50 * (n + 1), Census(churn=churn)))
     assert gens == [None] * len(bursts)
     after = [pace.generation(1000 + 50 * (n + 1), Census(churn=churn)) for n in range(10)]
-    assert after == [None] * 9 + [0]  # once no crowded tick came for 500 ms: one walk
+    assert after == [None] * 9 + [FREEZE]  # no crowded tick for 500 ms: frozen, no walk
 
 
-def test_a_crowd_that_keeps_coming_waits_for_the_young_collections_only_so_long() -> None:
+def test_a_crowd_that_keeps_coming_is_frozen_every_two_seconds_never_walked() -> None:
     pace = Pace(now_ms=-60_000, crowd=20, crowd_defer_ms=2000, full_after_release=10**9)
-    gens = [pace.generation(50 * n, Census(churn=100 * n)) for n in range(1, 81)]
-    assert gens[:40] == [None] * 40  # 2 s of a crowd
-    assert None not in gens[40:]  # then collected every tick again, crowd or not
+    gens = [pace.generation(50 * n, Census(churn=100 * n)) for n in range(1, 101)]
+    frozen = [n for n, gen in enumerate(gens, start=1) if gen == FREEZE]
+    assert frozen == [41, 81]  # what it brought waits 2 s at most, then is frozen
+    assert set(gens) == {None, FREEZE}  # no young collection walks it meanwhile
+    calm = [pace.generation(5000 + 50 * n, Census(churn=10_000)) for n in range(1, 12)]
+    assert calm == [None] * 9 + [FREEZE, 0]  # in at last: frozen, then as ever
 
 
-def test_a_start_is_a_crowd__the_young_collections_wait_then_walk_it_once() -> None:
+def test_a_start_is_a_crowd__the_young_collections_wait_then_it_is_frozen() -> None:
     # The server starts: its tables are read, and every phone that lost it comes back.
     pace = Pace(now_ms=0, crowd=20, crowd_defer_ms=2000)
     gens = [pace.generation(50 * n, Census(churn=n)) for n in range(1, 40)]
     assert gens == [None] * 39  # a trickle, but the first 2 s after the start
     # The crowd began at the first tick (50 ms): it waits 2 s from then at the most.
     assert pace.generation(2000, Census(churn=40)) is None
-    assert pace.generation(2050, Census(churn=40)) == 0
-    after = [pace.generation(2050 + 50 * n, Census(churn=40)) for n in range(1, 6)]
-    assert after == [0] * 5  # as ever
+    assert pace.generation(2050, Census(churn=40)) == FREEZE
+    after = [pace.generation(2050 + 50 * n, Census(churn=40)) for n in range(1, 11)]
+    assert after == [None] * 7 + [FREEZE, 0, 0]  # no crowded tick for 500 ms: as ever
 
 
 class _Node:
@@ -201,6 +205,50 @@ async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_
     await asyncio.gather(task, return_exceptions=True)
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0  # a stopped pacer leaves nothing frozen
+
+
+async def test_a_crowd_once_in_is_frozen_without_a_walk_till_a_full_one() -> None:
+    # 2,000 phones back at once: walking what they brought took 170-230 ms and found
+    # nothing (their sockets are alive). It is frozen instead; a full walk still sees it.
+    now = {"ms": 0, "churn": 0, "released": 0}
+    ticks: asyncio.Queue[None] = asyncio.Queue()
+    ticked: asyncio.Queue[None] = asyncio.Queue()
+
+    async def tick(_seconds: float) -> None:
+        await ticked.put(None)
+        await ticks.get()
+        now["ms"] += 50
+
+    async def one_tick() -> None:
+        ticks.put_nowait(None)
+        await ticked.get()
+
+    def census() -> Census:
+        return Census(churn=now["churn"], released=now["released"], held=10)
+
+    task = asyncio.create_task(pace_collector(lambda: now["ms"], census, sleep=tick, crowd=20))
+    await ticked.get()
+    now["ms"] = 10_000  # long after the start (itself a crowd)
+    await one_tick()
+    young = gc.get_stats()[0]["collections"]
+    node = _Node()
+    node.me = node  # a cycle that came in with the crowd
+    gone = weakref.ref(node)
+    del node
+    for _ in range(5):  # 100 sockets a tick
+        now["churn"] += 100
+        await one_tick()
+    for _ in range(10):  # no crowded tick for 500 ms: the crowd is in
+        await one_tick()
+    assert gone() is not None and not any(o is gone() for o in gc.get_objects())  # frozen
+    assert gc.get_stats()[0]["collections"] == young  # and nothing was walked for it
+    now["released"] = 1000  # tables let go; a second without a socket: the full walk
+    now["ms"] += 1000
+    await one_tick()
+    assert gone() is None
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    assert gc.get_freeze_count() == 0
 
 
 def test_sockets_closed_count_nothing_towards_a_full_walk_tables_let_go_do() -> None:
