@@ -37,6 +37,8 @@ Counted:
   cpu          server, client and every other process over the herd (the drop -> the last
                return + HERD_TAIL_S); client_lag_p99_ms how late this generator's event
                loop woke up meanwhile (resync times include it).
+  server_slow_gc_ms  every garbage collection of 100 ms or more the server logged from
+               the first tap on (app.collector logs them): every tap in flight waited.
 
 The floor (bare_*; not with --no-bare): the same herd against bench/bare_relay.py (with
 --workers N, as a cluster of N workers with Redis between them), which answers a hello
@@ -154,9 +156,12 @@ def run_herd(
             f"taps every {args.interval:g} s per table; every phone drops in {args.before + 1:g} s "
             f"({args.drop}) and comes back within {args.spread:g} s; taps for {args.after:g} s more"
         )
+        logged = server.log_size()
         results, edges, rss_max = collect(workers, server, s, f"{name}: ")
         rss_end = server.rss_mb()
-    return report(args, live, n_clients, results, edges, (rss_before, rss_end, rss_max))
+        slow_gc = server.slow_collections(logged)
+    out = report(args, live, n_clients, results, edges, (rss_before, rss_end, rss_max))
+    return out | {"server_slow_gc_ms": slow_gc}
 
 
 def report(

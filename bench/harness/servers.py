@@ -54,6 +54,7 @@ def raise_open_files_limit(needed: int) -> int:
 
 
 _FULL_WALK = re.compile(rb"garbage collection \(generation 2\) took (\d+) ms")
+_SLOW_COLLECTION = re.compile(rb"garbage collection \(generation \d\) took (\d+) ms")
 
 
 class ServerProcess:
@@ -90,13 +91,20 @@ class ServerProcess:
     def full_walks(self, since: int) -> list[int]:
         """The collector's full walks the server logged after offset `since`, in ms (it logs
         those of 100 ms or more: app.collector); every tap in flight waited for each."""
+        return [int(m.group(1)) for m in _FULL_WALK.finditer(self._log_after(since))]
+
+    def _log_after(self, since: int) -> bytes:
         try:
             with self.log_path.open("rb") as f:
                 f.seek(since)
-                text = f.read()
+                return f.read()
         except OSError:
-            return []
-        return [int(m.group(1)) for m in _FULL_WALK.finditer(text)]
+            return b""
+
+    def slow_collections(self, since: int) -> list[int]:
+        """Every collection of 100 ms or more the server logged after offset `since`, young
+        or full, in ms: every tap in flight waited for each."""
+        return [int(m.group(1)) for m in _SLOW_COLLECTION.finditer(self._log_after(since))]
 
     def log_tail(self, lines: int = 20) -> str:
         try:
