@@ -166,43 +166,61 @@ class _Node:
     me: _Node
 
 
+class _Pacer:
+    """The pacer on a clock the test moves: each `tick` is 50 ms and one collection step,
+    with the census `churn`, `released` as the test sets them."""
+
+    def __init__(self, crowd: int | None = None) -> None:
+        self.ms, self.churn, self.released = 0, 0, 0
+        self._ticks: asyncio.Queue[None] = asyncio.Queue()
+        self._ticked: asyncio.Queue[None] = asyncio.Queue()
+        self._crowd = crowd
+        self._task: asyncio.Task[None] | None = None
+
+    async def _sleep(self, _seconds: float) -> None:
+        await self._ticked.put(None)  # the last tick's collection is over
+        await self._ticks.get()
+        self.ms += 50
+
+    def _census(self) -> Census:
+        return Census(churn=self.churn, released=self.released, held=10)
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(
+            pace_collector(lambda: self.ms, self._census, sleep=self._sleep, crowd=self._crowd)
+        )
+        await self._ticked.get()
+
+    async def tick(self) -> None:
+        self._ticks.put_nowait(None)
+        await self._ticked.get()
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
 async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_it() -> None:
     # A phone's socket leaves objects at each message that live till its next one: once
     # they outlive a young collection, no later young or middle one walks them again.
-    now = {"ms": 0, "closed": 0}
-    ticks: asyncio.Queue[None] = asyncio.Queue()
-    ticked: asyncio.Queue[None] = asyncio.Queue()
-
-    async def tick(_seconds: float) -> None:
-        await ticked.put(None)  # the last tick's collection is over
-        await ticks.get()
-        now["ms"] += 50
-
-    async def one_tick() -> None:
-        ticks.put_nowait(None)
-        await ticked.get()
-
-    def census() -> Census:
-        return Census(churn=2 * now["closed"], released=now["closed"], held=10)
-
-    task = asyncio.create_task(pace_collector(lambda: now["ms"], census, sleep=tick))
-    await ticked.get()
+    pacer = _Pacer()
+    await pacer.start()
     node = _Node()
     node.me = node  # a cycle: only the collector frees it
     gone = weakref.ref(node)
-    await one_tick()
+    await pacer.tick()
     assert not any(o is node for o in gc.get_objects())  # frozen: out of every generation
     del node
     for _ in range(12):  # more than a middle collection's five young ticks
-        await one_tick()
+        await pacer.tick()
     assert gone() is not None  # garbage now, but no young collection walks it
-    now["closed"] = 1000  # a crowd of sockets opened and closed
-    await one_tick()
-    now["ms"] += 1000  # and then none for a second: the full collection
-    await one_tick()
+    pacer.churn, pacer.released = 2000, 1000  # sockets came and went; tables let go
+    await pacer.tick()
+    pacer.ms += 1000  # and then no socket for a second: the full collection
+    await pacer.tick()
     assert gone() is None
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
+    await pacer.stop()
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0  # a stopped pacer leaves nothing frozen
 
@@ -210,44 +228,27 @@ async def test_what_outlives_a_young_collection_is_frozen_till_a_full_one_walks_
 async def test_a_crowd_once_in_is_frozen_without_a_walk_till_a_full_one() -> None:
     # 2,000 phones back at once: walking what they brought took 170-230 ms and found
     # nothing (their sockets are alive). It is frozen instead; a full walk still sees it.
-    now = {"ms": 0, "churn": 0, "released": 0}
-    ticks: asyncio.Queue[None] = asyncio.Queue()
-    ticked: asyncio.Queue[None] = asyncio.Queue()
-
-    async def tick(_seconds: float) -> None:
-        await ticked.put(None)
-        await ticks.get()
-        now["ms"] += 50
-
-    async def one_tick() -> None:
-        ticks.put_nowait(None)
-        await ticked.get()
-
-    def census() -> Census:
-        return Census(churn=now["churn"], released=now["released"], held=10)
-
-    task = asyncio.create_task(pace_collector(lambda: now["ms"], census, sleep=tick, crowd=20))
-    await ticked.get()
-    now["ms"] = 10_000  # long after the start (itself a crowd)
-    await one_tick()
+    pacer = _Pacer(crowd=20)
+    await pacer.start()
+    pacer.ms = 10_000  # long after the start (itself a crowd)
+    await pacer.tick()
     young = gc.get_stats()[0]["collections"]
     node = _Node()
     node.me = node  # a cycle that came in with the crowd
     gone = weakref.ref(node)
     del node
     for _ in range(5):  # 100 sockets a tick
-        now["churn"] += 100
-        await one_tick()
+        pacer.churn += 100
+        await pacer.tick()
     for _ in range(10):  # no crowded tick for 500 ms: the crowd is in
-        await one_tick()
+        await pacer.tick()
     assert gone() is not None and not any(o is gone() for o in gc.get_objects())  # frozen
     assert gc.get_stats()[0]["collections"] == young  # and nothing was walked for it
-    now["released"] = 1000  # tables let go; a second without a socket: the full walk
-    now["ms"] += 1000
-    await one_tick()
+    pacer.released = 1000  # tables let go; a second without a socket: the full walk
+    pacer.ms += 1000
+    await pacer.tick()
     assert gone() is None
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
+    await pacer.stop()
     assert gc.get_freeze_count() == 0
 
 
