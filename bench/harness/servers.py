@@ -53,8 +53,7 @@ def raise_open_files_limit(needed: int) -> int:
     return needed
 
 
-_FULL_WALK = re.compile(rb"garbage collection \(generation 2\) took (\d+) ms")
-_SLOW_COLLECTION = re.compile(rb"garbage collection \(generation \d\) took (\d+) ms")
+_SLOW_COLLECTION = re.compile(rb"garbage collection \(generation (\d)\) took (\d+) ms")
 
 
 class ServerProcess:
@@ -91,20 +90,19 @@ class ServerProcess:
     def full_walks(self, since: int) -> list[int]:
         """The collector's full walks the server logged after offset `since`, in ms (it logs
         those of 100 ms or more: app.collector); every tap in flight waited for each."""
-        return [int(m.group(1)) for m in _FULL_WALK.finditer(self._log_after(since))]
+        return self.slow_collections(since, full_only=True)
 
-    def _log_after(self, since: int) -> bytes:
+    def slow_collections(self, since: int, full_only: bool = False) -> list[int]:
+        """Every collection of 100 ms or more the server logged after offset `since`, young
+        or full (`full_only`: full walks), in ms: every tap in flight waited for each."""
         try:
             with self.log_path.open("rb") as f:
                 f.seek(since)
-                return f.read()
+                text = f.read()
         except OSError:
-            return b""
-
-    def slow_collections(self, since: int) -> list[int]:
-        """Every collection of 100 ms or more the server logged after offset `since`, young
-        or full, in ms: every tap in flight waited for each."""
-        return [int(m.group(1)) for m in _SLOW_COLLECTION.finditer(self._log_after(since))]
+            return []
+        found = ((m.group(1), int(m.group(2))) for m in _SLOW_COLLECTION.finditer(text))
+        return [ms for generation, ms in found if not full_only or generation == b"2"]
 
     def log_tail(self, lines: int = 20) -> str:
         try:
