@@ -1,34 +1,23 @@
-"""App factory: store, live tables and routers wired in the lifespan."""
+"""App factory: the store and the live tables wired in the lifespan; the organiser's side
+(app.organiser) behind its door (app.organiser_door)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import gc
+import importlib
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 
-from app.api import (
-    discipline,
-    errors,
-    event_control,
-    events,
-    exports,
-    page_templates,
-    pages,
-    player,
-    prizes,
-    rest,
-    seasons,
-    tournament,
-    ws,
-)
+from app.api import errors, page_templates, ws
 from app.api.budgets import ReadBudget
 from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import BodyLimit, ClientGuard, SecurityHeaders
@@ -36,7 +25,7 @@ from app.cluster.backplane import Backplane, RedisBroadcast
 from app.cluster.cluster import Cluster, new_worker_id
 from app.collector import CROWD, Census, pace_collector
 from app.events.dashboard import Dashboards
-from app.events.service import EventService
+from app.organiser_door import OrganiserDoor, OrganiserGate
 from app.quiet_logs import quiet_socket_logs
 from app.settings import Settings
 from app.store.lease import Leases
@@ -101,16 +90,19 @@ def create_app(
         hub.start_timers()
         dashboards = Dashboards(clock)
         hub.listeners.append(dashboards.table_changed)
-        service = EventService(store, hub, clock, rng, settings.players_per_event, placement)
-        service.book.listeners.append(service.read_models.publisher(dashboards))
-        if cluster is not None:
-            service.book.listeners.append(cluster.event_changed)
-            cluster.event_listeners.append(service.book.changed)
-            cluster.event_listeners.append(service.round_clock.follow)
-        service.round_clock.start_timers()
+
+        async def open_organiser_side() -> None:
+            # Imported in a thread of its own: the loop serves the tables meanwhile.
+            await asyncio.to_thread(importlib.import_module, "app.organiser")
+            from app.organiser import Parts, open_organiser
+
+            parts = Parts(settings, store, hub, clock, rng, placement, dashboards, cluster)
+            open_organiser(app, parts)
+
+        door = OrganiserDoor(open_organiser_side)
+        app.state.organiser_door = door
         app.state.hub = hub
         app.state.log_pages = LogPages(functools.partial(log_rows, store.engine))
-        app.state.events = service
         app.state.dashboards = dashboards
         heartbeats = Heartbeats(app.state.io_time, settings.heartbeat_ms)
         app.state.heartbeats = heartbeats
@@ -122,6 +114,7 @@ def create_app(
         # leaves memory later.
         loader = asyncio.create_task(hub.load_later())
         io_time: TimeSource = app.state.io_time
+        opener = asyncio.create_task(door.open_when_settled(io_time.now_ms, heartbeats.churn))
 
         census = functools.partial(census_of, heartbeats, hub)
         collector = asyncio.create_task(pace_collector(io_time.now_ms, census, crowd=CROWD))
@@ -129,10 +122,13 @@ def create_app(
             yield
         finally:
             loader.cancel()
+            opener.cancel()
+            door.close()
             collector.cancel()
             sweeper.cancel()
             unloader.cancel()
-            await service.close()
+            if door.is_open:
+                await app.state.events.close()
             if cluster is not None:
                 await cluster.close()
             await hub.close()
@@ -147,6 +143,16 @@ def create_app(
     app.state.io_time = io_time or SystemTime()
 
     errors.install(app)
+    whole_schema = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        """The whole API's schema: the organiser's routes in it before a start opens them."""
+        from app.organiser import include_routes
+
+        include_routes(app)
+        return whole_schema()
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     @app.get("/health", include_in_schema=False)
     async def health(request: Request) -> JSONResponse:
@@ -159,22 +165,11 @@ def create_app(
         body["status"] = "ok" if ok else "server trouble"
         return JSONResponse(body, status_code=200 if ok else 503)
 
-    app.include_router(rest.router)
-    app.include_router(tournament.router)
-    app.include_router(events.router)
-    app.include_router(event_control.router)
-    app.include_router(events.socket_router)
-    app.include_router(prizes.router)
-    app.include_router(discipline.router)
-    app.include_router(exports.router)
-    app.include_router(player.router)
-    app.include_router(player.pages)
-    app.include_router(pages.router)
-    app.include_router(seasons.router)
     app.mount("/static", StaticFiles(directory=page_templates.WEB / "static"), name="static")
     limits = ClientLimits(app.state.io_time, settings.client_per_s, settings.client_burst)
     app.state.client_limits = limits
     app.state.read_budget = ReadBudget.from_settings(settings, app.state.io_time)
+    app.add_middleware(OrganiserGate)  # the pages and REST wait for the organiser's side
     app.add_middleware(ws.TableSockets)  # inside the guard: a socket spends its budget first
     app.add_middleware(BodyLimit)  # a body past its limit is refused as it streams in
     app.add_middleware(ClientGuard, limits=limits)

@@ -37,6 +37,14 @@ def state(server: RunningServer, name: str) -> Any:
     return getattr(server.server.config.app.state, name)  # type: ignore[attr-defined]
 
 
+async def service_of(server: RunningServer) -> EventService:
+    """The worker's event use cases, once its organiser's side is open (a worker that no
+    request reached opens it by itself soon after its start: app.organiser_door)."""
+    await state(server, "organiser_door").opened()
+    service: EventService = state(server, "events")
+    return service
+
+
 async def _started_round(base: str) -> str:
     """An event of 4 players on 20-minute clocks (DC1, 0 points), its round 1 started."""
     async with httpx.AsyncClient(base_url=base) as http:
@@ -77,8 +85,8 @@ async def test_the_round_end_is_called_once_though_every_worker_keeps_a_timer__D
 ) -> None:
     a, b = pair
     eid = await _started_round(a.base)
-    service_a: EventService = state(a, "events")
-    service_b: EventService = state(b, "events")
+    service_a = await service_of(a)
+    service_b = await service_of(b)
 
     async def b_keeps_a_timer() -> bool:
         return eid in service_b.round_ends.timers
@@ -112,7 +120,7 @@ async def test_the_round_ends_on_time_when_the_worker_that_started_it_is_gone__D
 ) -> None:
     a, b = pair
     eid = await _started_round(a.base)
-    service_b: EventService = state(b, "events")
+    service_b = await service_of(b)
 
     async def b_keeps_a_timer() -> bool:
         return eid in service_b.round_ends.timers

@@ -14,3 +14,16 @@ def test_the_server_module_imports_no_postgresql_driver() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_the_server_answers_before_it_imports_the_organisers_side() -> None:
+    # The event's use cases and the pages' and REST routers come once the phones of a
+    # start are in (app.organiser_door), not before the server answers.
+    code = (
+        "import sys, app.main; print(sorted(m for m in sys.modules if m in"
+        " ('app.organiser', 'app.events.service', 'app.api.events', 'app.api.pages')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stdout
