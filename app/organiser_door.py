@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -50,6 +51,7 @@ class OrganiserDoor:
     def __init__(self, open_side: Callable[[], Awaitable[None]]) -> None:
         self._open_side = open_side
         self._opening: asyncio.Task[None] | None = None
+        self._made = time.perf_counter()
 
     @property
     def is_open(self) -> bool:
@@ -67,11 +69,17 @@ class OrganiserDoor:
         return self._opening
 
     async def _open(self) -> None:
+        started = time.perf_counter()
         try:
             await self._open_side()
         except Exception:
             log.exception("the organiser's side did not open")
             raise
+        log.info(
+            "the organiser's side opened %.2f s after the start, in %.2f s",
+            time.perf_counter() - self._made,
+            time.perf_counter() - started,
+        )
 
     async def opened(self) -> None:
         """Wait until the side is open (opening it now if it is not yet)."""
