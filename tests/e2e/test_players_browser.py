@@ -68,8 +68,10 @@ def _shot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def _phone(browser: Any, url: str, script: str | None = None) -> Any:
+def _phone(browser: Any, url: str, script: str | None = None, clock: bool = False) -> Any:
     context = browser.new_context(viewport=PHONE, has_touch=True)
+    if clock:
+        context.clock.install()  # the page's time moves ahead with the server's
     if script:
         context.add_init_script(script)
     page = context.new_page()
@@ -284,15 +286,24 @@ def test_sound_and_vibration_each_switchable_and_kept(browser: Any, live_server:
     p2.context.close()
 
 
-def test_one_minute_left_and_the_flag_sound_on_the_phone(browser: Any, live_server: str) -> None:
+def test_one_minute_left_and_the_flag_sound_on_the_phone(
+    browser: Any, live_server: str, server_time: MovableTime
+) -> None:
     from playwright.sync_api import expect
 
-    links = _quick(live_server, clock_minutes=None, clock_seconds=61, p1_name="Ann")
-    p1 = _phone(browser, links["p1"]["url"], RECORD_ALERTS)
+    links = _quick(live_server, clock_minutes=2, p1_name="Ann")
+    p1 = _phone(browser, links["p1"]["url"], RECORD_ALERTS, clock=True)
     p1.locator("#phase").click()
     p1.locator("#start").click()
-    # Ann's clock runs from 1:01: under one minute, one alert, once.
-    expect(p1.locator("body")).to_have_attribute("data-last-alert", "minute", timeout=4000)
+    # Ann's clock runs from 2:00; the page shows it over a minute: no alert yet.
+    expect(p1.locator("#side-p1")).to_have_class(re.compile(r"\brunning\b"))
+    expect(p1.locator("#clock-p1")).to_have_text(re.compile(r"^(2:00|1:[1-5]\d|1:0[1-9])$"))
+    assert p1.evaluate("window.__buzz") == []
+    # 61 s go by for the server and the page alike: under one minute, one alert, once.
+    server_time.ahead_ms += 61_000
+    p1.clock.fast_forward(61_000)
+    expect(p1.locator("body")).to_have_attribute("data-last-alert", "minute")
+    expect(p1.locator("#clock-p1")).to_have_text(re.compile(r"^0:[0-5]\d\.\d$"))
     minute = p1.evaluate("window.__buzz")
     assert minute == [[150, 100, 150]]
     p1.context.close()
