@@ -64,9 +64,14 @@ class OrganiserDoor:
         )
 
     def open(self) -> asyncio.Task[None]:
-        if self._opening is None:
-            self._opening = asyncio.create_task(self._open())
-        return self._opening
+        """The opening, begun now unless it is under way or done; one that failed (an
+        import that broke off) is tried again, so one bad moment is not every page's."""
+        opening = self._opening
+        if opening is None or (
+            opening.done() and (opening.cancelled() or opening.exception() is not None)
+        ):
+            self._opening = opening = asyncio.create_task(self._open())
+        return opening
 
     async def _open(self) -> None:
         started = time.perf_counter()

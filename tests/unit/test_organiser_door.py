@@ -81,3 +81,22 @@ async def test_a_side_that_cannot_open_is_a_server_error_not_a_missing_page() ->
         assert (await http.get("/standings")).status_code == 500
         assert not door.is_open
         assert (await http.get("/health")).text == "ok"
+
+
+async def test_a_side_that_failed_to_open_is_tried_again_by_the_next_request() -> None:
+    tries: list[int] = []
+
+    async def open_side() -> None:
+        tries.append(len(tries))
+        if len(tries) == 1:
+            raise ImportError("an import broke off")
+
+    door = OrganiserDoor(open_side)
+    transport = httpx.ASGITransport(app=_app(door), raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://hall") as http:
+        assert (await http.get("/standings")).status_code == 500
+        assert not door.is_open
+        assert (await http.get("/standings")).text == "the standings"
+        assert door.is_open
+        assert (await http.get("/standings")).text == "the standings"
+    assert tries == [0, 1]  # tried again once, then open for good
