@@ -45,8 +45,8 @@ async def quick_game(
     clock_minutes: Annotated[str | None, Form()] = None,
     clock_seconds: Annotated[str | None, Form()] = None,
     scenario: Annotated[str, Form()] = "random",
-    p1_name: Annotated[str, Form()] = "Player 1",
-    p2_name: Annotated[str, Form()] = "Player 2",
+    p1_name: Annotated[str, Form()] = "",
+    p2_name: Annotated[str, Form()] = "",
     army_points: Annotated[str | None, Form()] = None,
     pregame: Annotated[str | None, Form()] = None,
     timing: Annotated[str, Form()] = "",
@@ -116,8 +116,8 @@ _FIELD_WORDS = {
     "clock_minutes": "Custom clock (minutes)",
     "clock_seconds": "Custom clock (seconds)",
     "scenario": "Scenario",
-    "p1_name": "Player 1's name",
-    "p2_name": "Player 2's name",
+    "p1_name": "The first name",
+    "p2_name": "The second name",
     "army_points": "Army points",
 }
 

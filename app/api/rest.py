@@ -23,7 +23,7 @@ from app.tables import round_gate
 from app.tables.engines import engine_for
 from app.tables.hub import new_token
 from app.tables.log_page import LOG_PAGE, LogPages
-from app.tables.quick import QuickGame
+from app.tables.quick import QuickGame, both_named
 from app.tables.room import TableRoom
 from app.tables.warmachine.engine import WARMACHINE
 from app.tables.warmachine.story_view import story_view
@@ -44,8 +44,13 @@ class QuickGameIn(BaseModel):
     clock_minutes: float | None = Field(None, gt=0, le=360, description="custom player clock")
     clock_seconds: int | None = Field(None, gt=0, le=21600, description="custom player clock")
     scenario: str = Field("random", max_length=64, description="scenario id, or 'random'")
-    p1_name: str = Field("Player 1", max_length=60)
-    p2_name: str = Field("Player 2", max_length=60)
+    p1_name: str = Field(
+        "",
+        max_length=60,
+        description="the player who takes the first turn; blank: 'First player'. "
+        "A pre-game or a Runewars table needs both names (the table settles the order)",
+    )
+    p2_name: str = Field("", max_length=60, description="the other player; blank: 'Second player'")
     army_points: int | None = Field(None, ge=0, le=1000)
     pregame: bool = Field(
         False, description="the starting roll, sides and lists on the phones before the clock"
@@ -126,6 +131,8 @@ async def create_quick_game(hub: HubDep, body: QuickGameIn) -> TableRoom:
             "this game's tables have no pre-game on the phones: the first player and "
             "the sides are the table's own first steps"
         )
+    if opening is not None:
+        both_named(body.p1_name, body.p2_name, "the starting roll decides who goes first")
     room = hub.create(
         QuickGame(
             format_id=body.format,

@@ -10,6 +10,19 @@ from app.domain.formats import MINUTE_MS, get_format
 from app.domain.game import Setup
 
 MAX_CLOCK_MS = 6 * 60 * MINUTE_MS
+#: What a quick game calls players whose names were left blank: their order of play.
+UNNAMED = ("First player", "Second player")
+#: Why a game whose order is not settled at creation needs both names.
+NAMES_NEEDED = (
+    "write both players' names: {why}, and the phones, the log and the result call "
+    "each player by name"
+)
+
+
+def both_named(p1_name: str, p2_name: str, why: str) -> None:
+    """A game that settles who goes first at the table needs both names first."""
+    if not (p1_name.strip() and p2_name.strip()):
+        raise BadInput(NAMES_NEEDED.format(why=why))
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,8 +34,10 @@ class QuickGame:
     clock_minutes: float | None = None
     clock_seconds: int | None = None
     scenario: str = "random"
-    p1_name: str = "Player 1"
-    p2_name: str = "Player 2"
+    #: Blank: the players are called by their order, which a game without a pre-game
+    #: settles here (the first name takes the first turn): never by a seat's number.
+    p1_name: str = ""
+    p2_name: str = ""
     army_points: int | None = None
     #: Games whose players bring armies of their own value (Runewars: at most 200 each).
     p1_army: int | None = None
@@ -47,7 +62,7 @@ class QuickGame:
             scenario_id = rng.choice(fmt.scenarios).id
         else:
             scenario_id = fmt.scenario(self.scenario).id
-        names = (self.p1_name.strip() or "Player 1", self.p2_name.strip() or "Player 2")
+        names = (self.p1_name.strip() or UNNAMED[0], self.p2_name.strip() or UNNAMED[1])
         if any(len(n) > 60 for n in names):
             raise BadInput("player names are 60 characters at most")
         army = points if self.army_points is None else self.army_points

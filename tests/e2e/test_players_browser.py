@@ -391,7 +391,7 @@ def test_the_dashboard_shows_the_results_cp_after_a_concession(
     page.context.close()
 
 
-def test_a_quick_game_made_on_the_home_page_can_open_with_the_pregame(
+def test_a_quick_game_made_on_the_home_page_can_open_with_the_pregame__TS1(
     browser: Any, live_server: str
 ) -> None:
     from playwright.sync_api import expect
@@ -399,11 +399,27 @@ def test_a_quick_game_made_on_the_home_page_can_open_with_the_pregame(
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.goto(f"{live_server}/")
+    labels = page.locator("#names-field label")
+    # Without a pre-game the first name takes the first turn (TS1), and may stay blank.
+    expect(labels).to_have_text([re.compile("^Goes first"), re.compile("^Goes second")])
+    assert page.locator("#p1_name").get_attribute("placeholder") == "First player"
     page.locator("#format").select_option("runewars2017")
     expect(page.locator("#pregame-field")).to_be_hidden()  # settled at the table itself
+    expect(labels).to_have_text([re.compile("^Player"), re.compile("^Opponent")])
     page.locator("#format").select_option("sr2019")
     expect(page.locator("#pregame-field")).to_be_visible()
+    expect(labels).to_have_text([re.compile("^Goes first"), re.compile("^Goes second")])
     page.locator("#pregame").check()
+    # The starting roll decides who goes first: no "first" before it, and both names.
+    expect(labels).to_have_text([re.compile("^Player"), re.compile("^Opponent")])
+    expect(page.locator("#names-hint")).to_have_text(
+        "Who goes first is settled at the table: write both names."
+    )
+    page.locator("#quick-form button[type=submit]").click()
+    assert page.locator("#p1_name").evaluate("e => e.validity.valueMissing")
+    expect(page.locator("#quick-form")).to_be_visible()  # nothing sent
+    page.locator("#p1_name").fill("Ann")
+    page.locator("#p2_name").fill("Bob")
     _shot(page, "quick-form-pregame")
     page.locator("#quick-form button[type=submit]").click()
     expect(page.locator("#qr-p1")).to_be_visible()

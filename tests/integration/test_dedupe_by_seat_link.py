@@ -33,7 +33,14 @@ async def _swapped(
 ) -> tuple[str, Phone, Phone]:
     """A quick game's pre-game up to the order: the second seat wins the roll and goes
     first, so it plays P1 from now on. Returns the table and the first and second seat."""
-    links = await create_table(server.base, clock_minutes=60, scenario="bunkers", pregame=True)
+    links = await create_table(
+        server.base,
+        clock_minutes=60,
+        scenario="bunkers",
+        pregame=True,
+        p1_name="Ann",
+        p2_name="Bob",
+    )
     tid = links["id"]
     first = await phone(tid, token_of(links["p1"]["url"]), device_of[0])
     second = await phone(tid, token_of(links["p2"]["url"]), device_of[1])

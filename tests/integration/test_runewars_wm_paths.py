@@ -109,7 +109,14 @@ async def test_a_runewars_event_answers_every_warmachine_path_or_refuses_it__RP6
 async def test_warmachine_commands_at_a_runewars_table_are_refused_with_reasons__TS3_TS7(
     server: RunningServer, phone: PhoneFactory
 ) -> None:
-    links = await create_table(server.base, format="runewars2017", p1_army=200, p2_army=180)
+    links = await create_table(
+        server.base,
+        format="runewars2017",
+        p1_name="Ann",
+        p2_name="Bob",
+        p1_army=200,
+        p2_army=180,
+    )
     p1 = await phone(links["id"], token_of(links["p1"]["url"]), "phone-1")
     version = p1.version
     for name, fields, words in (

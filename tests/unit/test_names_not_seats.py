@@ -1,7 +1,8 @@
 """People read names, never seats: the EO's dashboard (and the hall's projector view of
-it), the table page (the EO's, a watcher's and each player's phone) and the table's log
-page tag no player "P1" or "P2" in a text a person reads (a text, a title, an
-aria-label, a tooltip), before or after the table decided who goes first. "p1"/"p2" stay
+it), the table page (the EO's, a watcher's and each player's phone), the table's log
+page, the new game form and the event's public page tag no player "P1" or "P2" in a
+text a person reads (a text, a title, an aria-label, a tooltip), before or after the
+table decided who goes first. "p1"/"p2" stay
 as keys, classes and data attributes, which nobody reads.
 
 The texts are read from the source: every string literal of the dashboard's scripts, of
@@ -23,7 +24,15 @@ from app.tables.warmachine.view import table_info
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
-TEMPLATES = ("web/templates/dashboard.html", "web/templates/table.html", "web/templates/log.html")
+TEMPLATES = (
+    "web/templates/dashboard.html",
+    "web/templates/table.html",
+    "web/templates/log.html",
+    "web/templates/home.html",
+    "web/templates/event.html",
+)
+#: The new game form's script and the words every form's refusal names its fields by.
+FORM_SCRIPTS = (STATIC / "home.js", STATIC / "lib" / "api.js")
 #: A seat named as a tag: "P1", "P2's clock", "(P2)", "Player 1"; the template's
 #: `side|upper` writes the same tag from a key.
 SEAT = re.compile(r"\bP[12]\b|\bPlayer [12]\b|\|\s*upper\b")
@@ -64,7 +73,7 @@ def dashboard_scripts() -> list[Path]:
 
 def codes() -> Iterator[tuple[str, str]]:
     """(where, code): every script the pages load, outside comments."""
-    for path in dashboard_scripts() + table_page_scripts():
+    for path in dashboard_scripts() + table_page_scripts() + list(FORM_SCRIPTS):
         yield path.relative_to(ROOT).as_posix(), _js_code(path.read_text(encoding="utf-8"))
 
 
@@ -103,6 +112,7 @@ def test_the_sweep_reads_both_pages() -> None:
     assert "Adjust clock" in said and "first player" in said and "Projector mode" in said
     assert "Warn for pausing" in said
     assert "You go second. " in said and "Back to the table" in said
+    assert "Goes first" in said and "Opponent" in said and "The second name" in said
 
 
 def test_the_sweep_catches_a_seat_tag() -> None:

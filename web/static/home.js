@@ -63,6 +63,34 @@ function setupForm() {
     }
   }
 
+  // Who goes first: the first name, unless the table settles it (a pre-game's starting
+  // roll, or a game with no pre-game on the phones); then both names are needed.
+  function showNames() {
+    var field = document.getElementById("names-field");
+    var box = document.getElementById("pregame");
+    var chosen = format.options[format.selectedIndex];
+    if (!field) return;
+    var atTable = (!!box && box.checked) || (!!chosen && chosen.hasAttribute("data-no-pregame"));
+    field.setAttribute("data-order-at-table", atTable ? "yes" : "no");
+    var words = atTable ? ["Player", "Opponent"] : ["Goes first", "Goes second"];
+    var blanks = atTable ? ["Name", "Name"] : ["First player", "Second player"];
+    ["p1", "p2"].forEach(function (key, i) {
+      var label = document.getElementById(key + "-name-label");
+      var input = document.getElementById(key + "_name");
+      if (label) label.textContent = words[i];
+      if (input) {
+        input.placeholder = blanks[i];
+        input.required = atTable;
+      }
+    });
+    var hint = document.getElementById("names-hint");
+    if (hint) {
+      hint.textContent = atTable
+        ? "Who goes first is settled at the table: write both names."
+        : "Left blank, the players are called First player and Second player.";
+    }
+  }
+
   function number(input) {
     if (!input || input.value.trim() === "") return null;
     var n = Number(input.value);
@@ -88,7 +116,9 @@ function setupForm() {
     hint.textContent = "Custom clock: " + m + ":" + (s < 10 ? "0" : "") + s + " for each player.";
   }
 
-  format.addEventListener("change", function () { onFormat(null); });
+  format.addEventListener("change", function () { onFormat(null); showNames(); });
+  var pregameBox = document.getElementById("pregame");
+  if (pregameBox) pregameBox.addEventListener("change", showNames);
   [minutes, seconds].forEach(function (el) {
     if (el) el.addEventListener("input", showCustom);
   });
@@ -117,6 +147,7 @@ function setupForm() {
   });
 
   onFormat(points.value);
+  showNames();
   showCustom();
 }
 

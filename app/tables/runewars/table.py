@@ -17,6 +17,7 @@ from app.domain.runewars import engine
 from app.domain.runewars.ruleset import RW2017
 from app.domain.runewars.state import Phase, RwGame, TableSetup
 from app.domain.status import TableStatus
+from app.tables.quick import both_named
 from app.tables.runewars.codec import command_from_wire, command_to_wire
 from app.tables.snapshot import decode, encode
 
@@ -209,7 +210,8 @@ def over(game: RwGame) -> bool:
 def quick_setup(quick: Any, rng: random.Random) -> TableSetup:
     """A Runewars game without an event: both army values (200 unless given), the
     round's deployment and objective drawn, 90 minutes unless the players say."""
-    names = (quick.p1_name.strip() or "Player 1", quick.p2_name.strip() or "Player 2")
+    both_named(quick.p1_name, quick.p2_name, "a Runewars table settles who goes first itself")
+    names = (quick.p1_name.strip(), quick.p2_name.strip())
     if any(len(n) > 60 for n in names):
         raise BadInput("player names are 60 characters at most")
     armies = tuple(

@@ -26,8 +26,8 @@ const FIELD_WORDS = {
   scenario_presence: "Scenario presence",
   clock_minutes: "Custom clock (minutes)",
   clock_seconds: "Custom clock (seconds)",
-  p1_name: "Player 1's name",
-  p2_name: "Player 2's name",
+  p1_name: "The first name",
+  p2_name: "The second name",
 };
 
 export function fieldWords(loc) {
