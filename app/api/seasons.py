@@ -94,6 +94,14 @@ async def hold_event(
     service.seasons.hold(season_id, token, body.event_id, body.event_key)
 
 
+@router.delete("/api/seasons/{season_id}/events/{event_id}", status_code=204)
+async def release_event(
+    season_id: str, event_id: str, service: EventsDep, token: KeeperToken = None
+) -> None:
+    """The keeper takes an event out of the season (until the final is made)."""
+    service.seasons.release(season_id, token, event_id)
+
+
 @router.post("/api/seasons/{season_id}/matches", status_code=204)
 async def settle_match(
     season_id: str, body: MatchIn, service: EventsDep, token: KeeperToken = None

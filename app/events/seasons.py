@@ -136,6 +136,22 @@ class Seasons:
                 SeasonEvent(season_id=season_id, event_id=event.id, added_ms=self.time.now_ms())
             )
 
+    def release(self, season_id: str, token: str | None, event_id: str) -> None:
+        """The keeper takes an event out of the season (added by mistake): its QPs and its
+        players leave the season's table; it can be added again with its EO's link.
+        Not once the final is made: the final's field came from the season's events."""
+        season = self.authorize(season_id, token)
+        with self.db.unit() as repo:
+            row = next((e for e in repo.events(season_id) if e.event_id == event_id), None)
+            if row is None:
+                raise NotFound("this event is not one of the season's")
+            if season.final_event_id is not None:
+                name = self.book.event(event_id).name
+                raise RuleError(
+                    f"the final is made from this season's events: {name} stays in the season"
+                )
+            repo.remove_event(row)
+
     def held(self, season_id: str) -> list[HeldEvent]:
         with self.db.read() as repo:
             rows = repo.events(season_id)

@@ -74,6 +74,10 @@ class SeasonRepo:
             )
         )
 
+    def remove_event(self, row: SeasonEvent) -> None:
+        """An event out of the season (its players' matches stay, should it come back)."""
+        self.session.delete(row)
+
     def add(self, *rows: SeasonRecord | SeasonEvent | SeasonIdentity) -> None:
         for row in rows:
             self.session.add(row)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import pytest
 import sqlalchemy as sa
 
-from app.domain.errors import RuleError, Unauthorized
+from app.domain.errors import NotFound, RuleError, Unauthorized
 from app.domain.qualifiers import DAY_MS, MASTERS_QUALIFIERS
 from app.events.base import EventSpec, pairings_of
 from app.events.seasons import FinalSpec
@@ -291,3 +291,40 @@ async def test_a_qp_list_pasted_on_a_world_final_seeds_its_players__RP5(
     steamroller = service.registration.create_event(EventSpec(name="Local Steamroller"))
     with pytest.raises(RuleError, match="Masters or Champions"):
         service.seasons.import_qp_list(steamroller.id, "Ann, 12")
+
+
+async def test_an_event_added_by_mistake_comes_out_until_the_final_is_made__ST4(
+    service: EventService,
+) -> None:
+    """The keeper takes an IGQ out of the season: its players and QPs leave the table,
+    the matches the keeper made stay for when it comes back, and nothing moves once the
+    final is made from the season's events."""
+    season = service.seasons.create("Iron Gauntlet 2019–2020")
+    key = season.keeper_token
+    spring = await play_event(service, "Spring Masters", ["Alice", "Bob", "Cara", "Dan"])
+    wrong = await play_event(service, "Wrong Masters", ["Alice", "Eve", "Finn", "Gus"])
+    for event_id in (spring, wrong):
+        service.seasons.hold(season.id, key, event_id, service.book.event(event_id).admin_token)
+    service.seasons.settle(season.id, key, _keys(service, season.id, "Alice"), same=True)
+    assert ("Alice", 20, True) in _qp(service, season.id)
+
+    with pytest.raises(Unauthorized, match="keeper"):
+        service.seasons.release(season.id, service.book.event(wrong).admin_token, wrong)
+    with pytest.raises(NotFound, match="not one of the season's"):
+        service.seasons.release(season.id, key, "no-such-event")
+    assert len(service.seasons.held(season.id)) == 2  # a refusal takes nothing out
+
+    service.seasons.release(season.id, key, wrong)
+    assert [h.event.id for h in service.seasons.held(season.id)] == [spring]
+    assert _qp(service, season.id) == [("Alice", 10, True), ("Bob", 7, False), ("Cara", 4, False)]
+    with pytest.raises(NotFound, match="not one of the season's"):
+        service.seasons.release(season.id, key, wrong)
+
+    # Back in with its EO's link: Alice is still one player over both events.
+    service.seasons.hold(season.id, key, wrong, service.book.event(wrong).admin_token)
+    assert ("Alice", 20, True) in _qp(service, season.id)
+
+    service.seasons.create_final(season.id, key, FinalSpec(name="World final"))
+    with pytest.raises(RuleError, match="Wrong Masters stays in the season"):
+        service.seasons.release(season.id, key, wrong)
+    assert len(service.seasons.held(season.id)) == 2

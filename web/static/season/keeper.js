@@ -20,6 +20,36 @@ export function renderKeeper(view, reload, fail) {
   );
   renderMatches(view, reload, fail);
   renderFinal(view);
+  renderTakeOut(view, reload, fail);
+}
+
+// An event added by mistake comes out again, until the final is made from the season.
+function renderTakeOut(view, reload, fail) {
+  if (view.final_event_id) return;
+  const takeOut = async (e) => {
+    const sure = await ask({
+      title: "Take " + e.name + " out of the season?",
+      lines: [
+        "Its players and their QPs leave the season's table. Players matched by name keep their matches, should it come back.",
+        "It can be added again with its EO's link.",
+      ],
+      confirm: "Take it out",
+    });
+    if (!sure) return;
+    try {
+      await call("DELETE", "/api/seasons/" + seasonId + "/events/" + e.id, undefined, true);
+      await reload();
+    } catch (err) {
+      fail(err.message);
+    }
+  };
+  view.events.forEach((e) => {
+    const item = document.querySelector('#events-list li[data-event-id="' + e.id + '"]');
+    if (!item) return;
+    item.append(
+      el("p", { class: "keeper-line" }, el("button", { type: "button", class: "btn small subtle take-out", text: "Take out of the season", onclick: () => takeOut(e) })),
+    );
+  });
 }
 
 function renderMatches(view, reload, fail) {
@@ -84,7 +114,7 @@ function renderFinal(view) {
   setText(
     $("final-help"),
     igq
-      ? view.qualified + " players have " + view.qualifying_qp + " or more QPs: each joins the final seeded by their QPs. Players qualified elsewhere can be added with their QPs below."
+      ? (view.qualified === 1 ? "1 player has " : view.qualified + " players have ") + view.qualifying_qp + " or more QPs: each joins the final seeded by their QPs. Players qualified elsewhere can be added with their QPs below."
       : "The final takes each qualifier's top places, once the qualifiers had " + view.minimum_distinct + " distinct players.",
   );
 }
@@ -99,7 +129,7 @@ export function wireKeeper(reload, fail) {
     }
     const sure = await ask({
       title: "Add this event to the season?",
-      lines: ["Once it is over, its top three's QPs count in the season's table. An event cannot be taken out of a season again."],
+      lines: ["Once it is over, its top three's QPs count in the season's table. Until the final is made, it can be taken out again."],
       confirm: "Add the event",
     });
     if (!sure) return;

@@ -99,7 +99,7 @@ function eventItem(view, e) {
       );
     }
   }
-  return el("li", { class: "season-event" }, lines);
+  return el("li", { class: "season-event", dataset: { eventId: e.id } }, lines);
 }
 
 export function renderEvents(view) {
