@@ -140,13 +140,22 @@ async def import_qp_list(
 
 @router.get("/api/seasons/{season_id}/events/{event_id}/report")
 async def report(season_id: str, event_id: str, service: EventsDep) -> dict[str, Any]:
-    return service.seasons.report(season_id, event_id)
+    return service.season_reports.report(season_id, event_id)
+
+
+@router.post("/api/seasons/{season_id}/events/{event_id}/report/sent")
+async def report_sent(
+    season_id: str, event_id: str, service: EventsDep, token: KeeperToken = None
+) -> dict[str, Any]:
+    """The keeper records the top three's report as sent, now (once): sent within 14
+    days of the event's end, the event counts; later, its players get no QPs (ST4)."""
+    return service.season_reports.sent(season_id, token, event_id)
 
 
 @router.get("/api/seasons/{season_id}/events/{event_id}/report.csv")
 async def report_csv(season_id: str, event_id: str, service: EventsDep) -> Response:
     """The top three's names and final standings, and the day the report is due."""
-    found = service.seasons.report(season_id, event_id)
+    found = service.season_reports.report(season_id, event_id)
     rows = [
         {
             "event": found["name"],
@@ -155,6 +164,8 @@ async def report_csv(season_id: str, event_id: str, service: EventsDep) -> Respo
             "qualifier points": row["qp"],
             "event ended": _day(found["finished_ms"]),
             "report due": _day(found["report_due_ms"]),
+            "report sent": "" if found["reported_ms"] is None else _day(found["reported_ms"]),
+            "report": found["report"],
         }
         for row in found["top_three"]
     ]
@@ -183,11 +194,12 @@ async def report_page(
     request: Request, season_id: str, event_id: str, service: EventsDep
 ) -> HTMLResponse:
     """The top-three report, printable."""
-    found = service.seasons.report(season_id, event_id)
+    found = service.season_reports.report(season_id, event_id)
     context = {
         "season_id": season_id,
         "report": found,
         "ended": _day(found["finished_ms"]),
         "due": _day(found["report_due_ms"]),
+        "sent": None if found["reported_ms"] is None else _day(found["reported_ms"]),
     }
     return templates.TemplateResponse(request, "season_report.html", context)

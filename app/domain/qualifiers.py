@@ -57,6 +57,26 @@ def report_due_ms(finished_ms: int) -> int:
     return finished_ms + REPORT_DAYS * DAY_MS
 
 
+#: Where an IGQ's report of its top three stands. "due": not sent, and its 14 days not
+#: over; "on time": sent within them; "late": sent after them; "missed": not sent, and
+#: the 14 days are over. Late or missed, the event is not an official IGQ and its
+#: players receive no QPs from it.
+REPORT_DUE, REPORT_ON_TIME, REPORT_LATE, REPORT_MISSED = "due", "on time", "late", "missed"
+
+
+def report_standing(finished_ms: int, reported_ms: int | None, now_ms: int) -> str:
+    """Where the report of an event that ended at `finished_ms` stands at `now_ms`."""
+    due = report_due_ms(finished_ms)
+    if reported_ms is None:
+        return REPORT_DUE if now_ms <= due else REPORT_MISSED
+    return REPORT_ON_TIME if reported_ms <= due else REPORT_LATE
+
+
+def report_counts(standing: str) -> bool:
+    """Whether the event's QPs count: reported on time, or still within its 14 days."""
+    return standing in (REPORT_DUE, REPORT_ON_TIME)
+
+
 def name_key(name: str) -> str:
     """A name as two events may have written it for the same person."""
     return " ".join(name.split()).casefold()

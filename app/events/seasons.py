@@ -38,10 +38,23 @@ class HeldEvent:
     finished_ms: int | None
     #: (final standing, player) of its whole field, once over.
     ranked: tuple[tuple[int, q.Entry], ...]
+    #: When the keeper recorded its top three's report as sent (None: not yet).
+    reported_ms: int | None = None
 
     @property
     def top_three(self) -> tuple[tuple[int, q.Entry], ...]:
         return tuple((rank, e) for rank, e in self.ranked if rank <= 3)
+
+    def report(self, now_ms: int) -> str | None:
+        """Where its report stands (`q.report_standing`); None while it is not over."""
+        if self.finished_ms is None:
+            return None
+        return q.report_standing(self.finished_ms, self.reported_ms, now_ms)
+
+    def earns_qp(self, now_ms: int) -> bool:
+        """Over, and reported on time or still within its 14 days (ST4)."""
+        standing = self.report(now_ms)
+        return standing is not None and q.report_counts(standing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,17 +168,23 @@ class Seasons:
     def held(self, season_id: str) -> list[HeldEvent]:
         with self.db.read() as repo:
             rows = repo.events(season_id)
-        return [self._held(row.event_id) for row in rows]
+        return [self._held(row.event_id, row.reported_ms) for row in rows]
 
-    def _held(self, event_id: str) -> HeldEvent:
+    def _held(self, event_id: str, reported_ms: int | None) -> HeldEvent:
         event = self.book.event(event_id)
         if not self.results.event_over(event_id):
-            return HeldEvent(event, False, None, ())
+            return HeldEvent(event, False, None, (), reported_ms)
         ranked = tuple(
             (s.rank, q.Entry(event_id, s.player_id, s.name))
             for s in self.results.standings(event_id)
         )
-        return HeldEvent(event, True, self._finished_ms(event_id), ranked)
+        return HeldEvent(event, True, self._finished_ms(event_id), ranked, reported_ms)
+
+    def awards(self, held: Sequence[HeldEvent]) -> list[q.Award]:
+        """The QPs of the events that earn them: reported on time, or still within their
+        14 days (ST4: an IGQ whose top three were not reported in time does not count)."""
+        now = self.time.now_ms()
+        return [a for h in held if h.earns_qp(now) for a in q.awards_of(h.top_three, h.event.name)]
 
     def _finished_ms(self, event_id: str) -> int:
         """When the event's last round ended: its last game's end (else the round's)."""
@@ -211,9 +230,7 @@ class Seasons:
 
     def table(self, season_id: str) -> list[q.SeasonRow]:
         """The season table: each player's QPs over the IGQs that are over."""
-        held = self.held(season_id)
-        awards = [a for h in held for a in q.awards_of(h.top_three, h.event.name)]
-        return q.season_table(awards, self.identities(season_id))
+        return q.season_table(self.awards(self.held(season_id)), self.identities(season_id))
 
     def field_problem(self, season_id: str) -> tuple[int, str | None]:
         """A Masters tournament's qualifiers: their distinct players, and why the final
@@ -230,8 +247,8 @@ class Seasons:
         held = self.held(season_id)
         identities = self.identities(season_id)
         entries = self.entries(season, held)
-        awards = [a for h in held for a in q.awards_of(h.top_three, h.event.name)]
-        rows = q.season_table(awards, identities) if season.kind == q.IRON_GAUNTLET else []
+        igq = season.kind == q.IRON_GAUNTLET
+        rows = q.season_table(self.awards(held), identities) if igq else []
         pending = q.proposals(entries, identities)
         distinct = q.distinct_players(entries, identities)
         view: dict[str, Any] = {
@@ -240,7 +257,7 @@ class Seasons:
             "kind": season.kind,
             "qualifying_qp": q.QUALIFYING_QP,
             "final_event_id": season.final_event_id,
-            "events": [_event_view(h, season.kind == q.IRON_GAUNTLET) for h in held],
+            "events": [event_view(h, self.time.now_ms(), igq) for h in held],
             "players": [_row_view(r) for r in rows],
             "qualified": sum(1 for r in rows if r.qualified),
             "distinct_players": distinct,
@@ -256,20 +273,6 @@ class Seasons:
                 for group in pending
             ]
         return view
-
-    def report(self, season_id: str, event_id: str) -> dict[str, Any]:
-        """An IGQ's report to the organisers: its top three's names and final standings,
-        and the day it is due."""
-        season = self.season(season_id)
-        if season.kind != q.IRON_GAUNTLET:
-            raise RuleError("a Masters tournament's qualifiers earn no QPs: nothing to report")
-        with self.db.read() as repo:
-            if not any(e.event_id == event_id for e in repo.events(season_id)):
-                raise NotFound("this event is not one of the season's")
-        held = self._held(event_id)
-        if not held.over:
-            raise RuleError(f"{held.event.name} is not over yet: its top three are not known")
-        return {"season": season.name, **_event_view(held)}
 
     # -- the final ----------------------------------------------------------------
 
@@ -357,9 +360,10 @@ class Seasons:
         return len(field)
 
 
-def _event_view(held: HeldEvent, igq: bool = True) -> dict[str, Any]:
+def event_view(held: HeldEvent, now_ms: int, igq: bool = True) -> dict[str, Any]:
     """`igq`: an Iron Gauntlet qualifier, noted when its field is under the sanctioned
-    minimum (a Masters tournament's qualifier is not: the qualifiers count together)."""
+    minimum (a Masters tournament's qualifier is not: the qualifiers count together), and
+    where its report stands (`report`: None while it is not over, or not an IGQ)."""
     event = held.event
     return {
         "id": event.id,
@@ -368,6 +372,8 @@ def _event_view(held: HeldEvent, igq: bool = True) -> dict[str, Any]:
         "over": held.over,
         "finished_ms": held.finished_ms,
         "report_due_ms": None if held.finished_ms is None else q.report_due_ms(held.finished_ms),
+        "reported_ms": held.reported_ms,
+        "report": held.report(now_ms) if igq else None,
         "players": len(held.ranked),
         "field_note": q.field_note(len(held.ranked)) if held.over and igq else None,
         "top_three": [

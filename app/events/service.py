@@ -29,6 +29,7 @@ from app.events.results import Results
 from app.events.round_clock import RoundClock
 from app.events.round_end import RoundEnds
 from app.events.rounds import Rounds
+from app.events.season_reports import SeasonReports
 from app.events.seasons import Seasons
 from app.events.tournaments import Tournaments
 from app.store.models import EventRecord
@@ -66,6 +67,7 @@ class EventService:
         self.tournaments = tournaments = Tournaments(book, hub, placement, time, rng)
         self.registration = Registration(book, hub, time, control, tournaments, players_per_event)
         self.seasons = Seasons(store, book, time, results, self.registration)
+        self.season_reports = SeasonReports(self.seasons)
         self.prizes = Prizes(book, hub, time, results)
         self.discipline = Discipline(book, hub, results, self.prizes)
         self.player_pages = PlayerPages(book, hub)

@@ -33,6 +33,8 @@ class SeasonEvent(SQLModel, table=True):
     season_id: str = Field(index=True, foreign_key="season.id")
     event_id: str = Field(foreign_key="event.id")
     added_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
+    #: When the keeper recorded the top three's report as sent (an IGQ's: ST4).
+    reported_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class SeasonIdentity(SQLModel, table=True):

@@ -113,6 +113,14 @@ def test_a_season_page_and_its_top_three_report__ST4(
     expect(first).to_contain_text("Qualified")
     expect(desk.locator("#players-body tr").nth(1)).not_to_contain_text("Qualified")  # Bob, 7
     expect(desk.locator("#qualified-count")).to_have_text("1 qualified (10 or more QPs qualifies)")
+    # ST4: the keeper records Spring's top three as sent, asked first, within 14 days.
+    spring_item = desk.locator(".season-event").filter(has_text="Spring Masters")
+    expect(spring_item.locator(".due")).to_contain_text("Top three due by")
+    spring_item.get_by_role("button", name="Record the report as sent").click()
+    expect(desk.locator("#confirm-dialog")).to_contain_text("its top three's QPs count")
+    desk.locator("#confirm-yes").click()
+    expect(spring_item.locator(".due")).to_contain_text(", on time")
+    expect(spring_item.get_by_role("button", name="Record the report as sent")).to_have_count(0)
     desk.screenshot(path="/tmp/season-keeper-1366.png", full_page=True)
     _no_sideways_scroll(desk)
 
@@ -126,12 +134,14 @@ def test_a_season_page_and_its_top_three_report__ST4(
     for index, (rank, name, qp) in enumerate(spring_top):
         expect(rows.nth(index).locator("td")).to_have_text([str(rank), name, str(qp)])
     expect(desk.locator("#report-due")).to_contain_text("within 14 days of the event's end")
+    expect(desk.locator("#report-standing")).to_contain_text("on time: its players' QPs count")
     desk.screenshot(path="/tmp/season-report-1366.png", full_page=True)
     with desk.expect_download() as download:
         desk.get_by_role("link", name="CSV").click()
     csv_text = Path(download.value.path()).read_text()
     lines = csv_text.splitlines()
     assert lines[0].startswith("event,final standing,name,qualifier points")
+    assert lines[0].endswith(",report sent,report") and lines[1].endswith(",on time")
     assert [line.split(",")[1:4] for line in lines[1:]] == [
         [str(rank), name, str(qp)] for rank, name, qp in spring_top
     ]

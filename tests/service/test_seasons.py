@@ -167,7 +167,7 @@ async def test_the_top_three_are_due_14_days_after_the_event_ends__ST4(
     service.seasons.hold(
         season.id, season.keeper_token, event_id, service.book.event(event_id).admin_token
     )
-    report = service.seasons.report(season.id, event_id)
+    report = service.season_reports.report(season.id, event_id)
     assert report["finished_ms"] == ended
     assert report["report_due_ms"] == ended + 14 * DAY_MS
     assert [(r["rank"], r["name"]) for r in report["top_three"]] == [
@@ -200,7 +200,7 @@ async def test_only_masters_or_champions_events_over_both_keys_are_igqs__ST4(
     # Not over: no QPs yet, and no report.
     assert service.seasons.table(season.id) == []
     with pytest.raises(RuleError, match="not over yet"):
-        service.seasons.report(season.id, masters.id)
+        service.season_reports.report(season.id, masters.id)
 
 
 async def test_a_masters_final_needs_32_distinct_players_in_its_qualifiers(
@@ -328,3 +328,60 @@ async def test_an_event_added_by_mistake_comes_out_until_the_final_is_made__ST4(
     with pytest.raises(RuleError, match="Wrong Masters stays in the season"):
         service.seasons.release(season.id, key, wrong)
     assert len(service.seasons.held(season.id)) == 2
+
+
+async def test_an_igq_reported_late_or_not_at_all_earns_no_qps__ST4(
+    service: EventService,
+) -> None:
+    """masters-champions-2019.txt: the top three are reported within 14 days of the
+    event's end, or the event is no official IGQ and its players receive no QPs from it.
+    While the 14 days run, the QPs count; the keeper records when the report was sent."""
+    time: FakeTime = service.time  # type: ignore[assignment]
+    reports = service.season_reports
+    season = service.seasons.create("Iron Gauntlet 2019–2020")
+    key = season.keeper_token
+    in_play = service.registration.create_event(
+        EventSpec(name="Winter Masters", format_id="masters2019", lists=2)
+    )
+    service.seasons.hold(season.id, key, in_play.id, in_play.admin_token)
+    with pytest.raises(RuleError, match="not over yet"):
+        reports.sent(season.id, key, in_play.id)
+    service.seasons.release(season.id, key, in_play.id)
+
+    on_time = await play_event(service, "Spring Masters", ["Alice", "Bob", "Cara", "Dan"])
+    late = await play_event(service, "Summer Masters", ["Eve", "Finn", "Gus", "Hal"])
+    unsent = await play_event(service, "Autumn Masters", ["Ivy", "Jon", "Kim", "Leo"])
+    for event_id in (on_time, late, unsent):
+        service.seasons.hold(season.id, key, event_id, service.book.event(event_id).admin_token)
+
+    def standing() -> dict[str, str]:
+        return {e["name"]: e["report"] for e in service.seasons.view(season.id)["events"]}
+
+    assert set(standing().values()) == {"due"}  # within their 14 days: the QPs count
+    assert {name for name, _, _ in _qp(service, season.id)} == {
+        "Alice", "Bob", "Cara", "Eve", "Finn", "Gus", "Ivy", "Jon", "Kim"
+    }  # fmt: skip
+    with pytest.raises(Unauthorized, match="keeper"):
+        reports.sent(season.id, "guess", on_time)
+    time.advance(13 * DAY_MS)
+    sent = reports.sent(season.id, key, on_time)
+    assert (sent["report"], sent["reported_ms"]) == ("on time", time.now_ms())
+    with pytest.raises(RuleError, match="recorded as sent already"):
+        reports.sent(season.id, key, on_time)
+
+    time.advance(2 * DAY_MS)  # past every event's 14 days
+    assert reports.sent(season.id, key, late)["report"] == "late"
+    assert standing() == {
+        "Spring Masters": "on time",
+        "Summer Masters": "late",
+        "Autumn Masters": "missed",
+    }
+    assert _qp(service, season.id) == [("Alice", 10, False), ("Bob", 7, False), ("Cara", 4, False)]
+    assert reports.report(season.id, unsent)["report"] == "missed"
+
+    masters = service.seasons.create("Lock & Load Masters", MASTERS_QUALIFIERS)
+    service.seasons.hold(
+        masters.id, masters.keeper_token, on_time, service.book.event(on_time).admin_token
+    )
+    with pytest.raises(RuleError, match="nothing to report"):
+        reports.sent(masters.id, masters.keeper_token, on_time)

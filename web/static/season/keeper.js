@@ -20,12 +20,38 @@ export function renderKeeper(view, reload, fail) {
   );
   renderMatches(view, reload, fail);
   renderFinal(view);
-  renderTakeOut(view, reload, fail);
+  renderEventTools(view, reload, fail);
 }
 
-// An event added by mistake comes out again, until the final is made from the season.
-function renderTakeOut(view, reload, fail) {
-  if (view.final_event_id) return;
+// The keeper records an IGQ's top-three report as sent, now: within its 14 days the
+// event counts; later, its players receive no QPs from it (ST4).
+function sentButton(e, reload, fail) {
+  const mark = async () => {
+    const due = new Date(e.report_due_ms).toLocaleString();
+    const sure = await ask({
+      title: "Record the report of " + e.name + " as sent?",
+      lines: [
+        e.report === "due"
+          ? "Sent now, before " + due + ": its top three's QPs count."
+          : "Its 14 days ended " + due + ": sent now, the event still earns no QPs.",
+        "The day it was sent cannot be changed afterwards.",
+      ],
+      confirm: "Sent",
+    });
+    if (!sure) return;
+    try {
+      await call("POST", "/api/seasons/" + seasonId + "/events/" + e.id + "/report/sent", {}, true);
+      await reload();
+    } catch (err) {
+      fail(err.message);
+    }
+  };
+  return el("p", { class: "keeper-line" }, el("button", { type: "button", class: "btn small report-sent", text: "Record the report as sent", onclick: mark }));
+}
+
+// Each event's tools: its report recorded as sent; and an event added by mistake comes
+// out again, until the final is made from the season.
+function renderEventTools(view, reload, fail) {
   const takeOut = async (e) => {
     const sure = await ask({
       title: "Take " + e.name + " out of the season?",
@@ -46,6 +72,8 @@ function renderTakeOut(view, reload, fail) {
   view.events.forEach((e) => {
     const item = document.querySelector('#events-list li[data-event-id="' + e.id + '"]');
     if (!item) return;
+    if (e.report === "due" || e.report === "missed") item.append(sentButton(e, reload, fail));
+    if (view.final_event_id) return;
     item.append(
       el("p", { class: "keeper-line" }, el("button", { type: "button", class: "btn small subtle take-out", text: "Take out of the season", onclick: () => takeOut(e) })),
     );

@@ -73,6 +73,15 @@ export function renderPlayers(view) {
   );
 }
 
+// Where an IGQ's report of its top three stands (ST4): late or missed, no QPs.
+function reportWords(e) {
+  const due = when(e.report_due_ms);
+  if (e.report === "on time") return "Top three sent " + when(e.reported_ms) + ", on time";
+  if (e.report === "late") return "Top three sent " + when(e.reported_ms) + ", after " + due + ": no QPs from this event";
+  if (e.report === "missed") return "Top three not sent by " + due + ": no QPs from this event";
+  return "Top three due by " + due;
+}
+
 function eventItem(view, e) {
   const shared = (rank) => e.top_three.filter((t) => t.rank === rank).length > 1;
   const top = e.top_three.map(
@@ -92,7 +101,7 @@ function eventItem(view, e) {
         el(
           "p",
           { class: "report-line" },
-          el("span", { class: "due", text: "Top three due by " + when(e.report_due_ms) }),
+          el("span", { class: "due" + (e.report === "late" || e.report === "missed" ? " warn" : ""), text: reportWords(e) }),
           el("a", { class: "btn small", href: report, text: "Top-three report" }),
           el("a", { class: "btn small subtle", href: "/api/seasons/" + seasonId + "/events/" + e.id + "/report.csv", download: "", text: "CSV" }),
         ),
