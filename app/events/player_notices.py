@@ -1,10 +1,12 @@
 """What needs a player now, told on their own page: their pairing, the round's start,
 the opponent's report waiting for theirs, the result the EO entered or corrected at
-their table, and an open vote they have not voted in.
+their table, a result of an earlier round the EO corrected since, and an open vote they
+have not voted in.
 
 Each notice has a key that stays the same while the same thing stands, so the page can
 tell a new notice from one the player has seen. Newest first: a vote, the EO's result,
-the report, the round's start, the pairing."""
+the report, the round's start, the pairing; then the corrections of earlier rounds,
+the latest round first."""
 
 from __future__ import annotations
 
@@ -31,9 +33,12 @@ def _my_row(entry: RoundEntry, player_id: str) -> PairingRow | None:
     return next((r for r in pairings_of(entry) if player_id in (r.p1, r.p2)), None)
 
 
-def _eo_notice(table_id: str, table_no: int, news: SeatNews) -> Notice:
+def _eo_notice(table_id: str, table_no: int, news: SeatNews, round_no: int = 0) -> Notice:
+    """`round_no`: an earlier round's, named in the text (0: the current round's)."""
     done = "corrected" if news.eo_corrected else "entered"
     text = f"The EO {done} the result at table {table_no}: {news.eo_result}."
+    if round_no:
+        text = f"Round {round_no}: {text}"
     if news.eo_reason:
         text += f" Reason: {news.eo_reason}"
     what = f"{news.eo_result}|{news.eo_reason}|{news.eo_corrected}".encode()
@@ -82,6 +87,33 @@ def _table_notices(
     return out
 
 
+def _seat_news(hub: TableHub, row: PairingRow, player_id: str) -> SeatNews | None:
+    room = hub.get(row.table_id or "")
+    if room is None or room.meta is None:
+        return None
+    seat = Side.P1 if room.meta.p1_player == player_id else Side.P2
+    news: SeatNews = room.engine.seat_news(room.game, seat)
+    return news
+
+
+def _corrections(book: EventBook, hub: TableHub, event_id: str, player_id: str) -> list[Notice]:
+    """The results of the player's earlier rounds that the EO corrected (a result that
+    stood, moved with a reason), the latest round first: a correction of a past round
+    changes the standings the next pairing reads, so the player hears of it."""
+    current = book.current_round(event_id)
+    out = []
+    for entry in reversed(book.rounds(event_id)):
+        if current is not None and entry.number >= current.number:
+            continue
+        row = _my_row(entry, player_id)
+        if row is None or row.p2 is None:
+            continue
+        news = _seat_news(hub, row, player_id)
+        if news is not None and news.eo_result and news.eo_corrected:
+            out.append(_eo_notice(row.table_id or str(row.table), row.table, news, entry.number))
+    return out
+
+
 def player_notices(
     book: EventBook, hub: TableHub, event_id: str, player: PlayerEntry, base: str
 ) -> list[Notice]:
@@ -95,4 +127,8 @@ def player_notices(
         )
         for v in votes_waiting(book, event_id, player)
     ]
-    return votes + _table_notices(book, hub, event_id, player, base)
+    return (
+        votes
+        + _table_notices(book, hub, event_id, player, base)
+        + _corrections(book, hub, event_id, player.id)
+    )

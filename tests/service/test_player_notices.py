@@ -206,3 +206,38 @@ class _Loaded:
 
     def randint(self, _a: int, _b: int) -> int:
         return self.faces.pop(0)
+
+
+async def test_a_past_rounds_corrected_result_is_told_to_both_its_players__TS9(
+    service: EventService,
+) -> None:
+    """Round 2 is paired; the EO then corrects a round 1 result, with a reason. Both of
+    that table's players are told, after their round 2 pairing; the results the EO
+    simply entered in round 1 are not told again, and the other table hears nothing."""
+    ids = _event(service, ("Ann", "Bob", "Cid", "Dan"))
+    eid = ids["event"]
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
+    rooms = service.tables.rooms(eid)
+    for room in rooms:
+        await service.results.enter(eid, room.table_id, TableResult(Side.P1, (3, 0), (30, 0)))
+    service.rounds.pair_next(eid)
+    first, other = rooms
+    assert first.meta is not None and other.meta is not None
+    for player in (first.meta.p1_player, first.meta.p2_player, other.meta.p1_player):
+        assert _kinds(service, eid, player) == ["paired"]  # round 2's pairing only
+    await service.results.enter(
+        eid, first.table_id, TableResult(Side.P2, (0, 3), (0, 30)), reason="wrong caster"
+    )
+    names = {v: k for k, v in ids.items()}
+    for player in (first.meta.p1_player, first.meta.p2_player):
+        paired, corrected = _notices(service, eid, player)
+        assert paired["text"].startswith("Round 2: you play ")
+        assert corrected["kind"] == "eo_result"
+        assert corrected["text"] == (
+            f"Round 1: The EO corrected the result at table {first.meta.table_no}: "
+            f"{names[first.meta.p2_player]} wins by the organiser's decision. "
+            "Reason: wrong caster"
+        )
+    for player in (other.meta.p1_player, other.meta.p2_player):
+        assert _kinds(service, eid, player) == ["paired"]
