@@ -17,16 +17,16 @@ def _repeats(game: Sequence[str], table: int, sat: Sat) -> int:
     return sum(1 for p in game if table in sat.get(p, {}))
 
 
-def number_tables(games: Sequence[Sequence[str]], sat: Sat) -> list[int]:
-    """Each game's table number (1 up), in the order of `games`."""
+def number_tables(games: Sequence[Sequence[str]], sat: Sat, first: int = 1) -> list[int]:
+    """Each game's table number (`first` up), in the order of `games`."""
     count = len(games)
-    natural = list(range(1, count + 1))
+    natural = list(range(first, first + count))
     if not any(_repeats(g, t, sat) for g, t in zip(games, natural, strict=True)):
         return natural
     # A repeat outweighs any table moves: the moves of all games together are below it.
     repeat = count * count + 1
     costs = {
-        (n, t): _repeats(g, t, sat) * repeat + abs(t - (n + 1))
+        (n, t): _repeats(g, t, sat) * repeat + abs(t - (n + first))
         for n, g in enumerate(games)
         for t in natural
     }

@@ -123,7 +123,7 @@ def pair_with_notes(
         pairings, later = _later_round(active, rng, tp, order)
         notes += later
     if memory.sat is not None:
-        pairings = _fresh(pairings, memory.sat, names, notes)
+        pairings = fresh(pairings, memory.sat, names, notes)
     return PairedRound(pairings, notes)
 
 
@@ -173,13 +173,18 @@ def _seeded_notes(
     return notes + clash_notes(games, clubs, names, "the seeding pairs them")
 
 
-def _fresh(
-    pairings: list[Pairing], sat: Sat, names: Mapping[str, str], notes: list[str]
+def fresh(
+    pairings: list[Pairing],
+    sat: Sat,
+    names: Mapping[str, str],
+    notes: list[str],
+    first: int = 1,
 ) -> list[Pairing]:
-    """The games renumbered so nobody sits at a table they sat at, where it can be."""
+    """The games renumbered (from table `first`) so nobody sits at a table they sat at,
+    where it can be."""
     games = [p for p in pairings if not p.is_bye]
     seats = [(p.p1, p.p2 or "") for p in games]
-    tables = number_tables(seats, sat)
+    tables = number_tables(seats, sat, first)
     notes += repeat_notes(seats, tables, sat, names)
     numbered = sorted(
         (Pairing(t, p.p1, p.p2, p.paired_down) for p, t in zip(games, tables, strict=True)),

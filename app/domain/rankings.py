@@ -14,7 +14,14 @@ from types import MappingProxyType
 
 from app.domain.errors import BadInput
 from app.domain.frozen import replace
-from app.domain.pairing import Pairing, pair_round, pairing_of
+from app.domain.pairing import (
+    Memory,
+    PairedRound,
+    Pairing,
+    fresh,
+    pair_with_notes,
+    pairing_of,
+)
 from app.domain.standings import (
     SR2019_TP,
     ST1_KEYS,
@@ -167,22 +174,61 @@ def pair_finals(
     ranking: Ranking,
     tp: Mapping[str, int] = SR2019_TP,
 ) -> list[Pairing]:
+    """ST2 Finals Tables, the final round's pairings (`pair_finals_with_notes`)."""
+    return pair_finals_with_notes(players, round_number, rng, ranking, tp=tp).pairings
+
+
+#: What each finals table decides, in the document's words (steamroller-2019.txt).
+_FINALS_STAKES = (
+    "its winner wins the event, the other player takes second place",
+    "its winner takes third place",
+)
+
+
+def pair_finals_with_notes(
+    players: Sequence[PlayerRecord],
+    round_number: int,
+    rng: random.Random,
+    ranking: Ranking,
+    *,
+    tp: Mapping[str, int] = SR2019_TP,
+    memory: Memory | None = None,
+) -> PairedRound:
     """ST2 Finals Tables, the final round: #1 v #2 on table 1, #3 v #4 on table 2 (by
-    the current standings); everyone else is paired as usual on the tables after."""
+    the current standings); everyone else is paired as usual on the tables after (with
+    the event's fresh tables, from the table after the finals tables). The notes say
+    who plays for what, and why the rest sit where they do."""
+    memory = memory or Memory()
     active = [p for p in players if not p.dropped]
     finalists = 2 * ranking.finals_tables
     if len(active) < finalists:
-        return pair_round(players, round_number, rng, tp=tp)
+        paired = pair_with_notes(players, round_number, rng, tp=tp, memory=memory)
+        note = (
+            f"Finals Tables: {len(active)} players left, fewer than the {finalists} the "
+            "finals tables need: the last round is paired as any other"
+        )
+        return PairedRound(paired.pairings, [note, *paired.notes])
+    names = {p.id: p.name for p in active}
     order = [s.player_id for s in standings(players, tp, ranking.keys) if not s.dropped]
     tables = [
         pairing_of(n + 1, order[2 * n], order[2 * n + 1], players, tp=tp)
         for n in range(ranking.finals_tables)
     ]
+    notes = [
+        f"Finals table {n + 1}: {names[order[2 * n]]} (#{2 * n + 1}) v "
+        f"{names[order[2 * n + 1]]} (#{2 * n + 2}); {_FINALS_STAKES[min(n, 1)]}"
+        for n in range(ranking.finals_tables)
+    ]
     rest = [p for p in active if p.id not in order[:finalists]]
     if len(rest) == 1:
-        return [*tables, Pairing(0, rest[0].id, None)]
+        notes.append(f"{rest[0].name} has the bye: the one player off the finals tables")
+        return PairedRound([*tables, Pairing(0, rest[0].id, None)], notes)
     if not rest:
-        return tables
-    others = pair_round(rest, round_number, rng, tp=tp)
-    shifted = [o if o.is_bye else replace(o, table=o.table + ranking.finals_tables) for o in others]
-    return tables + shifted
+        return PairedRound(tables, notes)
+    others = pair_with_notes(rest, round_number, rng, tp=tp, memory=replace(memory, sat=None))
+    notes += others.notes
+    after = ranking.finals_tables
+    shifted = [o if o.is_bye else replace(o, table=o.table + after) for o in others.pairings]
+    if memory.sat is not None:
+        shifted = fresh(shifted, memory.sat, names, notes, first=after + 1)
+    return PairedRound(tables + shifted, notes)

@@ -17,8 +17,8 @@ from app.domain import commands as c
 from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format, rules_for_scenario
 from app.domain.game import Phase, Setup
-from app.domain.pairing import Memory, PairedRound, Pairing, pair_with_notes, pairing_of
-from app.domain.rankings import get_ranking, pair_finals
+from app.domain.pairing import Memory, Pairing, pair_with_notes, pairing_of
+from app.domain.rankings import get_ranking, pair_finals_with_notes
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
     cut_to_top,
@@ -163,10 +163,10 @@ class Rounds:
         records = self.results.records(event_id, players)
         active = self._active(records, players, number)
         ranking = get_ranking(event.standings)
+        memory = self._memory(event, players, rounds)
         if ranking.finals_places and number == self.results.planned_rounds(event_id):
-            paired = PairedRound(pair_finals(active, number, self.rng, ranking), [])  # ST2
+            paired = pair_finals_with_notes(active, number, self.rng, ranking, memory=memory)
         else:
-            memory = self._memory(event, players, rounds)
             paired = pair_with_notes(active, number, self.rng, memory=memory)
         pairings = paired.pairings
         fmt = rules_for_scenario(get_format(event.format_id), scenario)

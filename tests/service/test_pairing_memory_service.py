@@ -118,3 +118,42 @@ async def test_a_world_final_seeds_round_one_by_qualifier_points__RP5(
     assert "Ben has the bye as the first-ranked player" in notes
     seeds = {p["name"]: p["seed_qp"] for p in service.read_models.event_view(eid, True)["players"]}
     assert seeds == qps
+
+
+async def test_the_finals_round_says_who_plays_for_what_and_seats_the_rest_fresh__ST2(
+    service: EventService,
+) -> None:
+    """Finals Tables with fresh tables: the last round's notes name each finals table's
+    players and what it decides (steamroller-2019.txt); the others sit from table 3 on,
+    kept off the tables they sat at where it can be, and a repeat is noted at its real
+    table number."""
+    eid = _event(service, standings="finals", fixed_rounds=3, fresh_tables=True)
+    for n in range(8):
+        service.registration.add_player(eid, f"Player {n}", "Khador")
+    sat: dict[str, set[int]] = {}
+    for number in (1, 2):
+        service.rounds.pair_next(eid)
+        for row in _rows(service, eid, number):
+            for p in (row["p1"], row["p2"]):
+                sat.setdefault(str(p), set()).add(int(str(row["table"])))
+        await _play(service, eid)
+    standing = [s["name"] for s in service.read_models.event_view(eid)["standings"]][:4]
+    service.rounds.pair_next(eid)
+    rows = _rows(service, eid, 3)
+    notes = service.read_models.round_view(eid, 3, admin=True)["notes"]
+    assert notes[:2] == [
+        f"Finals table 1: {standing[0]} (#1) v {standing[1]} (#2); its winner wins the "
+        "event, the other player takes second place",
+        f"Finals table 2: {standing[2]} (#3) v {standing[3]} (#4); its winner takes third place",
+    ]
+    rest = [row for row in rows if int(str(row["table"])) > 2]
+    assert sorted(int(str(row["table"])) for row in rest) == [3, 4]
+    repeats = [
+        (p, int(str(row["table"])))
+        for row in rest
+        for p in (row["p1"], row["p2"])
+        if int(str(row["table"])) in sat[str(p)]
+    ]
+    again = [n for n in notes if "again (as in round" in n]
+    assert len(again) == len(repeats)
+    assert all(f"at table {table} again" in " ".join(again) for _, table in repeats)
