@@ -179,6 +179,7 @@ async def player_pages(rnd: Round, key: Key) -> Reading:
     opponent, and the seat link it gives them, whose phone says who they are."""
     links = await rnd.get(f"/api/events/{rnd.event_id}/player-links")
     reading: Reading = {"opponents": {}, "holders": {}}
+    rounds = (await rnd.get(f"/api/events/{rnd.event_id}"))["rounds"]
     for name in rnd.who(key):
         link = next(p["url"] for p in links if p["name"] == name)
         page = await rnd.get(
@@ -187,7 +188,9 @@ async def player_pages(rnd: Round, key: Key) -> Reading:
         mine = page["current"]
         assert mine is not None and mine["round"] == rnd.number, (name, mine)
         reading["opponents"][name] = "Bye" if mine["bye"] else mine["opponent"]
-        _notices_name_this_table(page["notices"], name, mine["opponent"], links)
+        earlier = {r["number"]: _opponent_in(r, name) for r in rounds}
+        earlier[rnd.number] = mine["opponent"]
+        _notices_name_this_table(page["notices"], name, earlier, links)
         if mine["bye"]:
             continue
         reading["table"] = mine["table_no"]
@@ -199,13 +202,27 @@ async def player_pages(rnd: Round, key: Key) -> Reading:
     return reading
 
 
+def _opponent_in(round_view: dict[str, Any], me: str) -> str | None:
+    for row in round_view["pairings"]:
+        names = [row[s]["name"] if row.get(s) else None for s in ("p1", "p2")]
+        if me in names:
+            return names[1] if names[0] == me else names[0]
+    return None
+
+
 def _notices_name_this_table(
-    notices: list[dict[str, Any]], me: str, opponent: str | None, links: list[dict[str, Any]]
+    notices: list[dict[str, Any]],
+    me: str,
+    opponents: dict[int, str | None],
+    links: list[dict[str, Any]],
 ) -> None:
-    """What the player's page tells them now names only them and their opponent, never
-    a seat."""
+    """What the player's page tells them names only them and their opponent of the
+    round it tells of (this round's, or an earlier round's corrected result: "Round 1:
+    ..."), never a seat."""
     for notice in notices:
         text = notice["text"]
         assert not re.search(r"\bP[12]\b", text), (me, text)
+        told = re.match(r"Round (\d+): ", text)
+        opponent = opponents[int(told.group(1))] if told else opponents[max(opponents)]
         named = {p["name"] for p in links if re.search(rf"\b{re.escape(p['name'])}\b", text)}
         assert named <= {me, opponent}, (me, opponent, text)
