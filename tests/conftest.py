@@ -173,6 +173,17 @@ async def phone(server: RunningServer) -> AsyncIterator[PhoneFactory]:
             await client.ws.close()
 
 
+#: A quick game with the pre-game on the phones: the starting roll decides who goes
+#: first, so both players are named.
+PREGAME_QUICK: dict[str, Any] = {
+    "clock_minutes": 60,
+    "scenario": "bunkers",
+    "pregame": True,
+    "p1_name": "Ann",
+    "p2_name": "Bob",
+}
+
+
 async def create_table(base: str, **body: Any) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base) as http:
         response = await http.post("/api/tables", json=body)

@@ -167,17 +167,6 @@ def ranked(
     return top + rank_rows(rest, ranking.rest_keys, first=len(top) + 1)
 
 
-def pair_finals(
-    players: Sequence[PlayerRecord],
-    round_number: int,
-    rng: random.Random,
-    ranking: Ranking,
-    tp: Mapping[str, int] = SR2019_TP,
-) -> list[Pairing]:
-    """ST2 Finals Tables, the final round's pairings (`pair_finals_with_notes`)."""
-    return pair_finals_with_notes(players, round_number, rng, ranking, tp=tp).pairings
-
-
 #: What each finals table decides, in the document's words (steamroller-2019.txt).
 _FINALS_STAKES = (
     "its winner wins the event, the other player takes second place",
@@ -185,7 +174,7 @@ _FINALS_STAKES = (
 )
 
 
-def pair_finals_with_notes(
+def pair_finals(
     players: Sequence[PlayerRecord],
     round_number: int,
     rng: random.Random,

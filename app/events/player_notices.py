@@ -21,6 +21,7 @@ from app.events.prizes import votes_waiting
 from app.store.models import PlayerEntry, RoundEntry
 from app.tables.engine import SeatNews
 from app.tables.hub import TableHub
+from app.tables.room import TableRoom
 
 Notice = dict[str, Any]
 
@@ -46,6 +47,14 @@ def _eo_notice(table_id: str, table_no: int, news: SeatNews, round_no: int = 0) 
     return _notice(key, "eo_result", text)
 
 
+def _seat(hub: TableHub, row: PairingRow, player_id: str) -> tuple[TableRoom, Side] | None:
+    """The player's table of a pairing, and their seat at it (None: no table in memory)."""
+    room = hub.get(row.table_id or "")
+    if room is None or room.meta is None:
+        return None
+    return room, Side.P1 if room.meta.p1_player == player_id else Side.P2
+
+
 def _table_notices(
     book: EventBook, hub: TableHub, event_id: str, player: PlayerEntry, base: str
 ) -> list[Notice]:
@@ -60,10 +69,10 @@ def _table_notices(
     names = {p.id: p.name for p in book.players(event_id)}
     opponent_id = row.p2 if row.p1 == player.id else row.p1
     opponent = names.get(opponent_id, "your opponent")
-    room = hub.get(row.table_id or "")
     news, seat_url = SeatNews(), None
-    if room is not None and room.meta is not None:
-        seat = Side.P1 if room.meta.p1_player == player.id else Side.P2
+    found = _seat(hub, row, player.id)
+    if found is not None:
+        room, seat = found
         news = room.engine.seat_news(room.game, seat)
         token = room.tokens.p1 if seat is Side.P1 else room.tokens.p2
         seat_url = f"{base}t/{room.table_id}#k={token}"
@@ -87,15 +96,6 @@ def _table_notices(
     return out
 
 
-def _seat_news(hub: TableHub, row: PairingRow, player_id: str) -> SeatNews | None:
-    room = hub.get(row.table_id or "")
-    if room is None or room.meta is None:
-        return None
-    seat = Side.P1 if room.meta.p1_player == player_id else Side.P2
-    news: SeatNews = room.engine.seat_news(room.game, seat)
-    return news
-
-
 def _corrections(book: EventBook, hub: TableHub, event_id: str, player_id: str) -> list[Notice]:
     """The results of the player's earlier rounds that the EO corrected (a result that
     stood, moved with a reason), the latest round first: a correction of a past round
@@ -108,8 +108,12 @@ def _corrections(book: EventBook, hub: TableHub, event_id: str, player_id: str) 
         row = _my_row(entry, player_id)
         if row is None or row.p2 is None:
             continue
-        news = _seat_news(hub, row, player_id)
-        if news is not None and news.eo_result and news.eo_corrected:
+        found = _seat(hub, row, player_id)
+        if found is None:
+            continue
+        room, seat = found
+        news: SeatNews = room.engine.seat_news(room.game, seat)
+        if news.eo_result and news.eo_corrected:
             out.append(_eo_notice(row.table_id or str(row.table), row.table, news, entry.number))
     return out
 

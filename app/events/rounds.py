@@ -18,7 +18,7 @@ from app.domain.errors import BadInput, NotFound, RuleError
 from app.domain.formats import get_format, rules_for_scenario
 from app.domain.game import Phase, Setup
 from app.domain.pairing import Memory, Pairing, pair_with_notes, pairing_of
-from app.domain.rankings import get_ranking, pair_finals_with_notes
+from app.domain.rankings import get_ranking, pair_finals
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import (
     cut_to_top,
@@ -165,7 +165,7 @@ class Rounds:
         ranking = get_ranking(event.standings)
         memory = self._memory(event, players, rounds)
         if ranking.finals_places and number == self.results.planned_rounds(event_id):
-            paired = pair_finals_with_notes(active, number, self.rng, ranking, memory=memory)
+            paired = pair_finals(active, number, self.rng, ranking, memory=memory)
         else:
             paired = pair_with_notes(active, number, self.rng, memory=memory)
         pairings = paired.pairings

@@ -23,9 +23,11 @@ class SeasonReports:
         season = self.seasons.season(season_id)
         if season.kind != q.IRON_GAUNTLET:
             raise RuleError("a Masters tournament's qualifiers earn no QPs: nothing to report")
-        held = next((h for h in self.seasons.held(season_id) if h.event.id == event_id), None)
-        if held is None:
+        with self.seasons.db.read() as repo:
+            row = next((e for e in repo.events(season_id) if e.event_id == event_id), None)
+        if row is None:
             raise NotFound("this event is not one of the season's")
+        held = self.seasons.held_event(event_id, row.reported_ms)
         if not held.over:
             raise RuleError(f"{held.event.name} is not over yet: its top three are not known")
         return {"season": season.name, **event_view(held, self.seasons.time.now_ms())}

@@ -168,9 +168,9 @@ class Seasons:
     def held(self, season_id: str) -> list[HeldEvent]:
         with self.db.read() as repo:
             rows = repo.events(season_id)
-        return [self._held(row.event_id, row.reported_ms) for row in rows]
+        return [self.held_event(row.event_id, row.reported_ms) for row in rows]
 
-    def _held(self, event_id: str, reported_ms: int | None) -> HeldEvent:
+    def held_event(self, event_id: str, reported_ms: int | None) -> HeldEvent:
         event = self.book.event(event_id)
         if not self.results.event_over(event_id):
             return HeldEvent(event, False, None, (), reported_ms)

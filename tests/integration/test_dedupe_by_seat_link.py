@@ -9,7 +9,14 @@ import random
 from app.domain import commands as c
 from app.tables.hub import TableHub
 from app.tables.timesource import FakeTime
-from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, token_of
+from tests.conftest import (
+    PREGAME_QUICK,
+    Phone,
+    PhoneFactory,
+    RunningServer,
+    create_table,
+    token_of,
+)
 
 
 class LoadedDice(random.Random):
@@ -33,14 +40,7 @@ async def _swapped(
 ) -> tuple[str, Phone, Phone]:
     """A quick game's pre-game up to the order: the second seat wins the roll and goes
     first, so it plays P1 from now on. Returns the table and the first and second seat."""
-    links = await create_table(
-        server.base,
-        clock_minutes=60,
-        scenario="bunkers",
-        pregame=True,
-        p1_name="Ann",
-        p2_name="Bob",
-    )
+    links = await create_table(server.base, **PREGAME_QUICK)
     tid = links["id"]
     first = await phone(tid, token_of(links["p1"]["url"]), device_of[0])
     second = await phone(tid, token_of(links["p2"]["url"]), device_of[1])

@@ -12,7 +12,14 @@ from typing import Any
 import httpx
 
 from app.tables.timesource import FakeTime
-from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, token_of
+from tests.conftest import (
+    PREGAME_QUICK,
+    Phone,
+    PhoneFactory,
+    RunningServer,
+    create_table,
+    token_of,
+)
 
 
 class LoadedDice(random.Random):
@@ -174,14 +181,7 @@ async def test_a_quick_game_has_no_pregame_unless_asked(
     assert p1.game["pregame"] is None
     assert p1.game["due"] == [{"kind": "start", "by": "p1"}]
 
-    links = await create_table(
-        server.base,
-        clock_minutes=60,
-        scenario="bunkers",
-        pregame=True,
-        p1_name="Ann",
-        p2_name="Bob",
-    )
+    links = await create_table(server.base, **PREGAME_QUICK)
     p1 = await phone(links["id"], token_of(links["p1"]["url"]), "quick-1")
     p2 = await phone(links["id"], token_of(links["p2"]["url"]), "quick-2")
     assert p1.game["pregame"]["step"] == "lists"

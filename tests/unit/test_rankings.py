@@ -99,7 +99,7 @@ def test_finals_tables_pair_one_v_two_and_three_v_four_in_the_last_round__ST2() 
         (2, "G", "H", S, (3, 0), (10, 10)),
     )
     top = order(standings(players)[:4])
-    pairings = pair_finals(players, 3, random.Random(1), get_ranking("finals"))
+    pairings = pair_finals(players, 3, random.Random(1), get_ranking("finals")).pairings
     assert [(p.table, p.p1, p.p2) for p in pairings[:2]] == [
         (1, top[0], top[1]),
         (2, top[2], top[3]),

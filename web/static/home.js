@@ -72,23 +72,18 @@ function setupForm() {
     if (!field) return;
     var atTable = (!!box && box.checked) || (!!chosen && chosen.hasAttribute("data-no-pregame"));
     field.setAttribute("data-order-at-table", atTable ? "yes" : "no");
-    var words = atTable ? ["Player", "Opponent"] : ["Goes first", "Goes second"];
-    var blanks = atTable ? ["Name", "Name"] : ["First player", "Second player"];
-    ["p1", "p2"].forEach(function (key, i) {
-      var label = document.getElementById(key + "-name-label");
-      var input = document.getElementById(key + "_name");
-      if (label) label.textContent = words[i];
-      if (input) {
-        input.placeholder = blanks[i];
-        input.required = atTable;
+    // Each element carries its words for both cases, "ordered|at the table" (home.html).
+    function words(node) {
+      return (node.getAttribute("data-words") || "").split("|")[atTable ? 1 : 0];
+    }
+    field.querySelectorAll("[data-words]").forEach(function (node) {
+      if (node.tagName === "INPUT") {
+        node.placeholder = words(node);
+        node.required = atTable;
+      } else {
+        node.textContent = words(node);
       }
     });
-    var hint = document.getElementById("names-hint");
-    if (hint) {
-      hint.textContent = atTable
-        ? "Who goes first is settled at the table: write both names."
-        : "Left blank, the players are called First player and Second player.";
-    }
   }
 
   function number(input) {
