@@ -10,7 +10,9 @@ import os
 from typing import Any
 
 import uvicorn
+from starlette.types import ASGIApp
 
+from app.front import Front
 from app.settings import Settings
 from app.sockets import ServerHttp, ServerSockets
 
@@ -31,6 +33,20 @@ def socket_options() -> dict[str, Any]:
         "ws_per_message_deflate": False,
         "ws_ping_interval": WS_PING_INTERVAL,
     }
+
+
+def make_app() -> ASGIApp:
+    """The app (app.main), imported and made behind the front, in a thread of its own."""
+    module = importlib.import_module("app.main")
+    gc.freeze()  # what the import made lives as long as the server
+    app: ASGIApp = module.create_app()
+    return app
+
+
+def front() -> Front:
+    """What uvicorn serves: the front (app.front), which answers while the app behind it
+    is imported and started."""
+    return Front(make_app)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -70,15 +86,12 @@ def main(argv: list[str] | None = None) -> None:
         os.environ["DEATHCLOCK_DATABASE_URL"] = args.database_url
         # The import and the start build only what lives as long as the server: no
         # collection meanwhile, and what the import made is frozen out of the collector
-        # at once (a restart answers sooner). Once the tables are read, the lifespan
-        # collects once and freezes them too, and the server paces the collector from
-        # then on (app/collector.py). (Several workers: each is a process of its own.)
+        # at once (make_app). Once the tables are read, the lifespan collects once and
+        # freezes them too, and the server paces the collector from then on
+        # (app/collector.py). (Several workers: each is a process of its own.)
         gc.disable()
-        if workers == 1:
-            importlib.import_module("app.main")
-            gc.freeze()
         uvicorn.run(
-            "app.main:create_app",
+            "app.cli:front",
             factory=True,
             host=args.host,
             port=args.port,

@@ -28,10 +28,15 @@ of it (server_start_cpu_x_bare: the CPU each used until it answered, the fairer 
 busy machine), served_after_answers_s the time between the two.
 
 One JSON line on stdout; progress on stderr. server_answers_s is when the new process
-first answered HTTP (from its start) and server_start_cpu_s the CPU it had used by then (on
+first answered HTTP (from its start: the front's `/health`, 503 "starting" while the app
+behind it is imported, app/front.py) and server_start_cpu_s the CPU it had used by then (on
 a busy machine, the part that is its own); client_lag_max_s how late this load generator's
 own loop woke up. Every wait is bounded, and every process started is stopped (process
 group) on exit.
+
+Diagnostics: --profile PATH runs the restarted server under cProfile; --server-prefix runs
+it under a profiler or wrapper (`--server-prefix "py-spy record -d 3 -f raw -o out.txt --"`
+samples its first three seconds).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shlex
 import signal
 import sys
 import time
@@ -52,7 +58,15 @@ import httpx
 from bench.harness.load import run_loop as run_fast
 from bench.harness.measure import ratio, rounded
 from bench.harness.report import log, machine_fields
-from bench.harness.servers import HOST, ServerProcess, bench_run, free_port, server_argv, serving
+from bench.harness.servers import (
+    HOST,
+    ServerProcess,
+    bench_run,
+    free_port,
+    profiled,
+    server_argv,
+    serving,
+)
 from bench.harness.tables import create_tables
 from bench.logcheck import check_logs
 from bench.recovery import (
@@ -136,7 +150,13 @@ def floor_fields(out: dict[str, Any], bare: tuple[float, float] | None) -> dict[
 
 
 async def restart(
-    servers: list[tuple[ServerProcess, int]], port: int, env: dict[str, str], tmp: Path, run: Run
+    servers: list[tuple[ServerProcess, int]],
+    port: int,
+    env: dict[str, str],
+    tmp: Path,
+    run: Run,
+    profile: str | None = None,
+    prefix: str | None = None,
 ) -> tuple[float, float, float, asyncio.Task[tuple[float, float] | None]]:
     """SIGTERM, wait for the exit, start again: (stop, exit, start) times and the task
     that sees the new server's first answer. Only taps first sent after the start count
@@ -149,7 +169,12 @@ async def restart(
     await asyncio.to_thread(proc.wait, STOP_WAIT_S)
     exited_at = time.perf_counter()
     log(f"the server exited with {proc.returncode} {exited_at - stopped_at:.2f} s after SIGTERM")
-    second = ServerProcess("server-2", server_argv(port), env, tmp / "server-2.log")
+    argv = server_argv(port)
+    if profile:
+        argv = profiled(argv, profile)
+    if prefix:
+        argv = shlex.split(prefix) + argv
+    second = ServerProcess("server-2", argv, env, tmp / "server-2.log")
     servers.append((second, port))
     started_at = run.disrupt()
     second.start()
@@ -183,7 +208,7 @@ async def session(
     log(f"stopping the server after {taps_before} taps; load average {load:.2f}")
     with collector_off():
         stopped_at, exited_at, started_at, answered_task = await restart(
-            servers, port, env, tmp, run
+            servers, port, env, tmp, run, args.profile, args.server_prefix
         )
         client_lag = await wait_served(tables, args.recovery_timeout, "restart")
     answered = await answered_task
@@ -249,6 +274,14 @@ def main(argv: list[str] | None = None) -> int:
         "--retry-ms", type=float, default=100.0, help="the phones' reconnect interval"
     )
     parser.add_argument("--db-dir", metavar="DIR", help="where the SQLite file goes")
+    parser.add_argument(
+        "--profile", metavar="PATH", help="run the restarted server under cProfile, stats to PATH"
+    )
+    parser.add_argument(
+        "--server-prefix",
+        metavar="CMD",
+        help="run the restarted server under a profiler or wrapper (e.g. py-spy record ... --)",
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.interval <= 0 or args.warmup < 0 or args.after < 0:
         parser.error("--tables and --interval must be positive; --warmup, --after >= 0")
