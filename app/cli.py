@@ -7,12 +7,14 @@ import dataclasses
 import gc
 import importlib
 import os
+import signal
+import sys
 from typing import Any
 
 import uvicorn
 from starlette.types import ASGIApp
 
-from app.front import Front
+from app.front import Front, start_failed
 from app.settings import Settings
 from app.sockets import ServerHttp, ServerSockets
 
@@ -21,6 +23,8 @@ from app.sockets import ServerHttp, ServerSockets
 #: app.api.guard), so they would only add a message and two timers per socket every 20 s
 #: (at 10,000 phones, as many messages as half of all taps).
 WS_PING_INTERVAL: float | None = None
+#: The exit status of a server whose app could not start (uvicorn's own for a failed start).
+STARTUP_FAILURE = 3
 
 
 def socket_options() -> dict[str, Any]:
@@ -33,6 +37,16 @@ def socket_options() -> dict[str, Any]:
         "ws_per_message_deflate": False,
         "ws_ping_interval": WS_PING_INTERVAL,
     }
+
+
+def _on_stop(signum: int, _frame: Any) -> None:
+    """A SIGTERM once uvicorn has stopped (it raises the signal it stopped for again): the
+    process ends by it, or with STARTUP_FAILURE when the app behind the front never
+    started (app.front stops the server so)."""
+    if start_failed():
+        sys.exit(STARTUP_FAILURE)
+    signal.signal(signum, signal.SIG_DFL)
+    signal.raise_signal(signum)
 
 
 def make_app() -> ASGIApp:
@@ -90,6 +104,7 @@ def main(argv: list[str] | None = None) -> None:
         # freezes them too, and the server paces the collector from then on
         # (app/collector.py). (Several workers: each is a process of its own.)
         gc.disable()
+        signal.signal(signal.SIGTERM, _on_stop)
         uvicorn.run(
             "app.cli:front",
             factory=True,

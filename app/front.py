@@ -12,7 +12,8 @@ for the app and is then served by it as if it had just come. Nothing is refused 
 The app's own lifespan runs behind the front's: started once the app is made, stopped when
 the server stops. An app that cannot start (an import that breaks, a database that refuses
 it) is logged, every request held or new gets 503 "server trouble", and `on_failure` stops
-the process (by default, as a SIGTERM would: uvicorn's graceful stop).
+the process (by default, as a SIGTERM would: uvicorn's graceful stop; `deathclock serve` then
+exits with a failed start's status, app.cli).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import json
 import logging
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,11 +34,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 log = logging.getLogger(__name__)
 
 HEALTH = "/health"
+#: Set when this process's app could not start (`start_failed`).
+_FAILED = threading.Event()
 
 
 def stop_this_process() -> None:
-    """The default when the app cannot start: uvicorn's graceful stop, as a SIGTERM."""
+    """The default when the app cannot start: uvicorn's graceful stop, as a SIGTERM, and
+    `start_failed()` true from then on (the command's exit status says so)."""
+    _FAILED.set()
     os.kill(os.getpid(), signal.SIGTERM)
+
+
+def start_failed() -> bool:
+    """Whether this process stopped because its app could not start."""
+    return _FAILED.is_set()
 
 
 class AppLifespan:

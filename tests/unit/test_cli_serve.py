@@ -9,6 +9,7 @@ out of it."""
 from __future__ import annotations
 
 import gc
+import signal
 import subprocess
 import sys
 from typing import Any
@@ -30,9 +31,13 @@ def test_serve_runs_uvicorn_without_protocol_pings(
 
     monkeypatch.setattr(uvicorn, "run", run)
     monkeypatch.setenv("DEATHCLOCK_DATABASE_URL", f"sqlite:///{tmp_path}/x.db")
+    stop = signal.getsignal(signal.SIGTERM)
     try:
         cli.main(["serve", "--port", "8123"])
+        # a failed start ends the process with its own status (tests/integration/test_front_start)
+        assert signal.getsignal(signal.SIGTERM) is cli._on_stop
     finally:
+        signal.signal(signal.SIGTERM, stop)
         gc.enable()  # the served process leaves it to the app (app/collector.py); tests don't
     (options,) = ran
     assert options["app"] == "app.cli:front" and options["factory"] is True
