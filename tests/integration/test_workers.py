@@ -402,6 +402,8 @@ async def test_serve_workers_2_on_one_port_and_a_killed_child_taken_over(
 
         async def both_up() -> bool:
             _, body = await health(server.base)
+            if body.get("status") == "starting":  # that worker's app is not up yet (app.front)
+                return False
             seen[body["worker"]] = body
             return len(seen) >= 2 and body["workers_alive"] == 2
 
