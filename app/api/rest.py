@@ -55,8 +55,12 @@ class QuickGameIn(BaseModel):
     pregame: bool = Field(
         False, description="the starting roll, sides and lists on the phones before the clock"
     )
-    p1_army: int | None = Field(None, ge=0, le=1000, description="P1's army value (Runewars)")
-    p2_army: int | None = Field(None, ge=0, le=1000, description="P2's army value (Runewars)")
+    p1_army: int | None = Field(
+        None, ge=0, le=1000, description="the army value of p1_name's army (Runewars)"
+    )
+    p2_army: int | None = Field(
+        None, ge=0, le=1000, description="the army value of p2_name's army (Runewars)"
+    )
     variants: list[Annotated[str, Field(max_length=40)]] = Field(
         default_factory=list,
         max_length=12,

@@ -156,8 +156,9 @@ def _room_full(room: TableRoom, role: str, settings: Any) -> str | None:
     limit = settings.sockets_per_table if role == "watch" else settings.screens_per_seat
     if sum(1 for s in room.channel.subscribers if s.role == role) < limit:
         return None
-    who = "watch screens" if role == "watch" else f"screens on the {role.upper()} link"
-    return f"this table has {limit} {who} open already"
+    if role == "watch":
+        return f"this table has {limit} watch screens open already"
+    return f"this link has {limit} screens open already: close one of them first"
 
 
 def _address(websocket: WebSocket) -> str:

@@ -60,7 +60,11 @@ class EventTables:
         command = room.engine.eo_command(wire)
         round_gate.check_eo(room)
         ack = await self.placement.execute(room, c.Role.EO, "", 0, command)
-        self.book.log(event_id, f"table_{wire.get('c')}", table=table_id, detail=wire)
+        detail = dict(wire)
+        side = getattr(command, "side", None)
+        if isinstance(side, Side):  # the log names the player whose clock it was
+            detail["name"] = room.game.setup.names[side]
+        self.book.log(event_id, f"table_{wire.get('c')}", table=table_id, detail=detail)
         return room, ack.version
 
 

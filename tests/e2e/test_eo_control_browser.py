@@ -217,6 +217,9 @@ def test_a_clock_adjust_is_bounded_by_the_player_clock_and_asks_first__DC5(
     expect(card.locator(".clock-p2")).to_have_text("45:00")
     (after,) = event.tables()
     assert after["remaining_ms"][1] == 45 * MIN
+    page.goto(event.created["admin_url"])  # the EO's log names whose clock it was
+    expect(page.locator("#actions")).to_contain_text(f"Set {table['names'][1]}'s clock on")
+    expect(page.locator("#actions")).not_to_contain_text("P2")
 
 
 def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(

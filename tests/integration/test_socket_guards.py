@@ -104,6 +104,23 @@ async def test_sockets_per_table_are_limited(guarded: RunningServer) -> None:
         await ws.close()
 
 
+async def test_screens_per_seat_link_are_limited_in_plain_words(guarded: RunningServer) -> None:
+    """A seat's link opens on 4 screens at most; the fifth is told so without naming a
+    seat ("P1"): the person holding the link reads it."""
+    links = await create_table(guarded.base, clock_minutes=60)
+    token = token_of(links["p1"]["url"])
+    open_ = [await _join(guarded, links["id"], token) for _ in range(4)]
+    for ws in open_:
+        assert json.loads(await ws.recv())["t"] == "state"
+    extra = await _join(guarded, links["id"], token)
+    reply = json.loads(await extra.recv())
+    assert reply["code"] == "too_many"
+    assert reply["message"] == "this link has 4 screens open already: close one of them first"
+    assert await _closed_code(extra) == 4429
+    for ws in open_:
+        await ws.close()
+
+
 async def test_foreign_origins_are_refused(guarded: RunningServer) -> None:
     links = await create_table(guarded.base, clock_minutes=60)
     with pytest.raises(websockets.InvalidStatus):

@@ -1,15 +1,16 @@
-"""People read names, never seats: the EO's dashboard (and the hall's projector view of
-it), the table page (the EO's, a watcher's and each player's phone), the table's log
-page, the new game form and the event's public page tag no player "P1" or "P2" in a
-text a person reads (a text, a title, an aria-label, a tooltip), before or after the
-table decided who goes first. "p1"/"p2" stay
-as keys, classes and data attributes, which nobody reads.
+"""People read names, never seats: no page of the product (the EO's dashboard and the
+hall's projector view of it, the event's admin with its EO log, the table page on every
+screen, the table's log, the new game form, the event's and the players' pages, the
+cards, sheets and slips, the Runewars pages, the season's) tags a player "P1" or "P2" in
+a text a person reads (a text, a title, an aria-label, a tooltip), before or after the
+table decided who goes first. "p1"/"p2" stay as keys, classes and data attributes,
+which nobody reads.
 
-The texts are read from the source: every string literal of the dashboard's scripts, of
-the table page's and of the log page's scripts (main.js and log.js and every module they
-import, as the browser loads them) outside comments, and the pages' templates outside
-template comments. A tag a script would write from a key ("p1" upper-cased) is caught
-where it is made: no script upper-cases anything but a first letter."""
+The texts are read from the source: every string literal of every script the pages
+load (all of web/static, outside comments) and every template outside template
+comments, so a new page joins the sweep by being there. A tag a script would write
+from a key ("p1" upper-cased) is caught where it is made: no script upper-cases
+anything but a first letter."""
 
 from __future__ import annotations
 
@@ -24,15 +25,10 @@ from app.tables.warmachine.view import table_info
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
-TEMPLATES = (
-    "web/templates/dashboard.html",
-    "web/templates/table.html",
-    "web/templates/log.html",
-    "web/templates/home.html",
-    "web/templates/event.html",
+#: Every page's template.
+TEMPLATES = tuple(
+    sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "web" / "templates").glob("*.html"))
 )
-#: The new game form's script and the words every form's refusal names its fields by.
-FORM_SCRIPTS = (STATIC / "home.js", STATIC / "lib" / "api.js")
 #: A seat named as a tag: "P1", "P2's clock", "(P2)", "Player 1"; the template's
 #: `side|upper` writes the same tag from a key.
 SEAT = re.compile(r"\bP[12]\b|\bPlayer [12]\b|\|\s*upper\b")
@@ -71,9 +67,14 @@ def dashboard_scripts() -> list[Path]:
     return sorted((STATIC / "event").glob("dashboard*.js"))
 
 
+def page_scripts() -> list[Path]:
+    """Every script any page loads: all of web/static."""
+    return sorted(STATIC.rglob("*.js"))
+
+
 def codes() -> Iterator[tuple[str, str]]:
     """(where, code): every script the pages load, outside comments."""
-    for path in dashboard_scripts() + table_page_scripts() + list(FORM_SCRIPTS):
+    for path in page_scripts():
         yield path.relative_to(ROOT).as_posix(), _js_code(path.read_text(encoding="utf-8"))
 
 
@@ -108,6 +109,12 @@ def test_the_sweep_reads_both_pages() -> None:
         "story.js",
     } <= names
     assert "dashboard-fit.js" in {p.name for p in dashboard_scripts()}
+    swept = {p.relative_to(STATIC).as_posix() for p in page_scripts()}
+    assert {p.relative_to(STATIC).as_posix() for p in table_page_scripts()} <= swept
+    assert {p.relative_to(STATIC).as_posix() for p in dashboard_scripts()} <= swept
+    assert {"home.js", "lib/api.js", "event/admin-standings.js", "event/common.js"} <= swept
+    assert {"event/rw-result.js", "event/cards.js"} <= swept
+    assert {"web/templates/event_admin.html", "web/templates/tournament.html"} <= set(TEMPLATES)
     said = "".join(text for _, text in texts())
     assert "Adjust clock" in said and "first player" in said and "Projector mode" in said
     assert "Warn for pausing" in said
@@ -135,9 +142,10 @@ def test_the_sweep_catches_a_tag_made_from_a_key() -> None:
 
 
 def test_no_seat_tag_reaches_the_eo_the_hall_or_a_player() -> None:
-    """The dashboard, its projector view, the table page on every screen (a player's
-    phone too: "Ann", "you", never "You are P1") and the table's log say names (and
-    "first player"/"second player" once decided), never "P1"/"P2"."""
+    """Every page (the dashboard, its projector view, the event's admin and its EO log,
+    the table page on every screen: a player's phone too, "Ann", "you", never "You are
+    P1"; the table's log) says names (and "first player"/"second player" once decided),
+    never "P1"/"P2"."""
     found = [f"{where}: {text.strip()[:100]!r}" for where, text in texts() if SEAT.search(text)]
     for where, code in codes():
         for match in UPPER.finditer(code):

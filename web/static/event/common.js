@@ -127,14 +127,14 @@ export function setStatusBadge(node, status) {
   node.className = node.className.replace(/\bst-\S+/g, "").trim() + " st-" + status;
 }
 
-// A recorded result in words, from P1/P2 names.
+// A recorded result in words, by the players' names (in seat order).
 export function resultText(result, names) {
   if (!result) return "";
   const cp = result.control_points || [0, 0];
   const apd = result.army_points_destroyed || [0, 0];
   const score = cp[0] + "–" + cp[1] + " CP · " + apd[0] + "–" + apd[1] + " APD";
   if (result.winner === "p1" || result.winner === "p2") {
-    const who = names[result.winner === "p1" ? 0 : 1] || result.winner.toUpperCase();
+    const who = names[result.winner === "p1" ? 0 : 1] || "An unnamed player";
     return who + " wins · " + score;
   }
   return "Tie · " + score;
