@@ -61,9 +61,9 @@ class EventTables:
         round_gate.check_eo(room)
         ack = await self.placement.execute(room, c.Role.EO, "", 0, command)
         detail = dict(wire)
-        side = getattr(command, "side", None)
-        if isinstance(side, Side):  # the log names the player whose clock it was
-            detail["name"] = room.game.setup.names[side]
+        side, names = getattr(command, "side", None), getattr(room.game, "names", None)
+        if isinstance(side, Side) and names is not None:  # the log names whose clock it was
+            detail["name"] = names[side]  # the game's sides: P1 goes first, whichever seat
         self.book.log(event_id, f"table_{wire.get('c')}", table=table_id, detail=detail)
         return room, ack.version
 

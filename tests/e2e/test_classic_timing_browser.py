@@ -224,9 +224,19 @@ def test_dashboard_shows_the_round_clock_and_each_tables_turn_timer__DC10(
     expect(card.locator(".clock-p2")).to_have_text("")
     expect(card).to_contain_text("not started")
     _shot(page, "classic-dashboard")
-    # The EO calls dice down at one table from the dashboard.
-    page.on("dialog", lambda dialog: dialog.accept())
+    # The EO calls dice down at one table from the dashboard: it cannot be undone, so the
+    # page asks first, in its own dialog naming the players; Cancel changes nothing.
+    dialog = page.locator("#confirm-dialog")
     card.locator(".dice-btn").click()
+    expect(dialog).to_contain_text(f"Dice down at table {tables[0]['table_no']}?")
+    expect(dialog).to_contain_text(" v ".join(tables[0]["names"]))
+    _shot(page, "classic-dashboard-dice-down-asks")
+    dialog.locator("#confirm-no").click()
+    expect(dialog).to_have_count(0)
+    expect(card).not_to_have_class(re.compile(r"\bover\b"))
+    assert "dice_down" not in {e.get("c") for e in _log(base, tables[0]["links"])}
+    card.locator(".dice-btn").click()
+    dialog.locator("#confirm-yes").click()
     expect(card).to_have_class(re.compile(r"\bover\b"))
     other = page.locator(f'[data-table-id="{tables[1]["id"]}"]')
     expect(other).not_to_have_class(re.compile(r"\bover\b"))

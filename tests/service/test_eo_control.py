@@ -182,16 +182,19 @@ async def test_a_disputed_table_shows_the_reason_and_both_reports(service: Event
 
 
 async def test_the_eo_log_names_whose_clock_the_eo_set__DC5(service: EventService) -> None:
-    """The EO's log says whose clock was set by the player's name (the seat's player by
-    the pairing), never by a seat: the admin's log reads that name."""
+    """The EO's log says whose clock was set by the player's name, never by a seat: after
+    a starting roll that made the second seat's player go first, "p1" (the side that goes
+    first) is that player."""
     eid = _event(service, 2, points=75)
     service.rounds.pair_next(eid)
     await service.rounds.start(eid)
     room = service.tables.rooms(eid)[0]
     assert room.meta is not None
     players = {p.id: p.name for p in service.book.players(eid)}
-    second = players[room.meta.p2_player]
-    for side in ("p2", "p1"):
+    first_seat, second_seat = players[room.meta.p1_player], players[room.meta.p2_player]
+    await room.apply(Side.P1, "a", 1, c.StartingRoll(at_table=(6, 1)))
+    await room.apply(Side.P1, "a", 2, c.ChooseOrder(first=False))  # the second seat goes first
+    for side in ("p1", "p2"):
         command = {"c": "adjust_clock", "side": side, "remaining_ms": 45 * MIN}
         await service.tables.command(eid, room.table_id, command)
     logged = [
@@ -199,5 +202,4 @@ async def test_the_eo_log_names_whose_clock_the_eo_set__DC5(service: EventServic
         for a in service.book.actions(eid)
         if a.action == "table_adjust_clock"
     ]
-    assert [d["name"] for d in logged] == [second, players[room.meta.p1_player]]
-    assert [d["side"] for d in logged] == ["p2", "p1"]
+    assert [(d["side"], d["name"]) for d in logged] == [("p1", second_seat), ("p2", first_seat)]

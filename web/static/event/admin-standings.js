@@ -30,12 +30,10 @@ export const ACTION_WORDS = {
   table_start: "Started the clock of",
 };
 
-// A seat's player by the table's pairing (seat order is the pairing's): for a log row
-// written before the server named the player itself.
-function seatName(tableId, side) {
-  const found = findTable(tableId);
-  const seat = found && (side === "p1" ? found.pairing.p1 : side === "p2" ? found.pairing.p2 : null);
-  return seat ? seat.name : "a player";
+// A row written before the server named the player itself: the side, in the
+// tournament's words ("p1" is the side that goes first, whichever seat it is).
+function sideWords(side) {
+  return side === "p1" ? "the first player" : side === "p2" ? "the second player" : "a player";
 }
 
 export function describe(a) {
@@ -76,7 +74,7 @@ export function describe(a) {
     }
     case "table_adjust_clock": {
       const d = a.detail || {};
-      return "Set " + (d.name || seatName(a.table, d.side)) + "'s clock on " + tableLabel(a.table) + " to " + DC.clock(d.remaining_ms || 0);
+      return "Set " + (d.name || sideWords(d.side)) + "'s clock on " + tableLabel(a.table) + " to " + DC.clock(d.remaining_ms || 0);
     }
     case "repair_round":
       return "Paired round " + a.round + " again" + (a.why && a.why !== "paired again" ? " (" + a.why + ")" : "") + ": its old seat links no longer open";

@@ -1,5 +1,6 @@
 // Event dashboard: the table cards, the summary, the connection line and the 100 ms redraw.
 import * as DC from "./common.js";
+import { ask } from "./confirm.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
 import { command } from "./dashboard-command.js";
 import { scheduleFit, setFitText } from "./dashboard-fit.js";
@@ -131,9 +132,17 @@ export function buildCard(p) {
     command(entry, { c: resume ? "resume" : "pause" }, refs.pause);
   });
   refs.adjust.addEventListener("click", () => openAdjust(p.table_id));
-  refs.dice.addEventListener("click", () => {
-    // DC10: the game ends now, with one last scenario scoring.
-    if (window.confirm("Dice down at table " + p.table + "? The game ends now.")) command(S.cards.get(p.table_id), { c: "dice_down" }, refs.dice);
+  refs.dice.addEventListener("click", async () => {
+    // DC10: the game ends now, with one last scenario scoring. It cannot be undone: ask.
+    const row = S.rows.get(p.table_id);
+    const names = row ? row.names : [p.p1.name, p.p2.name];
+    const ok = await ask({
+      title: "Dice down at table " + p.table + "?",
+      lines: [names[0] + " v " + names[1] + ": the game ends now, with one last scenario scoring.", "It cannot be undone."],
+      confirm: "Dice down",
+      danger: true,
+    });
+    if (ok) command(S.cards.get(p.table_id), { c: "dice_down" }, refs.dice);
   });
   refs.result.href = DC.eoHref("/e/" + eventId + "/admin?result=" + encodeURIComponent(p.table_id));
   refs.result.target = "deathclock-admin-" + eventId;
