@@ -127,3 +127,39 @@ def test_a_player_votes_by_pasting_their_seat_link__ST3(browser: Any, live_serve
     expect(phone.locator("#voter")).to_have_text(f"Voting as {table['names'][1]}")
     phone.locator("#ballot-best_sport .choice").first.tap()
     expect(phone.locator("#ballot-best_sport .choice.mine")).to_have_count(1)
+
+
+def test_the_eo_is_asked_before_a_disqualification_on_the_prizes_page__ST3(
+    browser: Any, live_server: str
+) -> None:
+    """Disqualifying a player takes their prizes and votes: the page asks first, in its
+    own dialog naming the player; Cancel changes nothing."""
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Asked first"}).json()
+    eid, token = created["id"], created["admin_token"]
+    eo = {"X-EO-Token": token}
+    for name in ("Ann", "Bob"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    bob = next(p for p in http.get(f"/api/events/{eid}").json()["players"] if p["name"] == "Bob")
+
+    admin = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    admin.goto(f"{live_server}/e/{eid}/prizes#k={token}")
+    button = admin.locator(f'button[data-player="{bob["id"]}"]')
+    dialog = admin.locator("#confirm-dialog")
+    button.click()
+    expect(dialog).to_contain_text("Disqualify Bob?")
+    expect(dialog).to_contain_text("They win no prize")
+    admin.screenshot(path=str(ARTIFACTS / "prizes-disqualify-asks.png"))
+    dialog.locator("#confirm-no").click()
+    expect(dialog).to_have_count(0)
+    expect(button).to_have_text("Disqualify")
+    players = http.get(f"/api/events/{eid}").json()["players"]
+    assert not next(p for p in players if p["name"] == "Bob").get("disqualified")
+
+    button.click()
+    dialog.locator("#confirm-yes").click()
+    expect(button).to_have_text("Lift disqualification")
+    players = http.get(f"/api/events/{eid}").json()["players"]
+    assert next(p for p in players if p["name"] == "Bob")["disqualified"]

@@ -4,6 +4,7 @@
 // or a second vote among the tied), and disqualify a player. Printable (print CSS hides
 // the tools).
 import * as DC from "./common.js";
+import { ask } from "./confirm.js";
 
 const { $, el, api, setText, run, toast } = DC;
 const eventId = DC.eventId;
@@ -159,7 +160,15 @@ function playersTable() {
     });
     dq.onclick = () =>
       run(dq, $("page-error"), async () => {
-        if (!p.disqualified && !confirm("Disqualify " + p.name + "? They win no prize, cannot vote and are not paired again.")) return;
+        if (!p.disqualified) {
+          const ok = await ask({
+            title: "Disqualify " + p.name + "?",
+            lines: ["They win no prize, cannot vote and are not paired again.", "Lifting it later is logged in the EO log."],
+            confirm: "Disqualify",
+            danger: true,
+          });
+          if (!ok) return;
+        }
         await post("/players/" + encodeURIComponent(p.id) + "/disqualify", { disqualified: !p.disqualified });
         await load();
       });
