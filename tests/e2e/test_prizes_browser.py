@@ -74,7 +74,14 @@ def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
     assert "Dee" not in sport.locator(".vote-turnout").inner_text()
     admin.screenshot(path=str(ARTIFACTS / "prizes-eo-vote-open.png"), full_page=True)
 
+    sport.locator("#close-best_sport").click()  # it cannot be undone: the page asks first
+    dialog = admin.locator("#confirm-dialog")
+    expect(dialog).to_contain_text("Close the Best Sport vote?")
+    expect(dialog).to_contain_text("3 of 4 have voted")
+    dialog.locator("#confirm-no").click()
+    expect(sport).to_have_attribute("data-status", "open")
     sport.locator("#close-best_sport").click()
+    dialog.locator("#confirm-yes").click()
     expect(sport).to_have_attribute("data-status", "awarded")
     expect(sport.locator(".prize-winner")).to_contain_text("Dee")
     expect(sport.locator(".prize-counts")).to_contain_text("Dee: 2")
@@ -129,11 +136,12 @@ def test_a_player_votes_by_pasting_their_seat_link__ST3(browser: Any, live_serve
     expect(phone.locator("#ballot-best_sport .choice.mine")).to_have_count(1)
 
 
-def test_the_eo_is_asked_before_a_disqualification_on_the_prizes_page__ST3(
+def test_the_eo_is_asked_before_a_disqualification_or_an_award__ST3(
     browser: Any, live_server: str
 ) -> None:
-    """Disqualifying a player takes their prizes and votes: the page asks first, in its
-    own dialog naming the player; Cancel changes nothing."""
+    """Disqualifying a player takes their prizes and votes, and an awarded prize stays
+    awarded: the page asks first, in its own dialog naming the player; Cancel changes
+    nothing."""
     from playwright.sync_api import expect
 
     http = httpx.Client(base_url=live_server)
@@ -163,3 +171,14 @@ def test_the_eo_is_asked_before_a_disqualification_on_the_prizes_page__ST3(
     expect(button).to_have_text("Lift disqualification")
     players = http.get(f"/api/events/{eid}").json()["players"]
     assert next(p for p in players if p["name"] == "Bob")["disqualified"]
+
+    sport = admin.locator("#prize-best_sport")
+    sport.locator("#award-best_sport").select_option(label="Ann")
+    sport.locator("#award-btn-best_sport").click()
+    expect(dialog).to_contain_text("Award Best Sport to Ann?")
+    dialog.locator("#confirm-no").click()
+    expect(sport).not_to_have_attribute("data-status", "awarded")
+    sport.locator("#award-btn-best_sport").click()
+    dialog.locator("#confirm-yes").click()
+    expect(sport).to_have_attribute("data-status", "awarded")
+    expect(sport.locator(".prize-winner")).to_contain_text("Ann")

@@ -94,14 +94,21 @@ function tools(prize) {
   if (!S.eo || !prize.chosen || prize.status === "awarded") return null;
   const error = el("p", { class: "form-error", hidden: true });
   const box = el("div", { class: "prize-tools" });
-  const act = (button, path, json) =>
+  // `asked`: what the dialog says first, for a step that cannot be undone.
+  const act = (button, path, json, asked) =>
     run(button, error, async () => {
+      if (asked && !(await ask(asked))) return;
       S.view = await post("/prizes/" + prize.id + path, json);
       render();
     });
   if (prize.status === "open") {
     const close = el("button", { type: "button", class: "btn primary", id: "close-" + prize.id, text: "Close the vote and count" });
-    close.onclick = () => act(close, "/close");
+    close.onclick = () =>
+      act(close, "/close", undefined, {
+        title: "Close the " + prize.name + " vote?",
+        lines: [turnoutWords(prize.turnout) + ". Nobody can vote after it closes, and the counts are shown.", "A clear winner is awarded the prize at once."],
+        confirm: "Close and count",
+      });
     box.append(close);
     return [box, error];
   }
@@ -111,7 +118,12 @@ function tools(prize) {
   const award = el("button", { type: "button", class: "btn", id: "award-btn-" + prize.id, text: tied ? "Break the tie" : "Award" });
   award.onclick = () => {
     if (!select.value) return toast("Choose the winner first.");
-    act(award, "/award", { player: select.value });
+    const winner = select.options[select.selectedIndex].text;
+    act(award, "/award", { player: select.value }, {
+      title: "Award " + prize.name + " to " + winner + "?",
+      lines: ["An awarded prize stays awarded: the prizes page and the event's public pages show " + winner + " as its winner."],
+      confirm: "Award to " + winner,
+    });
   };
   box.append(select, award);
   let picks = null;
