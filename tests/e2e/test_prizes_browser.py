@@ -16,6 +16,27 @@ ARTIFACTS.mkdir(exist_ok=True)
 PHONE = {"width": 390, "height": 844}
 
 
+def _asks_first(
+    page: Any, button: Any, said: tuple[str, ...], unchanged: Any, shot: str = ""
+) -> None:
+    """`button` starts a step that cannot be undone: the page's own dialog says `said`
+    first (`shot`: its screenshot); Cancel leaves it `unchanged()` (which asserts so);
+    then the EO confirms."""
+    from playwright.sync_api import expect
+
+    dialog = page.locator("#confirm-dialog")
+    button.click()
+    for words in said:
+        expect(dialog).to_contain_text(words)
+    if shot:
+        page.screenshot(path=str(ARTIFACTS / f"{shot}.png"))
+    dialog.locator("#confirm-no").click()
+    expect(dialog).to_have_count(0)
+    unchanged()
+    button.click()
+    dialog.locator("#confirm-yes").click()
+
+
 def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
     browser: Any, live_server: str
 ) -> None:
@@ -74,14 +95,12 @@ def test_players_vote_on_their_phones_and_the_eo_closes_the_vote__ST3(
     assert "Dee" not in sport.locator(".vote-turnout").inner_text()
     admin.screenshot(path=str(ARTIFACTS / "prizes-eo-vote-open.png"), full_page=True)
 
-    sport.locator("#close-best_sport").click()  # it cannot be undone: the page asks first
-    dialog = admin.locator("#confirm-dialog")
-    expect(dialog).to_contain_text("Close the Best Sport vote?")
-    expect(dialog).to_contain_text("3 of 4 have voted")
-    dialog.locator("#confirm-no").click()
-    expect(sport).to_have_attribute("data-status", "open")
-    sport.locator("#close-best_sport").click()
-    dialog.locator("#confirm-yes").click()
+    _asks_first(  # closing cannot be undone: the page asks first
+        admin,
+        sport.locator("#close-best_sport"),
+        ("Close the Best Sport vote?", "3 of 4 have voted"),
+        lambda: expect(sport).to_have_attribute("data-status", "open"),
+    )
     expect(sport).to_have_attribute("data-status", "awarded")
     expect(sport.locator(".prize-winner")).to_contain_text("Dee")
     expect(sport.locator(".prize-counts")).to_contain_text("Dee: 2")
@@ -155,30 +174,27 @@ def test_the_eo_is_asked_before_a_disqualification_or_an_award__ST3(
     admin = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
     admin.goto(f"{live_server}/e/{eid}/prizes#k={token}")
     button = admin.locator(f'button[data-player="{bob["id"]}"]')
-    dialog = admin.locator("#confirm-dialog")
-    button.click()
-    expect(dialog).to_contain_text("Disqualify Bob?")
-    expect(dialog).to_contain_text("They win no prize")
-    admin.screenshot(path=str(ARTIFACTS / "prizes-disqualify-asks.png"))
-    dialog.locator("#confirm-no").click()
-    expect(dialog).to_have_count(0)
-    expect(button).to_have_text("Disqualify")
-    players = http.get(f"/api/events/{eid}").json()["players"]
-    assert not next(p for p in players if p["name"] == "Bob").get("disqualified")
 
-    button.click()
-    dialog.locator("#confirm-yes").click()
+    def bob_disqualified() -> bool:
+        players = http.get(f"/api/events/{eid}").json()["players"]
+        return bool(next(p for p in players if p["name"] == "Bob").get("disqualified"))
+
+    def not_disqualified() -> None:
+        expect(button).to_have_text("Disqualify")
+        assert not bob_disqualified()
+
+    said = ("Disqualify Bob?", "They win no prize")
+    _asks_first(admin, button, said, not_disqualified, shot="prizes-disqualify-asks")
     expect(button).to_have_text("Lift disqualification")
-    players = http.get(f"/api/events/{eid}").json()["players"]
-    assert next(p for p in players if p["name"] == "Bob")["disqualified"]
+    assert bob_disqualified()
 
     sport = admin.locator("#prize-best_sport")
     sport.locator("#award-best_sport").select_option(label="Ann")
-    sport.locator("#award-btn-best_sport").click()
-    expect(dialog).to_contain_text("Award Best Sport to Ann?")
-    dialog.locator("#confirm-no").click()
-    expect(sport).not_to_have_attribute("data-status", "awarded")
-    sport.locator("#award-btn-best_sport").click()
-    dialog.locator("#confirm-yes").click()
+    _asks_first(
+        admin,
+        sport.locator("#award-btn-best_sport"),
+        ("Award Best Sport to Ann?",),
+        lambda: expect(sport).not_to_have_attribute("data-status", "awarded"),
+    )
     expect(sport).to_have_attribute("data-status", "awarded")
     expect(sport.locator(".prize-winner")).to_contain_text("Ann")
