@@ -17,9 +17,9 @@ from typing import Any
 
 from app.domain.errors import RuleError
 from app.domain.game import Phase
-from app.domain.tournament import round_end_call
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
+from app.events.round_end import round_end_now
 from app.events.rounds import Rounds
 from app.store.models import PlayerEntry, RoundEntry
 from app.tables.hub import TableHub
@@ -183,13 +183,7 @@ class Control:
             room = self.hub.rooms.get(row.table_id or "")
             if room is None or room.game.phase is Phase.OVER:
                 continue
-            game = room.game
-            remaining = (
-                max(0, game.remaining(game.active, now)),
-                max(0, game.remaining(game.active.other, now)),
-            )
-            ran_out = game.phase is Phase.CLOCK_OUT or min(remaining) == 0
-            call = round_end_call(remaining, game.paused_by_eo, clock_ran_out=ran_out)
+            call = round_end_now(room.game, now)
             calls[room.table_id] = call.value
         return calls
 

@@ -15,7 +15,7 @@ import json
 
 from app.domain import commands as c
 from app.domain.errors import RuleError
-from app.domain.game import Phase
+from app.domain.game import Game, Phase
 from app.domain.tournament import RoundEndCall, round_end_call
 from app.events.base import pairings_of
 from app.events.book import EventBook
@@ -29,6 +29,20 @@ from app.tables.timesource import TimeSource
 CLAIM_LAPSES_MS = 30_000
 #: A worker that found the round's end claimed by another looks again after this long.
 LOOK_AGAIN_MS = 5_000
+
+
+def round_end_now(game: Game, now_ms: int) -> RoundEndCall:
+    """What the round's end calls for a game still in play at `now_ms`, as its format's
+    rules say: DC10's dice down for a table on Classic Turn Timing, else DC8. The
+    round's end and the EO's preview of it both ask this, so they cannot disagree."""
+    if game.timer is not None:
+        return RoundEndCall.DICE_DOWN
+    remaining = (
+        max(0, game.remaining(game.active, now_ms)),
+        max(0, game.remaining(game.active.other, now_ms)),
+    )
+    ran_out = game.phase is Phase.CLOCK_OUT or min(remaining) == 0
+    return round_end_call(remaining, game.paused_by_eo, clock_ran_out=ran_out, rules=game.format)
 
 
 class RoundEndBusy(RuleError):
@@ -112,16 +126,10 @@ class RoundEnds:
         game = room.game
         if game.phase is Phase.OVER:
             return None
-        if game.timer is not None:  # DC10: the round time is up: dice down
+        call = round_end_now(game, now)
+        if call is RoundEndCall.DICE_DOWN:  # DC10: the round time is up
             await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.DiceDown())
-            return RoundEndCall.DICE_DOWN
-        remaining = (game.remaining(game.active, now), game.remaining(game.active.other, now))
-        call = round_end_call(
-            remaining,
-            game.paused_by_eo,
-            clock_ran_out=game.phase is Phase.CLOCK_OUT,
-            rules=game.format,
-        )
+            return call
         if call is RoundEndCall.TIE:
             await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.CallTie())
         return call

@@ -203,3 +203,26 @@ async def test_the_eo_log_names_whose_clock_the_eo_set__DC5(service: EventServic
         if a.action == "table_adjust_clock"
     ]
     assert [(d["side"], d["name"]) for d in logged] == [("p1", second_seat), ("p2", first_seat)]
+
+
+@pytest.mark.parametrize(
+    ("format_id", "points", "call"), [("sr2019", 75, "play_on"), ("ig2014", 50, "tie")]
+)
+async def test_the_round_end_preview_calls_a_paused_table_as_its_format_does__DC8(
+    service: EventService, format_id: str, points: int, call: str
+) -> None:
+    """SR2019 lets a table the EO paused this round play on at the round's end; IG2014
+    has no such exception (a draw). The admin's preview says what the round's end then
+    does, table by table."""
+    eid = _event(service, 2, format_id=format_id, points=points)
+    service.rounds.pair_next(eid)
+    await service.rounds.start(eid)
+    room: TableRoom = service.tables.rooms(eid)[0]
+    await every_first_seat_goes_first([room])
+    await asyncio.sleep(0)  # the round's end is looked at from the loop's next turn
+    await room.apply(c.Role.EO, "", 0, c.PauseClock())
+    await room.apply(c.Role.EO, "", 0, c.ResumeClock())
+    assert room.game.paused_by_eo
+    preview = service.control.round_end_preview(eid)
+    assert preview == {room.table_id: call}
+    assert await service.round_clock.call_end(eid) == preview
