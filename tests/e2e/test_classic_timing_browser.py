@@ -156,8 +156,14 @@ def test_classic_turn_timing_with_an_extension_and_dice_down_on_two_phones__DC10
     wait_until_counted_on(p1, "#turn-clock", started)  # five minutes, running from the start
     _shot(p1, "classic-extension-running-p1")
 
-    # Round time: the EO calls dice down; the game is over on both phones.
+    # Round time: the EO calls dice down, asked first by the players' names (a quick
+    # game has no table number); the game is over on both phones.
     eo.locator("#dice-down").click()
+    expect(eo.locator("#confirm-text")).to_have_text(
+        "Dice down? Ann v Bob: the game ends now, with one last scenario scoring."
+        " It cannot be undone."
+    )
+    _shot(eo, "classic-dice-down-asks-eo")
     _confirm(eo)
     for page in (p1, p2):
         expect(page.locator("#app")).to_have_class(re.compile(r"\bover\b"))

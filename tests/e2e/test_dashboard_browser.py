@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.e2e.events import first_seat_goes_first, started_round
+from tests.e2e.events import first_seat_goes_first, seat_sends, started_round
 
 pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def _tap(ws_base: str, table: dict[str, Any], seat: str, expect: str) -> None:
@@ -185,3 +188,86 @@ def test_names_not_seats_after_a_roll_makes_the_second_seat_first__DC3(
     expect(dashboard.locator("body")).to_have_class(re.compile(r"\bprojector\b"))
     expect(first.locator(".seat-tag")).to_have_text("first player")
     _says_no_seat(dashboard)
+
+
+def _table_now(event: Any, table: dict[str, Any]) -> dict[str, Any]:
+    eid = event.created["id"]
+    tables = event.http.get(f"/api/events/{eid}/tables", headers=event.eo).json()
+    (now,) = (t for t in tables if t["id"] == table["id"])
+    found: dict[str, Any] = now
+    return found
+
+
+def _pauses(event: Any, table: dict[str, Any]) -> int:
+    watch = table["links"]["watch"].split("#k=", 1)[1]
+    log = event.http.get(f"/api/tables/{table['id']}/log", headers={"X-Table-Token": watch})
+    return sum(1 for e in log.json()["entries"] if e.get("c") == "pause")
+
+
+def test_the_first_pause_of_a_table_in_a_round_asks_what_it_means_for_the_round_end__DC8(
+    browser: Any, live_server: str
+) -> None:
+    """A table the EO paused in the round plays on past the round's end instead of being
+    declared a tie (SR2019): the first Pause asks, naming the table and both players;
+    Cancel sends nothing; later pauses of that table in the round ask no more."""
+    from playwright.sync_api import expect
+
+    event = started_round(live_server, {"name": "Pause Asks", "points": 75}, ("Ann", "Bob"))
+    (table,) = event.tables
+    first_seat_goes_first(live_server, table)
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(event.created["dashboard_url"])
+    card = page.locator(f'[data-table-id="{table["id"]}"]')
+    expect(card).to_have_class(re.compile(r"\brunning-p1\b"))
+    pause, dialog = card.locator(".pause-btn"), page.locator("#confirm-dialog")
+
+    pause.click()
+    expect(dialog).to_contain_text(f"Pause table {table['table_no']}?")
+    expect(dialog).to_contain_text(
+        f"{table['links']['p1']['name']} v {table['links']['p2']['name']}"
+    )
+    expect(dialog).to_contain_text("is not declared a tie at the round's end")
+    expect(dialog).to_contain_text("plays on to the end of its game")
+    page.screenshot(path=str(ARTIFACTS / "dashboard-first-pause-asks.png"))
+    dialog.locator("#confirm-no").click()
+    expect(dialog).to_have_count(0)
+    now = _table_now(event, table)
+    assert not now["paused"] and not now["paused_by_eo"], now
+    expect(card.locator(".status")).not_to_have_text("paused")
+
+    pause.click()
+    dialog.locator("#confirm-yes").click()
+    expect(card.locator(".status")).to_have_text("paused")
+    assert _table_now(event, table)["paused_by_eo"]
+    pause.click()  # Resume: no question
+    expect(card.locator(".status")).not_to_have_text("paused")
+    expect(pause).to_have_text("Pause")
+    pause.click()  # paused before in this round: no question
+    expect(card.locator(".status")).to_have_text("paused")
+    expect(dialog).to_have_count(0)
+    assert _pauses(event, table) == 2  # the cancelled one never went
+
+
+def test_a_pause_asks_nothing_where_it_does_not_change_the_round_end__DC8_IG2014(
+    browser: Any, live_server: str
+) -> None:
+    """IG2014 declares a draw at the round's end, paused or not: its Pause asks nothing."""
+    from playwright.sync_api import expect
+
+    event = started_round(
+        live_server,
+        {"name": "Gauntlet Pause", "format": "ig2014", "points": 50},
+        round_body={"scenario": "outflank"},
+    )
+    (table,) = event.tables
+    first_seat_goes_first(live_server, table)
+    # Pre-deployment (IG2014's own) passes to deployment, where the EO may pause.
+    seat_sends(live_server, table, "p1", "pre-1", {"c": "pass_turn", "expect": "p1"})
+    seat_sends(live_server, table, "p2", "pre-2", {"c": "pass_turn", "expect": "p2"})
+    page = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    page.goto(event.created["dashboard_url"])
+    card = page.locator(f'[data-table-id="{table["id"]}"]')
+    expect(card.locator(".phase")).to_contain_text("Deploying")
+    card.locator(".pause-btn").click()
+    expect(card.locator(".status")).to_have_text("paused")
+    expect(page.locator("#confirm-dialog")).to_have_count(0)

@@ -290,9 +290,18 @@ def test_a_draft_is_paired_again_discarded_and_follows_the_field__RP7(
         assert current is not None
         return {x["id"] for p in current["pairings"] for x in (p["p1"], p["p2"]) if x is not None}
 
-    # A player dropped now leaves the draft; one added late joins it.
+    # A player dropped now leaves the draft, asked first (RP7): Cancel changes nothing.
+    dialog = page.locator("#confirm-dialog")
     page.locator(f"#drop-{event.players['Ann']}").click()
+    expect(dialog).to_contain_text("Drop Ann?")
+    expect(dialog).to_contain_text("seat links already handed out for round 1 stop working")
+    page.locator("#confirm-no").click()
+    expect(dialog).to_have_count(0)
+    assert event.players["Ann"] in paired()
+    page.locator(f"#drop-{event.players['Ann']}").click()
+    page.locator("#confirm-yes").click()
     expect(page.locator("#toast")).to_contain_text("round 1 paired again")
+    # One added late joins it.
     assert event.players["Ann"] not in paired()
     page.locator("#new-name").fill("Fay Latecomer")
     page.locator("#add-player-btn").click()

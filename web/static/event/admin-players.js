@@ -2,6 +2,7 @@
 import * as DC from "./common.js";
 import { deletePlayer, draftNote, draftNumber, endRound, startRound, wireDraft } from "./admin-draft.js";
 import { renderSection, showError } from "./admin-sections.js";
+import { ask } from "./confirm.js";
 import { $, S, api, base, el, load, playerName, run, sheetHref, toast } from "./admin-state.js";
 
 // ---------------------------------------------------------------- players
@@ -135,14 +136,55 @@ export function playerEditor(p) {
   return el("tr", { class: "player editing", "data-player-id": p.id }, el("td", { colspan: "2" }, form));
 }
 
-export function dropPlayer(p, button) {
+// RP7: a drop or a rejoin asks first: with a round paired and not started it pairs that
+// round again (the seat links and cards handed out stop working), and a rejoin gives a
+// loss for each round played without the player.
+export async function dropPlayer(p, button) {
   const dropped = !p.dropped;
   const before = draftNumber();
+  if (!(await ask(dropped ? dropQuestion(p, before) : rejoinQuestion(p, before)))) return;
   run(button, null, async () => {
     await api("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop", { eo: true, json: { dropped: dropped } });
     await load(true);
     toast((dropped ? p.name + " dropped: not paired again" : p.name + " rejoins" + (before === null ? " from the next round" : "")) + draftNote(before), "info");
   });
+}
+
+function draftLine(p, draft, dropped) {
+  if (draft === null) return "";
+  return "Round " + draft + " is paired but not started: it is paired again " + (dropped ? "without " : "with ") + p.name + ". Table cards and seat links already handed out for round " + draft + " stop working: print its cards again.";
+}
+
+function dropQuestion(p, draft) {
+  return {
+    title: "Drop " + p.name + "?",
+    lines: [p.name + " is not paired again. Rejoin brings " + p.name + " back later, with a loss for each round missed.", draftLine(p, draft, true)].filter(Boolean),
+    confirm: "Drop " + p.name,
+    danger: true,
+  };
+}
+
+// The rounds started without the player since they joined: a loss each once they rejoin.
+function missedRounds(p) {
+  const plays = (x) => x.p1.id === p.id || (x.p2 && x.p2.id === p.id);
+  return S.view.rounds.filter((r) => r.started_ms !== null && r.number >= (p.joined_round || 1) && !r.pairings.some(plays)).map((r) => r.number);
+}
+
+function rejoinQuestion(p, draft) {
+  const missed = missedRounds(p);
+  const next = draft !== null ? draft : S.view.rounds.filter((r) => r.started_ms !== null).length + 1;
+  const n = missed.length;
+  const losses =
+    n === 0
+      ? "No round was played without " + p.name + ", so no loss is added."
+      : n === 1
+        ? "Round " + missed[0] + " was played without " + p.name + ": it counts as a loss."
+        : "Rounds " + missed.slice(0, -1).join(", ") + " and " + missed[n - 1] + " were played without " + p.name + ": " + n + " rounds count as losses.";
+  return {
+    title: "Let " + p.name + " rejoin?",
+    lines: [p.name + " is paired again from round " + next + ".", losses, draftLine(p, draft, false)].filter(Boolean),
+    confirm: "Rejoin " + p.name,
+  };
 }
 
 export function wirePlayers() {

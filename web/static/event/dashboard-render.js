@@ -1,11 +1,10 @@
 // Event dashboard: the table cards, the summary, the connection line and the 100 ms redraw.
 import * as DC from "./common.js";
-import { ask } from "./confirm.js";
 import { buildAdjustForm, openAdjust } from "./dashboard-adjust.js";
-import { command } from "./dashboard-command.js";
 import { scheduleFit, setFitText } from "./dashboard-fit.js";
 import { $, ACTIVE_PHASES, CLOCK_PHASES, FINISH_SLACK_MS, LOW_MS, OFFLINE_AFTER_MS, PAUSABLE_PHASES, S, el, eventId, liveRemaining, liveTurnLeft, orderWord, setText, toggleClass } from "./dashboard-state.js";
 import { drawTimerCard } from "./dashboard-timer.js";
+import { wireTools } from "./dashboard-tools.js";
 
 // ---------------------------------------------------------------- rendering
 
@@ -125,25 +124,8 @@ export function buildCard(p) {
     refs.adjustForm,
     refs.error
   );
-  refs.pause.addEventListener("click", () => {
-    const entry = S.cards.get(p.table_id);
-    const row = S.rows.get(p.table_id);
-    const resume = !!(row && row.paused);
-    command(entry, { c: resume ? "resume" : "pause" }, refs.pause);
-  });
+  wireTools(p, refs);
   refs.adjust.addEventListener("click", () => openAdjust(p.table_id));
-  refs.dice.addEventListener("click", async () => {
-    // DC10: the game ends now, with one last scenario scoring. It cannot be undone: ask.
-    const row = S.rows.get(p.table_id);
-    const names = row ? row.names : [p.p1.name, p.p2.name];
-    const ok = await ask({
-      title: "Dice down at table " + p.table + "?",
-      lines: [names[0] + " v " + names[1] + ": the game ends now, with one last scenario scoring.", "It cannot be undone."],
-      confirm: "Dice down",
-      danger: true,
-    });
-    if (ok) command(S.cards.get(p.table_id), { c: "dice_down" }, refs.dice);
-  });
   refs.result.href = DC.eoHref("/e/" + eventId + "/admin?result=" + encodeURIComponent(p.table_id));
   refs.result.target = "deathclock-admin-" + eventId;
   return { card: card, refs: refs, pairing: p };

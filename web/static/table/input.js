@@ -5,8 +5,10 @@ import { command, pendingCommand } from "./commands.js";
 import { presumable, presume, unpresume } from "./offline.js";
 import { noteOf, seconds } from "./moved.js";
 import { render } from "./render.js";
+import { tieWord } from "./ruleset.js";
 import { cancelSheet, chooseElement, openSheet, setKillBox, submitSheet, updatePreview } from "./scoring.js";
 import { S, canTap, due, isSeat, me, nameOf, other, remainingMs } from "./state.js";
+import { atTable, bothPlayers } from "./timer.js";
 import { bindAlerts } from "./alerts.js";
 import { answerConfirm, ask, keepAwake } from "./ui.js";
 import { askUndo } from "./undo.js";
@@ -117,9 +119,13 @@ export async function onAction(action, button) {
       if (reason !== false) command("dispute", { reason: reason });
       break;
     }
-    case "call-tie":
-      if (await ask("The round's time is up: end this game as a tie?", "Declare a tie")) command("call_tie");
+    case "call-tie": {
+      // DC8: the format's own word (IG2014: a draw), as on the button.
+      const word = tieWord().toLowerCase();
+      const text = "Declare a " + word + atTable() + "? " + bothPlayers() + ": the round's time is up, and the game ends now as a " + word + ".";
+      if (await ask(text, "Declare a " + word)) command("call_tie");
       break;
+    }
     case "pause":
       command("pause");
       break;

@@ -55,8 +55,17 @@ async function onNoModels() {
   if (await ask("You have no models left: " + nameOf(other(me())) + " wins. End the game?", "No models left")) command("no_models_left");
 }
 
+// The EO's question names the table (an event's has a number) and both players.
+export function atTable() {
+  const round = S.table && S.table.round;
+  return round && round.table_no ? " at table " + round.table_no : "";
+}
+
+export const bothPlayers = () => nameOf("p1") + " v " + nameOf("p2");
+
 async function onDiceDown() {
-  if (await ask("Dice down: the game ends now, with one last scenario scoring.", "Dice down")) command("dice_down");
+  const text = "Dice down" + atTable() + "? " + bothPlayers() + ": the game ends now, with one last scenario scoring. It cannot be undone.";
+  if (await ask(text, "Dice down")) command("dice_down");
 }
 
 // The turn time left now, as the server would say it.

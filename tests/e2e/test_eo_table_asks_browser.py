@@ -1,0 +1,92 @@
+"""The EO's questions on an event table's page, on a phone in Chromium, name the table and
+both players, in the format's own words: the round-time draw of Iron Gauntlet 2014 (DC8)
+and the dice down of Classic Turn Timing (DC10). Cancel changes nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.events import first_seat_goes_first, started_round
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+OVER = re.compile(r"\bover\b")
+
+
+def _eo_phone(browser: Any, table: dict[str, Any]) -> Any:
+    page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    page.goto(table["links"]["eo"])
+    return page
+
+
+def _names(table: dict[str, Any]) -> str:
+    return f"{table['links']['p1']['name']} v {table['links']['p2']['name']}"
+
+
+def _still_playing(event: Any, table: dict[str, Any]) -> None:
+    eid = event.created["id"]
+    tables = event.http.get(f"/api/events/{eid}/tables", headers=event.eo).json()
+    (now,) = (t for t in tables if t["id"] == table["id"])
+    assert now["phase"] != "over", now
+
+
+def test_the_round_time_draw_names_the_table_and_both_players__DC8_IG2014(
+    browser: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    event = started_round(
+        live_server,
+        {"name": "Gauntlet Asks", "format": "ig2014", "points": 50},
+        ("Ann Archer", "Bob Boulder"),
+        round_body={"scenario": "outflank"},
+    )
+    (table,) = event.tables
+    first_seat_goes_first(live_server, table)
+    eo = _eo_phone(browser, table)
+    expect(eo.locator("#call-tie")).to_contain_text("declare a draw")
+    eo.locator("#call-tie").click()
+    expect(eo.locator("#confirm")).to_be_visible()
+    expect(eo.locator("#confirm-text")).to_have_text(
+        f"Declare a draw at table {table['table_no']}? {_names(table)}: the round's time is"
+        " up, and the game ends now as a draw."
+    )
+    expect(eo.locator("#confirm-yes")).to_have_text("Declare a draw")
+    eo.screenshot(path=str(ARTIFACTS / "eo-table-draw-asks.png"))
+    eo.locator("#confirm-no").click()
+    expect(eo.locator("#confirm")).to_be_hidden()
+    _still_playing(event, table)
+    eo.locator("#call-tie").click()
+    eo.locator("#confirm-yes").click()
+    expect(eo.locator("#app")).to_have_class(OVER)
+
+
+def test_dice_down_names_the_table_and_both_players__DC10(browser: Any, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    event = started_round(
+        live_server,
+        {"name": "Classic Asks", "points": 75, "variants": ["classic_turn_timing"]},
+        ("Cal Cutter", "Dee Dagger"),
+    )
+    (table,) = event.tables
+    first_seat_goes_first(live_server, table)
+    eo = _eo_phone(browser, table)
+    eo.locator("#dice-down").click()
+    expect(eo.locator("#confirm-text")).to_have_text(
+        f"Dice down at table {table['table_no']}? {_names(table)}: the game ends now, with"
+        " one last scenario scoring. It cannot be undone."
+    )
+    eo.screenshot(path=str(ARTIFACTS / "eo-table-dice-down-asks.png"))
+    eo.locator("#confirm-no").click()
+    expect(eo.locator("#confirm")).to_be_hidden()
+    _still_playing(event, table)
+    eo.locator("#dice-down").click()
+    eo.locator("#confirm-yes").click()
+    expect(eo.locator("#app")).to_have_class(OVER)
