@@ -110,6 +110,10 @@ async def _offline(screen: Screen, msg: p.Offline) -> None:
         screen.refuse(seqs, exc.code, exc.message)
         screen.sub.offer(room.snapshot(screen.role))  # the server's state stands
         return
+    except Exception:
+        log.exception("offline merge failed on table %s", room.table_id)
+        screen.refuse(seqs, "internal", "the offline taps could not be saved; not merged")
+        return
     for seq in seqs:
         screen.ack(seq, ack.version, ack.duplicate)
 

@@ -19,7 +19,20 @@ from app.domain.game import Game, Phase, apply, decide_time, slot
 
 
 class MergeRefused(RuleError):
+    """The phones disagree: the queue does not fit what the table took meanwhile (the
+    EO decides). `alone`: the same refusal in words for the queue played by itself."""
+
     code = "merge_refused"
+
+    def __init__(self, message: str, alone: str = "") -> None:
+        super().__init__(message)
+        self.alone = alone or message
+
+
+class QueueRefused(RuleError):
+    """An offline queue that does not fit even the table as its own phone had it: the
+    phone's own doing (a queue no phone makes by itself), refused to that phone alone;
+    nothing for the EO to decide."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +105,16 @@ def merge(
             if _does_nothing(decide_time(game, at_ms), entry, exc):  # as `apply` saw it
                 dropped.append(entry)
                 continue
+            what = f"the offline {_name(entry.command)} at {_clock_time(base, at_ms)}"
+            alone = f"{what} does not fit the table as this phone had it ({exc.message})"
             if isinstance(exc, StaleCommand):
                 raise MergeRefused(
                     f"the phones disagree about whose clock ran at {_clock_time(base, at_ms)}: "
-                    "the EO decides"
+                    "the EO decides",
+                    alone,
                 ) from None
             raise MergeRefused(
-                f"the offline {_name(entry.command)} at {_clock_time(base, at_ms)} no longer "
-                f"fits the game ({exc.message}); the EO decides"
+                f"{what} no longer fits the game ({exc.message}); the EO decides", alone
             ) from None
         applied.append(
             Timed(
@@ -115,6 +130,16 @@ def merge(
             )
         )
     return decide_time(game, max(now_ms, game.clock.since_ms)), applied, dropped
+
+
+def check_alone(view: Game, entries: Sequence[Timed], now_ms: int) -> None:
+    """Raise QueueRefused when a phone's commands (`entries`: its queue, with what it
+    merged before since `view`) do not fit even `view`, the table as that phone had it:
+    then no other phone's commands made the merge fail, the phone did."""
+    try:
+        merge(view, entries, now_ms)
+    except MergeRefused as exc:
+        raise QueueRefused(f"{exc.alone}: nothing was merged, the table stands") from None
 
 
 def _does_nothing(game: Game, entry: Timed, error: RuleError) -> bool:

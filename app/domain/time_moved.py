@@ -21,7 +21,9 @@ from app.domain.clock import Side
 BACKDATE_LIMIT_MS = 2_000
 #: Less than this moved is no note.
 NOTE_FROM_MS = 1_000
-NOTES_KEPT = 16  # a table's notes: the oldest settled ones go first
+#: A table's notes: past this many, the oldest settled ones go first; a note the EO has
+#: not settled never goes (a merge that would make one more is refused: `full`).
+NOTES_KEPT = 16
 
 
 class NoteState(StrEnum):
@@ -53,9 +55,18 @@ class TimeMoved:
 
 
 def kept(notes: tuple[TimeMoved, ...]) -> tuple[TimeMoved, ...]:
-    """At most NOTES_KEPT notes: the oldest settled ones are let go first."""
+    """At most NOTES_KEPT notes where settled ones can make room: the oldest settled
+    ones are let go first; an open or disputed note never is (the EO may still give the
+    time back)."""
     notes = tuple(notes)
     while len(notes) > NOTES_KEPT:
-        settled = next((n for n in notes if n.settled), notes[0])
+        settled = next((n for n in notes if n.settled), None)
+        if settled is None:
+            break
         notes = tuple(n for n in notes if n is not settled)
     return notes
+
+
+def full(notes: tuple[TimeMoved, ...]) -> bool:
+    """No room for another note: NOTES_KEPT of them wait for the EO."""
+    return sum(1 for n in notes if not n.settled) >= NOTES_KEPT

@@ -14,7 +14,13 @@ commands only: a later merge or a restart finds the others in their own rows.
 - What the table took online since the phone came back stands: the queue counts after it.
 - While the other player's phone was online and in use, a pass counts no earlier than
   `BACKDATE_LIMIT_MS` before the last command the table took from it; time a merge moves
-  onto a player whose phone stayed online is noted (`time_moved`).
+  onto a player whose phone stayed online is noted (`time_moved`), and while the EO has
+  `NOTES_KEPT` such notes to settle no merge makes another.
+- Only right after the phone's return: within `OFFLINE_WINDOW_MS` of it, and before its
+  seat used the table online again. A phone back for a while is online.
+- A queue that does not fit even the table as its phone had it is that phone's own
+  doing: refused to it alone. One that fits it, and not what the other phone or the EO
+  did meanwhile, is a disagreement the EO decides (`MergeRefused`).
 """
 
 from __future__ import annotations
@@ -26,13 +32,17 @@ from app.domain.clock import Side
 from app.domain.errors import BadInput, NotYourSeat, RuleError
 from app.domain.frozen import replace
 from app.domain.game import Game
-from app.domain.merge import Timed, check_offline, merge
-from app.domain.time_moved import BACKDATE_LIMIT_MS
-from app.tables.offline import Gap, device_key, items_since
+from app.domain.merge import MergeRefused, QueueRefused, Timed, check_alone, check_offline, merge
+from app.domain.time_moved import BACKDATE_LIMIT_MS, NOTES_KEPT, TimeMoved, full
+from app.tables.jsontext import loads
+from app.tables.offline import NOTE_COMMANDS, OFFLINE_WINDOW_MS, Gap, device_key, items_since
 from app.tables.offline import timed_to_wire as _wire
 from app.tables.seats import actor_to_wire
 from app.tables.table import Table
 from app.tables.warmachine import time_moved
+
+#: A seat's log rows that are not a use of the table online (as `Timeline.online`).
+NOT_A_USE = frozenset(NOTE_COMMANDS) | {"merge"}
 
 
 class Merge:
@@ -85,6 +95,7 @@ class Merge:
         gap, room = self.gap, self.room
         if gap is None:
             raise BadInput("this phone was not offline: send its commands one at a time")
+        self._in_time(gap, now_ms)
         if not 0 <= base <= gap.back_version:
             raise BadInput(
                 f"unknown base version {base}: the table was at {gap.back_version} "
@@ -110,7 +121,11 @@ class Merge:
             start, start_game = room.version, room.game  # all of it comes after the table's
         else:
             since = items_since(room.store.log(room.table_id, after=start), start)
-        game, applied, dropped = merge(start_game, since + own, now_ms)
+        try:
+            game, applied, dropped = merge(start_game, since + own, now_ms)
+        except MergeRefused:
+            self._alone(gap, base, own, now_ms)  # QueueRefused: the phone's own doing
+            raise
         game = replace(game, time_moved=room.game.time_moved)  # notes stand as they are
         mine = [t for t in applied if t.src == version]
         wire: dict[str, Any] = {
@@ -133,10 +148,80 @@ class Merge:
             limited,
         )
         if note is not None:
+            self._room_for(note)
             wire["time_moved"] = time_moved.to_wire(note)
             game = time_moved.noted(game, wire)
         self.counted_to = max(counted)
         return game, wire
+
+    def _in_time(self, gap: Gap, now_ms: int) -> None:
+        """An offline queue only right after the phone's return (its hello, by the
+        server's clock): within OFFLINE_WINDOW_MS, and before its seat used the table
+        online again. Later, a queue dated back would take the time in between."""
+        late = now_ms - gap.back_ms
+        if late > OFFLINE_WINDOW_MS:
+            raise BadInput(
+                f"too late for an offline queue: this phone came back {time_moved.seconds(late)} "
+                f"ago, and a queue is taken only within {time_moved.seconds(OFFLINE_WINDOW_MS)} "
+                "of the return; nothing was merged"
+            )
+        used = self.room.timeline.online.get(self.actor)
+        if used is not None and used[0] > gap.back_version and self._used_since(gap):
+            name = self.room.game.names[self.actor]
+            raise BadInput(
+                f"too late for an offline queue: {name} has used the table online since this "
+                "phone came back; nothing was merged"
+            )
+
+    def _used_since(self, gap: Gap) -> bool:
+        """Whether the seat took the table online since the phone's return with a command
+        made after its queue: on any other phone, or on this one with a later number. This
+        phone's own commands from before its queue (sent before the drop, never acked, and
+        sent again first on its return) are not a use of the table since."""
+        room, seat = self.room, actor_to_wire(self.actor)
+        first = min((q[0] for q in self.fresh), default=0)
+        for entry in room.store.log(room.table_id, after=gap.back_version):
+            if entry.actor != seat or loads(entry.command_json).get("c") in NOT_A_USE:
+                continue
+            if entry.device != self.device or entry.seq > first:
+                return True
+        return False
+
+    def _alone(self, gap: Gap, base: int, own: list[Timed], now_ms: int) -> None:
+        """Raise QueueRefused when the queue, with what this phone merged before, fits
+        neither table the phone may have had: as the server last heard it, nor as the
+        phone says it had it when it began queueing (`base`: a phone heard on a socket
+        that died at once may never have had what the server then sent it)."""
+        room = self.room
+        views: list[tuple[int, Game | None]] = [(gap.version, gap.game)]
+        if base != gap.version:
+            views.append((base, None))
+        refused: QueueRefused | None = None
+        for version, view in views:
+            log = room.store.log(room.table_id, after=version)
+            earlier = [
+                t
+                for t in items_since(log, version)
+                if t.offline and t.actor == self.actor and t.device == self.device
+            ]
+            try:
+                check_alone(view or room.game_at(version), earlier + own, now_ms)
+            except QueueRefused as exc:
+                refused = exc
+            else:
+                return
+        if refused is not None:
+            raise refused
+
+    def _room_for(self, note: TimeMoved) -> None:
+        """No further note while the EO has NOTES_KEPT to settle: none is let go unseen."""
+        game = self.room.game
+        if full(game.time_moved):
+            raise RuleError(
+                f"this phone's offline pass would move {time_moved.seconds(note.moved_ms)} "
+                f"onto {game.names[note.onto]}'s clock, and the EO has {NOTES_KEPT} notes of "
+                "time moved at this table to settle first: nothing was merged; ask the EO"
+            )
 
     def _online(self, side: Side, start_ms: int, end_ms: int) -> int:
         link = self.room.link_of(side.name.lower())

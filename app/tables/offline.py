@@ -1,9 +1,14 @@
 """A phone's time away from the table, and the log entries of an offline merge.
 
-The server accepts a phone's offline queue only for the span the phone was really gone
-(from the last message the server had from it to its return), and replays it on top of
+The server accepts a phone's offline queue only for the span its seat was really gone
+(from the last message the server had from any phone of that seat link to this phone's
+return), only right after that return (`OFFLINE_WINDOW_MS`), and replays it on top of
 what the server knows that phone last had. What the server decided meanwhile (a flag,
 anything the EO did, the game's end) stands: a merge starts after it.
+
+Only a seat's phones have a time away: watch and EO screens queue nothing, and each
+seat link's phones are remembered apart (`PHONES_PER_SEAT`), so no other screen can
+make the server forget when it last heard a seat.
 """
 
 from __future__ import annotations
@@ -15,10 +20,18 @@ from app.domain.game import Game
 from app.domain.merge import Timed
 from app.store.log_entry import LogEntry
 from app.tables.jsontext import loads
+from app.tables.screens import SEATS
 from app.tables.seats import actor_from_wire, actor_to_wire
 from app.tables.warmachine.codec import SECRET, command_from_wire, command_to_wire
 
-PRESENCES_KEPT = 16  # phones remembered a table; the longest silent is forgotten first
+#: A seat link's phones remembered at a table; the longest silent is forgotten first
+#: (the seat's last heard never is: a device forgotten was away since then at most).
+PHONES_PER_SEAT = 8
+#: How long after its return (its socket's hello, by the server's clock) a phone's
+#: offline queue is taken: a phone sends it at once on reconnecting (again after 10 s
+#: unanswered). Later, or once its seat has used the table online since, it is refused:
+#: a phone back for a while is not offline, and its taps are sent one at a time.
+OFFLINE_WINDOW_MS = 30_000
 #: The commands about a merge's note (time moved): they do not touch the clock, and a
 #: merge leaves them where they are.
 NOTE_COMMANDS = ("dispute_time_moved", "settle_time_moved")
@@ -28,6 +41,12 @@ def device_key(link: str, device: str) -> str:
     """Dedupe and presence are a seat link's and a device's together: another seat's
     phone saying the same device id is another phone."""
     return f"{link}:{device}" if device else ""
+
+
+def seat_link_of(key: str) -> str | None:
+    """The seat link of a phone's key (`device_key`); None for a watch or EO screen."""
+    link = key.partition(":")[0]
+    return link if key and link in SEATS else None
 
 
 @dataclass(slots=True)
@@ -68,44 +87,64 @@ class Decision:
 
 
 class Presences:
-    def __init__(self, limit: int = PRESENCES_KEPT) -> None:
+    """When the server last heard each seat's phones (a watch or EO screen has no time
+    away: it is not kept)."""
+
+    def __init__(self, limit: int = PHONES_PER_SEAT) -> None:
         self.limit = limit
         self.by_key: dict[str, Presence] = {}
 
     def heard(self, key: str, now_ms: int, version: int, game: Game) -> None:
-        if not key:
+        link = seat_link_of(key)
+        if link is None:
             return
         found = self.by_key.get(key)
         if found is None:
-            if len(self.by_key) >= self.limit:
-                oldest = min(self.by_key, key=lambda k: self.by_key[k].heard_ms)
+            seat = self._of(link)
+            if len(seat) >= self.limit:
+                oldest = min(seat, key=lambda k: self.by_key[k].heard_ms)
                 del self.by_key[oldest]
             self.by_key[key] = Presence(now_ms, version, game, now_ms)
             return
         found.heard_ms, found.version, found.game = now_ms, version, game
+
+    def _of(self, link: str) -> list[str]:
+        return [key for key in self.by_key if key.startswith(link + ":")]
+
+    def last_of(self, link: str) -> Presence | None:
+        """The seat link's phone the server heard last."""
+        found = [self.by_key[key] for key in self._of(link)]
+        return max(found, key=lambda p: p.heard_ms) if found else None
 
     def online(self, link: str, start_ms: int, end_ms: int) -> int:
         """How long, within [start, end], a phone of this seat link was online: from its
         socket's hello to the last the server heard of it (a phone that lost the network
         may keep its socket open a while, silent)."""
         best = 0
-        for key, found in self.by_key.items():
-            if key.startswith(link + ":"):
-                until = min(end_ms, found.heard_ms)
-                best = max(best, until - max(start_ms, found.online_ms))
+        for key in self._of(link):
+            found = self.by_key[key]
+            until = min(end_ms, found.heard_ms)
+            best = max(best, until - max(start_ms, found.online_ms))
         return best
 
     def arrive(
         self, key: str, now_ms: int, version: int, game: Game, known: Presence | None
     ) -> Gap | None:
-        """A socket of this phone says hello: its gap since the server last heard from it
-        (`known` stands in for a phone the log knows and this process never heard)."""
+        """A socket of this phone says hello: its seat's gap since the server last heard
+        any phone of the seat link (`known` stands in for a phone the log knows and this
+        process never heard)."""
+        link = seat_link_of(key)
+        if link is None:
+            return None
         heard = self.by_key.get(key)
-        was = heard or known
+        was, guessed = heard or known, heard is None
+        seat = self.last_of(link)
+        if was is not None and seat is not None and seat.heard_ms > was.heard_ms:
+            was, guessed = seat, False  # another phone of the seat was here since
         gap = (
             None
-            if not key or was is None
-            else Gap(was.heard_ms, now_ms, was.version, was.game, version, heard is None)
+            if was is None
+            else Gap(was.heard_ms, now_ms, was.version, was.game, version, guessed)
         )
         self.heard(key, now_ms, version, game)
         if heard is not None:  # it was gone: online again from now, its queue afresh

@@ -10,6 +10,7 @@ import pytest
 
 from app.domain import commands as c
 from app.domain.clock import Side
+from app.domain.errors import RuleError
 from app.domain.game import Phase
 from app.domain.merge import MergeRefused
 from app.store.repository import Store
@@ -106,26 +107,28 @@ async def test_merge_order_does_not_matter(table: tuple[TableHub, TableRoom, Fak
     assert room.game.clock == other.game.clock
 
 
-async def test_an_inconsistent_merge_is_refused_and_flagged_to_the_eo(
+async def test_a_queue_that_contradicts_itself_is_refused_to_its_phone_alone__DC6(
     table: tuple[TableHub, TableRoom, FakeTime],
 ) -> None:
     _hub, room, time = table
     base, t0 = room.version, time.now_ms()
     heard(room, "p1:phone-1", "p2:phone-2")
     time.advance(2 * MIN)
-    # Both phones were offline; P2's queue (merged first) ended P2's deployment at
-    # +100 s, P1's says P1 was still deploying and switched the clock to P2 at +120 s
-    # for an interrupt, which only a turn allows: the phones disagree, the EO decides.
+    # Both phones were offline; P1's queue ended P1's deployment at +30 s, P2's ended
+    # P2's at +100 s; then P1's switches the clock to P2 at +110 s for an interrupt,
+    # which only a turn allows (DC6): no turn in P1's own queue allows it, whatever P2
+    # did. Refused to P1's phone; nothing for the EO to decide.
     p1_gap, p2_gap = back(room, "p1:phone-1"), back(room, "p2:phone-2")
     await room.merge_offline(P1, "phone-1", p1_gap, base, [(2, t0 + 30_000, tap(P1))])
     await room.merge_offline(P2, "phone-2", p2_gap, base, [(1, t0 + 100_000, tap(P2))])
     version, game = room.version, room.game
-    with pytest.raises(MergeRefused, match="EO"):
+    with pytest.raises(RuleError, match="as this phone had it") as refused:
         await room.merge_offline(
             P1, "phone-1", p1_gap, base, [(3, t0 + 110_000, c.SwitchClock(to=P2))]
         )
+    assert not isinstance(refused.value, MergeRefused)
     assert room.version == version and room.game == game
-    assert room.merge_refused
+    assert not room.merge_refused
 
 
 async def test_offline_commands_from_the_future_are_brought_back_to_the_return(
