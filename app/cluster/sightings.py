@@ -63,9 +63,10 @@ class Sightings:
         if not heard:
             return gap
         at, version = max(heard)
-        if gap is None:  # back here now, from another worker
-            now = room.time.now_ms()
-            gap = Gap(now, now, room.version, room.game, room.version, guessed=True)
+        if gap is None:  # back here, from another worker: since its hello here
+            here = room.presences.by_key.get(phone)
+            back = room.time.now_ms() if here is None else here.online_ms
+            gap = Gap(back, back, room.version, room.game, room.version, guessed=True)
         if at <= gap.since_ms and not gap.guessed:
             return gap  # heard here last
         since = min(at, gap.back_ms)

@@ -81,3 +81,35 @@ async def test_a_phone_back_on_another_worker_merges_from_its_last_message_anywh
     assert back.game["remaining_ms"] == [60 * MIN - 11 * MIN, 60 * MIN - 9 * MIN]
     for phone in (p1, p2, back):
         await phone.ws.close()
+
+
+async def test_a_phone_back_on_another_worker_long_ago_cannot_send_a_queue_now__DC3(
+    pair: tuple[RunningServer, RunningServer],
+) -> None:
+    """P2's phone spoke last on worker A, came back on worker B (which never heard it)
+    and stayed online there 20 minutes; then it sends an "offline" pass dated at its
+    blip. Its return was its hello on B, 20 minutes ago: too late for a queue, which
+    would move those 20 minutes onto P1's clock. Nothing is merged."""
+    a, b = pair
+    clock = time_of(a)
+    links = await create_table(a.base, clock_minutes=60, scenario="bunkers")  # A owns it
+    tid = links["id"]
+    tokens = {side: token_of(links[side]["url"]) for side in ("p1", "p2")}
+    p1 = await connect(a.base, tid, tokens["p1"], "phone-1")
+    p2 = await connect(a.base, tid, tokens["p2"], "phone-2")
+    assert (await p1.command("start"))["t"] == "ack"
+    assert (await p1.command("pass_turn", expect="p1"))["t"] == "ack"  # P2's clock runs
+    await p2.wait_version(2)
+    blip = clock.now_ms()
+    clock.advance(4_000)
+    back = await connect(b.base, tid, tokens["p2"], "phone-2", last=2)  # on worker B
+    for n in range(5):  # online on B, its heartbeat every 4 minutes
+        clock.advance(4 * MIN)
+        await back.send({"t": "ping", "id": n, "client_ms": 0})
+        await back.recv_until("pong")
+    tap = {"seq": 1, "at_ms": blip, "c": "pass_turn", "expect": "p2"}
+    await back.send({"t": "offline", "base": 2, "cmds": [tap]})
+    answer = await back.recv_until("error")
+    assert "too late for an offline queue" in answer["message"]
+    log = a.server.config.app.state.hub.store.log(tid)  # type: ignore[attr-defined]
+    assert len(log) == 2  # nothing merged
