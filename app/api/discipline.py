@@ -1,7 +1,8 @@
 """Warnings and penalties REST API: the EO records a warning, a game loss or a
 disqualification against a player with the reason, and withdraws one recorded in
 error. Every call needs the EO token in `X-EO-Token`; the player's record sheet shows
-a player's own (app.api.events)."""
+a player's own (app.api.events). The prizes page gives and lifts a disqualification
+the same way (app.events.discipline)."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from app.api.event_deps import EoToken, EventsDep
 from app.api.hardening import StrictJsonRoute
+from app.domain.penalties import REASON_LENGTH
 
 router = APIRouter(prefix="/api/events", route_class=StrictJsonRoute)
 
@@ -42,6 +43,12 @@ class BallotIn(BaseModel):
 
 class DisqualifyIn(BaseModel):
     disqualified: bool = True
+    reason: str = Field(
+        "",
+        max_length=REASON_LENGTH,
+        description="why (required): kept with the penalty record, as a disqualification "
+        "given in the penalties section is; lifting it withdraws that record with this reason",
+    )
 
 
 @router.get("/{event_id}/prizes")
@@ -109,6 +116,12 @@ async def cast_vote(
 async def disqualify(
     event_id: str, player_id: str, body: DisqualifyIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
-    """EO: disqualify a player (or lift it): not paired again, no prize."""
+    """EO: disqualify a player (or lift it), with the reason: not paired again (a round
+    paired but not started is paired again without them), no prize. The same penalty
+    record as POST /penalties gives (and withdraws)."""
     service.authorize(event_id, token)
-    return service.prizes.disqualify(event_id, player_id, body.disqualified).model_dump()
+    if body.disqualified:
+        await service.discipline.disqualify(event_id, player_id, body.reason)
+    else:
+        await service.discipline.lift(event_id, player_id, body.reason)
+    return service.book.player(event_id, player_id).model_dump()

@@ -25,6 +25,7 @@ from app.domain.penalties import (
 )
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
+from app.events.control import Control
 from app.events.prizes import Prizes
 from app.events.results import Results
 from app.events.table_result import TableResult, table_says
@@ -99,11 +100,15 @@ def _view(penalty: Penalty, names: dict[str, str], row_id: int | None) -> View:
 class Discipline:
     """The EO's warnings and penalties of an event, and the tables' warnings for pausing."""
 
-    def __init__(self, book: EventBook, hub: TableHub, results: Results, prizes: Prizes) -> None:
+    def __init__(
+        self, book: EventBook, hub: TableHub, results: Results, prizes: Prizes, control: Control
+    ) -> None:
         self.book = book
         self.hub = hub
         self.results = results
         self.prizes = prizes
+        #: A round paired but not started is paired again without a disqualified player.
+        self.control = control
 
     # -- reads ----------------------------------------------------------------------
 
@@ -190,6 +195,32 @@ class Discipline:
                 )
             )
         self.book.changed(event_id)
+        if kind is Kind.DISQUALIFICATION:  # not paired again: nor in a draft (RP7)
+            self.control.follow_draft(event_id, f"{player.name} disqualified")
+
+    async def disqualify(self, event_id: str, player_id: str, reason: str) -> None:
+        """ST3: a disqualification from any page, always with the EO's reason, kept in
+        the penalty record."""
+        self.prizes.said_why(event_id, player_id, reason)
+        await self.give(event_id, player_id, Kind.DISQUALIFICATION, reason)
+
+    async def lift(self, event_id: str, player_id: str, reason: str) -> None:
+        """Lift a disqualification, with the reason: its penalty record is withdrawn (one
+        given before the record kept them is lifted in the EO's log). The player stays
+        dropped until the EO lets them rejoin."""
+        self.prizes.said_why(event_id, player_id, reason, disqualified=False)
+        standing = [
+            row.id
+            for row in self._rows(event_id)
+            if row.player_id == player_id
+            and row.kind == Kind.DISQUALIFICATION
+            and row.withdrawn_ms is None
+            and row.id is not None
+        ]
+        if standing:
+            await self.withdraw(event_id, standing[-1], reason)
+        else:
+            self.prizes.disqualify(event_id, player_id, False, reason)
 
     async def _lose(self, event_id: str, row: PenaltyRecord, game: PairingRow, name: str) -> None:
         """The player's game is lost: the table's result names the opponent the winner,

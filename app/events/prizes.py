@@ -44,7 +44,11 @@ def _counts(decision: PrizeDecision) -> list[View]:
     return counts
 
 
-def _last_count(decision: PrizeDecision) -> Count | None:
+def _last_count(decision: PrizeDecision | None) -> Count | None:
+    """The last vote's count, which a tie's decision keeps to (none once the prize was
+    awarded: its winner disqualified since, it is decided afresh)."""
+    if decision is None or decision.status == "awarded":
+        return None
     counts = _counts(decision)
     if not counts:
         return None
@@ -152,6 +156,14 @@ class Prizes:
 
     # -- the EO ---------------------------------------------------------------------
 
+    def _holder(self, event_id: str, decision: PrizeDecision | None) -> PlayerEntry | None:
+        """Who holds an awarded prize (None: not awarded, or its winner has been
+        disqualified since and is no longer eligible: it is awarded again)."""
+        if decision is None or decision.status != "awarded" or not decision.winner:
+            return None
+        holder = self.book.player(event_id, decision.winner)
+        return None if holder.disqualified else holder
+
     def _chosen_prize(self, event_id: str, prize_id: str) -> Prize:
         prize = get_prize(self.of(self.book.event(event_id)), prize_id)
         if not prize.chosen:
@@ -169,9 +181,10 @@ class Prizes:
         eligible = [p.id for p in self._eligible(self.book.players(event_id))]
         if decision is not None and decision.status == "open":
             raise RuleError(f"the vote for {prize.name} is already open: close it first")
-        if decision is not None and decision.status == "awarded":
-            raise RuleError(f"{prize.name} is already awarded")
-        last = None if decision is None else _last_count(decision)
+        holder = self._holder(event_id, decision)
+        if holder is not None:
+            raise RuleError(f"{prize.name} is already awarded to {holder.name}")
+        last = _last_count(decision)
         if last is not None and last.tied:
             chosen = second_vote_entries(last, entries)
         else:
@@ -214,16 +227,25 @@ class Prizes:
         self.book.changed(event_id)
 
     def award(self, event_id: str, prize_id: str, player_id: str) -> None:
-        """The EO chooses the winner (after a tied vote: one of the tied entries)."""
+        """The EO chooses the winner (after a tied vote: one of the tied entries). An
+        awarded prize stays awarded (the same winner again changes nothing), unless its
+        winner has been disqualified since: not eligible, they give it up."""
         self.book.require(event_id, "prizes")
         prize = self._chosen_prize(event_id, prize_id)
         player = self.book.player(event_id, player_id)
+        decision = self._decision(event_id, prize_id)
+        holder = self._holder(event_id, decision)
+        if holder is not None and holder.id == player_id:
+            return
+        if holder is not None:
+            raise RuleError(
+                f"{prize.name} is already awarded to {holder.name}: an awarded prize stays awarded"
+            )
         if player.disqualified:
             raise RuleError(f"{player.name} is disqualified: not eligible for any prize")
-        decision = self._decision(event_id, prize_id)
         if decision is not None and decision.status == "open":
             raise RuleError(f"the vote for {prize.name} is open: close it first")
-        last = None if decision is None else _last_count(decision)
+        last = _last_count(decision)
         if last is not None and last.tied and player_id not in last.leaders:
             raise RuleError(f"the tie for {prize.name} is broken among the tied entries only")
         if decision is None:
@@ -235,8 +257,27 @@ class Prizes:
             )
         self.book.changed(event_id)
 
-    def disqualify(self, event_id: str, player_id: str, disqualified: bool = True) -> PlayerEntry:
-        """The EO disqualifies a player: not paired again, not eligible for any prize."""
+    def said_why(
+        self, event_id: str, player_id: str, reason: str, disqualified: bool = True
+    ) -> PlayerEntry:
+        """The player, if the EO says why they are disqualified (or why it is lifted, and
+        they are): a disqualification is always given, and lifted, with the reason."""
+        self.book.require(event_id, "players")
+        player = self.book.player(event_id, player_id)
+        if not disqualified and not player.disqualified:
+            raise RuleError(f"{player.name} is not disqualified")
+        if not reason.strip():
+            what = " is disqualified" if disqualified else "'s disqualification is lifted"
+            raise BadInput(
+                f"say why {player.name}{what}: the reason is kept with the penalty record"
+            )
+        return player
+
+    def disqualify(
+        self, event_id: str, player_id: str, disqualified: bool = True, reason: str = ""
+    ) -> PlayerEntry:
+        """The EO disqualifies a player: not paired again, not eligible for any prize.
+        (Given and lifted with the reason through the penalties, app.events.discipline.)"""
         self.book.require(event_id, "players")
         player = self.book.player(event_id, player_id)
         with self.book.unit() as repo:
@@ -244,7 +285,8 @@ class Prizes:
             if disqualified:
                 player.dropped = True
             action = "disqualify" if disqualified else "requalify"
-            repo.add(player, self.book.action(event_id, action, player=player_id))
+            detail = {"reason": reason.strip()[:300]} if reason.strip() else {}
+            repo.add(player, self.book.action(event_id, action, player=player_id, **detail))
         self.book.changed(event_id)
         return player
 

@@ -149,6 +149,13 @@ class Registration:
             repo.add(event)
         return event
 
+    def _still_open(self, event_id: str, what: str) -> None:
+        """RP1: once the event is over nobody joins it: a player more would reopen it (a
+        9th player raises 8 players' 3 rounds to 4, its prizes turn provisional again).
+        While it runs a late arrival joins from the next round (RP7)."""
+        if self.control.rounds.results.event_over(event_id):
+            raise RuleError(f"the event is over: {what} (its standings are final)")
+
     def _next_to_play(self, event_id: str) -> int:
         """The first round a player added or rejoining now plays: a round paired but
         not started yet takes them in (it is paired again)."""
@@ -171,6 +178,7 @@ class Registration:
         declares the army meets the event's Painting Required standard; `club` is their
         club, team or travel group, kept apart from each other in round 1."""
         self.book.require(event_id, "players")
+        self._still_open(event_id, "no player can be added now")
         row = (name, faction, lists, painted, club)
         added, errors = self._add_players(event_id, [row], list_note)
         if errors:
@@ -311,6 +319,8 @@ class Registration:
         player = self.book.player(event_id, player_id)
         if not dropped and player.disqualified:
             raise RuleError(f"{player.name} is disqualified: lift the disqualification first")
+        if not dropped:
+            self._still_open(event_id, f"{player.name} cannot rejoin it")
         next_round = self._next_to_play(event_id)
         with self.book.unit() as repo:
             player.dropped = dropped
@@ -325,6 +335,7 @@ class Registration:
     def import_players(self, event_id: str, text: str) -> tuple[list[PlayerEntry], list[str]]:
         """CSV with a header row: name, faction, lists, painted, club (all but name optional)."""
         self.book.require(event_id, "players")
+        self._still_open(event_id, "no player can be imported now")
         rows = csv_rows(text)
         added, errors = self._add_players(event_id, [row for _, row in rows])
         if added:

@@ -69,7 +69,7 @@ class EventService:
         self.seasons = Seasons(store, book, time, results, self.registration)
         self.season_reports = SeasonReports(self.seasons)
         self.prizes = Prizes(book, hub, time, results)
-        self.discipline = Discipline(book, hub, results, self.prizes)
+        self.discipline = Discipline(book, hub, results, self.prizes, control)
         self.player_pages = PlayerPages(book, hub)
         self.lists = EventLists(book)
         self.read_models = ReadModels(book, hub, time, tournaments)

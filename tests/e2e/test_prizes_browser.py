@@ -17,11 +17,17 @@ PHONE = {"width": 390, "height": 844}
 
 
 def _asks_first(
-    page: Any, button: Any, said: tuple[str, ...], unchanged: Any, shot: str = ""
+    page: Any,
+    button: Any,
+    said: tuple[str, ...],
+    unchanged: Any,
+    shot: str = "",
+    reason: str = "",
 ) -> None:
     """`button` starts a step that cannot be undone: the page's own dialog says `said`
     first (`shot`: its screenshot); Cancel leaves it `unchanged()` (which asserts so);
-    then the EO confirms."""
+    then the EO confirms (giving the `reason` first, when the step needs one: its
+    confirm button waits for it)."""
     from playwright.sync_api import expect
 
     dialog = page.locator("#confirm-dialog")
@@ -34,6 +40,12 @@ def _asks_first(
     expect(dialog).to_have_count(0)
     unchanged()
     button.click()
+    if reason:
+        expect(dialog.locator("#confirm-yes")).to_be_disabled()
+        dialog.locator("#confirm-reason").fill("   ")
+        expect(dialog.locator("#confirm-yes")).to_be_disabled()
+        dialog.locator("#confirm-reason").fill(reason)
+        expect(dialog.locator("#confirm-yes")).to_be_enabled()
     dialog.locator("#confirm-yes").click()
 
 
@@ -183,10 +195,22 @@ def test_the_eo_is_asked_before_a_disqualification_or_an_award__ST3(
         expect(button).to_have_text("Disqualify")
         assert not bob_disqualified()
 
-    said = ("Disqualify Bob?", "They win no prize")
-    _asks_first(admin, button, said, not_disqualified, shot="prizes-disqualify-asks")
+    said = ("Disqualify Bob?", "Bob wins no prize", "Why is Bob disqualified?")
+    _asks_first(
+        admin,
+        button,
+        said,
+        not_disqualified,
+        shot="prizes-disqualify-asks",
+        reason="Abusive conduct",
+    )
     expect(button).to_have_text("Lift disqualification")
     assert bob_disqualified()
+    # The same penalty record as the admin page's Warnings and penalties, with the reason.
+    record = http.get(f"/api/events/{eid}/penalties", headers=eo).json()["penalties"]
+    assert [(p["player"]["name"], p["what"], p["reason"]) for p in record] == [
+        ("Bob", "Disqualification", "Abusive conduct")
+    ]
 
     sport = admin.locator("#prize-best_sport")
     sport.locator("#award-best_sport").select_option(label="Ann")
@@ -198,3 +222,51 @@ def test_the_eo_is_asked_before_a_disqualification_or_an_award__ST3(
     )
     expect(sport).to_have_attribute("data-status", "awarded")
     expect(sport.locator(".prize-winner")).to_contain_text("Ann")
+
+    # Lifting it asks too, with the reason: the record is withdrawn, not erased.
+    _asks_first(
+        admin,
+        button,
+        ("Lift Bob's disqualification?", "Why is it lifted?"),
+        lambda: expect(button).to_have_text("Lift disqualification"),
+        reason="It was another player",
+    )
+    expect(button).to_have_text("Disqualify")
+    assert not bob_disqualified()
+    [penalty] = http.get(f"/api/events/{eid}/penalties", headers=eo).json()["penalties"]
+    assert penalty["withdrawn"]["reason"] == "It was another player"
+
+
+def test_a_second_eo_tab_cannot_award_an_awarded_prize_again__ST3(
+    browser: Any, live_server: str
+) -> None:
+    """An awarded prize stays awarded: a second EO tab that still shows the Award button
+    is told who holds it, and the prize stays theirs."""
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Two tabs"}).json()
+    eid, token = created["id"], created["admin_token"]
+    eo = {"X-EO-Token": token}
+    ids = {}
+    for name in ("Ann", "Bob"):
+        added = http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo)
+        ids[name] = added.json()["id"]
+    admin = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+    admin.goto(f"{live_server}/e/{eid}/prizes#k={token}")
+    sport = admin.locator("#prize-best_sport")
+    expect(sport.locator("#award-btn-best_sport")).to_be_visible()
+
+    # The other tab awards it to Ann first.
+    given = http.post(
+        f"/api/events/{eid}/prizes/best_sport/award", json={"player": ids["Ann"]}, headers=eo
+    )
+    assert given.is_success, given.text
+
+    sport.locator("#award-best_sport").select_option(label="Bob")
+    sport.locator("#award-btn-best_sport").click()
+    admin.locator("#confirm-dialog #confirm-yes").click()
+    expect(sport.locator(".form-error")).to_contain_text("already awarded to Ann")
+    prizes = http.get(f"/api/events/{eid}/prizes").json()["prizes"]
+    held = next(p for p in prizes if p["id"] == "best_sport")
+    assert held["winner"] == {"id": ids["Ann"], "name": "Ann"}

@@ -189,3 +189,45 @@ async def test_a_vote_nobody_cast_can_be_held_again__ST3(service: EventService) 
     assert _prize(service, eid, "best_sport")["winner"] == {"id": ids["B"], "name": "B"}
     with pytest.raises(RuleError, match="already awarded"):
         service.prizes.open_vote(eid, "best_sport")
+
+
+async def test_an_awarded_prize_stays_awarded__ST3(service: EventService) -> None:
+    """A prize won by a clear vote is not given to someone else by a second award (a
+    second EO tab still showing the Award button); the same winner again changes nothing."""
+    eid, _ = await _event(service, 4)
+    token, ids = _tokens(service, eid), _ids(service, eid)
+    service.prizes.open_vote(eid, "best_sport")
+    service.prizes.cast_vote(eid, token["A"], "best_sport", ids["B"])
+    service.prizes.cast_vote(eid, token["C"], "best_sport", ids["B"])
+    service.prizes.close_vote(eid, "best_sport")
+    won = _prize(service, eid, "best_sport")
+    assert won["winner"] == {"id": ids["B"], "name": "B"} and won["by"] == "vote"
+    before = len(service.book.actions(eid))
+
+    with pytest.raises(RuleError, match="already awarded to B"):
+        service.prizes.award(eid, "best_sport", ids["C"])
+    service.prizes.award(eid, "best_sport", ids["B"])  # the same winner: nothing happens
+
+    assert _prize(service, eid, "best_sport") == won  # still B's, still by the vote
+    assert len(service.book.actions(eid)) == before  # nothing logged
+
+
+async def test_the_eos_award_stays_awarded_too__ST3(service: EventService) -> None:
+    eid, _ = await _event(service, 4)
+    ids = _ids(service, eid)
+    service.prizes.award(eid, "best_sport", ids["A"])
+    with pytest.raises(RuleError, match="already awarded to A"):
+        service.prizes.award(eid, "best_sport", ids["D"])
+    assert _prize(service, eid, "best_sport")["winner"] == {"id": ids["A"], "name": "A"}
+
+
+async def test_a_prize_whose_winner_is_disqualified_is_awarded_again__ST3(
+    service: EventService,
+) -> None:
+    """Disqualified players are not eligible for any award: the EO gives it to another."""
+    eid, _ = await _event(service, 4)
+    ids = _ids(service, eid)
+    service.prizes.award(eid, "best_sport", ids["A"])
+    service.prizes.disqualify(eid, ids["A"])
+    service.prizes.award(eid, "best_sport", ids["B"])
+    assert _prize(service, eid, "best_sport")["winner"] == {"id": ids["B"], "name": "B"}

@@ -13,6 +13,9 @@ export function renderPlayers() {
   const active = players.filter((p) => !p.dropped && !p.cut).length;
   DC.setText($("player-count"), players.length ? String(active) + (active !== players.length ? " of " + players.length : "") : "");
   $("no-players").hidden = players.length > 0;
+  // Once the event is over nobody joins it (the server refuses too): no add, no import.
+  ["add-player", "import"].forEach((id) => ($(id).hidden = !!ev.over));
+  $("players-closed").hidden = !ev.over;
   const key = JSON.stringify([players, S.editPlayer, ev.lists, ev.lists_locked]);
   renderSection("players", key, () => {
     const body = $("players-body");

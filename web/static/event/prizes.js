@@ -90,8 +90,16 @@ function post(path, json) {
   return api("POST", base + path, { json: json, eo: true });
 }
 
+// An awarded prize stays awarded, unless its winner has been disqualified since (not
+// eligible: the EO awards it again).
+function stillHeld(prize) {
+  if (prize.status !== "awarded" || !prize.winner) return false;
+  const holder = S.view.players.find((p) => p.id === prize.winner.id);
+  return !(holder && holder.disqualified);
+}
+
 function tools(prize) {
-  if (!S.eo || !prize.chosen || prize.status === "awarded") return null;
+  if (!S.eo || !prize.chosen || stillHeld(prize)) return null;
   const error = el("p", { class: "form-error", hidden: true });
   const box = el("div", { class: "prize-tools" });
   // `asked`: what the dialog says first, for a step that cannot be undone.
@@ -157,6 +165,46 @@ function prizeItem(prize) {
   );
 }
 
+// A disqualification is given, and lifted, with the EO's reason: the same penalty record
+// as the admin page's "Warnings and penalties" keeps.
+function disqualifyWords(p) {
+  return {
+    title: "Disqualify " + p.name + "?",
+    lines: [p.name + " wins no prize, cannot vote and is not paired again (a round paired but not started yet is paired again without " + p.name + ")."],
+    why: "Why is " + p.name + " disqualified?",
+    placeholder: "What happened",
+    confirm: "Disqualify " + p.name,
+    danger: true,
+  };
+}
+
+function liftWords(p) {
+  return {
+    title: "Lift " + p.name + "'s disqualification?",
+    lines: [p.name + " can win prizes and vote again; still dropped until you let " + p.name + " rejoin on the admin page."],
+    why: "Why is it lifted?",
+    placeholder: "Why it was given in error",
+    confirm: "Lift it",
+  };
+}
+
+// The page's own dialog, with the reason to give: resolves the reason, or null when the
+// EO cancels. Its confirm button waits for a reason.
+async function askWhy(words) {
+  const input = el("input", { type: "text", id: "confirm-reason", maxlength: "300", autocomplete: "off", placeholder: words.placeholder });
+  const field = el("label", { class: "field", for: "confirm-reason" }, words.why + " (kept with the penalty record)", input);
+  const answer = ask({ ...words, lines: [...words.lines, field] });
+  const yes = $("confirm-yes");
+  const sync = () => (yes.disabled = !input.value.trim());
+  sync();
+  input.addEventListener("input", sync);
+  input.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && input.value.trim()) yes.click();
+  });
+  input.focus();
+  return (await answer) ? input.value.trim() : null;
+}
+
 function playersTable() {
   const body = $("eo-players-body");
   body.textContent = "";
@@ -172,16 +220,9 @@ function playersTable() {
     });
     dq.onclick = () =>
       run(dq, $("page-error"), async () => {
-        if (!p.disqualified) {
-          const ok = await ask({
-            title: "Disqualify " + p.name + "?",
-            lines: ["They win no prize, cannot vote and are not paired again.", "Lifting it later is logged in the EO log."],
-            confirm: "Disqualify",
-            danger: true,
-          });
-          if (!ok) return;
-        }
-        await post("/players/" + encodeURIComponent(p.id) + "/disqualify", { disqualified: !p.disqualified });
+        const reason = await askWhy(p.disqualified ? liftWords(p) : disqualifyWords(p));
+        if (reason === null) return;
+        await post("/players/" + encodeURIComponent(p.id) + "/disqualify", { disqualified: !p.disqualified, reason: reason });
         await load();
       });
     body.append(
