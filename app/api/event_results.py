@@ -69,9 +69,10 @@ async def enter_result(
         return await policy.enter_result(event_id, table_id, body)
     form = _result_in(body)
     result = TableResult.from_wire(form.model_dump())
-    await service.results.enter(event_id, table_id, result, form.reason)
+    changed = await service.results.enter(event_id, table_id, result, form.reason)
     entered = service.results.table_result(event_id, table_id)
-    return {} if entered is None else entered.as_json()
+    reply = {} if entered is None else entered.as_json()
+    return reply | {"unchanged": not changed}  # the same result again: nothing moved
 
 
 def _result_in(body: dict[str, Any]) -> ResultIn:

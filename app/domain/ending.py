@@ -3,6 +3,8 @@ clock-out claims, reports and confirmation."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from app.domain import commands as c
 from app.domain.clock import put
 from app.domain.clock_out import lose_on_time
@@ -169,7 +171,19 @@ def dispute(game: Game, actor: c.Actor, cmd: c.DisputeResult) -> Game:
         raise RuleError(
             "nothing to dispute yet: a result can be disputed once a player has reported it"
         )
-    reason = f"{seat.label}: {cmd.reason.strip()[:300] or 'disputes the result'}"
+    reason = f"{seat.label}: {one_line(cmd.reason)[:300].rstrip() or 'disputes the result'}"
     # Both players may dispute: the EO sees each one's own (latest) reason.
     others = [r for r in (game.disputed or "").split("\n") if r and not r.startswith(seat.label)]
     return replace(game, disputed="\n".join([*others, reason]))
+
+
+def one_line(text: str) -> str:
+    """TS9: a player's reason as one line: each run of line breaks, tabs and other
+    control characters (and Unicode's line and paragraph separators) is one space, so
+    nothing a player writes starts a line of its own, which would read as the other
+    player's; trimmed."""
+    folded = "".join(" " if unicodedata.category(ch) in _BREAKS else ch for ch in text)
+    return " ".join(part for part in folded.split(" ") if part)
+
+
+_BREAKS = frozenset({"Cc", "Zl", "Zp"})  # control characters; line, paragraph separators

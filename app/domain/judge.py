@@ -29,16 +29,46 @@ def call_tie(game: Game, _actor: c.Actor, now_ms: int) -> Game:
     return end_game(game, Method.TIME, None, now_ms)
 
 
+def _entered(game: Game, command: c.RecordResult) -> Result:
+    """The result the EO's entry makes: the lists as entered, else as the players
+    reported them, else as chosen at the table."""
+    reported = tuple(r.list_played if r else "" for r in game.reports)
+    if game.pregame is not None:  # the lists chosen at the table
+        chosen = game.pregame.in_play_order(game.pregame.lists)
+        reported = (reported[0] or chosen[0] or "", reported[1] or chosen[1] or "")
+    lists = command.lists or reported
+    return Result(
+        winner=command.winner,
+        method=command.method,
+        control_points=command.control_points,
+        army_points_destroyed=command.army_points_destroyed,
+        lists=(lists[0], lists[1]),
+    )
+
+
+def already_so(game: Game, command: c.RecordResult) -> bool:
+    """TS9: the settled result is this very entry already: the EO's reply was lost and
+    they sent it again, or a second EO device sent the same. It changes nothing (its
+    reason too: the correction keeps the one it was made with)."""
+    before = settled_result(game)
+    if before is None:
+        return False
+    return replace(_entered(game, command), specialists=before.specialists) == before
+
+
 def record(game: Game, _actor: c.Actor, command: c.RecordResult, now_ms: int) -> Game:
     """The EO's result ends a game still in play (its clock stops) and stands as confirmed.
 
     TS9: a settled result (both players confirmed it, or the EO entered it) moves only
-    with the reason, kept with what it replaced.
+    with the reason, kept with what it replaced; the same entry again leaves it as it is
+    (`already_so`), so what a correction replaced is never lost to a repeat.
     """
     if any(not 0 <= v <= 10_000 for v in (*command.control_points, *command.army_points_destroyed)):
         raise BadInput("control points and army points are whole numbers from 0 to 10000")
     if any(len(name) > 200 for name in command.lists or ()):
         raise BadInput("a list name is too long (200 characters at most)")
+    if already_so(game, command):
+        return game
     before = settled_result(game)
     reason = command.reason.strip()[:300]
     if before is not None and not reason:
@@ -46,11 +76,6 @@ def record(game: Game, _actor: c.Actor, command: c.RecordResult, now_ms: int) ->
     ended = game
     if game.phase is not Phase.OVER:
         ended = end_game(game, Method.EO, command.winner, now_ms)
-    reported = tuple(r.list_played if r else "" for r in game.reports)
-    if game.pregame is not None:  # the lists chosen at the table
-        chosen = game.pregame.in_play_order(game.pregame.lists)
-        reported = (reported[0] or chosen[0] or "", reported[1] or chosen[1] or "")
-    lists = command.lists or reported
     correction = game.correction
     if before is not None:
         correction = Correction(
@@ -58,13 +83,7 @@ def record(game: Game, _actor: c.Actor, command: c.RecordResult, now_ms: int) ->
         )
     return replace(
         ended,
-        recorded=Result(
-            winner=command.winner,
-            method=command.method,
-            control_points=command.control_points,
-            army_points_destroyed=command.army_points_destroyed,
-            lists=(lists[0], lists[1]),
-        ),
+        recorded=_entered(game, command),
         correction=correction,
         eo_reason=reason,
         final_scoring_due=False,

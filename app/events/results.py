@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from app.domain import commands as c
+from app.domain import judge
 from app.domain.clock import Side
 from app.domain.formats import get_format
 from app.domain.method import Method
@@ -225,13 +226,14 @@ class Results:
 
     async def enter(
         self, event_id: str, table_id: str, result: TableResult, reason: str = ""
-    ) -> None:
+    ) -> bool:
         """The EO enters or corrects a table's result; it overrides the players' own.
 
         The table's log is the result's one record: the EO's entry is a command there.
         A game still in play ends with it (its clock stops) and both phones show it.
         TS9: a settled result moves only with the reason; in a closed round it shows
-        as a correction.
+        as a correction. The very result the table has settled already, sent again (a
+        lost reply, a second EO device), changes nothing and is logged nowhere: False.
         """
         room = self.tables.get(event_id, table_id)
         number = room.meta.round_number if room.meta is not None else 0
@@ -245,9 +247,14 @@ class Results:
             reason=reason,
             round_closed=number < len(self.book.rounds(event_id)) or self.event_over(event_id),
         )
+        if judge.already_so(room.game, command):
+            return False  # a repeat: its log, and the EO's, stay as they are
         before = table_says(room.game)
         settled = self.table_result(event_id, table_id) is not None
+        game = room.game
         await self.placement.execute(room, c.Role.EO, "", 0, command)
+        if room.game == game:
+            return False  # the same entry from elsewhere got in first: nothing changed
         entered = self.table_result(event_id, table_id)
         assert entered is not None
         words = change_words(before, entered, room.game.setup.names, self.tie_word(event_id))
@@ -262,3 +269,4 @@ class Results:
         with self.book.unit() as repo:
             repo.add(self.book.action(event_id, action, **detail))
         self.book.changed(event_id)
+        return True

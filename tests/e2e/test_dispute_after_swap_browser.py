@@ -141,6 +141,10 @@ def test_the_dispute_panel_after_a_seat_swapping_roll_settles_on_the_right_playe
     page.locator(f"#res-apd2-{tid}").fill("40")
     page.locator(f"#res-reason-{tid}").fill("a unit was counted twice")
     page.locator(f"#res-save-{tid}").click()
+    # The EO is asked first, and the question names the same winner as the form.
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog).to_contain_text(f"After: {went_first['name']} wins")
+    dialog.locator("#confirm-yes").click()
     expect(row.locator(".result-cell")).to_contain_text(f"{went_first['name']} wins")
     expect(row.locator(".result-cell")).to_contain_text("15–40 APD")
 

@@ -169,3 +169,46 @@ async def test_a_table_whose_log_does_not_replay_still_takes_the_eo_result__TS9(
         await closing.close()
     for h in (hub, hub2):
         await h.close()
+
+
+async def test_the_same_correction_sent_twice_keeps_what_it_replaced__TS9(
+    service: EventService,
+) -> None:
+    """The EO's reply is lost and they press Save again (or a second EO device sends the
+    same): the second, identical entry changes nothing and logs nothing; the correction
+    still names the result the players confirmed as the one it replaced."""
+    eid, (room, _other) = await _round_one(service)
+    flip = TableResult.from_wire(
+        {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    )
+    assert await service.results.enter(eid, room.table_id, flip, reason="wrong table reported")
+    once = service.results.table_result(eid, room.table_id)
+    game = room.game
+    for reason in ("wrong table reported", ""):  # the same body; a bare retry too
+        assert not await service.results.enter(eid, room.table_id, flip, reason=reason)
+    entered = service.results.table_result(eid, room.table_id)
+    assert entered == once and room.game is game
+    assert entered is not None and entered.correction is not None
+    assert entered.correction.before.winner is Side.P1  # the players' own winner
+    assert entered.correction.before.by == "players"
+    assert [a.action for a in service.book.actions(eid)].count("correct_result") == 1
+    logged = [json.loads(e.command_json)["c"] for e in service.store.log(room.table_id)]
+    assert logged.count("record_result") == 1
+
+
+async def test_a_different_correction_after_it_still_moves_the_result__TS9(
+    service: EventService,
+) -> None:
+    eid, (room, _other) = await _round_one(service)
+    flip = TableResult.from_wire(
+        {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    )
+    await service.results.enter(eid, room.table_id, flip, reason="wrong table reported")
+    tie = replace(flip, winner=None)
+    with pytest.raises(BadInput, match="reason"):
+        await service.results.enter(eid, room.table_id, tie)
+    assert await service.results.enter(eid, room.table_id, tie, reason="it was a tie")
+    entered = service.results.table_result(eid, room.table_id)
+    assert entered is not None and entered.winner is None and entered.correction is not None
+    assert entered.correction.before.winner is Side.P2 and entered.correction.before.by == "eo"
+    assert [a.action for a in service.book.actions(eid)].count("correct_result") == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.clock import Side
+from app.domain.ending import one_line
 from app.domain.game import (
     UNDO_WINDOW_MS,
     Game,
@@ -172,12 +173,18 @@ def _board_ending(game: Game, result: Result | None) -> dict[str, Any] | None:
 
 
 def disputed_words(game: Game) -> str | None:
-    """Each player's reason for disputing the result, after their name."""
+    """Each player's reason for disputing the result, after their name: one line a
+    player (TS9), their latest, whatever a game kept from before reasons were one line."""
     if game.disputed is None:
         return None
     labels = {side.label + ": ": name + ": " for side, name in zip(Side, game.names, strict=True)}
-    lines = game.disputed.split("\n")
-    return "\n".join(labels.get(line[:4], line[:4]) + line[4:] for line in lines)
+    lines: dict[str, str] = {}
+    for line in game.disputed.split("\n"):
+        label = line[:4]
+        if label in labels:
+            lines.pop(label, None)
+            lines[label] = labels[label] + one_line(line[4:])
+    return "\n".join(lines.values())
 
 
 Prompt = dict[str, Any]

@@ -1,6 +1,7 @@
 // Event admin: the pairings of a round and the result editor.
 import * as DC from "./common.js";
 import { renderSection } from "./admin-sections.js";
+import { ask } from "./confirm.js";
 import { $, S, api, base, el, findTable, liveStatus, load, rounds, run, sheetHref, shownRound, toast } from "./admin-state.js";
 import { detail, detailKey, disputeBox, linksButton, linksRow, loadDetail, whenDetail } from "./admin-tables.js";
 
@@ -277,23 +278,84 @@ export function wholeNumbers(values, what) {
   return out;
 }
 
+// What the table is doing, for a table with no result yet: a game not over ends when
+// the EO's result is saved (on both phones: its clocks stop).
+const LIVE_WORDS = {
+  waiting: "not started yet",
+  pregame: "in its pre-game",
+  deploying: "still being played (deployment)",
+  playing: "still being played",
+  paused: "still being played (its clock is paused)",
+};
+const NO_RESULT_WORDS = {
+  disputed: "disputed, no result yet",
+  finished: "over, no result reported yet",
+  awaiting_confirmation: "reported, waiting for both players to confirm it",
+};
+
+function resultBody(p, draft) {
+  if (!draft.winner) throw new Error("Choose the winner, or Tie.");
+  const reason = String(draft.reason || "").trim();
+  if (p.result && !reason) throw new Error("This result is settled: say why you correct it.");
+  return {
+    reason: reason,
+    winner: draft.winner === "tie" ? null : draft.winner,
+    control_points: wholeNumbers(draft.cp, "CP"),
+    army_points_destroyed: wholeNumbers(draft.apd.map((x) => (String(x).trim() === "" ? "0" : x)), "APD"),
+    method: "eo",
+    lists: draft.lists.map((x) => String(x || "")),
+  };
+}
+
+// TS9: the settled result is this very entry already: saving it changes nothing.
+function sameResult(result, body) {
+  const same = (a, b) => JSON.stringify((a || []).map(String)) === JSON.stringify((b || []).map(String));
+  return (
+    (result.winner || null) === body.winner &&
+    result.method === body.method &&
+    same(result.control_points, body.control_points) &&
+    same(result.army_points_destroyed, body.army_points_destroyed) &&
+    same(result.lists || ["", ""], body.lists)
+  );
+}
+
+// The question before a result is saved: the table, both players, the result before and
+// after, and whether the game still being played ends now on both phones.
+export function resultQuestion(p, body, status) {
+  const names = [p.p1.name, p.p2.name];
+  const live = !p.result && LIVE_WORDS[status] !== undefined;
+  const now = p.result ? DC.resultText(p.result, names) : "no result yet; the game is " + (LIVE_WORDS[status] || NO_RESULT_WORDS[status] || DC.statusLabel(status).toLowerCase());
+  const items = [];
+  if (S.view.event.lists > 1) names.forEach((n, i) => items.push(n + "'s list: " + (body.lists[i] || "none")));
+  if (body.reason) items.push("Reason: " + body.reason);
+  return {
+    title: (p.result ? "Correct the result of table " : "Enter the result of table ") + p.table + "?",
+    lines: [
+      names[0] + " v " + names[1] + ".",
+      "Now: " + now + ".",
+      "After: " + DC.resultText(body, names) + ".",
+      live ? "The game at table " + p.table + " ends now on both phones, " + names[0] + "'s and " + names[1] + "'s: its clocks stop." : null,
+      p.result ? "Both phones show the correction, and the standings follow it." : "The result stands at once: both phones show it.",
+    ].filter(Boolean),
+    items: items,
+    confirm: live ? "End the game and save" : p.result ? "Correct the result" : "Save the result",
+    danger: live,
+  };
+}
+
 export async function saveResult(p, draft, button, error) {
   await run(button, error, async () => {
-    if (!draft.winner) throw new Error("Choose the winner, or Tie.");
-    const reason = String(draft.reason || "").trim();
-    if (p.result && !reason) throw new Error("This result is settled: say why you correct it.");
-    const body = {
-      reason: reason,
-      winner: draft.winner === "tie" ? null : draft.winner,
-      control_points: wholeNumbers(draft.cp, "CP"),
-      army_points_destroyed: wholeNumbers(draft.apd.map((x) => (String(x).trim() === "" ? "0" : x)), "APD"),
-      method: "eo",
-      lists: draft.lists.map((x) => String(x || "")),
-    };
-    await api("PUT", base + "/tables/" + encodeURIComponent(p.table_id) + "/result", { eo: true, json: body });
+    const body = resultBody(p, draft);
+    if (p.result && sameResult(p.result, body)) {
+      cancelResult(p.table_id);
+      toast("Table " + p.table + " already has this result: nothing changed.", "info");
+      return;
+    }
+    if (!(await ask(resultQuestion(p, body, liveStatus(p))))) return;
+    const reply = await api("PUT", base + "/tables/" + encodeURIComponent(p.table_id) + "/result", { eo: true, json: body });
     delete S.resultDrafts[p.table_id];
     S.editResult = null;
-    toast("Result saved for table " + p.table, "info");
+    toast(reply && reply.unchanged ? "Table " + p.table + " already had this result: nothing changed." : "Result saved for table " + p.table, "info");
     await load(true);
   });
 }
