@@ -11,43 +11,12 @@ from typing import Any
 import httpx
 import websockets
 
-from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, start_server, token_of
+from tests.integration.offline_phones import heard, offline, room_of, seat, state
 
 SECOND = 1_000
 MIN = 60 * SECOND
-
-
-def room_of(server: RunningServer, table_id: str) -> TableRoom:
-    room: TableRoom = server.server.config.app.state.hub.rooms[table_id]  # type: ignore[attr-defined]
-    return room
-
-
-async def seat(phone: PhoneFactory, links: dict[str, Any], who: str, device: str) -> Phone:
-    token = token_of(links[who]["url"]) if who in ("p1", "p2") else token_of(links[who])
-    return await phone(links["id"], token, device)
-
-
-async def heard(client: Phone) -> None:
-    """The phone's heartbeat: the server hears from it."""
-    await client.send({"t": "ping", "id": 1, "client_ms": 0})
-    await client.recv_until("pong")
-
-
-async def offline(client: Phone, base: int, cmds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    await client.send({"t": "offline", "base": base, "cmds": cmds})
-    answers: dict[int, dict[str, Any]] = {}
-    while len(answers) < len(cmds):
-        message = await client.recv()
-        if message["t"] in ("ack", "error") and message.get("seq") is not None:
-            answers[message["seq"]] = message
-    return [answers[cmd["seq"]] for cmd in cmds]
-
-
-async def state(client: Phone) -> dict[str, Any]:
-    await client.send({"t": "sync"})
-    return await client.recv_until("state")
 
 
 async def away(

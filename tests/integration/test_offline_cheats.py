@@ -11,47 +11,21 @@ from typing import Any
 import pytest
 
 from app.tables.offline import OFFLINE_WINDOW_MS
-from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, token_of
+from tests.integration.offline_phones import heard, offline, room_of, seat, state
 
 SECOND = 1_000
 MIN = 60 * SECOND
 CLOCK = 60 * MIN
 
 
-def room_of(server: RunningServer, table_id: str) -> TableRoom:
-    room: TableRoom = server.server.config.app.state.hub.rooms[table_id]  # type: ignore[attr-defined]
-    return room
-
-
-async def ping(client: Phone) -> None:
-    """The phone's heartbeat: the server hears from it."""
-    await client.send({"t": "ping", "id": 1, "client_ms": 0})
-    await client.recv_until("pong")
-
-
 async def online_for(client: Phone, time: FakeTime, ms: int, every: int = 4 * SECOND) -> None:
     """`ms` go by; the phone stays online, its heartbeat every `every` ms."""
     for _ in range(ms // every):
         time.advance(every)
-        await ping(client)
+        await heard(client)
     time.advance(ms % every)
-
-
-async def offline(client: Phone, base: int, cmds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    await client.send({"t": "offline", "base": base, "cmds": cmds})
-    answers: dict[int, dict[str, Any]] = {}
-    while len(answers) < len(cmds):
-        message = await client.recv()
-        if message["t"] in ("ack", "error") and message.get("seq") is not None:
-            answers[message["seq"]] = message
-    return [answers[cmd["seq"]] for cmd in cmds]
-
-
-async def state(client: Phone) -> dict[str, Any]:
-    await client.send({"t": "sync"})
-    return await client.recv_until("state")
 
 
 def tap(seq: int, at_ms: int, expect: str) -> dict[str, Any]:
@@ -70,10 +44,6 @@ async def started(
     assert (await alice.command("start"))["t"] == "ack"
     await bob.wait_version(alice.version)
     return links, alice, bob
-
-
-async def seat(phone: PhoneFactory, links: dict[str, Any], who: str, device: str) -> Phone:
-    return await phone(links["id"], token_of(links[who]["url"]), device)
 
 
 # -- 1. an offline queue only right after the phone's return -------------------------
@@ -165,7 +135,7 @@ async def test_the_same_queue_sent_again_after_the_window_is_still_a_duplicate__
     """An honest phone whose ack was lost sends its merged queue again, late: the same
     ack, nothing changes (the window bounds new commands only)."""
     links, alice, _bob = await started(server, phone)
-    await ping(alice)
+    await heard(alice)
     left = fake_time.now_ms()
     await alice.ws.close()
     fake_time.advance(10 * SECOND)
@@ -221,8 +191,8 @@ async def test_watch_screens_cannot_make_the_server_forget_bobs_phone(
     links, alice, bob = await started(server, phone)
     for _ in range(15):  # both phones online a minute
         fake_time.advance(4 * SECOND)
-        await ping(alice)
-        await ping(bob)
+        await heard(alice)
+        await heard(bob)
     left = fake_time.now_ms()
     await alice.ws.close()
     await online_for(bob, fake_time, 20 * SECOND)
@@ -286,5 +256,5 @@ async def test_an_unexpected_failure_refuses_the_queue_and_keeps_the_socket(
     monkeypatch.setattr(placement, "merge_offline", broken)
     (answer,) = await offline(back, back.version, [tap(2, fake_time.now_ms(), "p1")])
     assert answer["t"] == "error" and answer["code"] == "internal"
-    await ping(back)  # the socket's reader carries on
+    await heard(back)  # the socket's reader carries on
     assert (await state(back))["game"]["running"] == "p1"

@@ -7,41 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from app.tables.hub import TableHub
-from app.tables.room import TableRoom
 from app.tables.timesource import FakeTime
 from tests.conftest import Phone, PhoneFactory, RunningServer, create_table, token_of
+from tests.integration.offline_phones import heard, offline, room_of
 
 SECOND = 1_000
 CLOCK = 60 * 60 * SECOND
-
-
-def room_of(server: RunningServer, table_id: str) -> TableRoom:
-    room: TableRoom = server.server.config.app.state.hub.rooms[table_id]  # type: ignore[attr-defined]
-    return room
-
-
-async def ping(client: Phone) -> None:
-    """The phone's heartbeat: the server hears from it."""
-    await client.send({"t": "ping", "id": 1, "client_ms": 0})
-    await client.recv_until("pong")
 
 
 async def online_for(client: Phone, time: FakeTime, ms: int) -> None:
     """`ms` go by; the phone stays online (its heartbeat every 5 s)."""
     for _ in range(ms // (5 * SECOND)):
         time.advance(5 * SECOND)
-        await ping(client)
+        await heard(client)
     time.advance(ms % (5 * SECOND))
-
-
-async def offline(client: Phone, base: int, cmds: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    await client.send({"t": "offline", "base": base, "cmds": cmds})
-    answers: dict[int, dict[str, Any]] = {}
-    while len(answers) < len(cmds):
-        message = await client.recv()
-        if message["t"] in ("ack", "error") and message.get("seq") is not None:
-            answers[message["seq"]] = message
-    return [answers[cmd["seq"]] for cmd in cmds]
 
 
 def tap(seq: int, at_ms: int, expect: str) -> dict[str, Any]:
