@@ -188,6 +188,14 @@ def last_deployment(starts: Sequence[int | None]) -> int | None:
     return max(s for s in starts if s is not None)
 
 
+def eo_pause_plays_on(rules: Ruleset[G]) -> bool:
+    """DC8: whether a table the EO pauses in a round plays on at the round's end where it
+    would otherwise be called a tie (SR2019, Masters and Champions: yes; IG2014: no), as
+    the ruleset's own round end says."""
+    tie_time = (PLAY_ON_MS, PLAY_ON_MS)  # 10 minutes combined: a tie, unless paused
+    return rules.round_end(tie_time, True, False) is not rules.round_end(tie_time, False, False)
+
+
 def round_end_call(
     remaining_ms: tuple[int, int],
     paused_by_eo: bool,

@@ -20,6 +20,7 @@ from app.domain.errors import NotFound
 from app.domain.formats import get_format, scenario_name
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
+from app.domain.tournament import eo_pause_plays_on
 from app.domain.variants import names as variant_names
 from app.events.base import list_policy, pairings_of
 from app.events.book import ChangeListener, EventBook
@@ -259,6 +260,8 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
             "name": event.name,
             "format": event.format_id,
             "format_name": get_format(event.format_id).name,
+            # DC8: a table the EO pauses in a round plays on at its end, not a tie.
+            "eo_pause_plays_on": eo_pause_plays_on(get_format(event.format_id)),
             "points": event.points,
             "clock_minutes": event.clock_minutes,
             "lists": event.lists,

@@ -15,7 +15,7 @@ from app.domain.errors import BadInput, RuleError
 from app.domain.formats import FORMATS, get_format
 from app.domain.game import Method, Phase
 from app.domain.rulebook import RoundEndCall, Ruleset, Tiebreaker
-from app.domain.tournament import bye_award, round_end_call
+from app.domain.tournament import bye_award, eo_pause_plays_on, round_end_call
 
 from .helpers import EO, MINUTE, P1, P2, Table, scoring
 
@@ -106,6 +106,17 @@ def test_round_end_hook_keeps_the_eo_pause_exception__DC8() -> None:
     assert round_end_call(over, True, rules=rules) is RoundEndCall.PLAY_ON
     assert round_end_call((3 * MINUTE, 2 * MINUTE), False, rules=rules) is RoundEndCall.PLAY_ON
     assert round_end_call(over, False, clock_ran_out=True, rules=rules) is RoundEndCall.CLOCK_OUT
+
+
+def test_the_phones_are_told_whether_an_eo_pause_plays_on_as_the_round_end_decides__DC8() -> None:
+    # The table page asks before the EO's first pause where this is true (eo-pause.js).
+    for format_id in FORMATS:
+        rules = get_format(format_id)
+        paused = round_end_call((6 * MINUTE, 6 * MINUTE), True, rules=rules)
+        assert eo_pause_plays_on(rules) is (paused is RoundEndCall.PLAY_ON), format_id
+    assert eo_pause_plays_on(get_format("sr2019"))
+    assert eo_pause_plays_on(get_format("champions2019"))
+    assert not eo_pause_plays_on(get_format("ig2014"))  # its round's end knows no pause
 
 
 def test_clock_out_hook_allows_a_scenario_claim__DC7() -> None:

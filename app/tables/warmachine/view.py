@@ -20,6 +20,7 @@ from app.domain.game import (
 from app.domain.result import conceded_army, presence_may_decide, tiebreak_steps
 from app.domain.rulebook import Tiebreaker
 from app.domain.scenarios import Element, table_plan
+from app.domain.tournament import eo_pause_plays_on
 from app.tables.warmachine import seating, time_moved
 from app.tables.warmachine.pregame_view import pregame_prompt, pregame_view
 from app.tables.warmachine.timer_view import timer_view, variants_info
@@ -104,6 +105,8 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
         "collected": rules.collected,
         "apd_words": rules.apd_words,
         "tie_word": rules.tie_word,
+        # DC8: a table the EO pauses in a round plays on at the round's end, not a tie.
+        "eo_pause_plays_on": eo_pause_plays_on(rules),
         "pause_warnings": rules.pause_warnings_lose is not None,
         "undo_window_ms": UNDO_WINDOW_MS,
         "variants": variants_info(game),
@@ -277,6 +280,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
         "running": side_name(clock.running),
         "interrupted": game.interrupted,
         "paused": game.paused,
+        "paused_by_eo": game.paused_by_eo,
         "remaining_ms": [clock.remaining(Side.P1, now_ms), clock.remaining(Side.P2, now_ms)],
         "as_of_ms": now_ms,
         # The result's CP once there is one (a concession gives the winner its minimum).

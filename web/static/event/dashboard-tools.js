@@ -2,14 +2,12 @@
 // where the answer changes the game. DC10: dice down ends the game (cannot be undone).
 // DC8: a table the EO paused in the round is not declared a tie at the round's end but
 // plays on, and resuming does not undo that; so the first pause of a table in a round
-// asks, and later ones do not. IG2014 has no such exception, and a Classic Turn Timing
-// table (dice down at the round time) none either: their pause asks nothing.
+// asks, and later ones do not. The server says whether the format has that exception
+// (IG2014 has none); a Classic Turn Timing table (dice down at the round time) has none
+// either: their pause asks nothing. The table page's Pause asks the same (table/eo-pause.js).
 import { ask } from "./confirm.js";
 import { command } from "./dashboard-command.js";
 import { S } from "./dashboard-state.js";
-
-// The formats whose round's end makes no exception for a table the EO paused (DC8).
-const NO_PAUSE_EXCEPTION = ["ig2014"];
 
 function namesOf(p) {
   const row = S.rows.get(p.table_id);
@@ -19,7 +17,7 @@ function namesOf(p) {
 // Whether pausing the table now changes how the round ends for it.
 function pauseChangesTheEnd(p, row) {
   if (!row || row.game === "runewars" || row.paused_by_eo || row.timer) return false;
-  if (S.event && NO_PAUSE_EXCEPTION.includes(S.event.format)) return false;
+  if (!S.event || !S.event.eo_pause_plays_on) return false;
   const r = S.round;
   return !(r && r.end_calls); // once the round's end is called, the call stands
 }

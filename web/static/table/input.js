@@ -2,6 +2,7 @@
 import { formatClock, parseClock } from "../lib/clock.js";
 import { $, toast } from "../lib/dom.js";
 import { command, pendingCommand } from "./commands.js";
+import { pauseAsked } from "./eo-pause.js";
 import { presumable, presume, unpresume } from "./offline.js";
 import { noteOf, seconds } from "./moved.js";
 import { render } from "./render.js";
@@ -127,7 +128,7 @@ export async function onAction(action, button) {
       break;
     }
     case "pause":
-      command("pause");
+      if (await pauseAsked(g)) command("pause");
       break;
     case "report-pause":
       if (await ask("Tell the EO that " + nameOf(opp) + " paused the clock? Players never pause: the EO gives a warning, a second one loses the game.", "Tell the EO")) {
