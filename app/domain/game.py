@@ -172,6 +172,9 @@ def apply(
         raise BadInput(f"unknown command {type(command).__name__}")
     if not logged:
         who_may_act.check(game, actor, command)
+        if isinstance(command, c.RecordResult) and judge.already_so(game, command):
+            # Under the table's lock: the same entry twice at once is logged once (TS9).
+            raise judge.AlreadySo("the table's result is this already: nothing changed")
     after = classic.follow(game, rule(game, actor, command, now_ms), now_ms)
     if after.deployed_ms is None and after.clock.running is not None:
         after = replace(after, deployed_ms=now_ms)  # DC4: deployment begins

@@ -46,6 +46,12 @@ def _entered(game: Game, command: c.RecordResult) -> Result:
     )
 
 
+class AlreadySo(RuleError):
+    """TS9: the EO's result is the table's settled result already (`already_so`)."""
+
+    code = "unchanged"
+
+
 def already_so(game: Game, command: c.RecordResult) -> bool:
     """TS9: the settled result is this very entry already: the EO's reply was lost and
     they sent it again, or a second EO device sent the same. It changes nothing (its

@@ -9,6 +9,7 @@ from dataclasses import replace
 from app.domain import commands as c
 from app.domain import judge
 from app.domain.clock import Side
+from app.domain.errors import RuleError
 from app.domain.formats import get_format
 from app.domain.method import Method
 from app.domain.rankings import Finals, Ranking, get_ranking, ranked
@@ -251,10 +252,12 @@ class Results:
             return False  # a repeat: its log, and the EO's, stay as they are
         before = table_says(room.game)
         settled = self.table_result(event_id, table_id) is not None
-        game = room.game
-        await self.placement.execute(room, c.Role.EO, "", 0, command)
-        if room.game == game:
-            return False  # the same entry from elsewhere got in first: nothing changed
+        try:
+            await self.placement.execute(room, c.Role.EO, "", 0, command)
+        except RuleError as exc:
+            if exc.code == judge.AlreadySo.code:
+                return False  # the same entry from elsewhere got in first: nothing changed
+            raise
         entered = self.table_result(event_id, table_id)
         assert entered is not None
         words = change_words(before, entered, room.game.setup.names, self.tie_word(event_id))

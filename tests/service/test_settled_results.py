@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 
@@ -212,3 +213,54 @@ async def test_a_different_correction_after_it_still_moves_the_result__TS9(
     assert entered is not None and entered.winner is None and entered.correction is not None
     assert entered.correction.before.winner is Side.P2 and entered.correction.before.by == "eo"
     assert [a.action for a in service.book.actions(eid)].count("correct_result") == 2
+
+
+async def test_the_same_correction_from_two_eo_devices_at_once_is_logged_once__TS9(
+    service: EventService,
+) -> None:
+    """Both are checked before either reaches the table; the table's lock decides: the
+    second finds the result so already and changes and logs nothing."""
+    eid, (room, _other) = await _round_one(service)
+    flip = TableResult.from_wire(
+        {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    )
+    async with room.lock:  # the table is busy while both devices' entries come in
+        both = [
+            asyncio.create_task(
+                service.results.enter(eid, room.table_id, flip, reason="wrong table reported")
+            )
+            for _device in range(2)
+        ]
+        for _turn in range(20):  # the loop's turns: each is checked and waits for the table
+            await asyncio.sleep(0)
+        assert not any(task.done() for task in both)
+    entered = await asyncio.gather(*both)
+    assert sorted(entered) == [False, True]
+    result = service.results.table_result(eid, room.table_id)
+    assert result is not None and result.correction is not None
+    assert result.correction.before.winner is Side.P1  # the players' own, not the first entry
+    logged = [json.loads(e.command_json)["c"] for e in service.store.log(room.table_id)]
+    assert logged.count("record_result") == 1
+    assert [a.action for a in service.book.actions(eid)].count("correct_result") == 1
+
+
+async def test_the_same_result_sent_again_from_the_eos_table_page_is_refused_and_not_logged__TS9(
+    service: EventService,
+) -> None:
+    eid, (room, _other) = await _round_one(service)
+    flip = TableResult.from_wire(
+        {"winner": "p2", "control_points": [0, 3], "army_points_destroyed": [0, 38]}
+    )
+    assert await service.results.enter(eid, room.table_id, flip, reason="wrong table reported")
+    version = room.version
+    again = c.RecordResult(
+        winner=Side.P2,  # the game's P1 went first: the players' seats as the table has them
+        control_points=(0, 3),
+        army_points_destroyed=(0, 38),
+        method=room.game.result().method,  # type: ignore[union-attr]
+        reason="wrong table reported",
+    )
+    with pytest.raises(RuleError, match="nothing changed") as refused:
+        await room.apply(c.Role.EO, "eo", 5, again)
+    assert refused.value.code == "unchanged"
+    assert room.version == version
