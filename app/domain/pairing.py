@@ -8,9 +8,11 @@ more node when the count is odd). Each criterion below outweighs all the ones
 after it together, so a worse choice is only taken when nothing better exists:
 
 1. nobody gets a second bye;
-2. no rematch (and no third meeting where a second would do);
-3. nobody is paired down a second time;
-4. the bye goes to the lowest TP group among players without one;
+2. the bye goes to the lowest TP group among players without one: the documents' EO
+   "selects a player from those with the lowest tournament point totals" (RP3), where
+   the two below are only what should not happen;
+3. no rematch (and no third meeting where a second would do);
+4. nobody is paired down a second time;
 5. as few and as small TP gaps as possible, counted in groups and squared, so
    pairs stay in their TP group and a pair-down goes to the next group, not further;
 6. at a world final, the seeding (RP5): within a TP group the first-ranked meets the
@@ -223,9 +225,9 @@ class _Field:
         rounds = max(len(p.rounds) for p in active)
         most = (
             max(p.bye_count for p in active),
+            len(tops),
             pairs * rounds,  # games already played between the two, summed
             pairs * rounds,  # earlier pair-downs of the player paired down, summed
-            len(tops),
             pairs * (len(tops) - 1) ** 2,
             pairs * len(active) if bracket else 0,  # how far from the seeding, summed
             pairs * _CHANCE,
@@ -245,11 +247,11 @@ class _Field:
         high = a if self.points[a] > self.points[b] else b
         downs = self.players[high].paired_down_count if gap else 0
         seeding = seed_cost(a, b, self.bracket) if self.bracket else 0
-        return self._cost(0, met, downs, 0, gap * gap, seeding, chance)
+        return self._cost(0, 0, met, downs, gap * gap, seeding, chance)
 
     def bye_cost(self, player_id: str, chance: int) -> int:
         player = self.players[player_id]
-        return self._cost(player.bye_count, 0, 0, self.bye_level[player_id], 0, 0, chance)
+        return self._cost(player.bye_count, self.bye_level[player_id], 0, 0, 0, 0, chance)
 
     def _cost(self, *criteria: int) -> int:
         return sum(unit * count for unit, count in zip(self.units, criteria, strict=True))
