@@ -196,6 +196,17 @@ def conceded_army(game: Played, conceding: Side) -> tuple[int, str | None]:
     return game.setup.army_points, None
 
 
+def conceded_scores(
+    game: Played, winner: Side, cp: tuple[int, int], apd: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """TS8: a concession's CP and APD, as its format gives them (SR2019: the winner at
+    least 3 CP and half the conceder's army; the conceder none), from the table's."""
+    rules = game.format
+    army, _ = conceded_army(game, winner.other)
+    won_cp, won_apd = rules.concession(rules, cp[winner], apd[winner], army)
+    return put((0, 0), winner, won_cp), put((0, 0), winner, won_apd)
+
+
 def reports_needed(game: Played) -> tuple[Side, ...]:
     ending = game.ending
     if ending is None or game.recorded is not None:
@@ -225,10 +236,7 @@ def compute_result(game: Played) -> Result | None:
         if not decided:
             return None
     if ending.method is Method.CONCESSION and winner is not None:
-        rules = game.format
-        army, _ = conceded_army(game, winner.other)
-        won_cp, won_apd = rules.concession(rules, cp[winner], apd[winner], army)
-        cp, apd = put((0, 0), winner, won_cp), put((0, 0), winner, won_apd)
+        cp, apd = conceded_scores(game, winner, cp, apd)
     return Result(
         winner=winner,
         method=ending.method,

@@ -77,7 +77,7 @@ ROUNDS: tuple[tuple[Plan, Plan, Plan], ...] = (
     (
         Plan("assassination", 1, True, "p2", "overturn"),
         Plan("scenario", 1, False, "p1"),
-        Plan("concession", 0, True, "p1"),
+        Plan("concession", 0, True, "p1", "dispute"),  # TS8 in the editor too
     ),
     (
         Plan("scenario", 1, True, "p2"),

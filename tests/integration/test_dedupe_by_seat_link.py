@@ -94,4 +94,3 @@ async def test_a_command_sent_again_after_the_swap_is_still_a_duplicate(
         assert room.game.pregame.done
     finally:
         await restarted.close()
-

@@ -151,7 +151,7 @@ async def _check_season(http: httpx.AsyncClient, event_id: str) -> None:
 
 @pytest.mark.parametrize("pregame", PREGAME.values(), ids=PREGAME.keys())
 @pytest.mark.parametrize("day", DAYS.values(), ids=DAYS.keys())
-async def test_an_event_day_agrees_on_every_surface__TS9_ST1_RP2_RP3_RP7(
+async def test_an_event_day_agrees_on_every_surface__TS8_TS9_ST1_RP2_RP3_RP7(
     server: RunningServer, phone: PhoneFactory, fake_time: FakeTime, day: Day, pregame: bool
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:

@@ -12,6 +12,8 @@ from app.domain import commands as c
 from app.domain.clock import Side, each
 from app.domain.errors import NotFound
 from app.domain.game import Game
+from app.domain.method import Method
+from app.domain.result import conceded_scores
 from app.domain.time_moved_rules import SettleTimeMoved
 from app.tables.warmachine import seating, time_moved
 from app.tables.warmachine.codec import TableCommand, table_command_from_wire
@@ -45,13 +47,15 @@ def detail(table_id: str, game: Game, _now_ms: int) -> dict[str, Any]:
     result the table's reports and ending make (the EO's editor opens with it)."""
     ending = game.ending
     first = seating.first_seat(game)
+    result = game.result()  # its CP once there is one, as the phones show (TS8)
+    cp = game.control_points if result is None else result.control_points
     return {
         "id": table_id,
         "names": list(game.setup.names),
         "first": side_name(first),
         "player_clock_ms": game.setup.player_clock_ms,
         "disputed": disputed_words(game),
-        "control_points": list(seating.in_seat_order(game, game.control_points)),
+        "control_points": list(seating.in_seat_order(game, cp)),
         "ending": None
         if ending is None
         else {
@@ -85,10 +89,13 @@ def _prefill(game: Game) -> dict[str, Any] | None:
         chosen = game.pregame.in_play_order(game.pregame.lists)
         lists = (lists[0] or chosen[0] or "", lists[1] or chosen[1] or "")
     apd = each(reports, lambda r: r.army_points_destroyed if r else 0)
+    cp = game.control_points
+    if ending.method is Method.CONCESSION and winner is not None:  # TS8, as the phones show
+        cp, apd = conceded_scores(game, winner, cp, apd)
     return {
         "winner": _seat_name(game, winner),
         "method": ending.method.value,
-        "control_points": list(seating.in_seat_order(game, game.control_points)),
+        "control_points": list(seating.in_seat_order(game, cp)),
         "army_points_destroyed": list(seating.in_seat_order(game, apd)),
         "lists": list(seating.in_seat_order(game, lists)),
     }
