@@ -260,6 +260,7 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
             "name": event.name,
             "format": event.format_id,
             "format_name": get_format(event.format_id).name,
+            "tie_word": get_format(event.format_id).tie_word,  # IG2014: "Draw"
             # DC8: a table the EO pauses in a round plays on at its end, not a tie.
             "eo_pause_plays_on": eo_pause_plays_on(get_format(event.format_id)),
             "points": event.points,

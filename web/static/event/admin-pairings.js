@@ -77,7 +77,7 @@ export function pairingRow(round, p, status) {
   if (!p.p2) {
     resultCell.append(el("span", { class: "muted", text: "Bye (win)" }));
   } else if (p.result) {
-    resultCell.append(DC.resultText(p.result, names));
+    resultCell.append(DC.resultText(p.result, names, S.view.event.tie_word));
     if (p.result.by === "eo") resultCell.append(el("span", { class: "tag eo", title: "Entered by the EO" + (p.result.reason ? ": " + p.result.reason : ""), text: "EO" }));
     if (p.result.correction) resultCell.append(el("span", { class: "tag corrected", title: "Corrected by the EO: " + p.result.correction.reason, text: "corrected" }));
   } else if (status === "disputed") {
@@ -324,7 +324,7 @@ function sameResult(result, body) {
 export function resultQuestion(p, body, status) {
   const names = [p.p1.name, p.p2.name];
   const live = !p.result && LIVE_WORDS[status] !== undefined;
-  const now = p.result ? DC.resultText(p.result, names) : "no result yet; the game is " + (LIVE_WORDS[status] || NO_RESULT_WORDS[status] || DC.statusLabel(status).toLowerCase());
+  const now = p.result ? DC.resultText(p.result, names, S.view.event.tie_word) : "no result yet; the game is " + (LIVE_WORDS[status] || NO_RESULT_WORDS[status] || DC.statusLabel(status).toLowerCase());
   const items = [];
   if (S.view.event.lists > 1) names.forEach((n, i) => items.push(n + "'s list: " + (body.lists[i] || "none")));
   if (body.reason) items.push("Reason: " + body.reason);
@@ -333,7 +333,7 @@ export function resultQuestion(p, body, status) {
     lines: [
       names[0] + " v " + names[1] + ".",
       "Now: " + now + ".",
-      "After: " + DC.resultText(body, names) + ".",
+      "After: " + DC.resultText(body, names, S.view.event.tie_word) + ".",
       live ? "The game at table " + p.table + " ends now on both phones, " + names[0] + "'s and " + names[1] + "'s: its clocks stop." : null,
       p.result ? "Both phones show the correction, and the standings follow it." : "The result stands at once: both phones show it.",
     ].filter(Boolean),

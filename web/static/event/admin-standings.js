@@ -70,7 +70,7 @@ export function describe(a) {
       if (a.words) return what + tableLabel(a.table) + ": " + a.words;
       const found = findTable(a.table);
       const names = found ? [found.pairing.p1.name, found.pairing.p2 ? found.pairing.p2.name : ""] : ["", ""];
-      return what + tableLabel(a.table) + ": " + DC.resultText(a.result, names);
+      return what + tableLabel(a.table) + ": " + DC.resultText(a.result, names, S.view.event.tie_word);
     }
     case "table_adjust_clock": {
       const d = a.detail || {};

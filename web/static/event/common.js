@@ -127,8 +127,9 @@ export function setStatusBadge(node, status) {
   node.className = node.className.replace(/\bst-\S+/g, "").trim() + " st-" + status;
 }
 
-// A recorded result in words, by the players' names (in seat order).
-export function resultText(result, names) {
+// A recorded result in words, by the players' names (in seat order); a tie in the
+// format's own word (the event view's tie_word: IG2014's is "Draw").
+export function resultText(result, names, tieWord) {
   if (!result) return "";
   const cp = result.control_points || [0, 0];
   const apd = result.army_points_destroyed || [0, 0];
@@ -137,7 +138,7 @@ export function resultText(result, names) {
     const who = names[result.winner === "p1" ? 0 : 1] || "An unnamed player";
     return who + " wins · " + score;
   }
-  return "Tie · " + score;
+  return (tieWord || "Tie") + " · " + score;
 }
 
 // ---------------------------------------------------------------- busy actions

@@ -111,7 +111,7 @@ function renderPairings() {
       player
         ? el("td", null, el("a", { class: "plain", href: sheetHref(player.id), text: player.name }), p.paired_down === player.id ? el("span", { class: "tag down", title: "Paired down", text: "↓" }) : null)
         : el("td", { class: "muted", text: "Bye" });
-    let result = p.p2 ? (p.result ? DC.resultText(p.result, names) : "—") : "Bye (win)";
+    let result = p.p2 ? (p.result ? DC.resultText(p.result, names, S.view.event.tie_word) : "—") : "Bye (win)";
     if (p.result && p.result.correction) result += " (corrected by the EO: " + p.result.correction.reason + ")";
     body.append(
       el(

@@ -44,14 +44,17 @@ function render(sheet) {
   if (rows.length) {
     const count = (word) => rows.filter((r) => r.result === word).length;
     const wins = count("Win") + count("Bye");
-    const record = wins + "–" + count("Loss") + (count("Tie") ? "–" + count("Tie") : "");
+    // A tie in the format's own word (IG2014: "Draw"), as each row says it.
+    const tieWord = rows.some((r) => r.result === "Draw") ? "Draw" : "Tie";
+    const ties = count(tieWord);
+    const record = wins + "–" + count("Loss") + (ties ? "–" + ties : "");
     const sum = (key) => rows.reduce((total, r) => total + (Number(r[key]) || 0), 0);
     foot.append(
       el(
         "tr",
         null,
         el("th", { scope: "row", colspan: "3", text: "Total" }),
-        el("td", { text: record + (count("Tie") ? " (W–L–T)" : " (W–L)") }),
+        el("td", { text: record + (ties ? " (W–L–" + tieWord.charAt(0) + ")" : " (W–L)") }),
         el("td", { class: "num", text: String(sum("control_points")) }),
         el("td", { class: "num", text: String(sum("army_points_destroyed")) })
       )
