@@ -115,6 +115,7 @@ def _new_event_choices() -> dict[str, Any]:
         "roster_help": ROSTER_HELP,
         "lists_help": LISTS_HELP,
         "variant_formats": [f.id for f in FORMATS.values() if f.variants],
+        "round_variant_formats": [f.id for f in FORMATS.values() if f.round_variants],
         "format_list_rules": format_list_rules(),
     }
 

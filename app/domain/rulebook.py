@@ -153,6 +153,9 @@ class Ruleset(Generic[G]):
     tournament: str = "warmachine"
     #: The event variants an EO may choose (`app.domain.variants`), none by default.
     variants: tuple[str, ...] = ()
+    #: Steamroller's Number of Rounds and Standings variants (fixed rounds, Cut to Top, a
+    #: standings order): False where the format's events run by its own document alone.
+    round_variants: bool = True
     #: The common event paths its events do not take, each with the reason (none).
     event_refusals: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     #: TS8: a concession gives the winner half the conceding player's starting army as

@@ -13,7 +13,7 @@ from app.domain.army_lists import ListChecks, check_length, list_texts, tidy
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import ListRule, get_format
 from app.domain.prizes import painting_category
-from app.domain.rankings import get_ranking
+from app.domain.rankings import BASELINE, get_ranking
 from app.domain.tournament import RoundPlan
 from app.events.base import EventSpec, list_policy
 from app.events.book import EventBook
@@ -119,6 +119,12 @@ class Registration:
             raise BadInput(
                 f"Cut to Top X takes any X from 2 to the number of players "
                 f"({self.players_per_event} at most)"
+            )
+        varied = spec.fixed_rounds, spec.cut_to_top, spec.standings != BASELINE.id
+        if not fmt.round_variants and any(varied):
+            raise BadInput(
+                f"{fmt.name} events run by its own document: its round counts and final "
+                "standings, with no fixed round count, Cut to Top or standings variant"
             )
         RoundPlan(rounds=spec.fixed_rounds, cut_to_top=spec.cut_to_top)
         ranking = get_ranking(spec.standings)

@@ -219,6 +219,9 @@ IG2014: Ruleset[Game] = Ruleset(
     prizes=PLACES,
     player_clock_minutes=PLAYER_CLOCK,
     default_points=50,
+    # "All Iron Gauntlet qualifiers will be run in accordance with the rules in this
+    # document": its own round counts and Final Standings (TP, SoS, CP, APD) only.
+    round_variants=False,
     deployment=("pre_deployment", "deployment", "advance_deployment"),
     clock_out_claim=False,
     pause_warnings_lose=2,

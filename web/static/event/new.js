@@ -81,15 +81,29 @@ function setupForm() {
     });
   }
 
+  // Steamroller's round and standings variants, only for the formats that take them
+  // (an Iron Gauntlet qualifier runs by its own document): a disabled field is not sent.
+  function onRoundVariants() {
+    ["round-variants", "standings-field"].forEach((id) => {
+      const box = document.getElementById(id);
+      if (!box) return;
+      const on = (box.getAttribute("data-formats") || "").split(" ").indexOf(format.value) >= 0;
+      box.hidden = !on;
+      box.querySelectorAll("input, select").forEach((field) => (field.disabled = !on));
+    });
+  }
+
   format.addEventListener("change", () => {
     onFormat(null);
     onRoster();
     onGame();
     onVariants();
+    onRoundVariants();
   });
   onRoster();
   onGame();
   onVariants();
+  onRoundVariants();
 
   form.addEventListener("submit", () => {
     const button = document.getElementById("create-event");
