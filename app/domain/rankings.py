@@ -149,15 +149,43 @@ def finals_placings(players: Sequence[PlayerRecord], finals: Finals, places: int
     return placed[:places]
 
 
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """RP1 Cut to Top [X], made: the first round only the kept players played, and who."""
+
+    round: int
+    kept: frozenset[str]
+
+
+def after_cut(
+    rows: Sequence[Standing],
+    players: Sequence[PlayerRecord],
+    cut: Cut,
+    keys: tuple[str, ...],
+    tp: Mapping[str, int] = SR2019_TP,
+) -> list[Standing]:
+    """RP1: "only the standings of the top X players can change": the kept players by
+    their standings now, then everyone else as they stood when the cut was made (their
+    SoS no longer moves with their opponents' later games)."""
+    then = [replace(p, rounds=tuple(r for r in p.rounds if r.round < cut.round)) for p in players]
+    top = [row for row in rows if row.player_id in cut.kept]
+    rest = [row for row in standings(then, tp, keys) if row.player_id not in cut.kept]
+    return rank_rows(top, keys) + rank_rows(rest, keys, first=len(top) + 1)
+
+
 def ranked(
     players: Sequence[PlayerRecord],
     ranking: Ranking = BASELINE,
     tp: Mapping[str, int] = SR2019_TP,
     finals: Finals | None = None,
+    cut: Cut | None = None,
 ) -> list[Standing]:
     """ST1/ST2: the standings by the event's variant. Finals Tables: once the finals
-    are played, their places come first and the rest follow by `rest_keys`."""
+    are played, their places come first and the rest follow by `rest_keys`. After a
+    Cut to Top (RP1), only the kept players' standings move (`after_cut`)."""
     rows = standings(players, tp, ranking.keys)
+    if cut is not None:
+        rows = after_cut(rows, players, cut, ranking.keys, tp)
     placed = finals_placings(players, finals, ranking.finals_places) if finals else []
     if not placed:
         return rows

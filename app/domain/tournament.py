@@ -13,7 +13,14 @@ from app.domain.errors import BadInput, RuleError
 from app.domain.rulebook import RoundEndCall, Ruleset
 from app.domain.rulesets.shared import PLAY_ON_MS, round_end_with_pause_exception
 from app.domain.scenarios import G
-from app.domain.standings import SR2019_TP, Outcome, PlayerRecord, RoundRecord, standings
+from app.domain.standings import (
+    SR2019_TP,
+    ST1_KEYS,
+    Outcome,
+    PlayerRecord,
+    RoundRecord,
+    standings,
+)
 
 #: SR2019 bye: 1 TP and 3 CP (APD is half the event's point size, rounded up).
 BYE_TP = 1
@@ -97,17 +104,21 @@ def undefeated(players: Sequence[PlayerRecord]) -> list[PlayerRecord]:
 
 
 def cut_to_top(
-    players: Sequence[PlayerRecord], x: int, tp: Mapping[str, int] = SR2019_TP
+    players: Sequence[PlayerRecord],
+    x: int,
+    tp: Mapping[str, int] = SR2019_TP,
+    keys: tuple[str, ...] = ST1_KEYS,
 ) -> list[str] | None:
     """Cut to Top [X], checked at the end of each round: once X or fewer players are
-    undefeated, only the top X by the final standings play the remaining rounds.
+    undefeated, only the top X by the final standings play the remaining rounds ("Use
+    the Final Standings rules to determine the top X players": the event's, `keys`).
 
     Returns their ids when the cut applies now, else None. The EO cuts only once
     per event: the caller stops asking once it has applied a cut.
     """
     if x < 2:
         raise BadInput("Cut to Top needs at least the top 2 players")
-    active = [s for s in standings(players, tp) if not s.dropped]
+    active = [s for s in standings(players, tp, keys) if not s.dropped]
     if len(active) <= x or len(undefeated(players)) > x:
         return None
     return [s.player_id for s in active[:x]]

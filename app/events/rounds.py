@@ -32,7 +32,7 @@ from app.events.base import (
 )
 from app.events.book import EventBook
 from app.events.pregame import Pregame
-from app.events.results import Results
+from app.events.results import Results, event_ranking
 from app.events.round_clock import RoundClock
 from app.store.models import EventRecord, PlayerEntry, RoundEntry
 from app.tables.hub import TableHub
@@ -147,7 +147,9 @@ class Rounds:
         """RP1: the players the cut keeps, when it is due now (else None)."""
         if event.cut_to_top is None or event.cut_done or not played:
             return None
-        return cut_to_top(self.results.player_records(event.id), event.cut_to_top)
+        records = self.results.player_records(event.id)
+        tp, keys = get_format(event.format_id).tp, event_ranking(event).keys
+        return cut_to_top(records, event.cut_to_top, tp, keys)
 
     def pair_next(self, event_id: str, scenario: str | None = None) -> RoundEntry:
         """Draft the next round: scenario (RP4), pairings (RP2/RP3) and their tables."""
