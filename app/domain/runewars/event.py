@@ -26,7 +26,7 @@ from app.domain.runewars.rules import (
     round_minutes,
     season,
 )
-from app.domain.runewars.standings import Entrant, Played, Standing, standings
+from app.domain.runewars.standings import Entrant, Played, Standing, cut_standings, standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +91,9 @@ class RwEvent:
         return self.rounds[-1] if self.rounds else None
 
     def standings(self) -> list[Standing]:
-        return standings(self.players)
+        """ST5, and after a cut its players first, by how far they got (RP6): the
+        elimination's winner is the standings' first, as `winner` names them."""
+        return cut_standings(self.players, self.cut_to)
 
     @property
     def over(self) -> bool:
@@ -167,7 +169,8 @@ def drop(event: RwEvent, player_id: str) -> RwEvent:
     current = event.current
     if player_id in event.cut_to and (current is None or current.stage is Stage.SWISS):
         kept = [i for i in event.cut_to if i != player_id]
-        rest = [s.player_id for s in event.standings() if not s.dropped]
+        # "the next highest ranking player": by the Swiss standings (no game since).
+        rest = [s.player_id for s in standings(event.players) if not s.dropped]
         incoming = next(i for i in rest if i not in kept)
         return replace(event, cut_to=tuple(i for i in rest if i in {*kept, incoming}))
     if current is not None and current.stage is Stage.ELIMINATION:

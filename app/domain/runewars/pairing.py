@@ -31,7 +31,11 @@ def swiss(players: Sequence[Entrant], round_number: int, rng: random.Random) -> 
         if round_number == 1:
             bye = rng.choice(active).id
         else:
-            ranked = [s.player_id for s in standings(active)]
+            # "the lowest ranked player who has not yet received a bye": ranked by the
+            # standings as published, every player in them (a dropped opponent still
+            # counts in strength of schedule), then chosen among those still playing.
+            playing = {p.id for p in active}
+            ranked = [s.player_id for s in standings(players) if s.player_id in playing]
             fresh = {p.id for p in active if not p.had_bye}
             bye = next((i for i in reversed(ranked) if i in fresh), ranked[-1])
         active = [p for p in active if p.id != bye]

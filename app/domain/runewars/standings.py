@@ -1,10 +1,11 @@
 """ST5: a Runewars player's games and the standings: tournament points, then cumulative
-margin of victory, then strength of schedule, then a random draw fixed once."""
+margin of victory, then strength of schedule, then a random draw fixed once; after a cut
+(RP6), the cut's players first, by how far they got in the single elimination."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from app.domain.errors import BadInput
@@ -124,6 +125,46 @@ def standings(players: Sequence[Entrant]) -> list[Standing]:
         Standing(n, p.id, p.name, p.tp, p.mov, strength_of_schedule(p, everyone), p.dropped)
         for n, p in enumerate(keyed, start=1)
     ]
+
+
+def cut_standings(players: Sequence[Entrant], cut_to: Sequence[str]) -> list[Standing]:
+    """RP6/ST5: the standings of an event with a cut (`cut_to`: the cut's players, best
+    seed first); without one, the plain standings.
+
+    The regulations: "Tournament Points ... At the end of a tournament, the player with
+    the most tournament points wins the tournament. In the case of a larger event, they
+    are instead used to determine who makes the cut to elimination rounds"; "At the end of
+    Swiss rounds, the winner of the tournament is the player with most tournament points
+    unless there are single elimination rounds"; and in those "the winner of each pairing
+    remains in the tournament and the losing player is eliminated and dropped from the
+    tournament ... until only one player remains and is named the winner". So TP do not
+    order the cut's players: they come first, by how far they got (elimination games won,
+    a bye included; one still in ahead of one out after as many wins): the winner, the
+    final's loser, then the semi-final's losers and so on. The document does not order
+    players eliminated in the same round: they keep their Swiss order, the cut's seeding
+    ("entered into the top 4 as fourth place"). The players not cut, "dropped" at the cut
+    ("all other players are dropped"), follow in their Swiss order: the standings of the
+    Swiss games alone. Each row still shows the player's totals, every game counted."""
+    if not cut_to:
+        return standings(players)
+    everyone = {p.id: p for p in players}
+    seeds = {player_id: n for n, player_id in enumerate(cut_to)}
+    if len(seeds) != len(cut_to) or not seeds.keys() <= everyone.keys():
+        raise BadInput("the cut names a player twice or one not in the event")
+
+    def how_far(player_id: str) -> tuple[int, bool, int]:
+        player = everyone[player_id]
+        games = [g for g in player.games if g.stage is Stage.ELIMINATION]
+        out = player.dropped or any(not g.won for g in games)
+        return -sum(g.won for g in games), out, seeds[player_id]
+
+    swiss_only = [
+        replace(p, games=tuple(g for g in p.games if g.stage is Stage.SWISS)) for p in players
+    ]
+    rest = [s.player_id for s in standings(swiss_only) if s.player_id not in seeds]
+    rows = {s.player_id: s for s in standings(players)}
+    order = [*sorted(cut_to, key=how_far), *rest]
+    return [replace(rows[player_id], rank=n) for n, player_id in enumerate(order, start=1)]
 
 
 def export_csv(rows: Sequence[Standing]) -> str:
