@@ -588,6 +588,17 @@ def test_enemy_objective_destroyed_scores_for_the_owners_opponent_once__TS2() ->
     assert game.control_points == (1, 1)
 
 
+def test_enemy_objective_removed_from_play_scores_as_destroyed__TS2() -> None:
+    # SR2019 (and M&C): "Enemy Objective: Destroyed/Removed from Play = 1 CP (once per
+    # objective)". IG2014's own rule (only the attacker who destroys it) is in test_ig2014.
+    table = table_at(2, P2, "bunkers")
+    game = table.tap(score=c.Scoring(removed=frozenset({"objective-p1"})))
+    assert game.control_points == (0, 1)
+    assert game.objectives_destroyed == frozenset({"objective-p1"})
+    with pytest.raises(RuleError, match="once per objective"):
+        table.tap(score=c.Scoring(destroyed=frozenset({"objective-p1"})))
+
+
 def test_either_player_can_be_credited_for_an_element__TS2() -> None:
     """Per "a player earns", the sheet names who controls each element."""
     table = table_at(3, P1, "recon-ii")

@@ -25,10 +25,17 @@ def held(
 
 
 def objectives_fallen(
-    scenario: Scenario[G], scoring: c.Scoring, already: frozenset[str], names: tuple[str, str]
+    scenario: Scenario[G],
+    scoring: c.Scoring,
+    already: frozenset[str],
+    names: tuple[str, str],
+    removed_scores: bool = False,
 ) -> tuple[BySide[int], frozenset[str]]:
     """Each enemy objective the opponent destroyed scores its CP once for that opponent;
-    one removed otherwise is gone without scoring. Returns (CP gained, now destroyed)."""
+    one removed otherwise is gone without scoring, unless `removed_scores` (SR2019, M&C:
+    "Enemy Objective: Destroyed/Removed from Play = 1 CP"; IG2014: "Only the player who
+    made the attack ... that destroys an objective ... earns the corresponding control
+    points"). Returns (CP gained, now destroyed)."""
     gained: BySide[int] = (0, 0)
     destroyed = set(already)
     both = scoring.destroyed & scoring.removed
@@ -41,7 +48,7 @@ def objectives_fallen(
         if objective_id in destroyed:
             raise RuleError(f"{element.named(names)} was already scored (once per objective)")
         destroyed.add(objective_id)
-        if objective_id in scoring.destroyed:
+        if removed_scores or objective_id in scoring.destroyed:
             owner = element.owner if element.owner is not None else Side.P1
             gained = put(gained, owner.other, gained[owner.other] + element.control_cp)
     return gained, frozenset(destroyed)

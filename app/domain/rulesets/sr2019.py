@@ -107,7 +107,7 @@ def lead_of(rules: VictoryTerms, cp: tuple[int, int]) -> Side | None:
 
 def score_sheet(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozenset[str]]:
     """TS2: 1 CP for each zone or flag a player controls, 1 for each enemy objective
-    destroyed (once). Nothing is dominated in Steamroller."""
+    destroyed or removed from play (once). Nothing is dominated in Steamroller."""
     if scoring.dominate:
         raise BadInput(f"{game.format.name} scores control only: nothing is dominated")
     gained: BySide[int] = (0, 0)
@@ -115,7 +115,7 @@ def score_sheet(game: Game, scoring: c.Scoring) -> tuple[tuple[int, int], frozen
         element = held(game.scenario, element_id, game.names)
         gained = put(gained, side, gained[side] + element.control_cp)
     fallen, destroyed = objectives_fallen(
-        game.scenario, scoring, game.objectives_destroyed, game.names
+        game.scenario, scoring, game.objectives_destroyed, game.names, removed_scores=True
     )
     return added(added(game.control_points, gained), fallen), destroyed
 
