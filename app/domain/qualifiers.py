@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from bisect import bisect_left
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.domain.errors import BadInput
@@ -35,6 +36,19 @@ def qp_2019(rank: int) -> int:
     """ST4 2019: an IGQ's QPs for a final standing. The chart says nothing of ties:
     players the standings cannot part share their place, and each earns its QPs."""
     return QP_2019.get(rank, 0)
+
+
+def eligible_places(
+    standings: Iterable[tuple[int, str]], disqualified: Collection[str]
+) -> dict[str, int]:
+    """Each eligible player's place by their final standing ((rank, player id) pairs),
+    the disqualified passed over: "Disqualified players are not eligible for any awards
+    or prizes" (ST3), nor QPs (ST4). As with the prizes, a disqualified player's place goes
+    to the next eligible player and every place after it moves up; players who share a
+    rank still share their place (1, 2, 2, 4). A disqualified player has no place."""
+    eligible = [(rank, player) for rank, player in standings if player not in disqualified]
+    ranks = sorted(rank for rank, _ in eligible)
+    return {player: bisect_left(ranks, rank) + 1 for rank, player in eligible}
 
 
 def field_note(players: int) -> str | None:

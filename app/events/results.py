@@ -3,7 +3,7 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from app.domain import commands as c
@@ -12,6 +12,7 @@ from app.domain.clock import Side
 from app.domain.errors import RuleError
 from app.domain.formats import get_format
 from app.domain.method import Method
+from app.domain.qualifiers import eligible_places
 from app.domain.rankings import Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
@@ -124,16 +125,29 @@ def finals_of(event: EventRecord, rounds: Sequence[RoundEntry], players: int) ->
     return Finals(last.number, tuple((p1, p2) for _, p1, p2 in tables[: ranking.finals_tables]))
 
 
+def disqualified_ids(entries: Iterable[PlayerEntry]) -> frozenset[str]:
+    """The players the EO disqualified (ST3: not eligible for any award or prize)."""
+    return frozenset(p.id for p in entries if p.disqualified)
+
+
 def event_standings(
-    event: EventRecord, rounds: Sequence[RoundEntry], records: Sequence[PlayerRecord]
+    event: EventRecord,
+    rounds: Sequence[RoundEntry],
+    records: Sequence[PlayerRecord],
+    disqualified: Collection[str],
 ) -> list[Standing]:
     """The ruleset's order (ST1), or the variant the EO chose at creation (ST2), with a
-    qualifier's points for each standing (ST4)."""
+    qualifier's points for each standing (ST4). A disqualified player keeps their standing
+    but earns no QPs: their place passes down to the next eligible player, as a prize's
+    does (ST3); the standings' order is unchanged."""
     rules = get_format(event.format_id)
     ranking = event_ranking(event)
     finals = finals_of(event, rounds, len(records))
     rows = ranked(records, ranking, tp=rules.tp, finals=finals)
-    return [replace(r, qualifier_points=rules.qualifier_points_for(r.rank)) for r in rows]
+    places = eligible_places(((r.rank, r.player_id) for r in rows), disqualified)
+    qp = {player: rules.qualifier_points_for(place) for player, place in places.items()}
+    none = 0 if rules.qualifier_points else None  # a disqualified player's (not a qualifier)
+    return [replace(r, qualifier_points=qp.get(r.player_id, none)) for r in rows]
 
 
 def event_ranking(event: EventRecord) -> Ranking:
@@ -191,8 +205,11 @@ class Results:
         return records_of(event, entries, self.book.rounds(event_id), self._results(event_id))
 
     def standings(self, event_id: str) -> list[Standing]:
-        event = self.book.event(event_id)
-        return event_standings(event, self.book.rounds(event_id), self.player_records(event_id))
+        event, entries = self.book.event(event_id), self.book.players(event_id)
+        records = self.records(event_id, entries)
+        return event_standings(
+            event, self.book.rounds(event_id), records, disqualified_ids(entries)
+        )
 
     def tie_word(self, event_id: str) -> str:
         """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""

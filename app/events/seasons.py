@@ -20,41 +20,14 @@ from app.domain.formats import get_format
 from app.events.base import EventSpec
 from app.events.book import EventBook
 from app.events.registration import Registration
-from app.events.results import Results
+from app.events.results import Results, disqualified_ids
+from app.events.season_events import HeldEvent, held_over, row_view
+from app.events.season_events import event_view as event_view  # season_reports reads it here
 from app.store.models import EventRecord
 from app.store.models_season import SeasonEvent, SeasonRecord, SeasonStore
 from app.store.repository import Store
 from app.tables.hub import new_id, new_token
 from app.tables.timesource import TimeSource
-
-
-@dataclass(frozen=True, slots=True)
-class HeldEvent:
-    """One of the season's events as the season reads it."""
-
-    event: EventRecord
-    over: bool
-    #: When its last round's last game ended (None: not over yet).
-    finished_ms: int | None
-    #: (final standing, player) of its whole field, once over.
-    ranked: tuple[tuple[int, q.Entry], ...]
-    #: When the keeper recorded its top three's report as sent (None: not yet).
-    reported_ms: int | None = None
-
-    @property
-    def top_three(self) -> tuple[tuple[int, q.Entry], ...]:
-        return tuple((rank, e) for rank, e in self.ranked if rank <= 3)
-
-    def report(self, now_ms: int) -> str | None:
-        """Where its report stands (`q.report_standing`); None while it is not over."""
-        if self.finished_ms is None:
-            return None
-        return q.report_standing(self.finished_ms, self.reported_ms, now_ms)
-
-    def earns_qp(self, now_ms: int) -> bool:
-        """Over, and reported on time or still within its 14 days (ST4)."""
-        standing = self.report(now_ms)
-        return standing is not None and q.report_counts(standing)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,11 +147,9 @@ class Seasons:
         event = self.book.event(event_id)
         if not self.results.event_over(event_id):
             return HeldEvent(event, False, None, (), reported_ms)
-        ranked = tuple(
-            (s.rank, q.Entry(event_id, s.player_id, s.name))
-            for s in self.results.standings(event_id)
-        )
-        return HeldEvent(event, True, self._finished_ms(event_id), ranked, reported_ms)
+        standings = self.results.standings(event_id)
+        out = disqualified_ids(self.book.players(event_id))  # ST3: their places pass down
+        return held_over(event, self._finished_ms(event_id), standings, out, reported_ms)
 
     def awards(self, held: Sequence[HeldEvent]) -> list[q.Award]:
         """The QPs of the events that earn them: reported on time, or still within their
@@ -258,7 +229,7 @@ class Seasons:
             "qualifying_qp": q.QUALIFYING_QP,
             "final_event_id": season.final_event_id,
             "events": [event_view(h, self.time.now_ms(), igq) for h in held],
-            "players": [_row_view(r) for r in rows],
+            "players": [row_view(r) for r in rows],
             "qualified": sum(1 for r in rows if r.qualified),
             "distinct_players": distinct,
             "minimum_distinct": q.MASTERS_QUALIFIER_MINIMUM,
@@ -329,9 +300,9 @@ class Seasons:
         field: list[tuple[str, int | None]] = []
         for place in range(1, places + 1):
             for h in held:
-                for rank, entry in h.ranked:
+                for at, entry in h.placed:  # a disqualified player has no place
                     who = q.identity_of(entry, identities)[0]
-                    if rank == place and who not in taken:
+                    if at == place and who not in taken:
                         taken.add(who)
                         field.append((entry.name, None))
         return field
@@ -358,38 +329,3 @@ class Seasons:
         field = q.parse_qp_list(text)
         self.seed_players(event_id, list(field))
         return len(field)
-
-
-def event_view(held: HeldEvent, now_ms: int, igq: bool = True) -> dict[str, Any]:
-    """`igq`: an Iron Gauntlet qualifier, noted when its field is under the sanctioned
-    minimum (a Masters tournament's qualifier is not: the qualifiers count together), and
-    where its report stands (`report`: None while it is not over, or not an IGQ)."""
-    event = held.event
-    return {
-        "id": event.id,
-        "name": event.name,
-        "format": get_format(event.format_id).name,
-        "over": held.over,
-        "finished_ms": held.finished_ms,
-        "report_due_ms": None if held.finished_ms is None else q.report_due_ms(held.finished_ms),
-        "reported_ms": held.reported_ms,
-        "report": held.report(now_ms) if igq else None,
-        "players": len(held.ranked),
-        "field_note": q.field_note(len(held.ranked)) if held.over and igq else None,
-        "top_three": [
-            {"rank": rank, "name": e.name, "qp": q.qp_2019(rank)} for rank, e in held.top_three
-        ],
-    }
-
-
-def _row_view(row: q.SeasonRow) -> dict[str, Any]:
-    return {
-        "name": row.name,
-        "qp": row.qp,
-        "qualified": row.qualified,
-        "confirmed": row.confirmed,
-        "events": [
-            {"event_id": a.entry.event_id, "event": a.event_name, "rank": a.rank, "qp": a.qp}
-            for a in row.awards
-        ],
-    }
