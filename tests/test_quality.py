@@ -30,4 +30,3 @@ def test_ruff_is_clean() -> None:
 def test_mypy_strict_on_app() -> None:
     done = _run(sys.executable, "-m", "mypy", "--strict", "app")
     assert done.returncode == 0, done.stdout + done.stderr
-

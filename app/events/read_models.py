@@ -16,18 +16,20 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from app.domain import variants
 from app.domain.errors import NotFound
-from app.domain.formats import get_format, scenario_name
+from app.domain.formats import MINUTE_MS, get_format, scenario_name
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import eo_pause_plays_on
 from app.domain.variants import names as variant_names
-from app.events.base import list_policy, pairings_of
+from app.events.base import event_clock_ms, event_variants, list_policy, pairings_of
 from app.events.book import ChangeListener, EventBook
 from app.events.dashboard import Dashboards, summary
 from app.events.event_lists import made_public
 from app.events.results import (
     complete,
+    disqualified_ids,
     event_standings,
     over,
     plan_of,
@@ -122,7 +124,8 @@ class ReadModels:
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
                 if room is not None and row.p2 is not None and round_gate.first_known(room):
                     firsts[row.table_id] = seating.first_player(room.game, (row.p1, row.p2))
-        ranked = [asdict(s) for s in event_standings(data.event, data.rounds, data.records)]
+        out = disqualified_ids(data.players)  # ST3/ST4: no QPs for a disqualified player
+        ranked = [asdict(s) for s in event_standings(data.event, data.rounds, data.records, out)]
         return {
             admin: _event_view(data, (statuses, firsts), ranked, admin) for admin in (False, True)
         }
@@ -251,6 +254,28 @@ def _list_rules(event: EventRecord) -> dict[str, Any]:
     }
 
 
+def _minutes(ms: int) -> int | float:
+    return ms // MINUTE_MS if ms % MINUTE_MS == 0 else ms / MINUTE_MS
+
+
+def _timing(event: EventRecord) -> dict[str, Any]:
+    """How the event's tables are timed, as the tables start: "clock" (each player's
+    chess clock: the EO's minutes or the format's, DC4), "classic" (DC10: a round timer,
+    no player clock) or "untimed" (No Time Limits); and the round's length from the
+    last table's deployment (both player clocks, or the round time; None: no end)."""
+    fmt = get_format(event.format_id)
+    chosen = variants.parse(event_variants(event), fmt.variants, fmt.name)
+    player_ms = event_clock_ms(event)
+    round_ms = variants.round_end_ms(0, event.points, chosen, player_ms)
+    untimed = "untimed" if round_ms is None else "classic"
+    timing = "clock" if chosen.timing is None else untimed
+    return {
+        "timing": timing,
+        "player_clock_minutes": _minutes(player_ms) if timing == "clock" else None,
+        "round_minutes": None if round_ms is None else _minutes(round_ms),
+    }
+
+
 def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool) -> View:
     event, players, rounds = data.event, data.players, data.rounds
     planned = plan_of(event).round_limit(max(len(players), 2)) if players or rounds else None
@@ -265,6 +290,8 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
             "eo_pause_plays_on": eo_pause_plays_on(get_format(event.format_id)),
             "points": event.points,
             "clock_minutes": event.clock_minutes,
+            # The clocks the tables really start with (one source for every page).
+            **_timing(event),
             "lists": event.lists,
             "fixed_rounds": event.fixed_rounds,
             "cut_to_top": event.cut_to_top,

@@ -301,9 +301,7 @@ async def test_a_pregame_replays_with_the_servers_rolls_and_the_seats_it_settled
     assert pregame is not None and pregame.winner is not None
     winner = room.actor_for(("p1", "p2")[pregame.winner])
     await room.apply(winner, "w", 1, c.ChooseOrder(first=False))
-    await room.apply(
-        room.actor_for(("p1", "p2")[pregame.winner]), "w", 2, c.ChooseEdge(swap=True)
-    )
+    await room.apply(room.actor_for(("p1", "p2")[pregame.winner]), "w", 2, c.ChooseEdge(swap=True))
     assert room.game.pregame is not None and room.game.pregame.done
     first_seat = "p2" if room.game.pregame.swapped else "p1"
     assert room.actor_for(first_seat) is Side.P1

@@ -3,8 +3,9 @@
 // player — and a change of the field while a round is a draft says what it did to it.
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
+import { roundEndWords } from "./admin-round.js";
 import { startWords } from "./start-words.js";
-import { $, S, api, base, current, format, load, run, toast } from "./admin-state.js";
+import { $, S, api, base, current, load, run, toast } from "./admin-state.js";
 
 const CALL_WORDS = {
   tie: "declared a tie (the game ends now; CP stand as they are)",
@@ -16,24 +17,14 @@ function tableLine(p) {
   return "Table " + p.table + " · " + p.p1.name + " vs " + p.p2.name;
 }
 
-function playerMinutes() {
-  const f = format();
-  return f ? f.player_clock_minutes[String(S.view.event.points)] : null;
-}
-
 export async function startRound() {
   const r = current();
   if (!r) return;
   const tables = r.pairings.filter((p) => p.p2);
   const byes = r.pairings.filter((p) => !p.p2);
-  const minutes = playerMinutes();
-  const ends = minutes ? DC.timeOfDay(DC.time.now() + 2 * minutes * 60000) : null;
   const ok = await ask({
     title: "Start round " + r.number + "?",
-    lines: [
-      startWords(S.view.event, tables.length),
-      ends ? "The round ends " + 2 * minutes + " minutes (both player clocks) after the last table begins deployment: about " + ends + " at the earliest." : "The round's end is set from both player clocks.",
-    ],
+    lines: [startWords(S.view.event, tables.length), roundEndWords(S.view.event, DC.time.now())],
     items: tables.map(tableLine).concat(byes.map((p) => "Bye: " + p.p1.name)),
     note: "This cannot be undone: once started, the round cannot be paired again or discarded.",
     confirm: "Start round " + r.number,

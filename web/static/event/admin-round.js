@@ -6,11 +6,11 @@ import { startWords } from "./start-words.js";
 
 export function renderHead() {
   const ev = S.view.event;
-  const f = format();
-  const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
   const bits = [ev.format_name, ev.points + " pts"];
-  const classic = (ev.variants || []).some((v) => v.startsWith("Classic") || v === "No Time Limits");
-  if (minutes && !classic) bits.push(minutes + " min per player");
+  // The clock the tables really start with, as the server states it (the EO's own
+  // minutes or the format's): a player clock, or DC10's round timer.
+  if (ev.timing === "clock" && ev.player_clock_minutes) bits.push(ev.player_clock_minutes + " min per player");
+  else if (ev.timing === "classic" && ev.round_minutes) bits.push(ev.round_minutes + " min round timer");
   bits.push(ev.lists === 1 ? "1 list" : ev.lists + " lists");
   const roundsText = (n) => (n === 1 ? "1 round" : n + " rounds");
   if (ev.fixed_rounds) bits.push(roundsText(ev.fixed_rounds) + " (fixed)");
@@ -21,6 +21,19 @@ export function renderHead() {
   DC.setText($("event-meta"), bits.join(" · "));
   DC.setText($("event-name"), ev.name);
   document.title = ev.name + " — EO admin · Deathclock";
+}
+
+// How long a round of the event runs, in words, as the server states it for the
+// event's tables: both player clocks (DC4), the round time under Classic Turn Timing
+// (DC10), or no expected end (No Time Limits). `from`: the earliest moment the last
+// table may begin deployment (now, when starting), or null.
+export function roundEndWords(ev, from) {
+  if (ev.timing === "untimed") return "No Time Limits: the round has no expected end; each game is played to its finish.";
+  const minutes = ev.round_minutes;
+  if (!minutes) return "The round's end is set once every table has begun deployment.";
+  const why = ev.timing === "classic" ? "the round time under Classic Turn Timing" : "both player clocks, " + ev.player_clock_minutes + " min each";
+  const at = from === null ? "" : ": about " + DC.timeOfDay(from + minutes * 60000) + " at the earliest";
+  return "The round ends " + minutes + " minutes (" + why + ") after the last table begins deployment" + at + ".";
 }
 
 export function roundState() {
@@ -85,11 +98,8 @@ export function renderRound() {
   $("draft-controls").hidden = state !== "draft";
   if (state === "draft") {
     DC.setText($("start-round"), "Start round " + r.number);
-    const f = format();
-    const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
     const count = r.pairings.filter((p) => p.p2).length;
-    const end = minutes ? " The round ends " + DC.longClock(2 * minutes * 60000) + " later." : "";
-    DC.setText($("start-hint"), startWords(ev, count) + end);
+    DC.setText($("start-hint"), startWords(ev, count) + " " + roundEndWords(ev, null));
     const options = [];
     r.pairings.forEach((p) => {
       const where = p.p2 ? "T" + p.table : "Bye";

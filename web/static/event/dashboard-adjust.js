@@ -5,19 +5,11 @@ import { ask } from "./confirm.js";
 import { command, showCardError } from "./dashboard-command.js";
 import { S, el, liveRemaining, orderWord } from "./dashboard-state.js";
 
-let formats = null;
-
-// The event's player clock in ms (null until the formats are read).
+// The event's player clock in ms, as the server states it: the clock the tables start
+// with (the EO's own minutes, or the format's for the points); null: none known.
 export function playerClockMs() {
-  const ev = S.event;
-  if (!ev || !formats) return null;
-  const f = formats.find((x) => x.id === ev.format);
-  const minutes = f ? f.player_clock_minutes[String(ev.points)] : null;
+  const minutes = S.event ? S.event.player_clock_minutes : null;
   return minutes ? minutes * 60000 : null;
-}
-
-async function loadFormats() {
-  if (!formats) formats = await DC.api("GET", "/api/formats");
 }
 
 export function buildAdjustForm(p, refs) {
@@ -52,11 +44,6 @@ async function submitAdjust(p, refs, form) {
   if (ms === null) {
     showCardError(entry, "Enter the time left as m:ss, e.g. 12:30.");
     return;
-  }
-  try {
-    await loadFormats();
-  } catch (e) {
-    /* the server still checks the bound */
   }
   const limit = playerClockMs();
   if (limit !== null && ms > limit) {
@@ -103,14 +90,8 @@ export function openAdjust(tableId) {
   const side = row && row.running === "p2" ? "p2" : "p1";
   refs.adjSide.value = side;
   refs.adjTime.value = row ? DC.clock(liveRemaining(row, side === "p2" ? 1 : 0)) : "";
-  refs.adjHint.textContent = "";
-  loadFormats().then(
-    () => {
-      const limit = playerClockMs();
-      if (limit !== null) refs.adjHint.textContent = "0:00 to " + DC.clock(limit) + " (the player clock).";
-    },
-    () => {}
-  );
+  const limit = playerClockMs();
+  refs.adjHint.textContent = limit === null ? "" : "0:00 to " + DC.clock(limit) + " (the player clock).";
   form.hidden = false;
   refs.adjTime.focus();
   refs.adjTime.select();
