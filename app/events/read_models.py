@@ -29,7 +29,6 @@ from app.events.dashboard import Dashboards, summary
 from app.events.event_lists import made_public
 from app.events.results import (
     complete,
-    disqualified_ids,
     event_standings,
     over,
     plan_of,
@@ -124,8 +123,9 @@ class ReadModels:
                 statuses[row.table_id] = "bye" if room is None else table_status(room.game)
                 if room is not None and row.p2 is not None and round_gate.first_known(room):
                     firsts[row.table_id] = seating.first_player(room.game, (row.p1, row.p2))
-        out = disqualified_ids(data.players)  # ST3/ST4: no QPs for a disqualified player
-        ranked = [asdict(s) for s in event_standings(data.event, data.rounds, data.records, out)]
+        # The players: their disqualifications (ST3/ST4) and a Cut to Top (RP1).
+        standing = event_standings(data.event, data.rounds, data.records, data.players)
+        ranked = [asdict(s) for s in standing]
         return {
             admin: _event_view(data, (statuses, firsts), ranked, admin) for admin in (False, True)
         }

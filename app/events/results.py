@@ -3,7 +3,7 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from app.domain import commands as c
@@ -13,7 +13,7 @@ from app.domain.errors import RuleError
 from app.domain.formats import get_format
 from app.domain.method import Method
 from app.domain.qualifiers import eligible_places
-from app.domain.rankings import Finals, Ranking, get_ranking, ranked
+from app.domain.rankings import Cut, Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import PairingRow, pairings_of
@@ -130,20 +130,35 @@ def disqualified_ids(entries: Iterable[PlayerEntry]) -> frozenset[str]:
     return frozenset(p.id for p in entries if p.disqualified)
 
 
+def cut_of(
+    event: EventRecord, players: Iterable[PlayerEntry], records: Sequence[PlayerRecord]
+) -> Cut | None:
+    """RP1: the Cut to Top made in this event, if any: who it kept, and the first round
+    only they played (the round after the last one a player left out played)."""
+    if not event.cut_done:
+        return None
+    kept = frozenset(p.id for p in players if not p.cut)
+    played = [r.round for p in records if p.id not in kept for r in p.rounds]
+    return Cut(round=max(played) + 1, kept=kept) if played else None
+
+
 def event_standings(
     event: EventRecord,
     rounds: Sequence[RoundEntry],
     records: Sequence[PlayerRecord],
-    disqualified: Collection[str],
+    players: Sequence[PlayerEntry],
 ) -> list[Standing]:
     """The ruleset's order (ST1), or the variant the EO chose at creation (ST2), with a
     qualifier's points for each standing (ST4). A disqualified player keeps their standing
     but earns no QPs: their place passes down to the next eligible player, as a prize's
-    does (ST3); the standings' order is unchanged."""
+    does (ST3); the standings' order is unchanged. After a Cut to Top only the kept
+    players' standings move (RP1)."""
     rules = get_format(event.format_id)
     ranking = event_ranking(event)
     finals = finals_of(event, rounds, len(records))
-    rows = ranked(records, ranking, tp=rules.tp, finals=finals)
+    cut = cut_of(event, players, records)
+    rows = ranked(records, ranking, tp=rules.tp, finals=finals, cut=cut)
+    disqualified = disqualified_ids(players)
     places = eligible_places(((r.rank, r.player_id) for r in rows), disqualified)
     qp = {player: rules.qualifier_points_for(place) for player, place in places.items()}
     none = 0 if rules.qualifier_points else None  # a disqualified player's (not a qualifier)
@@ -207,9 +222,7 @@ class Results:
     def standings(self, event_id: str) -> list[Standing]:
         event, entries = self.book.event(event_id), self.book.players(event_id)
         records = self.records(event_id, entries)
-        return event_standings(
-            event, self.book.rounds(event_id), records, disqualified_ids(entries)
-        )
+        return event_standings(event, self.book.rounds(event_id), records, entries)
 
     def tie_word(self, event_id: str) -> str:
         """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""

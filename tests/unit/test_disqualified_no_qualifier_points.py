@@ -9,7 +9,7 @@ from app.domain import qualifiers as q
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
 from app.events.results import event_standings
 from app.events.season_events import event_view, held_over
-from app.store.models import EventRecord
+from app.store.models import EventRecord, PlayerEntry
 
 W, L = Outcome.WIN, Outcome.LOSS
 
@@ -60,23 +60,30 @@ def _records() -> list[PlayerRecord]:
     ]
 
 
+def _entries(disqualified: set[str]) -> list[PlayerEntry]:
+    return [
+        PlayerEntry(id=pid, event_id="e1", name=pid, disqualified=pid in disqualified)
+        for pid in "ABCD"
+    ]
+
+
 def test_a_disqualified_player_keeps_their_standing_with_no_qps_2014__ST3_ST4() -> None:
     event = _event("ig2014")
-    before = event_standings(event, [], _records(), set())
+    before = event_standings(event, [], _records(), _entries(set()))
     assert [(s.name, s.rank, s.qualifier_points) for s in before] == [
         ("A", 1, 10),
         ("B", 2, 8),
         ("C", 3, 6),
         ("D", 4, 4),
     ]
-    after = event_standings(event, [], _records(), {"A"})
+    after = event_standings(event, [], _records(), _entries({"A"}))
     assert [(s.name, s.rank, s.qualifier_points) for s in after] == [
         ("A", 1, 0),
         ("B", 2, 10),
         ("C", 3, 8),
         ("D", 4, 6),  # dropped, not disqualified: D keeps their QPs
     ]
-    not_a_qualifier = event_standings(_event("masters2019"), [], _records(), {"A"})
+    not_a_qualifier = event_standings(_event("masters2019"), [], _records(), _entries({"A"}))
     assert [s.qualifier_points for s in not_a_qualifier] == [None, None, None, None]
 
 
