@@ -29,9 +29,6 @@ TIMING_TABLE: tuple[tuple[int, int, int, int], ...] = (
     (200, 200, 20, 5),
 )
 
-#: DC10: turn extensions are for events of this many points or more.
-EXTENSIONS_FROM_POINTS = 50
-
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -64,7 +61,10 @@ class TimingPolicy:
                 f"{sizes[index]} points (sizes: {', '.join(map(str, sizes))})"
             )
         _, round_min, turn_min, extension_min = TIMING_TABLE[shifted]
-        allowed = self.extensions and points >= EXTENSIONS_FROM_POINTS
+        # "In events with a point size of 50 or greater" (the table's "–" below it), and a
+        # variant's "extension length of an event one point size higher" (or lower) is the
+        # shifted row's: Casual Time Limits at 25 points has 50's 5-minute extension.
+        allowed = self.extensions
         return Timing(
             round_min * MINUTE_MS, turn_min * MINUTE_MS, extension_min * MINUTE_MS if allowed else 0
         )

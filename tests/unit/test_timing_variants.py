@@ -70,8 +70,11 @@ def test_casual_relaxed_hardcore_frenzy_move_the_size__DC10(
 
 def test_extensions_only_from_fifty_points_and_not_with_no_extensions__DC10() -> None:
     assert classic(CLASSIC, points=25).game.timer.timing.extension_ms == 0  # type: ignore[union-attr]
-    # Casual at 25 points uses 50's times, but the event is under 50 points: no extension.
-    assert classic("classic_casual", points=25).game.timer.timing.extension_ms == 0  # type: ignore[union-attr]
+    # Casual: "Use the round time, turn time, and extension length of an event one point
+    # size higher": at 25 points, 50's 5-minute extension; Hardcore at 50, 25's none.
+    assert classic("classic_casual", points=25).game.timer.timing.extension_ms == 5 * MINUTE  # type: ignore[union-attr]
+    assert classic("classic_hardcore", points=50).game.timer.timing.extension_ms == 0  # type: ignore[union-attr]
+    assert classic("classic_relaxed", points=0).game.timer.timing.extension_ms == 5 * MINUTE  # type: ignore[union-attr]
     assert classic(CLASSIC, points=50).game.timer.timing.extension_ms == 5 * MINUTE  # type: ignore[union-attr]
     no_ext = classic("classic_no_extensions", points=75).game.timer
     assert no_ext is not None and no_ext.timing.extension_ms == 0
