@@ -255,8 +255,13 @@ def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(
 
     row.locator(f"#result-btn-{table['id']}").click()
     tid = table["id"]
-    expect(page.locator(f"#res-apd1-{tid}")).to_have_value("12")
+    # The result as the phones show it (TS8): the conceder 0 CP and 0 APD, the winner at
+    # least 3 CP and its own 40 APD (over half of a 75-point army); the reports above
+    # keep what each player reported.
+    expect(page.locator(f"#res-apd1-{tid}")).to_have_value("0")
     expect(page.locator(f"#res-apd2-{tid}")).to_have_value("40")
+    expect(page.locator(f"#res-cp1-{tid}")).to_have_value("0")
+    expect(page.locator(f"#res-cp2-{tid}")).to_have_value("3")
     expect(page.locator(f"#res-winner-p2-{tid}")).to_be_checked()  # P1 conceded
     editor = page.locator(f'[data-editor-for="{tid}"]')
     expect(editor.locator(".dispute-reason")).to_contain_text("I never conceded")
@@ -264,7 +269,7 @@ def test_a_disputed_table_shows_reasons_and_reports_and_the_editor_is_prefilled(
 
     # From the dashboard's "Result" link, the editor opens pre-filled too.
     linked = _admin(browser, f"{live_server}/e/{event.id}/admin?result={tid}#k={event.token}")
-    expect(linked.locator(f"#res-apd1-{tid}")).to_have_value("12")
+    expect(linked.locator(f"#res-apd1-{tid}")).to_have_value("0")
     expect(linked.locator(f"#res-apd2-{tid}")).to_have_value("40")
 
 
