@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+from collections.abc import Callable
 
 from app.domain.clock import Side
 from app.domain.runewars import commands as rc
@@ -26,9 +27,12 @@ def _policy(service: EventService, eid: str) -> Policy:
     return policy
 
 
-async def _round(service: EventService, policy: Policy, eid: str, mov_by: dict[str, int]) -> None:
-    """Pair and start a round; at each table the player named in `mov_by` destroys the
-    other's army and wins by that margin of victory (the organiser enters the scores)."""
+Winner = Callable[[tuple[str, str]], tuple[str, int]]
+
+
+async def _round(service: EventService, policy: Policy, eid: str, winner: Winner) -> None:
+    """Pair and start a round; at each table the player `winner` names destroys the
+    other's army and wins by its margin of victory (the organiser enters the scores)."""
     time = service.time
     assert isinstance(time, FakeTime)
     policy.pair_next(eid)
@@ -37,13 +41,20 @@ async def _round(service: EventService, policy: Policy, eid: str, mov_by: dict[s
         await play(room, time, random.Random(1), to_time=True)  # stops at game round 3
         game = room.game
         assert isinstance(game, RwGame)
-        won = next(n for n, who in enumerate(game.setup.names) if who in mov_by)
+        name, mov = winner(game.setup.names)
+        won = game.setup.names.index(name)
         loser = Side.P2 if won == 0 else Side.P1
         await room.apply(loser, "phone", 50, rc.ArmyDestroyed(loser))
         entries = [[200, 0], [200, 0]]
-        entries[1 - won] = [200 - mov_by[game.setup.names[won]], 0]
+        entries[1 - won] = [200 - mov, 0]
         await policy.enter_result(eid, room.table_id, {"entries": entries})
     policy.collect(eid)
+
+
+def _swiss(names: tuple[str, str]) -> tuple[str, int]:
+    """Ann wins by 160 (10 TP) whoever she plays; at the other table the first name in
+    the alphabet wins by 20 (6 TP): the pairing's draw decides nothing that matters."""
+    return ("Ann", 160) if "Ann" in names else (min(names), 20)
 
 
 async def test_the_final_s_winner_tops_the_standings_csv_and_page__ST5_RP6(
@@ -55,19 +66,20 @@ async def test_the_final_s_winner_tops_the_standings_csv_and_page__ST5_RP6(
     policy = _policy(service, eid)
     for name in ("Ann", "Bob", "Cal", "Dee"):
         policy.register(eid, name, 190)
-    # The Swiss round: whoever plays Ann or Bob loses; Ann wins by 160 (10 TP), Bob by 20.
-    await _round(service, policy, eid, {"Ann": 160, "Bob": 20})
-    assert [s.name for s in policy.standings(eid)][:2] == ["Ann", "Bob"]  # 10 TP, 6 TP
+    # The Swiss round: Ann first on 10 TP, the other table's winner second on 6.
+    await _round(service, policy, eid, _swiss)
+    first, second = [s.name for s in policy.standings(eid)][:2]
+    assert first == "Ann"
 
-    # The final (cut to Ann and Bob): Bob wins by 10, 6 TP to Ann's 5 (Ann 15, Bob 12).
-    await _round(service, policy, eid, {"Bob": 10})
+    # The final (cut to those two): the second wins by 10, 6 TP to Ann's 5 (15 and 12).
+    await _round(service, policy, eid, lambda names: (second, 10))
     state = policy.live(eid).state
     assert state.current is not None and state.current.stage is Stage.ELIMINATION
-    assert state.over and state.player(state.winner or "").name == "Bob"
+    assert state.over and state.player(state.winner or "").name == second
 
     rows = policy.standings(eid)
-    assert [(s.name, s.tp) for s in rows[:2]] == [("Bob", 12), ("Ann", 15)]
+    assert [(s.name, s.tp) for s in rows[:2]] == [(second, 12), ("Ann", 15)]
     exported = list(csv.DictReader(io.StringIO(policy.standings_csv(eid))))
-    assert [(r["rank"], r["name"]) for r in exported[:2]] == [("1", "Bob"), ("2", "Ann")]
+    assert [(r["rank"], r["name"]) for r in exported[:2]] == [("1", second), ("2", "Ann")]
     page = policy.view(eid, admin=False)
-    assert page["winner"] == page["standings"][0]["name"] == "Bob"
+    assert page["winner"] == page["standings"][0]["name"] == second
