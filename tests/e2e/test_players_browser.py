@@ -101,19 +101,26 @@ def _fits(page: Any) -> None:
 
 
 def _tap_until(p1: Any, p2: Any, phase: str) -> None:
-    """Tap the phones in turn (deployment, advance deployment, turns) up to `phase`."""
+    """Tap the phones in turn (deployment, advance deployment, turns) up to `phase`.
+
+    Before each tap both phones show the same phase and the one whose turn it is has its
+    tap ready (`can-tap`, nothing in flight): the tap goes to the right phone however late
+    the other phone hears of the last one."""
+    import re
+
     from playwright.sync_api import expect
 
     pages = {"p1": p1, "p2": p2}
     for _ in range(12):
-        if phase in p1.locator("#phase").inner_text():
+        now = p1.locator("#phase").inner_text()
+        expect(p2.locator("#phase")).to_have_text(now)
+        if phase in now:
             return
         first = p1.locator("#name-p1").inner_text()
-        active = "p1" if "— " + first in p1.locator("#phase").inner_text() else "p2"
-        page = pages[active]
-        before = p1.locator("#phase").inner_text()
+        page = pages["p1" if "— " + first in now else "p2"]
+        expect(page.locator("#tap")).to_have_class(re.compile(r"\bcan-tap\b"))
         page.locator("#tap").click()
-        expect(p1.locator("#phase")).not_to_have_text(before)
+        expect(p1.locator("#phase")).not_to_have_text(now)
     raise AssertionError(f"never reached {phase}")
 
 

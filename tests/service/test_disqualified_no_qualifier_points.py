@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.events.base import EventSpec, pairings_of
+from app.events.base import EventSpec
 from app.events.service import EventService
-from app.events.table_result import TableResult
-from app.tables.timesource import FakeTime
+from tests.service.by_strength import play_by_strength
 
 MIN = 60_000
 NAMES = ("Alice", "Bob", "Cara", "Dan")
@@ -22,7 +21,6 @@ async def _played(service: EventService, format_id: str, names: Sequence[str] = 
     """An event played to its end, the EO entering each result: the player named earlier
     wins, with more control points the stronger the winner (the standings follow the
     order of `names`)."""
-    time: FakeTime = service.time  # type: ignore[assignment]
     ig = format_id == "ig2014"
     event = service.registration.create_event(
         EventSpec(
@@ -36,23 +34,7 @@ async def _played(service: EventService, format_id: str, names: Sequence[str] = 
         service.registration.add_player(
             event.id, name, "Cygnar", "Caine\nStryker" if ig else "", painted=True
         )
-    strength = {p.id: names.index(p.name) for p in service.book.players(event.id)}
-    while not service.results.event_over(event.id):
-        entry = service.rounds.pair_next(event.id)
-        await service.rounds.start(event.id)
-        time.advance(90 * MIN)
-        for row in pairings_of(service.book.rounds(event.id)[entry.number - 1]):
-            if row.p2 is None or row.table_id is None:
-                continue
-            first_wins = strength[row.p1] < strength[row.p2]
-            winner_cp = 20 - min(strength[row.p1], strength[row.p2])
-            result = {
-                "winner": "p1" if first_wins else "p2",
-                "control_points": [winner_cp, 0] if first_wins else [0, winner_cp],
-                "army_points_destroyed": [40, 10] if first_wins else [10, 40],
-            }
-            await service.results.enter(event.id, row.table_id, TableResult.from_wire(result))
-            time.advance(MIN)
+    await play_by_strength(service, event.id, names)
     return event.id
 
 

@@ -18,10 +18,10 @@ from app.domain.qualifiers import DAY_MS, MASTERS_QUALIFIERS
 from app.events.base import EventSpec, pairings_of
 from app.events.seasons import FinalSpec
 from app.events.service import EventService
-from app.events.table_result import TableResult
 from app.store.repository import Store
 from app.tables.hub import TableHub
 from app.tables.timesource import FakeTime
+from tests.service.by_strength import play_by_strength
 
 MIN = 60_000
 POSTGRES_URL = os.environ.get("DEATHCLOCK_TEST_POSTGRES_URL")
@@ -37,28 +37,13 @@ async def play_event(
     """An event played to its end, the EO entering each result: the player named earlier
     in `players` wins, with more control points the stronger the winner (so the final
     standings follow the order given)."""
-    time: FakeTime = service.time  # type: ignore[assignment]
     lists = 2 if format_id == "masters2019" else None
     event = service.registration.create_event(
         EventSpec(name=name, format_id=format_id, lists=lists, fixed_rounds=rounds)
     )
     for player in players:
         service.registration.add_player(event.id, player)
-    strength = {p.id: players.index(p.name) for p in service.book.players(event.id)}
-    while not service.results.event_over(event.id):
-        entry = service.rounds.pair_next(event.id)
-        await service.rounds.start(event.id)
-        time.advance(90 * MIN)
-        for row in pairings_of(service.book.rounds(event.id)[entry.number - 1]):
-            if row.p2 is None or row.table_id is None:
-                continue
-            first_wins = strength[row.p1] < strength[row.p2]
-            winner_cp = 20 - min(strength[row.p1], strength[row.p2])
-            cp = [winner_cp, 0] if first_wins else [0, winner_cp]
-            result = {"winner": "p1" if first_wins else "p2", "control_points": cp}
-            result["army_points_destroyed"] = [40, 10] if first_wins else [10, 40]
-            await service.results.enter(event.id, row.table_id, TableResult.from_wire(result))
-            time.advance(MIN)
+    await play_by_strength(service, event.id, players)
     return event.id
 
 
