@@ -158,27 +158,55 @@ def _update(event: RwEvent, player: Entrant) -> RwEvent:
     return replace(event, players=tuple(player if p.id == player.id else p for p in event.players))
 
 
-def drop(event: RwEvent, player_id: str) -> RwEvent:
-    """RP6: a dropped player is not paired again. After the cut and before its first game,
-    the next-ranked player takes the place; during the elimination, the dropped player's
-    current opponent (or next, between rounds) has a bye."""
+def drop(event: RwEvent, player_id: str, *, cut_begun: bool = True) -> RwEvent:
+    """RP6: a dropped player is not paired again. After the cut and before its first game
+    (`cut_begun` False: the elimination's first round is paired, not started), the
+    next-ranked player takes the place, and that round is paired again; during the
+    elimination, the dropped player's current opponent (or next, between rounds) has a
+    bye."""
     player = event.player(player_id)
     if player.dropped:
         raise RuleError(f"{player.name} has already dropped")
     event = _update(event, replace(player, dropped=True))
     current = event.current
     if player_id in event.cut_to and (current is None or current.stage is Stage.SWISS):
-        kept = [i for i in event.cut_to if i != player_id]
-        # "the next highest ranking player": by the Swiss standings (no game since).
-        rest = [s.player_id for s in standings(event.players) if not s.dropped]
-        incoming = next(i for i in rest if i not in kept)
-        return replace(event, cut_to=tuple(i for i in rest if i in {*kept, incoming}))
+        return _next_into_cut(event, player_id)
+    if player_id in event.cut_to and not cut_begun and cut_unplayed(event):
+        # "If a player qualified for a standings-based cut drops from the tournament
+        # before any games are played during the next stage of the tournament, the next
+        # highest ranking player should be added to the cut as the lowest ranked player
+        # in the cut ... Then the organizer pairs all four players based on these new
+        # rankings."
+        assert current is not None
+        changed = _next_into_cut(event, player_id)
+        if changed.cut_to != event.cut_to:
+            play = replace(current, matches=tuple(pairing.first_elimination(changed.cut_to)))
+            return replace(changed, rounds=(*changed.rounds[:-1], play))
     if current is not None and current.stage is Stage.ELIMINATION:
         match = current.match_of(player_id)
         if match is not None and match.game not in current.results and match.b is not None:
             other = match.b if match.a == player_id else match.a
             return _bye_in(event, current, match, other)
     return event
+
+
+def _next_into_cut(event: RwEvent, player_id: str) -> RwEvent:
+    """The next highest ranking player, by the Swiss standings (no game since), takes
+    the dropped player's place in the cut as its lowest ranked (nobody left: as it was)."""
+    kept = [i for i in event.cut_to if i != player_id]
+    rest = [s.player_id for s in standings(event.players) if not s.dropped]
+    incoming = next((i for i in rest if i not in kept), None)
+    if incoming is None:
+        return event
+    return replace(event, cut_to=tuple(i for i in rest if i in {*kept, incoming}))
+
+
+def cut_unplayed(event: RwEvent) -> bool:
+    """The elimination's first round is paired and no game of it has a result."""
+    current = event.current
+    if current is None or current.stage is not Stage.ELIMINATION or current.results:
+        return False
+    return sum(r.stage is Stage.ELIMINATION for r in event.rounds) == 1
 
 
 def rejoin(event: RwEvent, player_id: str) -> RwEvent:

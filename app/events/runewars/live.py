@@ -81,9 +81,34 @@ class RunewarsEvent:
 
     # -- rounds -------------------------------------------------------------------
 
+    def cut_waits(self, player_id: str) -> bool:
+        """RP6: `player_id` is in the cut, whose first round is paired and not started:
+        no game of the elimination is played yet."""
+        state = self.state
+        if player_id not in state.cut_to or not ev.cut_unplayed(state):
+            return False
+        return all(waiting(room.meta, room.version) for room in self.rooms())
+
+    def drop_before_the_cut_plays(self, player_id: str) -> None:
+        """RP6: a cut player drops before any game of the elimination: the next-ranked
+        player comes into the cut and its first round is paired again, on new tables
+        (the round's tables, none started, are removed)."""
+        play = self.state.current
+        assert play is not None and self.cut_waits(player_id)
+        self.state = ev.drop(self.state, player_id, cut_begun=False)
+        for match in play.matches:
+            table_id = self.tables.pop((play.number, match.game), None)
+            if table_id is not None:
+                self.hub.discard(table_id)
+        self._open_tables()
+
     def pair_next(self) -> ev.RoundPlay:
         """The next round's pairings, each game on a table of its own."""
         self.state = ev.pair_next(self.state, self.rng)
+        return self._open_tables()
+
+    def _open_tables(self) -> ev.RoundPlay:
+        """The current round's games, each on a table of its own."""
         play = self.state.rounds[-1]
         games, wanted = [], []
         for match in play.matches:

@@ -160,6 +160,10 @@ class RunewarsTournament:
 
     async def drop(self, event_id: str, player_id: str) -> None:
         live = self.live(event_id)
+        if live.cut_waits(player_id):  # RP6: the next-ranked player takes the place
+            live.drop_before_the_cut_plays(player_id)
+            self._save(live, "drop", player=player_id, cut=list(live.state.cut_to))
+            return
         await live.drop(player_id)  # checked, and the open table conceded for them
         # What changed while the table was conceding stays: the drop goes on the stored event.
         fresh = self.live(event_id)
