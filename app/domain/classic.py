@@ -10,7 +10,15 @@ from __future__ import annotations
 from app.domain import commands as c
 from app.domain.errors import RuleError
 from app.domain.frozen import replace
-from app.domain.state import Game, Method, Phase, end_game, in_play, seat_of
+from app.domain.state import (
+    Game,
+    Method,
+    Phase,
+    end_by_victory_conditions,
+    end_game,
+    in_play,
+    seat_of,
+)
 from app.domain.turn_timing import TurnTimer
 
 _PLAYING = (Phase.PRE_DEPLOYMENT, Phase.DEPLOYMENT, Phase.ADVANCE_DEPLOYMENT, Phase.TURN)
@@ -69,11 +77,16 @@ def dice_down(game: Game, _actor: c.Actor, now_ms: int) -> Game:
 
 def _dice_down(game: Game, at_ms: int) -> Game:
     """The game ends; one last scenario scoring follows, as after an assassination, once
-    scoring has started. Without a winner, tiebreakers decide it, or (No Tiebreakers) it
-    is a tie."""
-    method = Method.TIEBREAKER if game.setup.rules.tiebreakers else Method.TIME
-    ended = end_game(game, method, None, at_ms)
+    scoring has started (`ending.final_scoring` then decides). Without a clear winner the
+    scenario's Victory Conditions decide it (TS4: most CP, then the game-end tiebreakers),
+    or (No Tiebreakers) it is a tie."""
     due = game.phase is Phase.TURN and game.scoring_due_at_mark
+    if not game.setup.rules.tiebreakers:
+        ended = end_game(game, Method.TIME, None, at_ms)
+    elif due:
+        ended = end_game(game, Method.TIEBREAKER, None, at_ms)  # until the last scoring
+    else:
+        ended = end_by_victory_conditions(game, at_ms)
     timer = game.timer
     if timer is not None:
         timer = replace(timer.stop(at_ms) if timer.running else timer, called=True)

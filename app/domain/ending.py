@@ -16,6 +16,7 @@ from app.domain.state import (
     Method,
     Phase,
     earned,
+    end_by_victory_conditions,
     end_game,
     in_play,
     score,
@@ -32,7 +33,9 @@ def caster_destroyed(game: Game, actor: c.Actor, cmd: c.CasterDestroyed, now_ms:
         lost = (False, False) if cmd.both else put(game.casters, seat, False)
         return replace(game, casters=lost)
     if cmd.both:
-        return replace(end_game(game, Method.TIEBREAKER, None, now_ms), casters=(False, False))
+        # TS6: "victory is determined using tiebreakers"; No Tiebreakers has none: a tie.
+        method = Method.TIEBREAKER if game.setup.rules.tiebreakers else Method.ASSASSINATION
+        return replace(end_game(game, method, None, now_ms), casters=(False, False))
     ended = end_game(game, Method.ASSASSINATION, seat.other, now_ms)
     return replace(
         ended, casters=put(game.casters, seat, False), final_scoring_due=game.scoring_due_at_mark
@@ -120,6 +123,11 @@ def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
     if ending is not None and ending.winner is None and winner is not None:
         # DC10: after dice down, a scenario victory in the last scoring is a clear winner.
         return replace(scored, ending=replace(ending, method=Method.SCENARIO, winner=winner))
+    called = game.timer is not None and game.timer.called
+    if ending is not None and ending.method is Method.TIEBREAKER and called:
+        # DC10: "If a game does not have a clear winner after dice down, refer to
+        # 'Victory Conditions' on the scenario sheet" (TS4).
+        return end_by_victory_conditions(scored, ending.at_ms)
     return scored
 
 

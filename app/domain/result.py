@@ -24,6 +24,9 @@ class Ending:
     method: Method
     winner: Side | None
     at_ms: int
+    #: The tiebreakers that decide it (TS4: a game end on equal CP, the scenario's own);
+    #: None: the format's, from the 1st.
+    tiebreakers: tuple[Tiebreaker, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,7 @@ def _tiebreak(
 
     Returns (winner, decided); not decided while a collected value is missing.
     """
-    for tiebreaker in game.format.tiebreakers:
+    for tiebreaker in chain(game):
         if tiebreaker is Tiebreaker.COLLECTED:
             if presence[0] is None or presence[1] is None:
                 return None, False
@@ -135,7 +138,7 @@ def tiebreak_steps(
     each with both players' values as the result has them (APD: what each suffered)."""
     apd = result.army_points_destroyed
     steps: list[tuple[Tiebreaker, tuple[int | None, int | None]]] = []
-    for tiebreaker in game.format.tiebreakers:
+    for tiebreaker in chain(game):
         values: tuple[int | None, int | None]
         if tiebreaker is Tiebreaker.COLLECTED:
             values = presence
@@ -166,7 +169,16 @@ def presence_may_decide(game: Played) -> bool:
     ending = game.ending
     if ending is None or ending.method is not Method.TIEBREAKER:
         return False
-    return Tiebreaker.COLLECTED in game.format.tiebreakers
+    return Tiebreaker.COLLECTED in chain(game)
+
+
+def chain(game: Played) -> tuple[Tiebreaker, ...]:
+    """The tiebreakers that decide this game, in order: the ending's own (TS4: a game
+    end on equal CP), else the format's."""
+    ending = game.ending
+    if ending is not None and ending.tiebreakers is not None:
+        return ending.tiebreakers
+    return game.format.tiebreakers
 
 
 def presence_needed(game: Played) -> bool:

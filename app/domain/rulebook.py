@@ -138,6 +138,10 @@ class Ruleset(Generic[G]):
     #: names none (None: the EO must choose, e.g. Masters' Dyad or Trinity).
     list_rules: tuple[ListRule, ...] = (ONE_LIST,)
     default_lists: int | None = 1
+    #: TS4: a game that ends with no winner at its fixed length or at dice down follows
+    #: the scenario's Victory Conditions: most CP wins by scenario, equal CP goes to these
+    #: tiebreakers (SR2019: the 3rd, then the 4th). None: the tiebreakers from the 1st.
+    game_end_tiebreakers: tuple[Tiebreaker, ...] | None = None
     #: ST3: the prizes an event of this format gives.
     prizes: tuple[Prize, ...] = SR2019_PRIZES
     #: Scenario packs (other rulesets' ids) the EO may choose a round's scenario from: the

@@ -317,6 +317,24 @@ def end_game(game: Game, method: Method, winner: Side | None, at_ms: int) -> Gam
     )
 
 
+def end_by_victory_conditions(game: Game, at_ms: int) -> Game:
+    """TS4, DC10: the game ends with no winner yet (the last turn, dice down), its CP as
+    scored. The scenario's Victory Conditions: the player with the most CP wins by
+    scenario; on equal CP the format's game-end tiebreakers decide (SR2019: the 3rd, then
+    the 4th). A format without them goes to its tiebreakers from the 1st. No Tiebreakers
+    ("This event does not use tiebreakers"): equal CP is a tie by the scenario."""
+    chain = game.format.game_end_tiebreakers
+    if chain is None:
+        return end_game(game, Method.TIEBREAKER, None, at_ms)
+    p1, p2 = game.control_points
+    if p1 != p2:
+        return end_game(game, Method.SCENARIO, Side.P1 if p1 > p2 else Side.P2, at_ms)
+    if not game.setup.rules.tiebreakers:
+        return end_game(game, Method.SCENARIO, None, at_ms)
+    ended = end_game(game, Method.TIEBREAKER, None, at_ms)
+    return replace(ended, ending=Ending(Method.TIEBREAKER, None, at_ms, chain))
+
+
 def seat_of(actor: c.Actor) -> Side:
     if not isinstance(actor, Side):
         raise NotYourSeat("only a player at the table can do that")

@@ -14,6 +14,7 @@ from app.domain.state import (
     Phase,
     Undo,
     earned,
+    end_by_victory_conditions,
     end_game,
     in_play,
     score,
@@ -96,9 +97,7 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
         ended = replace(game, undo=undo, **scored)
         if winner is not None:
             return end_game(ended, Method.SCENARIO, winner, now_ms)
-        leader = None if cp[0] == cp[1] else Side.P1 if cp[0] > cp[1] else Side.P2
-        method = Method.SCENARIO if leader is not None else Method.TIEBREAKER
-        return end_game(ended, method, leader, now_ms)
+        return end_by_victory_conditions(ended, now_ms)
     nxt = who.other
     turn = game.turn + 1 if nxt is Side.P1 else game.turn
     clock = game.clock.run(nxt, now_ms)

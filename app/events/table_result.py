@@ -14,7 +14,7 @@ from app.domain.game import Game, Result
 from app.domain.method import Method
 from app.domain.result import settled_result
 from app.tables.warmachine import seating
-from app.tables.warmachine.view import outcome_words
+from app.tables.warmachine.outcome import outcome_words
 
 By = Literal["players", "eo"]
 

@@ -837,9 +837,14 @@ def test_both_casters_destroyed_tiebreakers_decide__TS6() -> None:
 
 
 def tied_game(*, casters: tuple[bool, bool] = (True, True), cp: tuple[int, int] = (2, 2)) -> Table:
-    """A game ended at P2's turn 7 with no winner, then given the state to break."""
+    """A game the tiebreakers decide from the 1st (as when both casters fall at once),
+    given the state to break: a game ended at P2's turn 7 on equal CP, its ending taking
+    the format's whole chain instead of the scenario's game-end tiebreakers (TS4)."""
     table = play_to_the_end((2, 2))
-    table.game = replace(table.game, casters=casters, control_points=cp)
+    ending = table.game.ending
+    assert ending is not None and ending.tiebreakers is not None
+    ending = replace(ending, tiebreakers=None)
+    table.game = replace(table.game, casters=casters, control_points=cp, ending=ending)
     return table
 
 

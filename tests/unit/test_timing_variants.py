@@ -244,8 +244,9 @@ def test_eo_calls_dice_down_and_a_last_scoring_follows__DC10() -> None:
     table.do(P1, c.ReportGame(army_points_destroyed=20, scenario_presence=None, list_played="A"))
     table.do(P2, c.ReportGame(army_points_destroyed=30, scenario_presence=None, list_played="B"))
     result = table.game.result()
-    # Both casters remain; CP (the 2nd tiebreaker) decides.
-    assert result is not None and result.winner is P1 and result.method is Method.TIEBREAKER
+    # "If a game does not have a clear winner after dice down, refer to 'Victory
+    # Conditions'": the player with the most CP wins via scenario victory (TS4).
+    assert result is not None and result.winner is P1 and result.method is Method.SCENARIO
 
 
 def test_dice_down_at_the_round_clocks_end__DC10() -> None:

@@ -176,6 +176,11 @@ def steamroller(**changes: object) -> Ruleset[Game]:
             Tiebreaker.COLLECTED,
         ),
         collected="scenario presence",
+        # Each scenario's Victory Conditions: "If the game ends before a player wins via
+        # scenario or assassination victory, the player with the most control points wins
+        # via scenario victory. If the players are tied for control points when the game
+        # ends, use the 3rd tiebreaker ... and if necessary the 4th tiebreaker".
+        game_end_tiebreakers=(Tiebreaker.APD_SUFFERED, Tiebreaker.COLLECTED),
         concession=concession,
         tie_word="Tie",
         bye=bye,

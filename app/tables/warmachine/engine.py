@@ -18,8 +18,9 @@ from app.tables import snapshot
 from app.tables.engine import Engine, SeatNews, Tick, renamed
 from app.tables.flag_timer import flag_bound
 from app.tables.warmachine import codec, eo_table, seating, time_moved
+from app.tables.warmachine.outcome import outcome_words
 from app.tables.warmachine.pregame_view import own_choices, screens_to_refresh, side_for
-from app.tables.warmachine.view import game_view, outcome_words, table_info, table_summary
+from app.tables.warmachine.view import game_view, table_info, table_summary
 
 
 def decides(actor: str, game: warmachine.Game) -> bool:

@@ -12,7 +12,8 @@ from app.store.log_entry import LogEntry
 from app.tables.jsontext import loads
 from app.tables.replay import fold
 from app.tables.warmachine.codec import command_from_wire
-from app.tables.warmachine.view import METHOD_WORDS, side_name
+from app.tables.warmachine.outcome import METHOD_WORDS
+from app.tables.warmachine.view import side_name
 
 
 def story_steps(initial: Game, log: list[LogEntry]) -> list[Step]:

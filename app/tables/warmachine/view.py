@@ -22,6 +22,7 @@ from app.domain.rulebook import Tiebreaker
 from app.domain.scenarios import Element, table_plan
 from app.domain.tournament import eo_pause_plays_on
 from app.tables.warmachine import seating, time_moved
+from app.tables.warmachine.outcome import ending_words, outcome_words
 from app.tables.warmachine.pregame_view import pregame_prompt, pregame_view
 from app.tables.warmachine.timer_view import timer_view, variants_info
 from app.tables.warmachine.undo_view import undo_prompts, undo_view
@@ -113,26 +114,6 @@ def table_info(table_id: str, game: Game) -> dict[str, Any]:
     }
 
 
-#: How a game ended, in the players' words ("Ann wins by <words>").
-METHOD_WORDS = {
-    Method.SCENARIO: "scenario",
-    Method.ASSASSINATION: "assassination",
-    Method.CLOCK: "clock",
-    Method.CONCESSION: "concession",
-    Method.TIEBREAKER: "tiebreaker",
-    Method.TIME: "time",
-    Method.EO: "the organiser's decision",
-    Method.PAUSING: "a second warning for pausing the clock",
-    Method.DESTRUCTION: "no models left",
-}
-
-
-def outcome_words(winner: str | None, method: Method, tie_word: str) -> str:
-    """A result in words, by the winner's name: "Ann wins by assassination"."""
-    how = METHOD_WORDS.get(method, method.value)
-    return f"{tie_word} by {how}" if winner is None else f"{winner} wins by {how}"
-
-
 def _result(game: Game, result: Result | None) -> dict[str, Any] | None:
     if result is None:
         return None
@@ -164,14 +145,14 @@ def _conceded_army(game: Game, result: Result) -> dict[str, Any] | None:
 def _board_ending(game: Game, result: Result | None) -> dict[str, Any] | None:
     """How the game ended, for the EO's dashboard: its result once there is one (the
     EO's, who may have found for the other player, or the one the tiebreakers decided),
-    else the table's own ending; with its words by the winner's name."""
+    else the table's own ending in the phones' words (`outcome.ending_words`)."""
     ending = result or game.ending
     if ending is None:
         return None
     name = None if ending.winner is None else game.names[ending.winner]
     words = outcome_words(name, ending.method, game.format.tie_word)
-    if result is None and ending.method is Method.TIEBREAKER:
-        words = "Game over — tiebreakers decide"
+    if result is None:
+        words = ending_words(game) or words
     return {"method": ending.method.value, "winner": side_name(ending.winner), "words": words}
 
 
@@ -309,6 +290,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
             "method": ending.method.value,
             "winner": side_name(ending.winner),
             "at_ms": ending.at_ms,
+            "words": ending_words(game),
         },
         "final_scoring_due": game.final_scoring_due,
         "reports": [report_json(r) for r in game.reports],

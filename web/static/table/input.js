@@ -79,7 +79,9 @@ export async function onAction(action, button) {
         if (await ask("Both casters destroyed; the game goes on (No Assassination Victory). Record it?", "Both destroyed")) command("caster_destroyed", { both: true });
         break;
       }
-      if (await ask("Both casters destroyed at once: the game ends and tiebreakers decide. End the game?", "Both destroyed")) {
+      const noTiebreakers = !!(S.table && S.table.variants && S.table.variants.tiebreakers === false);
+      const then = noTiebreakers ? "the game ends as a " + tieWord().toLowerCase() + " (this event uses no tiebreakers)" : "the game ends and tiebreakers decide";
+      if (await ask("Both casters destroyed at once: " + then + ". End the game?", "Both destroyed")) {
         command("caster_destroyed", { both: true });
       }
       break;

@@ -220,9 +220,13 @@ export function endTurnLocal(n, q) {
   const winner = leader(n.control_points);
   if (winner) return endLocal(n, "scenario", winner, n.as_of_ms);
   if (n.last_turn) {
+    // TS4, as the server: "the player with the most control points wins via scenario
+    // victory"; equal CP goes to the 3rd tiebreaker, or (No Tiebreakers) is a tie.
     const cp = n.control_points;
     const lead = cp[0] === cp[1] ? null : cp[0] > cp[1] ? "p1" : "p2";
-    return endLocal(n, lead ? "scenario" : "tiebreaker", lead, n.as_of_ms);
+    const variants = (S.table && S.table.variants) || {};
+    const method = lead || variants.tiebreakers === false ? "scenario" : "tiebreaker";
+    return endLocal(n, method, lead, n.as_of_ms);
   }
   const next = other(who);
   if (next === "p1") n.turn += 1;

@@ -139,9 +139,14 @@ export function resultText(result) {
   return nameOf(result.winner) + " wins by " + methodText(result.method);
 }
 
-// How the game ended while its result waits for the reports.
+// How the game ended while its result waits for the reports: the server's words (what
+// decided it: the scenario's victory conditions at the game's end, the tiebreakers, a
+// tie without them); a phone that ended the game offline says less until it hears them.
 export function endingText(ending) {
-  if (ending.method === "time") return "Round time is up — the game is a " + tieWord().toLowerCase();
+  if (ending.words) return ending.words;
+  const tie = tieWord().toLowerCase();
+  if (ending.method === "time") return "Round time is up — the game is a " + tie;
+  if (!ending.winner && ending.method !== "tiebreaker") return "Game over — the game is a " + tie;
   if (!ending.winner) return "Game over — tiebreakers decide";
   return nameOf(ending.winner) + " wins by " + methodText(ending.method);
 }

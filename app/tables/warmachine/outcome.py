@@ -1,0 +1,92 @@
+"""How a game ended, in the players' words, one text for every screen: the phones, the
+EO's dashboard, the result's words.
+
+`ending_words` names what decided a game whose result still waits for the reports: the
+scenario's Victory Conditions at the game's end (TS4: most CP, then the 3rd and 4th
+tiebreakers), the tiebreakers from the 1st (both casters at once), a tie where the event
+uses no tiebreakers, or the round's time."""
+
+from __future__ import annotations
+
+from app.domain.game import Game, Method
+from app.domain.rulebook import Tiebreaker
+
+#: How a game ended, in the players' words ("Ann wins by <words>").
+METHOD_WORDS = {
+    Method.SCENARIO: "scenario",
+    Method.ASSASSINATION: "assassination",
+    Method.CLOCK: "clock",
+    Method.CONCESSION: "concession",
+    Method.TIEBREAKER: "tiebreaker",
+    Method.TIME: "time",
+    Method.EO: "the organiser's decision",
+    Method.PAUSING: "a second warning for pausing the clock",
+    Method.DESTRUCTION: "no models left",
+}
+
+_ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def outcome_words(winner: str | None, method: Method, tie_word: str) -> str:
+    """A result in words, by the winner's name: "Ann wins by assassination"."""
+    how = METHOD_WORDS.get(method, method.value)
+    return f"{tie_word} by {how}" if winner is None else f"{winner} wins by {how}"
+
+
+def ending_words(game: Game) -> str | None:
+    """How the game ended while its result waits for the reports (None: not over)."""
+    ending = game.ending
+    if ending is None:
+        return None
+    tie = game.format.tie_word.lower()
+    dice_down = game.timer is not None and game.timer.called
+    if ending.method is Method.TIME:
+        if dice_down:  # No Tiebreakers: "If time expires, the game is a tie."
+            return f"Dice down — no tiebreakers: the game is a {tie}"
+        return f"Round time is up — the game is a {tie}"
+    if ending.winner is not None:
+        text = outcome_words(game.names[ending.winner], ending.method, game.format.tie_word)
+        return text + " — most control points when the game ended" if _on_most_cp(game) else text
+    if ending.method is Method.SCENARIO:
+        return f"Game over — equal control points, no tiebreakers: the game is a {tie}"
+    if ending.method is Method.ASSASSINATION:
+        return f"Both casters destroyed — no tiebreakers: the game is a {tie}"
+    if ending.method is not Method.TIEBREAKER:
+        return outcome_words(None, ending.method, game.format.tie_word)
+    if game.final_scoring_due and dice_down:
+        return "Dice down — the last scoring, then the scenario's victory conditions decide"
+    if ending.tiebreakers:
+        return "Game over — equal control points: " + _steps(game, ending.tiebreakers)
+    return "Game over — tiebreakers decide"
+
+
+def _on_most_cp(game: Game) -> bool:
+    """A scenario win on most CP at the game's end (TS4), not on the scenario's own
+    victory (a lead of 5)."""
+    ending, rules = game.ending, game.format
+    if ending is None or ending.method is not Method.SCENARIO or ending.winner is None:
+        return False
+    if rules.game_end_tiebreakers is None or rules.victory_kind != "lead":
+        return False
+    p1, p2 = game.control_points
+    return abs(p1 - p2) < rules.victory_cp
+
+
+def _steps(game: Game, chain: tuple[Tiebreaker, ...]) -> str:
+    """ "the 3rd tiebreaker (army points destroyed) decides, then the 4th (scenario
+    presence)": the tiebreakers by their place in the format's order."""
+    order = game.format.tiebreakers
+    words = {
+        Tiebreaker.CASTERS: "casters remaining",
+        Tiebreaker.CONTROL_POINTS: "control points",
+        Tiebreaker.APD_SUFFERED: "army points destroyed",
+        Tiebreaker.COLLECTED: game.format.collected,
+    }
+    parts = []
+    for tiebreaker in chain:
+        place = order.index(tiebreaker) if tiebreaker in order else len(order)
+        ordinal = _ORDINALS[place] if place < len(_ORDINALS) else f"{place + 1}th"
+        parts.append((ordinal, words.get(tiebreaker, tiebreaker.value)))
+    first, *rest = parts
+    text = f"the {first[0]} tiebreaker ({first[1]}) decides"
+    return text + "".join(f", then the {o} ({w})" for o, w in rest)
