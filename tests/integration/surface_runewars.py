@@ -53,6 +53,13 @@ async def event_page(rnd: Round, key: Key) -> Reading:
     return _pairing(rnd, public, key) | {"totals": _totals(public["standings"], rnd.who(key))}
 
 
+async def tournament_page(rnd: Round, key: Key) -> Reading:
+    """The event's and the EO's pages as their script loads them (`/tournament`):
+    pairings, results (TP and MoV) and standings."""
+    view = await rnd.get(f"/api/events/{rnd.event_id}/tournament")
+    return _pairing(rnd, view, key) | {"totals": _totals(view["standings"], rnd.who(key))}
+
+
 async def admin_table_list(rnd: Round, key: Key) -> Reading:
     """The EO's page: the same pairings, as the EO's view lists them."""
     return _pairing(rnd, rnd.view, key)

@@ -198,3 +198,24 @@ async def table_log(rnd: Round, key: Key) -> Reading:
         if e["c"] == "record_result":
             reading["winner"] = winner_of(e, sides)
     return reading
+
+
+async def game_story(rnd: Round, key: Key) -> Reading:
+    """The game told again under the result (the table page's and the log page's chart):
+    its players, and the winner its words name ("Ann wins by scenario in Bob's turn 3"),
+    once the game is over."""
+    if not isinstance(key, int):
+        return {}
+    table = rnd.table(key)
+    story = await rnd.get(
+        f"/api/tables/{table['id']}/story",
+        headers={"X-Table-Token": token_of(table["links"]["watch"])},
+    )
+    if not isinstance(story, dict):
+        return {}
+    names = story["names"]
+    reading: Reading = {"players": tuple(sorted(names))}
+    decided = story["decided"]
+    if decided is not None and decided["winner"] is not None:
+        reading["winner"] = names[0 if decided["winner"] == "p1" else 1]
+    return reading

@@ -45,11 +45,13 @@ SURFACES: dict[str, Surface] = {
     "pairings CSV": event.pairings_csv,
     "table cards": tables.table_cards,
     "table log": tables.table_log,
+    "game story": tables.game_story,
 }
 
 #: Every surface of a Runewars event (its own policy's: no lists, CP or APD, but MoV).
 RUNEWARS_SURFACES: dict[str, Surface] = {
     "event page": runewars.event_page,
+    "tournament page": runewars.tournament_page,
     "admin table list": runewars.admin_table_list,
     "dashboard": runewars.dashboard,
     "result panel": runewars.result_panel,
