@@ -19,8 +19,10 @@ from app.api.page_templates import WEB, templates
 from app.api.rest import QuickGameIn, create_quick_game, links_of
 from app.domain.errors import RuleError
 from app.domain.formats import FORMATS
+from app.domain.game import Game
 from app.events.service import EventService
 from app.tables.room import TableRoom
+from app.tables.warmachine.view import elements_json
 
 router = APIRouter()
 
@@ -203,8 +205,12 @@ async def log_page(
         return _no_table(request, table_id, service)
     players = list(room.game.setup.names)  # the links' order; the log says who went first
     label = f"{_table_label(room, service)} · {' vs '.join(players)}"
+    # The scenario's elements, so that a scoring reads "Ann's objective", not its id.
+    elements = elements_json(room.game) if isinstance(room.game, Game) else []
     return templates.TemplateResponse(
-        request, "log.html", {"table_id": table_id, "table_label": label, "players": players}
+        request,
+        "log.html",
+        {"table_id": table_id, "table_label": label, "players": players, "elements": elements},
     )
 
 

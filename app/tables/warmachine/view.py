@@ -61,6 +61,14 @@ def _element(e: Element) -> dict[str, Any]:
     }
 
 
+def elements_json(game: Game) -> list[dict[str, Any]]:
+    """The scenario's elements as the table log names them: id, kind, words, owner."""
+    return [
+        {"id": e.id, "kind": e.kind.value, "name": element_name(e), "owner": side_name(e.owner)}
+        for e in game.scenario.elements
+    ]
+
+
 def table_info(table_id: str, game: Game) -> dict[str, Any]:
     setup = game.setup
     scenario = game.scenario

@@ -1,5 +1,6 @@
 // Table log: what the server recorded, readable for an EO settling a dispute.
 import { pregameEntry } from "./pregame-log.js";
+import { scoringWords } from "./log-scoring.js";
 import { $ } from "../lib/dom.js";
 import { showStory } from "./story.js";
 
@@ -39,12 +40,7 @@ function delta(ms) {
   return "+" + Math.floor(s / 60) + " min " + pad(Math.floor(s % 60)) + " s";
 }
 
-function scoring(sc) {
-  if (!sc) return "";
-  const parts = Object.entries(sc.control || {}).map(([el, s]) => el + " → " + side(s));
-  for (const el of sc.destroyed || []) parts.push(el + " destroyed");
-  return parts.length ? "scored: " + parts.join(", ") : "scored: nothing";
-}
+const scoring = (sc) => scoringWords(sc, side);
 
 // The slot a tap ends: each player's deployment, advance deployment, then turns.
 function slot(k) {
