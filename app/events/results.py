@@ -3,7 +3,7 @@ the EO's entry), the players' records, RP1's end of the event, and the EO's resu
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from app.domain import commands as c
@@ -205,6 +205,9 @@ class Results:
         self.hub = hub
         self.placement = placement
         self.tables = tables
+        #: A round paired and not started follows a result that moved in an earlier
+        #: round (RP1-RP3 on the standings as they now are): `Control.follow_draft`.
+        self.draft_follows: Callable[[str, str], None] = lambda _event_id, _why: None
 
     def _results(self, event_id: str) -> dict[str, TableResult]:
         """Recorded results by table: the EO's entry, else the players' confirmed one."""
@@ -302,4 +305,8 @@ class Results:
         with self.book.unit() as repo:
             repo.add(self.book.action(event_id, action, **detail))
         self.book.changed(event_id)
+        later = number < len(self.book.rounds(event_id))
+        if later and (before is None or before.winner != entered.winner):
+            table = room.meta.table_no if room.meta is not None else 0
+            self.draft_follows(event_id, f"round {number} table {table}'s result changed")
         return True

@@ -63,6 +63,7 @@ class EventService:
         self.pregame = pregame = Pregame(book, results)
         self.rounds = rounds = Rounds(book, hub, placement, time, rng, results, pregame, clock)
         self.control = control = Control(book, hub, time, rounds)
+        results.draft_follows = control.follow_draft
         #: The policies of formats whose events run by rules of their own (Runewars).
         self.tournaments = tournaments = Tournaments(book, hub, placement, time, rng)
         self.registration = Registration(book, hub, time, control, tournaments, players_per_event)
