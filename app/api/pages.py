@@ -207,10 +207,17 @@ async def log_page(
     label = f"{_table_label(room, service)} · {' vs '.join(players)}"
     # The scenario's elements, so that a scoring reads "Ann's objective", not its id.
     elements = elements_json(room.game) if isinstance(room.game, Game) else []
+    tie_word = room.game.format.tie_word if isinstance(room.game, Game) else "Tie"
     return templates.TemplateResponse(
         request,
         "log.html",
-        {"table_id": table_id, "table_label": label, "players": players, "elements": elements},
+        {
+            "table_id": table_id,
+            "table_label": label,
+            "players": players,
+            "elements": elements,
+            "tie_word": tie_word,
+        },
     )
 
 

@@ -85,7 +85,7 @@ export function pairingRow(round, p, status) {
   } else {
     resultCell.append(el("span", { class: "muted", text: "—" }));
   }
-  if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? "tie at the round's end" : call === "clock_out" ? "clock ran out" : "plays on past the round's end" }));
+  if (call) resultCell.append(el("span", { class: "tag call-" + call, text: call === "tie" ? (S.view.event.tie_word || "Tie").toLowerCase() + " at the round's end" : call === "clock_out" ? "clock ran out" : "plays on past the round's end" }));
 
   let action = null;
   if (p.table_id && round.started_ms !== null) {
@@ -228,7 +228,7 @@ export function resultEditor(round, p) {
       "fieldset",
       { class: "segmented" },
       el("legend", { text: "Winner" }),
-      el("div", { class: "seg-group" }, radio("p1", p.p1.name), radio("tie", "Tie"), radio("p2", p.p2.name))
+      el("div", { class: "seg-group" }, radio("p1", p.p1.name), radio("tie", S.view.event.tie_word || "Tie"), radio("p2", p.p2.name))
     ),
     el(
       "div",
@@ -294,7 +294,7 @@ const NO_RESULT_WORDS = {
 };
 
 function resultBody(p, draft) {
-  if (!draft.winner) throw new Error("Choose the winner, or Tie.");
+  if (!draft.winner) throw new Error("Choose the winner, or " + (S.view.event.tie_word || "Tie") + ".");
   const reason = String(draft.reason || "").trim();
   if (p.result && !reason) throw new Error("This result is settled: say why you correct it.");
   return {

@@ -61,7 +61,8 @@ export function describe(a) {
       const ties = calls.filter((c) => c === "tie").length;
       const on = calls.filter((c) => c === "play_on").length;
       const out = calls.length - ties - on;
-      return "Round " + a.round + " end: " + ties + " tie" + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out" : "");
+      const tie = (S.view.event.tie_word || "Tie").toLowerCase();
+      return "Round " + a.round + " end: " + ties + " " + tie + (ties === 1 ? "" : "s") + ", " + on + " playing on" + (out ? ", " + out + " clock out" : "");
     }
     case "enter_result":
     case "correct_result": {
@@ -92,6 +93,7 @@ export function describe(a) {
     case "cut_to_top":
       return "Cut to the top " + (a.keep ? a.keep.length : "") + " players";
     default:
+      if (a.action === "table_call_tie") return "Called a " + (S.view.event.tie_word || "Tie").toLowerCase() + " on " + tableLabel(a.table);
       if (ACTION_WORDS[a.action]) return ACTION_WORDS[a.action] + " " + tableLabel(a.table);
       return a.action.replace(/_/g, " ");
   }

@@ -306,7 +306,7 @@ export function drawCard(entry, row, toEnd, eo, round) {
   toggleClass(card, "cannot-finish", !!cannot);
   refs.finish.hidden = !cannot;
   const call = round && round.end_calls ? round.end_calls[pairing.table_id] : null;
-  setText(refs.call, call === "tie" ? "Round end: tie" : call === "play_on" ? "Round end: play on" : call === "clock_out" ? "Clock ran out" : call === "dice_down" ? "Dice down" : "");
+  setText(refs.call, call === "tie" ? "Round end: " + ((S.event && S.event.tie_word) || "Tie").toLowerCase() : call === "play_on" ? "Round end: play on" : call === "clock_out" ? "Clock ran out" : call === "dice_down" ? "Dice down" : "");
   refs.call.hidden = !call;
   if (refs.foot.hidden !== (!cannot && !call)) {
     refs.foot.hidden = !cannot && !call;

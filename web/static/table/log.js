@@ -12,6 +12,8 @@ const pad = (n, w) => String(n).padStart(w || 2, "0");
 const players = JSON.parse(document.body.getAttribute("data-players") || '["", ""]');
 const side = (s) => (s === "p1" ? walk.sides[0] : s === "p2" ? walk.sides[1] : String(s));
 const WHO = { eo: "EO", system: "Server" };
+// The format's word for a game nobody won (IG2014: "Draw").
+const tieWord = () => document.body.getAttribute("data-tie-word") || "Tie";
 const who = (by) => WHO[by] || side(by);
 // Where the game stood, as the server stored it with each entry (every log kept so far
 // tags the side: "P2's turn 3", "P1's deployment"): its side, and its words by name.
@@ -219,12 +221,12 @@ function describe(entries) {
         row.details = e.reason || "";
         break;
       case "call_tie":
-        row.what = "Round time: declared a tie";
+        row.what = "Round time: declared a " + tieWord().toLowerCase();
         running = null;
         break;
       case "record_result":
         row.what = "Result entered by the EO";
-        row.details = (e.winner ? side(e.winner) + " wins" : "tie") + ["p1", "p2"].map((s, i) =>
+        row.details = (e.winner ? side(e.winner) + " wins" : tieWord().toLowerCase()) + ["p1", "p2"].map((s, i) =>
           "; " + side(s) + " " + e.control_points[i] + " CP, " + e.army_points_destroyed[i] + " army points destroyed").join("") +
           (e.reason ? "; why: " + e.reason : "");
         running = null;
