@@ -28,12 +28,15 @@ async def test_the_organiser_judges_and_corrects_a_runewars_table__TS11_ST5(
         entries = {"entries": [[120, 10], [60, 0]]}
         assert (await put(entries, {})).status_code == 401
         assert (await put(entries, {"X-EO-Token": "wrong"})).status_code == 401
-        early = await put(entries)
-        assert early.status_code == 400 and "give the reason" in early.json()["detail"]
+        unstarted = await put(entries)  # RP4: not before the round starts
+        assert unstarted.status_code == 400
+        assert "round 1 has not started" in unstarted.json()["detail"]
 
         # DC11: the organiser starts the round (its timer on every table), then the
         # players choose the first player and the areas.
         assert (await http.post(f"{base}/rounds/current/start", headers=eo)).status_code == 200
+        early = await put(entries)  # the game goes on: a result now needs the reason
+        assert early.status_code == 400 and "give the reason" in early.json()["detail"]
         p1 = await phone(tid, token_of(table["links"]["p1"]["url"]), "phone-1")
         p2 = await phone(tid, token_of(table["links"]["p2"]["url"]), "phone-2")
         seats = {"p1": p1, "p2": p2}

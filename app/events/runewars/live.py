@@ -238,11 +238,16 @@ class RunewarsEvent:
         """TS11/ST5: the organiser's result on the table (logged in its log, once: the
         very result the table has already, sent again, is not logged again); the table
         as it is now comes back."""
-        self.table_key(table_id)
+        number, _ = self.table_key(table_id)
         room = self.hub.get(table_id)
         if room is None or not isinstance(room.game, RwGame):
             raise NotFound(f"no Runewars table {table_id!r} in this event")
         game = room.game
+        if game.started_ms is None:  # RP4: the round's pairings are not even public yet
+            raise RuleError(
+                f"round {number} has not started: its results are entered once the "
+                "organiser starts the round"
+            )
         if engine.apply(game, Role.EO, command, self.hub.time.now_ms()) != game:
             await self.placement.execute(room, Role.EO, "", 0, command)
         # else: the table has this very result already (a retry): its log stays as it is
