@@ -321,11 +321,13 @@ def end_by_victory_conditions(game: Game, at_ms: int) -> Game:
     """TS4, DC10: the game ends with no winner yet (the last turn, dice down), its CP as
     scored. The scenario's Victory Conditions: the player with the most CP wins by
     scenario; on equal CP the format's game-end tiebreakers decide (SR2019: the 3rd, then
-    the 4th). A format without them goes to its tiebreakers from the 1st. No Tiebreakers
-    ("This event does not use tiebreakers"): equal CP is a tie by the scenario."""
+    the 4th). A format whose scenarios say none of this (IG2014, the legacy pack) goes to
+    its tiebreakers from the 1st. No Tiebreakers ("This event does not use tiebreakers"):
+    where tiebreakers would decide, the game is a tie."""
     chain = game.format.game_end_tiebreakers
     if chain is None:
-        return end_game(game, Method.TIEBREAKER, None, at_ms)
+        method = Method.TIEBREAKER if game.setup.rules.tiebreakers else Method.TIME
+        return end_game(game, method, None, at_ms)
     p1, p2 = game.control_points
     if p1 != p2:
         return end_game(game, Method.SCENARIO, Side.P1 if p1 > p2 else Side.P2, at_ms)

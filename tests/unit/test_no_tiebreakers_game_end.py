@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from app.domain import commands as c
 from app.domain import variants
+from app.domain.frozen import replace
 from app.domain.game import Game, Method, Phase, Setup, new_game
-from tests.unit.helpers import MINUTE, P1, P2, Table
+from tests.unit.helpers import EO, MINUTE, P1, P2, Table, scoring
 
 
 def _no_tiebreakers() -> Table:
@@ -49,3 +50,57 @@ def test_no_tiebreakers_both_casters_at_once_is_a_tie__TS6_TS7() -> None:
     assert game.ending.method is not Method.TIEBREAKER
     result = _reported(table, (40, 10)).result()
     assert result is not None and result.winner is None
+
+
+def test_no_tiebreakers_most_cp_at_turn_seven_still_wins_by_scenario__TS4() -> None:
+    """The Victory Conditions' "most control points wins via scenario victory" is no
+    tiebreaker: it stands under No Tiebreakers."""
+    table = _no_tiebreakers()
+    table.play_to(7, P2)
+    table.game = replace(table.game, control_points=(3, 2))
+    game = table.tap()
+    assert game.ending is not None
+    assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P1)
+
+
+def test_no_tiebreakers_dice_down_is_a_tie_whatever_the_lead__DC10() -> None:
+    """No Tiebreakers: "If time expires, the game is a tie"; a CP lead short of a
+    scenario victory in the last scoring does not win."""
+    table = _no_tiebreakers()
+    table.play_to(3, P1)
+    table.game = replace(table.game, control_points=(4, 0))
+    table.do(EO, c.DiceDown())
+    game = table.do(P1, c.FinalScoring(scoring({})))  # still a lead of 4, not 5
+    assert game.ending is not None
+    assert (game.ending.method, game.ending.winner) == (Method.TIME, None)
+    result = _reported(table, (40, 10)).result()
+    assert result is not None and result.winner is None and result.method is Method.TIME
+
+
+def test_no_tiebreakers_a_scenario_victory_in_the_last_scoring_wins__DC10() -> None:
+    """Dice down "still prompts a final iteration of scenario scoring": a lead of 5 CP
+    there is a scenario victory, a clear winner, not a time-out tie."""
+    table = _no_tiebreakers()
+    table.play_to(3, P1)
+    table.game = replace(table.game, control_points=(4, 0))
+    table.do(EO, c.DiceDown())
+    game = table.do(P1, c.FinalScoring(scoring({"flag-1": P1})))
+    assert game.control_points == (5, 0) and game.ending is not None
+    assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P1)
+
+
+def test_no_tiebreakers_ties_say_why_on_the_phones__TS4_TS7() -> None:
+    """The result's words name the tie's reason, not a method that won nothing."""
+    from app.tables.warmachine.view import game_view
+
+    level = _no_tiebreakers()
+    level.play_to(7, P2)
+    level.tap()
+    _reported(level, (40, 10))
+    assert game_view(level.game, 0)["result"]["words"] == "Tie on equal control points"
+
+    both = _no_tiebreakers()
+    both.play_to(3, P1)
+    both.do(P1, c.CasterDestroyed(both=True))
+    _reported(both, (40, 10))
+    assert game_view(both.game, 0)["result"]["words"] == "Tie: both casters destroyed"

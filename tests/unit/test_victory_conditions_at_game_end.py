@@ -9,6 +9,8 @@ the documents send to "tiebreakers": both casters destroyed at once."""
 
 from __future__ import annotations
 
+import pytest
+
 from app.domain import commands as c
 from app.domain import variants
 from app.domain.formats import get_format
@@ -53,19 +55,14 @@ def test_the_3rd_and_4th_tiebreakers_decide_equal_cp_at_turn_seven__TS4() -> Non
     table.do(P1, c.CasterDestroyed())
     table.play_to(7, P2)
     assert table.game.casters == (False, True)
-    cp = table.game.control_points
-    table.tap()
-    game = table.game
-    assert game.phase is Phase.OVER and game.control_points == cp
-    if cp[0] == cp[1]:
-        ending = game.ending
-        assert ending is not None and ending.method is Method.TIEBREAKER
-        assert ending.tiebreakers == GAME_END
-        _report(table, (40, 10))  # P1 destroyed 40 of P2's; P2 only 10 of P1's
-        result = table.game.result()
-        assert result is not None and result.winner is P1  # before: P2, on casters
-    else:
-        assert game.ending is not None and game.ending.method is Method.SCENARIO
+    game = table.tap()  # a quiet table: nothing scored, 0 CP each
+    assert game.phase is Phase.OVER and game.control_points == (0, 0)
+    ending = game.ending
+    assert ending is not None and ending.method is Method.TIEBREAKER
+    assert ending.tiebreakers == GAME_END
+    _report(table, (40, 10))  # P1 destroyed 40 of P2's; P2 only 10 of P1's
+    result = table.game.result()
+    assert result is not None and result.winner is P1  # before: P2, on casters
 
 
 def test_equal_cp_at_the_game_end_skips_casters_and_cp__TS4() -> None:
@@ -83,16 +80,12 @@ def test_dice_down_on_equal_cp_goes_to_the_3rd_tiebreaker__DC10_TS4() -> None:
     game = table.do(EO, c.DiceDown())
     assert game.final_scoring_due
     game = table.do(P1, c.FinalScoring(scoring({})))
-    p1, p2 = game.control_points
+    assert game.control_points == (0, 0)
     assert game.ending is not None and not game.final_scoring_due
-    if p1 == p2:
-        assert game.ending.method is Method.TIEBREAKER and game.ending.tiebreakers == GAME_END
-        _report(table, (10, 30), (0, 50))
-        result = table.game.result()
-        assert result is not None and result.winner is P2  # P2 suffered fewer APD
-    else:
-        assert game.ending.method is Method.SCENARIO
-        assert game.ending.winner is (P1 if p1 > p2 else P2)
+    assert game.ending.method is Method.TIEBREAKER and game.ending.tiebreakers == GAME_END
+    _report(table, (10, 30), (0, 50))
+    result = table.game.result()
+    assert result is not None and result.winner is P2  # P2 suffered fewer APD
 
 
 def test_dice_down_before_scoring_starts_decides_at_once__DC10_TS4() -> None:
@@ -163,3 +156,67 @@ def test_both_casters_at_once_say_the_tiebreakers_decide__TS7() -> None:
     table.play_to(3, P1)
     game = table.do(P1, c.CasterDestroyed(both=True))
     assert _words(game) == ("Game over — tiebreakers decide",) * 2
+
+
+# -- dice down on a CP lead, Masters and Champions, the formats with their own rules -------
+
+
+def test_dice_down_on_a_cp_lead_is_a_scenario_win_not_the_casters__DC10_TS4() -> None:
+    """DC10 "refer to 'Victory Conditions'": the most CP wins via scenario victory, even
+    where the 1st tiebreaker (casters remaining) would have given it to the other."""
+    table = _table(variants.CLASSIC, variants.NO_ASSASSINATION)
+    table.play_to(3, P1)
+    table.do(P1, c.CasterDestroyed())  # P1 plays on without a caster
+    table.game = replace(table.game, control_points=(2, 0))
+    table.do(EO, c.DiceDown())
+    game = table.do(P1, c.FinalScoring(scoring({})))  # nothing more: P1 leads 2-0
+    assert game.ending is not None
+    assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P1)
+    _report(table, (10, 30))
+    result = table.game.result()
+    assert result is not None and (result.winner, result.method) == (P1, Method.SCENARIO)
+
+
+@pytest.mark.parametrize("format_id", ["masters2019", "champions2019"])
+def test_masters_and_champions_end_turn_seven_by_their_victory_conditions__TS4(
+    format_id: str,
+) -> None:
+    """masters-champions-2019.txt, every scenario: "the player with the most control
+    points wins via scenario victory ... tied ... use the 3rd tiebreaker (army points
+    destroyed) and if necessary the 4th tiebreaker (scenario presence)"."""
+    led = Table.new(format_id=format_id)
+    led.play_to(7, P2)
+    led.game = replace(led.game, control_points=(1, 3))
+    game = led.tap()
+    assert game.ending is not None
+    assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P2)
+    tied = Table.new(format_id=format_id)
+    tied.play_to(7, P2)
+    game = tied.tap()
+    assert game.ending is not None and game.ending.tiebreakers == GAME_END
+    _report(tied, (25, 25), (10, 12))
+    result = tied.game.result()
+    assert result is not None and (result.winner, result.method) == (P2, Method.TIEBREAKER)
+
+
+def test_a_legacy_game_at_dice_down_goes_to_the_tiebreakers_from_the_1st__DC10_TS7() -> None:
+    """legacy-scenarios.txt: no page says the most CP wins when the game ends; the pack is
+    played with SR2019's Deathclock rules, whose tiebreakers begin "If the game ends
+    before a player has won the game": casters remaining, then CP."""
+    setup = Setup(
+        format_id="legacy",
+        scenario_id="capture-the-flag",
+        player_clock_ms=60 * MINUTE,
+        army_points=75,
+        variants=(variants.CLASSIC,),
+    )
+    table = Table(new_game(setup, 0), 0)
+    table.play_to(1, P2)  # before the flags are scored: no last scoring
+    table.game = replace(table.game, control_points=(1, 0))
+    game = table.do(EO, c.DiceDown())
+    assert not game.final_scoring_due and game.ending is not None
+    assert (game.ending.method, game.ending.winner) == (Method.TIEBREAKER, None)
+    assert game.ending.tiebreakers is None
+    _report(table, (0, 0))
+    result = table.game.result()
+    assert result is not None and (result.winner, result.method) == (P1, Method.TIEBREAKER)

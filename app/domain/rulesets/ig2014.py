@@ -248,6 +248,10 @@ IG2014: Ruleset[Game] = Ruleset(
         "army points remaining (casters 5 each; units under half strength ignored; "
         "doubled inside the scenario's areas)"
     ),
+    # Each scenario's Victory Conditions: "If time runs out before a player has won the
+    # game via scenario or assassination victory, break the tie as outlined on the
+    # Scenario Reference Sheet": the tiebreakers from the 1st (no fixed game length).
+    game_end_tiebreakers=None,
     apd_words="units under half strength count half, casters 5 each",
     concession=concession,
     concession_half_army=False,

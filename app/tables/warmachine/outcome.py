@@ -29,6 +29,10 @@ _ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 def outcome_words(winner: str | None, method: Method, tie_word: str) -> str:
     """A result in words, by the winner's name: "Ann wins by assassination"."""
+    if winner is None and method is Method.SCENARIO:  # No Tiebreakers: equal CP at the end
+        return f"{tie_word} on equal control points"
+    if winner is None and method is Method.ASSASSINATION:  # No Tiebreakers: both casters
+        return f"{tie_word}: both casters destroyed"
     how = METHOD_WORDS.get(method, method.value)
     return f"{tie_word} by {how}" if winner is None else f"{winner} wins by {how}"
 
@@ -41,6 +45,8 @@ def ending_words(game: Game) -> str | None:
     tie = game.format.tie_word.lower()
     dice_down = game.timer is not None and game.timer.called
     if ending.method is Method.TIME:
+        if dice_down and game.final_scoring_due:  # a lead of 5 in it still wins
+            return f"Dice down — the last scoring: a scenario victory wins, else a {tie}"
         if dice_down:  # No Tiebreakers: "If time expires, the game is a tie."
             return f"Dice down — no tiebreakers: the game is a {tie}"
         return f"Round time is up — the game is a {tie}"
@@ -54,6 +60,8 @@ def ending_words(game: Game) -> str | None:
     if ending.method is not Method.TIEBREAKER:
         return outcome_words(None, ending.method, game.format.tie_word)
     if game.final_scoring_due and dice_down:
+        if game.format.game_end_tiebreakers is None:
+            return "Dice down — the last scoring, then tiebreakers decide"
         return "Dice down — the last scoring, then the scenario's victory conditions decide"
     if ending.tiebreakers:
         return "Game over — equal control points: " + _steps(game, ending.tiebreakers)

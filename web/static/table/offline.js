@@ -2,7 +2,8 @@
 // plus the queued taps, replayed with the server's rule values (rules.js).
 import { toast } from "../lib/dom.js";
 import { addScoring, leader, reached } from "./rules.js";
-import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, TIMER_TAPS, deviceId, idx, me, other, requestSync, sendRaw, serverNow, tableId, token } from "./state.js";
+import { tieWord } from "./ruleset.js";
+import { OFFLINE_MAX, OFFLINE_MAX_BYTES, OPTIMISTIC, PLAYING, S, SIDES, STORE_OFFLINE, TIMER_TAPS, deviceId, idx, me, nameOf, other, requestSync, sendRaw, serverNow, tableId, token } from "./state.js";
 import { followTimer, timerAt, timerTap } from "./offline-timer.js";
 
 // ---------------------------------------------------------------- the offline queue
@@ -212,6 +213,15 @@ export function endLocal(n, method, winner, at) {
   return n;
 }
 
+// The words of an offline game end at the last turn, as the server says them; which
+// tiebreakers decide a tie is the server's to name once the phone hears it again.
+function lastTurnWords(lead, noTiebreakers) {
+  if (lead) return nameOf(lead) + " wins by scenario — most control points when the game ended";
+  const tie = tieWord().toLowerCase();
+  if (noTiebreakers) return "Game over — equal control points, no tiebreakers: the game is a " + tie;
+  return "Game over — equal control points: the scenario's tiebreakers decide";
+}
+
 export function endTurnLocal(n, q) {
   const who = n.active;
   const scoring = q.scoring || {};
@@ -220,13 +230,18 @@ export function endTurnLocal(n, q) {
   const winner = leader(n.control_points);
   if (winner) return endLocal(n, "scenario", winner, n.as_of_ms);
   if (n.last_turn) {
-    // TS4, as the server: "the player with the most control points wins via scenario
-    // victory"; equal CP goes to the 3rd tiebreaker, or (No Tiebreakers) is a tie.
+    // TS4, as the server: the scenario's Victory Conditions ("the player with the most
+    // control points wins via scenario victory"); equal CP goes to the 3rd tiebreaker,
+    // then the 4th, or (No Tiebreakers) is a tie. Only a format with a fixed game length
+    // ends here, and those (SR2019, M&C) all have these conditions.
     const cp = n.control_points;
     const lead = cp[0] === cp[1] ? null : cp[0] > cp[1] ? "p1" : "p2";
     const variants = (S.table && S.table.variants) || {};
-    const method = lead || variants.tiebreakers === false ? "scenario" : "tiebreaker";
-    return endLocal(n, method, lead, n.as_of_ms);
+    const noTiebreakers = variants.tiebreakers === false;
+    const method = lead || noTiebreakers ? "scenario" : "tiebreaker";
+    const ended = endLocal(n, method, lead, n.as_of_ms);
+    ended.ending.words = lastTurnWords(lead, noTiebreakers);
+    return ended;
   }
   const next = other(who);
   if (next === "p1") n.turn += 1;

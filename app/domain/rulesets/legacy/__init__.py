@@ -34,6 +34,11 @@ LEGACY = steamroller(
     victory_cp=0,
     victory_kind="scenario",
     victory_words="Each scenario names its own victory condition; every one ends by assassination.",
+    # No page has Steamroller's "the player with the most control points wins via scenario
+    # victory" when the game ends: a game without a winner at dice down goes to the
+    # tiebreakers from the 1st (SR2019's Scenario Reference, the Deathclock rules it is
+    # played with: "If the game ends before a player has won the game ...").
+    game_end_tiebreakers=None,
     scenario_packs=(),
 )
 
