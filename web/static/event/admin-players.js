@@ -3,7 +3,7 @@ import * as DC from "./common.js";
 import { deletePlayer, draftNote, draftNumber, endRound, startRound, wireDraft } from "./admin-draft.js";
 import { renderSection, showError } from "./admin-sections.js";
 import { ask } from "./confirm.js";
-import { $, S, api, base, el, load, playerName, run, sheetHref, toast } from "./admin-state.js";
+import { $, S, api, base, current, el, load, playerName, run, sheetHref, toast } from "./admin-state.js";
 
 // ---------------------------------------------------------------- players
 
@@ -153,15 +153,16 @@ export async function dropPlayer(p, button) {
   });
 }
 
-function draftLine(p, draft, dropped) {
+// who: the name of the player (or "the players imported") the draft is paired again with or without.
+function draftLine(who, draft, dropped) {
   if (draft === null) return "";
-  return "Round " + draft + " is paired but not started: it is paired again " + (dropped ? "without " : "with ") + p.name + ". Table cards and seat links already handed out for round " + draft + " stop working: print its cards again.";
+  return "Round " + draft + " is paired but not started: it is paired again " + (dropped ? "without " : "with ") + who + ". Table cards and seat links already handed out for round " + draft + " stop working: print its cards again.";
 }
 
 function dropQuestion(p, draft) {
   return {
     title: "Drop " + p.name + "?",
-    lines: [p.name + " is not paired again. Rejoin brings " + p.name + " back later, with a loss for each round missed.", draftLine(p, draft, true)].filter(Boolean),
+    lines: [p.name + " is not paired again. Rejoin brings " + p.name + " back later, with a loss for each round missed.", draftLine(p.name, draft, true)].filter(Boolean),
     confirm: "Drop " + p.name,
     danger: true,
   };
@@ -171,6 +172,24 @@ function dropQuestion(p, draft) {
 function missedRounds(p) {
   const plays = (x) => x.p1.id === p.id || (x.p2 && x.p2.id === p.id);
   return S.view.rounds.filter((r) => r.started_ms !== null && r.number >= (p.joined_round || 1) && !r.pairings.some(plays)).map((r) => r.number);
+}
+
+// A player added, or players imported, while a round is a draft: it is paired again (or
+// discarded), so the cards and seat links handed out for it stop working. Asked only then.
+function addQuestion(name, draft) {
+  return {
+    title: "Add " + name + "?",
+    lines: [name + " joins the event.", draftLine(name, draft, false)],
+    confirm: "Add " + name,
+  };
+}
+
+function importQuestion(draft) {
+  return {
+    title: "Import the players in this CSV?",
+    lines: ["Every line that can be read adds a player to the event.", draftLine("the players imported", draft, false)],
+    confirm: "Import",
+  };
 }
 
 function rejoinQuestion(p, draft) {
@@ -185,17 +204,18 @@ function rejoinQuestion(p, draft) {
         : "Rounds " + missed.slice(0, -1).join(", ") + " and " + missed[n - 1] + " were played without " + p.name + ": " + n + " rounds count as losses.";
   return {
     title: "Let " + p.name + " rejoin?",
-    lines: [p.name + " is paired again from round " + next + ".", losses, draftLine(p, draft, false)].filter(Boolean),
+    lines: [p.name + " is paired again from round " + next + ".", losses, draftLine(p.name, draft, false)].filter(Boolean),
     confirm: "Rejoin " + p.name,
   };
 }
 
 export function wirePlayers() {
   const form = $("add-player");
-  form.addEventListener("submit", (ev) => {
+  form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const name = $("new-name").value;
     const before = draftNumber();
+    if (before !== null && name.trim() && !(await ask(addQuestion(name.trim(), before)))) return;
     run($("add-player-btn"), $("player-error"), async () => {
       if (!name.trim()) throw new Error("A player needs a name.");
       const added = await api("POST", base + "/players", {
@@ -226,10 +246,11 @@ export function wirePlayers() {
     reader.readAsText(file);
   });
 
-  $("import-btn").addEventListener("click", () => {
+  $("import-btn").addEventListener("click", async () => {
     const box = $("import-result");
-    box.hidden = true;
     const before = draftNumber();
+    if (before !== null && $("import-text").value.trim() && !(await ask(importQuestion(before)))) return;
+    box.hidden = true;
     run($("import-btn"), $("import-error"), async () => {
       const text = $("import-text").value;
       if (!text.trim()) throw new Error("Choose a CSV file or paste the CSV text first.");
@@ -267,9 +288,11 @@ export function wireRounds() {
     });
   });
 
-  $("swap").addEventListener("click", () => {
+  $("swap").addEventListener("click", async () => {
     const a = $("swap-a").value;
     const b = $("swap-b").value;
+    const r = current();
+    if (a && b && a !== b && r && r.started_ms === null && !(await ask(swapQuestion(r, a, b)))) return;
     run($("swap"), $("round-error"), async () => {
       if (!a || !b) throw new Error("Choose the two players to swap.");
       if (a === b) throw new Error("Choose two different players.");
@@ -287,4 +310,39 @@ export function wireRounds() {
   $("start-round").addEventListener("click", () => startRound());
   $("end-round").addEventListener("click", () => endRound());
   wireDraft();
+}
+
+// A swap asks first: both tables are opened again (new seat links: the cards handed out
+// for them stop working) and the round's notes keep the swap for good.
+function seatOf(r, id) {
+  const p = r.pairings.find((x) => x.p1.id === id || (x.p2 && x.p2.id === id));
+  return p ? { pairing: p, other: p.p1.id === id ? p.p2 : p.p1 } : null;
+}
+
+function moveWords(name, from, to) {
+  const was = from.pairing.p2 ? "table " + from.pairing.table : "the bye";
+  const goes = to.pairing.p2 ? "table " + to.pairing.table + ", against " + to.other.name : "the bye";
+  return name + " (now " + was + ") moves to " + goes + ".";
+}
+
+function swapQuestion(r, a, b) {
+  const an = playerName(a);
+  const bn = playerName(b);
+  const sa = seatOf(r, a);
+  const sb = seatOf(r, b);
+  const lines = [];
+  if (sa && sb && sa.pairing === sb.pairing) lines.push(an + " and " + bn + " change seats at table " + sa.pairing.table + ".");
+  else if (sa && sb) lines.push(moveWords(an, sa, sb), moveWords(bn, sb, sa));
+  const tables = [sa, sb].filter((s) => s && s.pairing.p2).map((s) => s.pairing.table).filter((t, i, all) => all.indexOf(t) === i).sort((x, y) => x - y);
+  if (tables.length) {
+    const which = tables.length === 1 ? "Table " + tables[0] + " gets" : "Tables " + tables[0] + " and " + tables[1] + " get";
+    lines.push(which + " new seat links: the table cards and seat links already handed out for " + (tables.length === 1 ? "it" : "them") + " stop working. Print " + (tables.length === 1 ? "its table card" : "their table cards") + " again.");
+  }
+  return {
+    title: "Swap " + an + " and " + bn + "?",
+    lines: lines,
+    note: "This cannot be undone: the round's notes keep “" + an + " and " + bn + " were swapped by the EO”.",
+    confirm: "Swap them",
+    danger: true,
+  };
 }
