@@ -100,27 +100,58 @@ def _fits(page: Any) -> None:
     assert outside == [], outside
 
 
+# A phase of play, as the phones word it: someone's clock runs and that phone may TAP.
+PLAYING_PHASE = re.compile(r"^(Pre-deployment|Deployment|Advance deployment|Turn \d+) — .")
+CAN_TAP = re.compile(r"\bcan-tap\b")
+SENDING = re.compile(r"\bsending\b")
+RUNNING = re.compile(r"\brunning\b")
+
+
+def _agreed(pages: dict[str, Any], left: str | None) -> tuple[str, str]:
+    """Wait until both phones show the same phase of play, past `left` (the phase the last
+    tap ended), with no tap in flight on either; return that phase and whose clock runs.
+
+    Only Playwright's own waiting: each tap moves the game on by exactly one phase, so once
+    both phones have left the phase it ended they both show the game as it now is."""
+    from playwright.sync_api import expect
+
+    for page in pages.values():
+        expect(page.locator("#phase")).to_have_text(PLAYING_PHASE)
+        if left is not None:
+            expect(page.locator("#phase")).not_to_have_text(left)
+        expect(page.locator("#tap")).not_to_have_class(SENDING)
+    now = pages["p1"].locator("#phase").inner_text()
+    expect(pages["p2"].locator("#phase")).to_have_text(now)
+    side_p1 = pages["p1"].locator("#side-p1").get_attribute("class") or ""
+    running = "p1" if RUNNING.search(side_p1) else "p2"
+    idle = "p2" if running == "p1" else "p1"
+    for page in pages.values():  # both phones agree on whose clock runs
+        expect(page.locator(f"#side-{running}")).to_have_class(RUNNING)
+        expect(page.locator(f"#side-{idle}")).not_to_have_class(RUNNING)
+    return now, running
+
+
 def _tap_until(p1: Any, p2: Any, phase: str) -> None:
     """Tap the phones in turn (deployment, advance deployment, turns) up to `phase`.
 
-    Before each tap both phones show the same phase and the one whose turn it is has its
-    tap ready (`can-tap`, nothing in flight): the tap goes to the right phone however late
-    the other phone hears of the last one."""
-    import re
-
+    Before each tap both phones show the same phase and whose clock runs, nothing in
+    flight (see `_agreed`); the phase names the player whose clock runs, that phone's tap
+    is ready (`can-tap`) and the other's is not: the tap goes to the right phone however
+    late either phone hears of the last one, however busy the machine."""
     from playwright.sync_api import expect
 
     pages = {"p1": p1, "p2": p2}
+    left: str | None = None
     for _ in range(12):
-        now = p1.locator("#phase").inner_text()
-        expect(p2.locator("#phase")).to_have_text(now)
+        now, running = _agreed(pages, left)
         if phase in now:
             return
-        first = p1.locator("#name-p1").inner_text()
-        page = pages["p1" if "— " + first in now else "p2"]
-        expect(page.locator("#tap")).to_have_class(re.compile(r"\bcan-tap\b"))
-        page.locator("#tap").click()
-        expect(p1.locator("#phase")).not_to_have_text(now)
+        idle = "p2" if running == "p1" else "p1"
+        assert now.endswith("— " + p1.locator(f"#name-{running}").inner_text()), now
+        expect(pages[idle].locator("#tap")).to_have_attribute("aria-disabled", "true")
+        expect(pages[running].locator("#tap")).to_have_class(CAN_TAP)
+        pages[running].locator("#tap").click()
+        left = now
     raise AssertionError(f"never reached {phase}")
 
 

@@ -13,7 +13,6 @@ from app.events.base import EventSpec
 from app.events.service import EventService
 from tests.service.by_strength import play_by_strength
 
-MIN = 60_000
 NAMES = ("Alice", "Bob", "Cara", "Dan")
 
 
