@@ -124,7 +124,8 @@ class ReadModels:
                 if room is not None and row.p2 is not None and round_gate.first_known(room):
                     firsts[row.table_id] = seating.first_player(room.game, (row.p1, row.p2))
         # The players: their disqualifications (ST3/ST4) and a Cut to Top (RP1).
-        standing = event_standings(data.event, data.rounds, data.records, data.players)
+        ended = over(data.event, data.rounds, data.records, data.results)
+        standing = event_standings(data.event, data.rounds, data.records, data.players, ended)
         ranked = [asdict(s) for s in standing]
         return {
             admin: _event_view(data, (statuses, firsts), ranked, admin) for admin in (False, True)

@@ -147,9 +147,11 @@ def event_standings(
     rounds: Sequence[RoundEntry],
     records: Sequence[PlayerRecord],
     players: Sequence[PlayerEntry],
+    over: bool = True,
 ) -> list[Standing]:
     """The ruleset's order (ST1), or the variant the EO chose at creation (ST2), with a
-    qualifier's points for each standing (ST4). A disqualified player keeps their standing
+    qualifier's points for each standing once the event is over (ST4: QPs are given by
+    the final standings; before, none is shown). A disqualified player keeps their standing
     but earns no QPs: their place passes down to the next eligible player, as a prize's
     does (ST3); the standings' order is unchanged. After a Cut to Top only the kept
     players' standings move (RP1)."""
@@ -162,6 +164,8 @@ def event_standings(
     places = eligible_places(((r.rank, r.player_id) for r in rows), disqualified)
     qp = {player: rules.qualifier_points_for(place) for player, place in places.items()}
     none = 0 if rules.qualifier_points else None  # a disqualified player's (not a qualifier)
+    if not over:
+        return rows
     return [replace(r, qualifier_points=qp.get(r.player_id, none)) for r in rows]
 
 
@@ -225,7 +229,8 @@ class Results:
     def standings(self, event_id: str) -> list[Standing]:
         event, entries = self.book.event(event_id), self.book.players(event_id)
         records = self.records(event_id, entries)
-        return event_standings(event, self.book.rounds(event_id), records, entries)
+        rounds = self.book.rounds(event_id)
+        return event_standings(event, rounds, records, entries, self.event_over(event_id))
 
     def tie_word(self, event_id: str) -> str:
         """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""

@@ -3,6 +3,8 @@ server's Incursion roll, pause reports and warnings, and a draw at the round's e
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -142,9 +144,11 @@ def test_a_draw_at_the_round_end_and_pause_warnings_on_two_phones__DC8_DC5(
     _shot(p2, tmp_path, "draw-p2")
 
 
-def test_a_qualifier_shows_its_qualifier_points_on_the_standings__ST4(
+def test_a_qualifier_gives_no_qualifier_points_before_its_final_standings__ST4(
     browser: Any, live_server: str, tmp_path: Path
 ) -> None:
+    """QPs are given by the final standings: an event not over shows none (the points
+    once it is over: tests/service/test_qualifier_points_when_final.py)."""
     from playwright.sync_api import expect
 
     created = httpx.post(
@@ -160,11 +164,16 @@ def test_a_qualifier_shows_its_qualifier_points_on_the_standings__ST4(
         assert reply.status_code == 201, reply.text
     page = browser.new_context(viewport=PHONE).new_page()
     page.goto(created["public_url"])
-    expect(page.locator("#standings thead th.qp")).to_have_text("QP")
-    expect(page.locator("#standings-body tr").first.locator("td.qp")).to_have_text("10")
-    _shot(page, tmp_path, "standings-qp")
-    csv_text = httpx.get(f"{live_server}/api/events/{created['id']}/standings.csv").text
-    assert "qualifier_points" in csv_text.splitlines()[0]
+    expect(page.locator("#standings-body tr")).to_have_count(3)
+    expect(page.locator("#standings thead th.qp")).to_have_count(0)
+    expect(page.locator("#standings-body td.qp")).to_have_count(0)
+    _shot(page, tmp_path, "standings-no-qp-yet")
+    rows = list(
+        csv.DictReader(
+            io.StringIO(httpx.get(f"{live_server}/api/events/{created['id']}/standings.csv").text)
+        )
+    )
+    assert len(rows) == 3 and all(not row["qualifier_points"] for row in rows)
 
 
 def test_the_dashboard_shows_a_reported_pause_to_the_eo__DC5(

@@ -99,5 +99,7 @@ async def test_daybreak_shows_the_rounds_line_of_sight_on_both_phones__TS10_dayb
         "method": "assassination",
         "winner": "p1",
         "at_ms": p2.game["ending"]["at_ms"],
+        "words": p2.game["ending"]["words"],
     }
+    assert p2.game["ending"]["words"].endswith(" wins by assassination")
     assert p2.game["final_scoring_due"] is False
