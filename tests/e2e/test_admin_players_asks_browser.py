@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.dialogs import dialog_fits
+
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -67,20 +69,6 @@ class Event:
         return page
 
 
-def _fits(page: Any) -> None:
-    """Every line of the dialog is inside its box: nothing cut off or spilling out."""
-    box = page.locator("#confirm-dialog").bounding_box()
-    assert box is not None
-    for part in page.locator("#confirm-dialog h2, #confirm-dialog p, #confirm-dialog button").all():
-        inner = part.bounding_box()
-        assert inner is not None
-        assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"]
-        assert box["y"] <= inner["y"] and inner["y"] + inner["height"] <= box["y"] + box["height"]
-    dialog = page.locator("#confirm-dialog")
-    assert not dialog.evaluate("d => d.scrollWidth > d.clientWidth")
-    assert not dialog.evaluate("d => d.scrollHeight > d.clientHeight")
-
-
 def _draft_words(who: str) -> str:
     return (
         f"Round 1 is paired but not started: it is paired again with {who}. Table cards and"
@@ -105,7 +93,7 @@ def test_adding_a_player_while_a_round_is_a_draft_asks_first(
     expect(dialog.locator("h2")).to_have_text("Add Eve Ember?")
     expect(dialog).to_contain_text(_draft_words("Eve Ember"))
     expect(dialog.locator("#confirm-yes")).to_have_text("Add Eve Ember")
-    _fits(page)
+    dialog_fits(page)
     page.screenshot(path=str(ARTIFACTS / "eo-confirm-add-player-draft.png"))
 
     dialog.locator("#confirm-no").click()
@@ -143,7 +131,7 @@ def test_importing_players_while_a_round_is_a_draft_asks_first(
     expect(dialog.locator("h2")).to_have_text("Import the players in this CSV?")
     expect(dialog).to_contain_text(_draft_words("the players imported"))
     expect(dialog.locator("#confirm-yes")).to_have_text("Import")
-    _fits(page)
+    dialog_fits(page)
     page.screenshot(path=str(ARTIFACTS / "eo-confirm-import-players-draft.png"))
 
     dialog.locator("#confirm-no").click()
@@ -208,7 +196,7 @@ def test_a_swap_asks_first_naming_both_players_and_their_tables(
     expect(dialog).to_contain_text(f"{names[a]} and {names[b]} were swapped by the EO")
     expect(dialog).not_to_contain_text(re.compile(r"\bP[12]\b|\bseat [12]\b", re.IGNORECASE))
     expect(dialog.locator("#confirm-yes")).to_have_text("Swap them")
-    _fits(page)
+    dialog_fits(page)
     page.screenshot(path=str(ARTIFACTS / "eo-confirm-swap-players.png"))
 
     dialog.locator("#confirm-no").click()

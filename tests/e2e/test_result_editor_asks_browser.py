@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.e2e.dialogs import dialog_fits
 from tests.e2e.events import StartedRound, first_seat_goes_first, seat_sends, started_round
 
 pytestmark = pytest.mark.browser
@@ -52,19 +53,6 @@ def _playing(live_server: str, event: StartedRound, table: dict[str, Any]) -> No
     raise AssertionError(f"still deploying: {_row(event, table)}")
 
 
-def _fits(page: Any) -> None:
-    """Every line of the dialog is inside its box: nothing cut off or spilling out."""
-    box = page.locator("#confirm-dialog").bounding_box()
-    assert box is not None
-    for part in page.locator("#confirm-dialog h2, #confirm-dialog p, #confirm-dialog li").all():
-        inner = part.bounding_box()
-        assert inner is not None
-        assert box["x"] <= inner["x"] and inner["x"] + inner["width"] <= box["x"] + box["width"]
-        assert box["y"] <= inner["y"] and inner["y"] + inner["height"] <= box["y"] + box["height"]
-    overflow = page.locator("#confirm-dialog").evaluate("d => d.scrollWidth > d.clientWidth")
-    assert not overflow
-
-
 def test_saving_a_result_for_a_game_being_played_asks_first__TS9(
     browser: Any, live_server: str
 ) -> None:
@@ -99,7 +87,7 @@ def test_saving_a_result_for_a_game_being_played_asks_first__TS9(
     )
     expect(dialog.locator("#confirm-yes")).to_have_text("End the game and save")
     expect(dialog.locator("#confirm-no")).to_be_focused()  # a stray Enter cancels
-    _fits(page)
+    dialog_fits(page)
     page.screenshot(path=str(ARTIFACTS / "eo-result-editor-asks-live.png"))
 
     dialog.locator("#confirm-no").click()
@@ -152,7 +140,7 @@ def test_a_correction_asks_with_the_result_before_and_after__TS9(
     expect(dialog).to_contain_text("Reason: the concession was the other way round")
     expect(dialog).not_to_contain_text("ends now")
     expect(dialog.locator("#confirm-yes")).to_have_text("Correct the result")
-    _fits(page)
+    dialog_fits(page)
     page.screenshot(path=str(ARTIFACTS / "eo-result-correction-asks.png"))
     dialog.locator("#confirm-yes").click()
     expect(row.locator(".result-cell")).to_contain_text(f"{second} wins")
