@@ -310,6 +310,9 @@ def test_a_draft_is_paired_again_discarded_and_follows_the_field__RP7(
     assert event.players["Ann"] not in paired()
     page.locator("#new-name").fill("Fay Latecomer")
     page.locator("#add-player-btn").click()
+    expect(dialog).to_contain_text("Add Fay Latecomer?")  # the draft's cards stop working
+    page.locator("#confirm-yes").click()
+    expect(page.locator("tr.player", has_text="Fay Latecomer")).to_have_count(1)
     expect(page.locator("#toast")).to_contain_text("round 1 paired again")
     fay = next(p["id"] for p in event.view()["players"] if p["name"] == "Fay Latecomer")
     assert fay in paired()
@@ -317,6 +320,8 @@ def test_a_draft_is_paired_again_discarded_and_follows_the_field__RP7(
     # A player added by mistake is deleted (asked first).
     page.locator("#new-name").fill("Typo Nmae")
     page.locator("#add-player-btn").click()
+    expect(dialog).to_contain_text("Add Typo Nmae?")
+    page.locator("#confirm-yes").click()
     typo = page.locator("tr.player", has_text="Typo Nmae")
     expect(typo).to_have_count(1)
     typo.locator("button", has_text="Delete").click()
