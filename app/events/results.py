@@ -160,12 +160,12 @@ def event_standings(
     finals = finals_of(event, rounds, len(records))
     cut = cut_of(event, players, records)
     rows = ranked(records, ranking, tp=rules.tp, finals=finals, cut=cut)
+    if not over:
+        return rows
     disqualified = disqualified_ids(players)
     places = eligible_places(((r.rank, r.player_id) for r in rows), disqualified)
     qp = {player: rules.qualifier_points_for(place) for player, place in places.items()}
     none = 0 if rules.qualifier_points else None  # a disqualified player's (not a qualifier)
-    if not over:
-        return rows
     return [replace(r, qualifier_points=qp.get(r.player_id, none)) for r in rows]
 
 
@@ -228,9 +228,10 @@ class Results:
 
     def standings(self, event_id: str) -> list[Standing]:
         event, entries = self.book.event(event_id), self.book.players(event_id)
-        records = self.records(event_id, entries)
-        rounds = self.book.rounds(event_id)
-        return event_standings(event, rounds, records, entries, self.event_over(event_id))
+        rounds, results = self.book.rounds(event_id), self._results(event_id)
+        records = records_of(event, entries, rounds, results)
+        ended = over(event, rounds, records, results)  # from the records in hand
+        return event_standings(event, rounds, records, entries, ended)
 
     def tie_word(self, event_id: str) -> str:
         """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""
