@@ -143,15 +143,22 @@ class EventDay:
     # -- a round ---------------------------------------------------------------------
 
     async def play_round(self, number: int) -> dict[str, Any]:
-        """Pair, start and play round `number` by its plans (its disputes stay open until
-        `settle_disputes`); the round as the EO pairs it."""
-        paired = await self.http.post(
-            f"{self.api}/rounds", json={"scenario": self.day.scenarios[number - 1]}
-        )
-        assert paired.status_code == 201, paired.text
+        """Pair (or take the draft the EO has paired already), start and play round
+        `number` by its plans (its disputes stay open until `settle_disputes`); the round
+        as the EO pairs it."""
+        view = (await self.http.get(f"{self.api}/admin")).json()
+        drafted = [r for r in view["rounds"] if r["number"] == number]
+        if drafted:
+            round_view = drafted[0]
+        else:
+            paired = await self.http.post(
+                f"{self.api}/rounds", json={"scenario": self.day.scenarios[number - 1]}
+            )
+            assert paired.status_code == 201, paired.text
+            round_view = paired.json()
         started = await self.http.post(f"{self.api}/rounds/current/start")
         assert started.status_code == 200, started.text
-        pairings = paired.json()["pairings"]
+        pairings = round_view["pairings"]
         byes = [p["p1"]["name"] for p in pairings if p["p2"] is None]
         if byes:
             self.ledger.byes[number] = byes[0]
@@ -166,7 +173,7 @@ class EventDay:
         self.ledger.games[number].sort(key=lambda g: g.table)
         for pairing, plan in plans:
             await self._after(number, pairing, plan)
-        return dict(paired.json())
+        return dict(round_view)
 
     async def _seat(self, number: int) -> None:
         """Both players of every table open their seat link (each card names its player)."""

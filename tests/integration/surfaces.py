@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 
+from tests.integration import surface_conduct as conduct
 from tests.integration import surface_event as event
 from tests.integration import surface_runewars as runewars
 from tests.integration import surface_tables as tables
@@ -46,6 +47,7 @@ SURFACES: dict[str, Surface] = {
     "table cards": tables.table_cards,
     "table log": tables.table_log,
     "game story": tables.game_story,
+    "penalties": conduct.penalties,
 }
 
 #: Every surface of a Runewars event (its own policy's: no lists, CP or APD, but MoV).
@@ -120,3 +122,23 @@ def disagreements(readings: dict[str, Reading], truth: Reading) -> list[str]:
             if key in truth and key != "text":
                 found += _compare(surface, key, said, truth[key])
     return found
+
+
+#: The places the standings' prizes go by (ST3), by prize id.
+PLACINGS = {"first": 1, "second": 2, "third": 3}
+
+
+async def check_placings(client: httpx.AsyncClient, event_id: str) -> None:
+    """ST3: once the event is over, the prizes page and the EO's prizes give each place
+    to the player the final standings rank there (a disqualified player's place passes to
+    the next), and the standings name no one placed who is out of the prizes."""
+    rows = (await client.get(f"/api/events/{event_id}/standings")).json()
+    for path in ("prizes", "prizes/admin"):
+        view = (await client.get(f"/api/events/{event_id}/{path}")).json()
+        assert view["event"]["over"], path
+        out = {p["name"] for p in view["players"] if p["disqualified"]}
+        ranked = [row["name"] for row in rows if row["name"] not in out]
+        for prize in view["prizes"]:
+            place = PLACINGS.get(prize["id"])
+            if place is not None:
+                assert prize["winner"]["name"] == ranked[place - 1], (path, prize)

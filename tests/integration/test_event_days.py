@@ -25,9 +25,9 @@ import pytest
 
 from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer
-from tests.integration.event_day_driver import DISPUTE, LATE, Day, EventDay
+from tests.integration.event_day_driver import DISPUTE, GAME_LOSS, LATE, Day, EventDay
 from tests.integration.event_day_truth import round_truth
-from tests.integration.surfaces import disagreements, read_every_surface
+from tests.integration.surfaces import check_placings, disagreements, read_every_surface
 
 DAYS = {
     "sr2019": Day("sr2019", ("anarchy", "bunkers", "recon-ii")),
@@ -119,6 +119,9 @@ def _check_words(run: EventDay, number: int, readings: dict[Any, dict[str, Any]]
             assert game.reason in readings[game.table]["phones"]["text"]
             assert game.reason in readings[game.table]["EO action log"]["text"]
             assert game.winner in readings[game.table]["phones"]["text"]
+        if game.reason.startswith("Game loss"):  # the penalties list says so too
+            assert readings[game.table]["penalties"]["winner"] == game.winner
+            assert GAME_LOSS in readings[game.table]["penalties"]["text"]
     for key, surfaces in readings.items():
         for surface, reading in surfaces.items():
             words = reading.get("text", "")
@@ -176,6 +179,7 @@ async def test_an_event_day_agrees_on_every_surface__TS8_TS9_ST1_RP2_RP3_RP7(
 
         view = (await http.get(f"/api/events/{run.event_id}")).json()
         assert view["event"]["planned_rounds"] == 3 and view["event"]["over"]  # RP1
+        await check_placings(http, run.event_id)
         if day.format in ("masters2019", "champions2019"):
             await _check_season(http, run.event_id)
         late = run.ids[LATE]
