@@ -226,7 +226,7 @@ def pair_finals(
         )
         return PairedRound(paired.pairings, [note, *paired.notes])
     names = {p.id: p.name for p in active}
-    order = [s.player_id for s in standings(players, tp, ranking.keys) if not s.dropped]
+    order = [s.player_id for s in standings(players, tp, ranking.keys) if not s.out]
     tables = [
         pairing_of(n + 1, order[2 * n], order[2 * n + 1], players, tp=tp)
         for n in range(ranking.finals_tables)

@@ -12,6 +12,18 @@ from app.domain.frozen import replace
 from app.domain.method import Method
 
 
+class Status(StrEnum):
+    """Where a player stands in the event: still playing, or out and why. The player
+    left ("dropped"), the EO disqualified them (steamroller-2019.txt: "barred from further
+    participation in the event"), or a cut left them out (RP1: "the remaining tournament
+    rounds are only played by the top X players"): the event moved on without them."""
+
+    PLAYING = "playing"
+    DROPPED = "dropped"
+    DISQUALIFIED = "disqualified"
+    CUT = "cut"
+
+
 class Outcome(StrEnum):
     WIN = "win"
     LOSS = "loss"
@@ -62,8 +74,17 @@ class PlayerRecord:
     id: str
     name: str
     faction: str = ""
+    #: Not paired again: the player left, was disqualified or was cut (`why_out`).
     dropped: bool = False
     rounds: tuple[RoundRecord, ...] = ()
+    #: Why a player no longer paired is out (read only when `dropped`).
+    why_out: Status = Status.DROPPED
+    #: The last round the player was paired in (None: none yet).
+    last_round: int | None = None
+
+    @property
+    def status(self) -> Status:
+        return self.why_out if self.dropped else Status.PLAYING
 
     def points(self, tp: Mapping[str, int] = SR2019_TP) -> int:
         return sum(tournament_points(r.outcome, tp) for r in self.rounds)
@@ -113,10 +134,19 @@ class Standing:
     sos: int
     control_points: int
     army_points_destroyed: int
+    #: The player left the event (not a disqualification, not a cut: see `status`).
     dropped: bool
+    status: Status = Status.PLAYING
+    #: A dropped player's last round (None: not dropped, or dropped before any round).
+    dropped_after: int | None = None
     assassinations: int = 0
     #: ST4: a qualifier's points for this standing (None: the event is not a qualifier).
     qualifier_points: int | None = None
+
+    @property
+    def out(self) -> bool:
+        """No longer paired: dropped, disqualified or cut."""
+        return self.status is not Status.PLAYING
 
 
 def by_id(players: Sequence[PlayerRecord]) -> dict[str, PlayerRecord]:
@@ -153,7 +183,9 @@ def standings(
             sos=strength_of_schedule(p, everyone, tp),
             control_points=p.control_points,
             army_points_destroyed=p.army_points_destroyed,
-            dropped=p.dropped,
+            dropped=p.status is Status.DROPPED,
+            status=p.status,
+            dropped_after=p.last_round if p.status is Status.DROPPED else None,
             assassinations=p.assassinations,
         )
         for p in players

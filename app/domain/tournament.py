@@ -118,7 +118,7 @@ def cut_to_top(
     """
     if x < 2:
         raise BadInput("Cut to Top needs at least the top 2 players")
-    active = [s for s in standings(players, tp, keys) if not s.dropped]
+    active = [s for s in standings(players, tp, keys) if not s.out]
     if len(active) <= x or len(undefeated(players)) > x:
         return None
     return [s.player_id for s in active[:x]]

@@ -14,7 +14,7 @@ from app.domain.formats import get_format
 from app.domain.method import Method
 from app.domain.qualifiers import eligible_places
 from app.domain.rankings import Cut, Finals, Ranking, get_ranking, ranked
-from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing
+from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, Status
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
@@ -82,6 +82,7 @@ def records_of(
 ) -> list[PlayerRecord]:
     """Every player's games so far, from the event as stored and its results."""
     games: dict[str, list[RoundRecord]] = {p.id: [] for p in entries}
+    last_round: dict[str, int] = {}
     _, bye_cp, bye_apd = bye_award(event.points, get_format(event.format_id))
     for rnd in rounds:
         if rnd.started_ms is None:
@@ -89,6 +90,7 @@ def records_of(
         paired: set[str] = set()
         for row in pairings_of(rnd):
             paired.update(x for x in (row.p1, row.p2) if x)
+            last_round.update((x, rnd.number) for x in (row.p1, row.p2) if x)
             if row.p2 is None:
                 games[row.p1].append(RoundRecord(rnd.number, None, Outcome.BYE, bye_cp, bye_apd))
                 continue
@@ -108,9 +110,22 @@ def records_of(
             faction=p.faction,
             dropped=p.dropped or p.cut,
             rounds=tuple(sorted(games[p.id], key=lambda g: g.round)),
+            why_out=why_out(p),
+            last_round=last_round.get(p.id),
         )
         for p in entries
     ]
+
+
+def why_out(player: PlayerEntry) -> Status:
+    """Why a player is no longer paired: a disqualification first (the player is dropped
+    with it), then the player's own drop (one who left before a cut is also left out of
+    it), then the cut."""
+    if player.disqualified:
+        return Status.DISQUALIFIED
+    if player.dropped:
+        return Status.DROPPED
+    return Status.CUT if player.cut else Status.PLAYING
 
 
 def finals_of(event: EventRecord, rounds: Sequence[RoundEntry], players: int) -> Finals | None:

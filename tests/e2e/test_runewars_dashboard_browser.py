@@ -134,4 +134,6 @@ def test_eo_page_runs_a_runewars_event_and_the_public_page_follows__RP6_ST5(
     expect(public.locator("#rounds")).to_contain_text("Round 1 · Swiss")
     assert public.locator("#add-form").count() == 0  # nothing to change for the public
     standings = http.get(f"/api/events/{created['id']}/tournament/standings.csv").text
-    assert standings.splitlines()[0] == "rank,player_id,name,tp,mov,sos,dropped"
+    assert (
+        standings.splitlines()[0] == "rank,player_id,name,tp,mov,sos,dropped,status,dropped_after"
+    )

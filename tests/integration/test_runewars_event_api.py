@@ -92,7 +92,10 @@ async def test_create_a_runewars_event_over_http__RP6_ST5(server: RunningServer)
         ] * 3
 
         standings = (await http.get(f"{base}/standings.csv")).text.splitlines()
-        assert standings[0] == "rank,player_id,name,tp,mov,sos,dropped" and len(standings) == 7
+        assert (
+            standings[0] == "rank,player_id,name,tp,mov,sos,dropped,status,dropped_after"
+            and len(standings) == 7
+        )
         wm = await http.post("/api/events", json={"name": "SR"})
         plain = await http.get(f"/api/events/{wm.json()['id']}/tournament")
         assert plain.status_code == 404

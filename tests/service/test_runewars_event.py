@@ -103,7 +103,7 @@ async def test_twelve_player_event_with_cut_and_drop__RP6_ST5_DC11(tmp_path: Pat
         assert len(set(player.opponents())) == 3  # no rematch in the Swiss stage
 
     ranked = [s.player_id for s in event.standings()]
-    assert event.standings_csv().splitlines()[0] == "rank,name,tp,mov,sos,dropped"
+    assert event.standings_csv().splitlines()[0] == "rank,name,tp,mov,sos,dropped,status"
     # The third seed drops after the cut, before the top 4 plays: the fifth comes in.
     event.state = make_cut(event.state)
     await event.drop(ranked[2])

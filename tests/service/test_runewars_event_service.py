@@ -105,7 +105,7 @@ async def test_runewars_event_stored_through_a_restart__RP6_ST5_DC11(tmp_path: P
     standings = policy.standings(eid)
     tps = [(s.tp, s.mov) for s in standings]
     assert tps == sorted(tps, reverse=True)  # ST5: TP, then cumulative MoV
-    assert policy.standings_csv(eid).splitlines()[0] == "rank,name,tp,mov,sos,dropped"
+    assert policy.standings_csv(eid).splitlines()[0] == "rank,name,tp,mov,sos,dropped,status"
     ranked = [s.player_id for s in standings]
 
     assert policy.make_cut(eid) == ranked[:4]

@@ -219,9 +219,9 @@ def test_sos_breaks_a_tie_on_tp_and_mov__ST5() -> None:
 def test_standings_export_as_csv__ST5() -> None:
     rows = standings([entrant("a", (won(1, "b"),)), entrant("b", (lost(1, "a"),))])
     assert export_csv(rows).splitlines() == [
-        "rank,name,tp,mov,sos,dropped",
-        '1,"A",8,80,3.00,0',
-        '2,"B",3,0,8.00,0',
+        "rank,name,tp,mov,sos,dropped,status",
+        '1,"A",8,80,3.00,0,playing',
+        '2,"B",3,0,8.00,0,playing',
     ]
 
 

@@ -92,8 +92,17 @@ class RwEvent:
 
     def standings(self) -> list[Standing]:
         """ST5, and after a cut its players first, by how far they got (RP6): the
-        elimination's winner is the standings' first, as `winner` names them."""
-        return cut_standings(self.players, self.cut_to)
+        elimination's winner is the standings' first, as `winner` names them. A dropped
+        player's row names the last round they were paired in."""
+        rows = cut_standings(self.players, self.cut_to)
+        return [
+            replace(s, dropped_after=self._last_round(s.player_id)) if s.dropped else s
+            for s in rows
+        ]
+
+    def _last_round(self, player_id: str) -> int | None:
+        paired = [r.number for r in self.rounds if r.match_of(player_id) is not None]
+        return max(paired, default=None)
 
     @property
     def over(self) -> bool:

@@ -89,7 +89,13 @@ class Standing:
     tp: int
     mov: int
     sos: Fraction
+    #: The player left the event (RP7), not one a cut or an elimination game left out.
     dropped: bool
+    #: "playing", "dropped", "cut" (not in the cut) or "eliminated" (lost a game of the
+    #: single elimination): `status_of`.
+    status: str = "playing"
+    #: A dropped player's last round (None: not dropped, or dropped before any round).
+    dropped_after: int | None = None
 
     def row(self) -> dict[str, object]:
         return {
@@ -100,6 +106,8 @@ class Standing:
             "mov": self.mov,
             "sos": f"{float(self.sos):.2f}",
             "dropped": self.dropped,
+            "status": self.status,
+            "dropped_after": self.dropped_after,
         }
 
 
@@ -122,9 +130,32 @@ def standings(players: Sequence[Entrant]) -> list[Standing]:
         key=lambda p: (-p.tp, -p.mov, -strength_of_schedule(p, everyone), p.draw, p.id),
     )
     return [
-        Standing(n, p.id, p.name, p.tp, p.mov, strength_of_schedule(p, everyone), p.dropped)
+        Standing(
+            n,
+            p.id,
+            p.name,
+            p.tp,
+            p.mov,
+            strength_of_schedule(p, everyone),
+            p.dropped,
+            status="dropped" if p.dropped else "playing",
+        )
         for n, p in enumerate(keyed, start=1)
     ]
+
+
+def status_of(player: Entrant, cut_to: Sequence[str]) -> str:
+    """Where a player stands once the cut is made. The regulations call all three
+    "dropped": one who leaves ("notify the organizer of their intent ... dropping them
+    from the tournament"), those not in the cut ("all other players are dropped") and the
+    loser of an elimination game ("eliminated and dropped from the tournament"); only the
+    first left the event, the others went out by its structure."""
+    if player.dropped:
+        return "dropped"
+    if player.id not in cut_to:
+        return "cut"
+    lost = any(g.stage is Stage.ELIMINATION and not g.won for g in player.games)
+    return "eliminated" if lost else "playing"
 
 
 def cut_standings(players: Sequence[Entrant], cut_to: Sequence[str]) -> list[Standing]:
@@ -164,13 +195,17 @@ def cut_standings(players: Sequence[Entrant], cut_to: Sequence[str]) -> list[Sta
     rest = [s.player_id for s in standings(swiss_only) if s.player_id not in seeds]
     rows = {s.player_id: s for s in standings(players)}
     order = [*sorted(cut_to, key=how_far), *rest]
-    return [replace(rows[player_id], rank=n) for n, player_id in enumerate(order, start=1)]
+    return [
+        replace(rows[player_id], rank=n, status=status_of(everyone[player_id], cut_to))
+        for n, player_id in enumerate(order, start=1)
+    ]
 
 
 def export_csv(rows: Sequence[Standing]) -> str:
     """The standings as CSV, for export and printing; names safe for a spreadsheet."""
-    lines = ["rank,name,tp,mov,sos,dropped"]
+    lines = ["rank,name,tp,mov,sos,dropped,status"]
     for s in rows:
         name = '"' + safe_text(s.name).replace('"', '""') + '"'
-        lines.append(f"{s.rank},{name},{s.tp},{s.mov},{float(s.sos):.2f},{int(s.dropped)}")
+        sos = f"{float(s.sos):.2f}"
+        lines.append(f"{s.rank},{name},{s.tp},{s.mov},{sos},{int(s.dropped)},{s.status}")
     return "\n".join(lines) + "\n"

@@ -33,18 +33,23 @@ export function playerRows(p) {
 }
 
 function playerRow(p, more) {
+  // Why a player is out, in the standings' words: a disqualification first (it drops the
+  // player too), then the player's own drop, then the cut.
   let state = null;
-  if (p.cut) state = el("span", { class: "tag cut", text: "cut" });
+  if (p.disqualified) state = el("span", { class: "tag dropped disqualified", text: "disqualified" });
   else if (p.dropped) state = el("span", { class: "tag dropped", text: "dropped" });
+  else if (p.cut) state = el("span", { class: "tag cut", text: "not in the cut" });
   else if (p.joined_round > 1) state = el("span", { class: "tag late", title: "Late: a loss for each round missed", text: "from round " + p.joined_round });
-  const dropBtn = el("button", {
+  // A disqualified player cannot rejoin: the disqualification is lifted under Warnings and
+  // penalties first (the server refuses it too).
+  const dropBtn = p.disqualified ? null : el("button", {
     type: "button",
     class: "btn small subtle" + (p.dropped ? " rejoin" : " drop"),
     id: "drop-" + p.id,
     text: p.dropped ? "Rejoin" : "Drop",
     title: p.dropped ? "Pair this player again from the next round" : "Not paired again",
   });
-  dropBtn.addEventListener("click", () => dropPlayer(p, dropBtn));
+  if (dropBtn) dropBtn.addEventListener("click", () => dropPlayer(p, dropBtn));
   return el(
     "tr",
     { class: "player" + more + (p.dropped || p.cut ? " out" : ""), "data-player-id": p.id },

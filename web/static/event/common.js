@@ -265,17 +265,36 @@ function qualifierHeader() {
   head.insertBefore(th, head.children[7] || null);
 }
 
-// One standings row (ST1): rank, player (linked to their record sheet), faction, TP,
-// SoS, CP, APD (Assassin Scoring, ST2: and assassination wins), a qualifier's points
-// (ST4), and any further cells the page adds.
+// Why a player of the standings is out of the event, in words ("": still playing): they
+// left (after their last round), the EO disqualified them, the cut left them out, or
+// (Runewars) they lost a game of the single elimination.
+export function outWords(s) {
+  if (s.status === "dropped") return s.dropped_after ? "dropped after round " + s.dropped_after : "dropped";
+  if (s.status === "disqualified") return "disqualified";
+  if (s.status === "cut") return "not in the cut";
+  if (s.status === "eliminated") return "eliminated";
+  return "";
+}
+
+function outTag(s) {
+  const words = outWords(s);
+  if (!words) return null;
+  const kind = s.status === "cut" ? "cut" : s.status === "disqualified" ? "dropped disqualified" : "dropped";
+  return el("span", { class: "tag out-why " + kind, text: words });
+}
+
+// One standings row (ST1): rank, player (linked to their record sheet) and why they are
+// out if they are, faction, TP, SoS, CP, APD (Assassin Scoring, ST2: and assassination
+// wins), a qualifier's points (ST4), and any further cells the page adds.
 export function standingsRow(s, sheetUrl, ...extra) {
   const qp = typeof s.qualifier_points === "number";
   if (qp) qualifierHeader();
+  const out = outTag(s);
   return el(
     "tr",
-    { class: s.dropped ? "out" : null, "data-player-id": s.player_id },
+    { class: out ? "out" : null, "data-player-id": s.player_id, "data-status": s.status || null },
     el("td", { class: "num rank", text: String(s.rank) }),
-    el("td", null, el("a", { class: "plain", href: sheetUrl, text: s.name }), s.dropped ? el("span", { class: "tag dropped", text: "out" }) : null),
+    el("td", null, el("a", { class: "plain", href: sheetUrl, text: s.name }), out),
     el("td", { class: "muted", text: s.faction }),
     el("td", { class: "num strong", text: String(s.tp) }),
     el("td", { class: "num", text: String(s.sos) }),

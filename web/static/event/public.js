@@ -40,7 +40,7 @@ function render() {
   const ev = v.event;
   setText($("event-name"), ev.name);
   document.title = ev.name + " · Deathclock";
-  const bits = [ev.format_name, ev.points + " pts", v.players.filter((p) => !p.dropped).length + " players"];
+  const bits = [ev.format_name, ev.points + " pts", v.players.filter((p) => !p.dropped && !p.cut).length + " players"];
   if (ev.planned_rounds) bits.push(ev.planned_rounds === 1 ? "1 round" : ev.planned_rounds + " rounds");
   if (ev.cut_to_top) bits.push("Cut to Top " + ev.cut_to_top);
   bits.push(...(ev.variants || []));

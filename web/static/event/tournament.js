@@ -112,8 +112,11 @@ function renderPlayers(players) {
 function renderStandings(rows) {
   const body = $("standings").querySelector("tbody");
   body.textContent = "";
-  rows.forEach((s) => body.append(el("tr", { class: s.dropped ? "dropped" : "" },
-    cell(s.rank), cell(s.name + (s.dropped ? " (dropped)" : "")), cell(s.tp), cell(s.mov), cell(s.sos))));
+  rows.forEach((s) => {
+    const why = DC.outWords(s);
+    body.append(el("tr", { class: why ? "dropped" : "", "data-status": s.status || null },
+      cell(s.rank), cell(s.name + (why ? " (" + why + ")" : "")), cell(s.tp), cell(s.mov), cell(s.sos)));
+  });
 }
 
 function render(v) {
