@@ -277,6 +277,11 @@ class Registration:
         self.book.require(event_id, "players")
         player = self.book.player(event_id, player_id)
         name, faction, lists = _clean(name, faction, lists)
+        others = {p.name.lower(): p.name for p in self.book.players(event_id) if p.id != player_id}
+        if name.lower() in others:
+            raise BadInput(
+                f"{others[name.lower()]} is already registered: two players cannot share a name"
+            )
         event = self.book.event(event_id)
         note = list_note.strip()[:300]
         painted = player.painted if painted is None else painted
