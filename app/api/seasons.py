@@ -20,6 +20,7 @@ from app.api.event_deps import EoToken, EventsDep
 from app.api.exports import csv_response
 from app.api.hardening import StrictJsonRoute
 from app.api.page_templates import templates
+from app.domain.penalties import REASON_LENGTH
 from app.domain.qualifiers import IRON_GAUNTLET, KINDS
 from app.events.seasons import FinalSpec
 
@@ -60,6 +61,10 @@ class FinalIn(BaseModel):
 
 class QpListIn(BaseModel):
     text: str = Field(..., min_length=1, max_length=100_000)
+
+
+class CorrectedIn(BaseModel):
+    reason: str = Field(..., max_length=REASON_LENGTH, description="why: kept in the event's log")
 
 
 @router.post("/api/seasons", status_code=201, response_model=SeasonCreated)
@@ -152,6 +157,19 @@ async def report_sent(
     return service.season_reports.sent(season_id, token, event_id)
 
 
+@router.post("/api/seasons/{season_id}/events/{event_id}/report/corrected")
+async def report_corrected(
+    season_id: str,
+    event_id: str,
+    body: CorrectedIn,
+    service: EventsDep,
+    token: KeeperToken = None,
+) -> dict[str, Any]:
+    """The keeper sends a corrected report, with the reason: the event's top three as
+    they stand now replace the report sent before (the season counts what was reported)."""
+    return service.season_reports.corrected(season_id, token, event_id, body.reason)
+
+
 @router.get("/api/seasons/{season_id}/events/{event_id}/report.csv")
 async def report_csv(season_id: str, event_id: str, service: EventsDep) -> Response:
     """The top three's names and final standings, and the day the report is due."""
@@ -201,5 +219,6 @@ async def report_page(
         "ended": _day(found["finished_ms"]),
         "due": _day(found["report_due_ms"]),
         "sent": None if found["reported_ms"] is None else _day(found["reported_ms"]),
+        "corrected": None if found["corrected_ms"] is None else _day(found["corrected_ms"]),
     }
     return templates.TemplateResponse(request, "season_report.html", context)

@@ -21,10 +21,10 @@ from app.events.base import EventSpec
 from app.events.book import EventBook
 from app.events.registration import Registration
 from app.events.results import Results, disqualified_ids
-from app.events.season_events import HeldEvent, held_over, row_view
+from app.events.season_events import HeldEvent, held_over, row_view, sent_report
 from app.events.season_events import event_view as event_view  # season_reports reads it here
 from app.store.models import EventRecord
-from app.store.models_season import SeasonEvent, SeasonRecord, SeasonStore
+from app.store.models_season import SeasonEvent, SeasonRecord, SeasonReportLine, SeasonStore
 from app.store.repository import Store
 from app.tables.hub import new_id, new_token
 from app.tables.timesource import TimeSource
@@ -141,21 +141,27 @@ class Seasons:
     def held(self, season_id: str) -> list[HeldEvent]:
         with self.db.read() as repo:
             rows = repo.events(season_id)
-        return [self.held_event(row.event_id, row.reported_ms) for row in rows]
+            lines = repo.report_lines(season_id)
+        return [self.held_event(row, lines) for row in rows]
 
-    def held_event(self, event_id: str, reported_ms: int | None) -> HeldEvent:
-        event = self.book.event(event_id)
+    def held_event(self, row: SeasonEvent, lines: Sequence[SeasonReportLine]) -> HeldEvent:
+        """The event as the season reads it; `lines`: the season's reports as sent."""
+        event_id = row.event_id
+        event, players = self.book.event(event_id), self.book.players(event_id)
+        sent = sent_report(row, lines, {p.id: p.name for p in players})
         if not self.results.event_over(event_id):
-            return HeldEvent(event, False, None, (), reported_ms)
+            return HeldEvent(event, False, None, (), row.reported_ms, sent=sent)
         standings = self.results.standings(event_id)
-        out = disqualified_ids(self.book.players(event_id))  # ST3: their places pass down
-        return held_over(event, self._finished_ms(event_id), standings, out, reported_ms)
+        out = disqualified_ids(players)  # ST3: their places pass down
+        finished = self._finished_ms(event_id)
+        return held_over(event, finished, standings, out, row.reported_ms, sent)
 
     def awards(self, held: Sequence[HeldEvent]) -> list[q.Award]:
         """The QPs of the events that earn them: reported on time, or still within their
-        14 days (ST4: an IGQ whose top three were not reported in time does not count)."""
+        14 days (ST4: an IGQ whose top three were not reported in time does not count).
+        A report sent counts as it was sent, whatever the event's standings say since."""
         now = self.time.now_ms()
-        return [a for h in held if h.earns_qp(now) for a in q.awards_of(h.top_three, h.event.name)]
+        return [a for h in held if h.earns_qp(now) for a in h.awards()]
 
     def _finished_ms(self, event_id: str) -> int:
         """When the event's last round ended: its last game's end (else the round's)."""
@@ -176,7 +182,7 @@ class Seasons:
     def entries(self, season: SeasonRecord, held: Sequence[HeldEvent]) -> list[q.Entry]:
         """The players the season matches: an IGQ's QP earners, a Masters qualifier's field."""
         if season.kind == q.IRON_GAUNTLET:
-            return [e for h in held for _, e in h.top_three]
+            return [line.entry for h in held for line in h.counted()]
         return [e for h in held for _, e in h.ranked]
 
     def settle(self, season_id: str, token: str | None, keys: Sequence[str], same: bool) -> None:

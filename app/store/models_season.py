@@ -9,6 +9,8 @@ from contextlib import contextmanager
 from sqlalchemy import BigInteger, Column, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from app.store.models import EoAction
+
 
 class SeasonRecord(SQLModel, table=True):
     """A season: its name, kind, the keeper's token and the final it seeded."""
@@ -35,6 +37,30 @@ class SeasonEvent(SQLModel, table=True):
     added_ms: int = Field(sa_column=Column(BigInteger, nullable=False))
     #: When the keeper recorded the top three's report as sent (an IGQ's: ST4).
     reported_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    #: When the event had ended, as the report sent said: its 14 days ran from then. Set,
+    #: the season counts the report's lines (`SeasonReportLine`), not the event's live
+    #: standings; None: not sent, or sent before reports were kept (read from the event).
+    ended_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    #: When the keeper last sent a corrected report, and why (None: never).
+    corrected_ms: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    corrected_reason: str | None = None
+
+
+class SeasonReportLine(SQLModel, table=True):
+    """One player's line of the report the keeper sent for an event: their final
+    standing and QPs as reported, by the event's own player (the entry the season's
+    identities match). The season counts these, whatever the event says later."""
+
+    __tablename__ = "season_report_line"
+    __table_args__ = (UniqueConstraint("season_id", "event_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: str = Field(index=True, foreign_key="season.id")
+    event_id: str
+    player_id: str
+    name: str
+    rank: int
+    qp: int
 
 
 class SeasonIdentity(SQLModel, table=True):
@@ -76,9 +102,33 @@ class SeasonRepo:
             )
         )
 
+    def report_lines(self, season_id: str) -> list[SeasonReportLine]:
+        """The lines of every report sent for the season's events, in the order written."""
+        return list(
+            self.session.exec(
+                select(SeasonReportLine)
+                .where(col(SeasonReportLine.season_id) == season_id)
+                .order_by(col(SeasonReportLine.id))
+            )
+        )
+
     def remove_event(self, row: SeasonEvent) -> None:
-        """An event out of the season (its players' matches stay, should it come back)."""
+        """An event out of the season with its report (its players' matches stay, should
+        it come back)."""
+        self._drop_lines(row)
         self.session.delete(row)
+
+    def send(self, row: SeasonEvent, lines: list[SeasonReportLine], logged: EoAction) -> None:
+        """The event's report as sent now: these lines in place of any sent before, and
+        the row of the event's log that records it, in the same transaction."""
+        self._drop_lines(row)
+        self.session.flush()  # the old lines out before the new ones meet the unique key
+        self.session.add_all([row, *lines, logged])
+
+    def _drop_lines(self, row: SeasonEvent) -> None:
+        for line in self.report_lines(row.season_id):
+            if line.event_id == row.event_id:
+                self.session.delete(line)
 
     def add(self, *rows: SeasonRecord | SeasonEvent | SeasonIdentity) -> None:
         for row in rows:

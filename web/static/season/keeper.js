@@ -1,7 +1,9 @@
-// The keeper's tools: adding an event (with its EO's link), confirming or splitting the
-// players the page matches by name, and creating the final from the season.
+// The keeper's tools: adding an event (with its EO's link), recording its report as sent
+// (or sending a corrected one), confirming or splitting the players the page matches by
+// name, and creating the final from the season.
 import { $, el, setText } from "../lib/dom.js";
 import { ask } from "../event/confirm.js";
+import { place, when } from "./render.js";
 import { call, eventLink, seasonId } from "./state.js";
 
 function plain(text) {
@@ -49,7 +51,54 @@ function sentButton(e, reload, fail) {
   return el("p", { class: "keeper-line" }, el("button", { type: "button", class: "btn small report-sent", text: "Record the report as sent", onclick: mark }));
 }
 
-// Each event's tools: its report recorded as sent; and an event added by mistake comes
+// A change since the report was sent: "Alice: 1st, 10 QPs → 2nd, 7 QPs".
+function changeWords(c) {
+  const at = (rank, qp) => (rank === null ? "not in the top three" : place(rank) + ", " + qp + " QPs");
+  return c.name + ": " + at(c.sent_rank, c.sent_qp) + " → " + at(c.rank, c.qp);
+}
+
+// The event's standings moved after its report was sent: the keeper may send a corrected
+// report (the top three as they stand now), with the reason, asked first.
+function correctTools(e, reload, fail) {
+  const input = el("input", {
+    type: "text",
+    class: "correct-reason",
+    maxlength: "300",
+    placeholder: "Why the report is corrected (kept in the event's log)",
+    "aria-label": "Why the report of " + e.name + " is corrected",
+  });
+  const send = async () => {
+    const reason = input.value.trim();
+    if (!reason) {
+      fail("Say why the report is corrected: the reason is kept in the event's log.");
+      input.focus();
+      return;
+    }
+    const sure = await ask({
+      title: "Send a corrected report of " + e.name + "?",
+      lines: ["The season counts the event's top three as they stand now, in place of the report sent " + when(e.reported_ms) + ":"],
+      items: e.changes.map(changeWords),
+      note: "Why: " + reason + ". The event's log keeps it; the report sent before cannot be counted again.",
+      confirm: "Send the corrected report",
+    });
+    if (!sure) return;
+    try {
+      await call("POST", "/api/seasons/" + seasonId + "/events/" + e.id + "/report/corrected", { reason }, true);
+      await reload();
+    } catch (err) {
+      fail(err.message);
+    }
+  };
+  return el(
+    "div",
+    { class: "correct-row" },
+    input,
+    el("button", { type: "button", class: "btn small primary send-corrected", text: "Send a corrected report", onclick: send }),
+  );
+}
+
+// Each event's tools: its report recorded as sent, or sent corrected once the event's
+// standings moved since; and an event added by mistake comes
 // out again, until the final is made from the season.
 function renderEventTools(view, reload, fail) {
   const takeOut = async (e) => {
@@ -73,6 +122,8 @@ function renderEventTools(view, reload, fail) {
     const item = document.querySelector('#events-list li[data-event-id="' + e.id + '"]');
     if (!item) return;
     if (e.report === "due" || e.report === "missed") item.append(sentButton(e, reload, fail));
+    const changed = item.querySelector(".report-changed");
+    if (changed && e.changes.length) changed.append(correctTools(e, reload, fail));
     if (view.final_event_id) return;
     item.append(
       el("p", { class: "keeper-line" }, el("button", { type: "button", class: "btn small subtle take-out", text: "Take out of the season", onclick: () => takeOut(e) })),

@@ -1,5 +1,6 @@
 // The season as everyone sees it: its players' QPs, who qualified, each event's
-// contribution and top three, and a Masters tournament's distinct qualifier players.
+// contribution and top three (once its report is sent, the report's, with how the event's
+// standings moved since), and a Masters tournament's distinct qualifier players.
 import { $, el, setText } from "../lib/dom.js";
 import { seasonId } from "./state.js";
 
@@ -91,7 +92,7 @@ function eventItem(view, e) {
   const lines = [
     el("p", { class: "event-line" }, el("a", { href: "/e/" + e.id, text: e.name }), el("span", { class: "muted small", text: " · " + e.format })),
   ];
-  if (!e.over) {
+  if (!e.over && !e.sent) {
     lines.push(el("p", { class: "muted small", text: "In play: its QPs count once it is over." }));
   } else {
     lines.push(el("p", { class: "small", text: "Ended " + when(e.finished_ms) + " · top three: " + top.join(", ") }));
@@ -106,6 +107,8 @@ function eventItem(view, e) {
           el("a", { class: "btn small subtle", href: "/api/seasons/" + seasonId + "/events/" + e.id + "/report.csv", download: "", text: "CSV" }),
         ),
       );
+      if (e.corrected_ms) lines.push(el("p", { class: "small corrected", text: "Corrected report sent " + when(e.corrected_ms) + ". Why: " + e.corrected_reason }));
+      if (e.changed) lines.push(el("div", { class: "report-changed", role: "status" }, el("p", { class: "changed-words", text: e.changed })));
     }
   }
   return el("li", { class: "season-event", dataset: { eventId: e.id } }, lines);
