@@ -22,6 +22,7 @@ from app.domain.formats import FORMATS
 from app.domain.game import Game
 from app.events.service import EventService
 from app.tables.room import TableRoom
+from app.tables.warmachine.outcome import log_words
 from app.tables.warmachine.view import elements_json
 
 router = APIRouter()
@@ -208,6 +209,8 @@ async def log_page(
     # The scenario's elements, so that a scoring reads "Ann's objective", not its id.
     elements = elements_json(room.game) if isinstance(room.game, Game) else []
     tie_word = room.game.format.tie_word if isinstance(room.game, Game) else "Tie"
+    # What a destroyed caster did in this game's rules, in the words its ending says.
+    words = log_words(room.game) if isinstance(room.game, Game) else {}
     return templates.TemplateResponse(
         request,
         "log.html",
@@ -217,6 +220,7 @@ async def log_page(
             "players": players,
             "elements": elements,
             "tie_word": tie_word,
+            "words": words,
         },
     )
 

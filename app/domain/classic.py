@@ -76,21 +76,23 @@ def dice_down(game: Game, _actor: c.Actor, now_ms: int) -> Game:
 
 
 def _dice_down(game: Game, at_ms: int) -> Game:
-    """The game ends; one last scenario scoring follows, as after an assassination, once
-    scoring has started (`ending.final_scoring` then decides). Without a clear winner the
-    scenario's Victory Conditions decide it (TS4: most CP, then the game-end tiebreakers),
-    or (No Tiebreakers) it is a tie."""
-    due = game.phase is Phase.TURN and game.scoring_due_at_mark
+    """The game ends. "At dice down, resolve all end-of-turn effects": a turn under way
+    ends as a tap would end it, its player answering the kill box (TS3) where that turn
+    asks it, with one last scenario scoring once scoring has started (`ending.final_scoring`
+    then decides). Without a clear winner the scenario's Victory Conditions decide it (TS4:
+    most CP, then the game-end tiebreakers), or (No Tiebreakers) it is a tie."""
+    kill_box, due, _last = game.turn_end_due
     if not game.setup.rules.tiebreakers:
         ended = end_game(game, Method.TIME, None, at_ms)
-    elif due:
-        ended = end_game(game, Method.TIEBREAKER, None, at_ms)  # until the last scoring
+    elif kill_box or due:
+        ended = end_game(game, Method.TIEBREAKER, None, at_ms)  # until the turn end's answers
     else:
         ended = end_by_victory_conditions(game, at_ms)
     timer = game.timer
     if timer is not None:
         timer = replace(timer.stop(at_ms) if timer.running else timer, called=True)
-    return replace(ended, final_scoring_due=due, timer=timer)
+    asked = game.active if kill_box else None
+    return replace(ended, final_scoring_due=due, final_kill_box=asked, timer=timer)
 
 
 def decide_round_end(game: Game, now_ms: int) -> Game:

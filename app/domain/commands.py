@@ -110,9 +110,11 @@ class AcceptClockLoss:
 
 @dataclass(frozen=True, slots=True)
 class FinalScoring:
-    """TS6: one last scoring of the final state after an assassination."""
+    """TS6, DC10: one last scoring of the final state after an assassination or at dice
+    down; at dice down, the kill box of the turn it ended too (TS3), where it is asked."""
 
-    scoring: Scoring
+    scoring: Scoring | None = None
+    kill_box: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from app.domain.state import (
     score,
     seat_of,
 )
+from app.domain.turns import check_answers, turn_end_points
 
 
 def caster_destroyed(game: Game, actor: c.Actor, cmd: c.CasterDestroyed, now_ms: int) -> Game:
@@ -106,18 +107,31 @@ def accept_clock_loss(game: Game, actor: c.Actor, now_ms: int) -> Game:
 
 
 def final_scoring(game: Game, actor: c.Actor, cmd: c.FinalScoring) -> Game:
-    seat_of(actor)
-    if not game.final_scoring_due:
+    """TS6, DC10: the last scoring of the final state; at dice down, the end of the turn
+    it ended, answered as a tap answers it (`turns.check_answers`, `turns.turn_end_points`):
+    the kill box of that turn's player, where it is asked, by that player only."""
+    seat = seat_of(actor)
+    if not game.final_due:
         raise RuleError("no final scoring is due")
-    cp, destroyed = score(game, cmd.scoring)
+    asked = game.final_kill_box
+    if asked is not None and seat is not asked:
+        name = game.names[asked]
+        raise NotYourSeat(
+            f"dice down ended {name}'s turn: only {name} answers its kill box and last scoring"
+        )
+    who = game.active if asked is None else asked
+    turn_end = c.TurnEnd(kill_box=cmd.kill_box, scoring=cmd.scoring)
+    check_answers(game, who, (asked is not None, game.final_scoring_due), turn_end, "the game")
+    cp, destroyed, tally = turn_end_points(game, who, turn_end)
     winner = game.scenario_winner(cp)
     cp = game.format.cap_cp(game.format, cp)
     scored = replace(
         game,
         control_points=cp,
         objectives_destroyed=destroyed,
-        earned=earned(game, cmd.scoring),
+        earned=tally,
         final_scoring_due=False,
+        final_kill_box=None,
     )
     ending = game.ending
     if ending is not None and ending.winner is None and winner is not None:

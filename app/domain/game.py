@@ -170,7 +170,9 @@ def apply(
     rule = _RULES.get(type(command))
     if rule is None:
         raise BadInput(f"unknown command {type(command).__name__}")
-    if not logged:
+    if logged:
+        command = _as_accepted(game, command)
+    else:
         who_may_act.check(game, actor, command)
         if isinstance(command, c.RecordResult) and judge.already_so(game, command):
             # Under the table's lock: the same entry twice at once is logged once (TS9).
@@ -181,3 +183,12 @@ def apply(
     if type(command) in _ENDS_UNDO:
         after = replace(after, undo=None)
     return undo.settle(game, after, now_ms)
+
+
+def _as_accepted(game: Game, command: c.Command) -> c.Command:
+    """A last scoring from the table's log as it was accepted: one that carries no kill box
+    answer where dice down asks it (DC10, TS3) stands for its player's "no"."""
+    unanswered = isinstance(command, c.FinalScoring) and command.kill_box is None
+    if unanswered and game.final_kill_box is not None:
+        return replace(command, kill_box=False)
+    return command

@@ -93,6 +93,7 @@ def record(game: Game, _actor: c.Actor, command: c.RecordResult, now_ms: int) ->
         correction=correction,
         eo_reason=reason,
         final_scoring_due=False,
+        final_kill_box=None,
         confirmed=(True, True),
         disputed=None,
         claim=None,

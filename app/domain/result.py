@@ -86,7 +86,7 @@ class Played(Protocol):
     @property
     def disputed(self) -> str | None: ...
     @property
-    def final_scoring_due(self) -> bool: ...
+    def final_due(self) -> bool: ...
     @property
     def control_points(self) -> tuple[int, int]: ...
     @property
@@ -233,7 +233,7 @@ def compute_result(game: Played) -> Result | None:
     if game.recorded is not None:
         return game.recorded
     ending = game.ending
-    if ending is None or game.final_scoring_due or reports_needed(game):
+    if ending is None or game.final_due or reports_needed(game):
         return None
     apd = each(game.reports, lambda r: r.army_points_destroyed if r else 0)
     lists = each(game.reports, lambda r: r.list_played if r else "")

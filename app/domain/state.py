@@ -146,6 +146,9 @@ class Game:
     claim: c.Scoring | None = None
     ending: Ending | None = None
     final_scoring_due: bool = False
+    #: DC10, TS3: dice down ended this player's turn where the kill box is asked: they
+    #: answer it with the last scoring (None: not asked).
+    final_kill_box: Side | None = None
     reports: tuple[Report | None, Report | None] = (None, None)
     confirmed: tuple[bool, bool] = (False, False)
     disputed: str | None = None
@@ -232,6 +235,11 @@ class Game:
             due = (kill_box, self.scoring_due_at_mark, last is not None and self.mark == last)
             self.setup._due[key] = due
         return due
+
+    @property
+    def final_due(self) -> bool:
+        """The game is over and its last turn end's answers are still owed."""
+        return self.final_scoring_due or self.final_kill_box is not None
 
     @property
     def kill_box_due(self) -> bool:

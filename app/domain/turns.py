@@ -3,6 +3,8 @@ interrupts (DC6); each tap keeps the game before it for an undo (`undo`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.domain import commands as c
 from app.domain.clock import Side, update
 from app.domain.errors import BadInput, NotYourSeat, RuleError, StaleCommand
@@ -72,23 +74,8 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     turn_end = turn_end or c.TurnEnd()
     who = game.active
     kill_box_due, scoring_due, last_turn = game.turn_end_due
-    kill_box = game.format.kill_box
-    if kill_box_due and turn_end.kill_box is None:
-        raise BadInput(
-            "kill box: " + kill_box.question.format(whose=f"{game.names[who]}'s", their="their")
-        )
-    if not kill_box_due and turn_end.kill_box:
-        raise BadInput(_kill_box_not_due(game))
-    if scoring_due and turn_end.scoring is None:
-        raise BadInput(f"score the end of {game.turn_words(game.mark)} first")
-    if not scoring_due and turn_end.scoring is not None:
-        raise BadInput(_scoring_not_due(game))
-    cp, destroyed, tally = game.control_points, game.objectives_destroyed, game.earned
-    if turn_end.scoring is not None:
-        cp, destroyed = score(game, turn_end.scoring)
-        tally = earned(game, turn_end.scoring)
-    if turn_end.kill_box:
-        cp = update(cp, who.other, lambda points: points + kill_box.cp)
+    check_answers(game, who, (kill_box_due, scoring_due), turn_end, game.turn_words(game.mark))
+    cp, destroyed, tally = turn_end_points(game, who, turn_end)
     winner = game.scenario_winner(cp, turn_end.scoring)
     rules = game.format
     cp = rules.cap_cp(rules, cp)
@@ -108,6 +95,38 @@ def _end_turn(game: Game, turn_end: c.TurnEnd | None, now_ms: int, undo: Undo) -
     return replace(ended, active=nxt, turn=turn, clock=clock)
 
 
+def check_answers(
+    game: Game, who: Side, due: tuple[bool, bool], turn_end: c.TurnEnd, what: str
+) -> None:
+    """TS2, TS3: a turn end of `who`'s answers the kill box and the scoring where they are
+    `due` (kill box, scoring), and only there; `what` names the state scored."""
+    kill_box_due, scoring_due = due
+    if kill_box_due and turn_end.kill_box is None:
+        question = game.format.kill_box.question
+        raise BadInput("kill box: " + question.format(whose=f"{game.names[who]}'s", their="their"))
+    if not kill_box_due and turn_end.kill_box:
+        raise BadInput(_kill_box_not_due(game))
+    if scoring_due and turn_end.scoring is None:
+        raise BadInput(f"score the end of {what} first")
+    if not scoring_due and turn_end.scoring is not None:
+        raise BadInput(_scoring_not_due(game))
+
+
+def turn_end_points(
+    game: Game, who: Side, turn_end: c.TurnEnd
+) -> tuple[tuple[int, int], frozenset[str], Mapping[str, tuple[int, int]]]:
+    """The CP after a turn end of `who`'s, in the rules' order: the scoring sheet (TS2),
+    then the kill box's CP to the opponent at once (TS3); not yet capped. With them, the
+    objectives destroyed and the CP earned from each element."""
+    cp, destroyed, tally = game.control_points, game.objectives_destroyed, game.earned
+    if turn_end.scoring is not None:
+        cp, destroyed = score(game, turn_end.scoring)
+        tally = earned(game, turn_end.scoring)
+    if turn_end.kill_box:
+        cp = update(cp, who.other, lambda points: points + game.format.kill_box.cp)
+    return cp, destroyed, tally
+
+
 def _scoring_not_due(game: Game) -> str:
     if not game.scenario.scored:
         return f"{game.scenario.name} is won by assassination only: nothing is scored"
@@ -119,6 +138,8 @@ def _kill_box_not_due(game: Game) -> str:
     if not game.scenario.kill_box:
         return f"{game.scenario.name} has no kill box"
     start = game.format.kill_box.start
+    if game.phase is Phase.OVER and start.reached_by(game.turn, game.active):
+        return "the kill box is checked at the end of a turn: this game did not end at one"
     return f"the kill box is checked from the end of {game.turn_words(start)}"
 
 

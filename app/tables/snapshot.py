@@ -18,7 +18,7 @@ from typing import Any
 
 from app.domain.game import Game
 
-FORMAT = 5  # bumped whenever the game's records change shape
+FORMAT = 6  # bumped whenever the game's records change shape
 
 
 def encode(value: Any) -> Any:

@@ -70,7 +70,7 @@ def test_no_tiebreakers_dice_down_is_a_tie_whatever_the_lead__DC10() -> None:
     table.play_to(3, P1)
     table.game = replace(table.game, control_points=(4, 0))
     table.do(EO, c.DiceDown())
-    game = table.do(P1, c.FinalScoring(scoring({})))  # still a lead of 4, not 5
+    game = table.do(P1, c.FinalScoring(scoring({}), kill_box=False))  # still a lead of 4, not 5
     assert game.ending is not None
     assert (game.ending.method, game.ending.winner) == (Method.TIME, None)
     result = _reported(table, (40, 10)).result()
@@ -84,7 +84,7 @@ def test_no_tiebreakers_a_scenario_victory_in_the_last_scoring_wins__DC10() -> N
     table.play_to(3, P1)
     table.game = replace(table.game, control_points=(4, 0))
     table.do(EO, c.DiceDown())
-    game = table.do(P1, c.FinalScoring(scoring({"flag-1": P1})))
+    game = table.do(P1, c.FinalScoring(scoring({"flag-1": P1}), kill_box=False))
     assert game.control_points == (5, 0) and game.ending is not None
     assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P1)
 

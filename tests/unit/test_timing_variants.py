@@ -239,7 +239,7 @@ def test_eo_calls_dice_down_and_a_last_scoring_follows__DC10() -> None:
     assert game.phase is Phase.OVER and game.final_scoring_due
     assert game.ending is not None and game.ending.winner is None
     assert game.timer is not None and game.timer.called and not game.timer.running
-    game = table.do(P1, c.FinalScoring(scoring({"rect-1": P1})))
+    game = table.do(P1, c.FinalScoring(scoring({"rect-1": P1}), kill_box=False))
     assert game.control_points == (1, 0) and not game.final_scoring_due
     table.do(P1, c.ReportGame(army_points_destroyed=20, scenario_presence=None, list_played="A"))
     table.do(P2, c.ReportGame(army_points_destroyed=30, scenario_presence=None, list_played="B"))
@@ -264,7 +264,7 @@ def test_a_scenario_victory_in_the_last_scoring_wins__DC10() -> None:
     table = to_turn(classic(CLASSIC), 3, P2)
     table.do(EO, c.DiceDown())
     control = {"rect-1": P2, "rect-2": P2, "circle-1": P2, "flag-1": P2}
-    game = table.do(P2, c.FinalScoring(scoring(control, {"objective-p1"})))
+    game = table.do(P2, c.FinalScoring(scoring(control, {"objective-p1"}), kill_box=False))
     assert game.ending is not None
     assert game.ending.winner is P2 and game.ending.method is Method.SCENARIO
 
@@ -290,7 +290,7 @@ def test_no_time_limits_has_no_round_clock_nor_dice_down__DC10() -> None:
 def test_no_tiebreakers_makes_time_out_a_tie__no_tiebreakers() -> None:
     table = to_turn(classic(CLASSIC, variants.NO_TIEBREAKERS), 3, P1)
     table.do(EO, c.DiceDown())
-    table.do(P1, c.FinalScoring(scoring({"rect-1": P1})))
+    table.do(P1, c.FinalScoring(scoring({"rect-1": P1}), kill_box=False))
     table.do(P1, c.ReportGame(army_points_destroyed=20, scenario_presence=None, list_played="A"))
     table.do(P2, c.ReportGame(army_points_destroyed=30, scenario_presence=None, list_played="B"))
     result = table.game.result()

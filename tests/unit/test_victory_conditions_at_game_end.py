@@ -79,7 +79,7 @@ def test_dice_down_on_equal_cp_goes_to_the_3rd_tiebreaker__DC10_TS4() -> None:
     table.play_to(3, P1)
     game = table.do(EO, c.DiceDown())
     assert game.final_scoring_due
-    game = table.do(P1, c.FinalScoring(scoring({})))
+    game = table.do(P1, c.FinalScoring(scoring({}), kill_box=False))
     assert game.control_points == (0, 0)
     assert game.ending is not None and not game.final_scoring_due
     assert game.ending.method is Method.TIEBREAKER and game.ending.tiebreakers == GAME_END
@@ -169,7 +169,7 @@ def test_dice_down_on_a_cp_lead_is_a_scenario_win_not_the_casters__DC10_TS4() ->
     table.do(P1, c.CasterDestroyed())  # P1 plays on without a caster
     table.game = replace(table.game, control_points=(2, 0))
     table.do(EO, c.DiceDown())
-    game = table.do(P1, c.FinalScoring(scoring({})))  # nothing more: P1 leads 2-0
+    game = table.do(P1, c.FinalScoring(scoring({}), kill_box=False))  # nothing more: P1 leads 2-0
     assert game.ending is not None
     assert (game.ending.method, game.ending.winner) == (Method.SCENARIO, P1)
     _report(table, (10, 30))

@@ -24,17 +24,19 @@ def _side_name(side: Side) -> str:
     return _SIDE_NAMES[side]
 
 
+def _read_turn_end(raw: Mapping[str, Any]) -> c.TurnEnd:
+    """A turn end's answers (TS2, TS3): the kill box and the scoring, each if given."""
+    kill_box = raw.get("kill_box")
+    if kill_box is not None and not isinstance(kill_box, bool):
+        raise BadInput("whether a kill box was made must be yes or no")
+    scoring = raw.get("scoring")
+    return c.TurnEnd(
+        kill_box=kill_box, scoring=None if scoring is None else scoring_from_wire(scoring)
+    )
+
+
 def _read_pass_turn(raw: Mapping[str, Any]) -> c.Command:
-    turn_end = None
-    if "kill_box" in raw or "scoring" in raw:
-        kill_box = raw.get("kill_box")
-        if kill_box is not None and not isinstance(kill_box, bool):
-            raise BadInput("whether a kill box was made must be yes or no")
-        scoring = raw.get("scoring")
-        turn_end = c.TurnEnd(
-            kill_box=kill_box,
-            scoring=None if scoring is None else scoring_from_wire(scoring),
-        )
+    turn_end = _read_turn_end(raw) if "kill_box" in raw or "scoring" in raw else None
     return c.PassTurn(expect=side_from_wire(raw.get("expect"), "expect"), turn_end=turn_end)
 
 
@@ -44,6 +46,20 @@ def _write_pass_turn(command: c.PassTurn) -> dict[str, Any]:
     if turn_end is not None:
         out["kill_box"] = turn_end.kill_box
         out["scoring"] = None if turn_end.scoring is None else scoring_to_wire(turn_end.scoring)
+    return out
+
+
+def _read_final_scoring(raw: Mapping[str, Any]) -> c.Command:
+    """TS6, DC10: the last scoring and, at dice down where it is asked, the kill box."""
+    answers = _read_turn_end(raw)
+    return c.FinalScoring(scoring=answers.scoring, kill_box=answers.kill_box)
+
+
+def _write_final_scoring(command: c.FinalScoring) -> dict[str, Any]:
+    scoring = command.scoring
+    out: dict[str, Any] = {"scoring": None if scoring is None else scoring_to_wire(scoring)}
+    if command.kill_box is not None:
+        out["kill_box"] = command.kill_box
     return out
 
 
@@ -205,12 +221,7 @@ _KINDS = (
         lambda cmd: {"agree": cmd.agree},
     ),
     _plain("accept_clock_loss", c.AcceptClockLoss),
-    _Kind(
-        "final_scoring",
-        c.FinalScoring,
-        lambda raw: c.FinalScoring(scoring=scoring_from_wire(raw.get("scoring"))),
-        lambda cmd: {"scoring": scoring_to_wire(cmd.scoring)},
-    ),
+    _Kind("final_scoring", c.FinalScoring, _read_final_scoring, _write_final_scoring),
     _Kind(
         "report",
         c.ReportGame,

@@ -45,8 +45,8 @@ def ending_words(game: Game) -> str | None:
     tie = game.format.tie_word.lower()
     dice_down = game.timer is not None and game.timer.called
     if ending.method is Method.TIME:
-        if dice_down and game.final_scoring_due:  # a lead of 5 in it still wins
-            return f"Dice down — the last scoring: a scenario victory wins, else a {tie}"
+        if dice_down and game.final_due:  # a lead of 5 in it still wins
+            return f"Dice down — {_owed(game)}: a scenario victory wins, else a {tie}"
         if dice_down:  # No Tiebreakers: "If time expires, the game is a tie."
             return f"Dice down — no tiebreakers: the game is a {tie}"
         return f"Round time is up — the game is a {tie}"
@@ -56,16 +56,46 @@ def ending_words(game: Game) -> str | None:
     if ending.method is Method.SCENARIO:
         return f"Game over — equal control points, no tiebreakers: the game is a {tie}"
     if ending.method is Method.ASSASSINATION:
-        return f"Both casters destroyed — no tiebreakers: the game is a {tie}"
+        return f"Both casters destroyed — {both_casters_words(game)}"
     if ending.method is not Method.TIEBREAKER:
         return outcome_words(None, ending.method, game.format.tie_word)
-    if game.final_scoring_due and dice_down:
+    if game.final_due and dice_down:
         if game.format.game_end_tiebreakers is None:
-            return "Dice down — the last scoring, then tiebreakers decide"
-        return "Dice down — the last scoring, then the scenario's victory conditions decide"
+            return f"Dice down — {_owed(game)}, then tiebreakers decide"
+        return f"Dice down — {_owed(game)}, then the scenario's victory conditions decide"
     if ending.tiebreakers:
         return "Game over — equal control points: " + _steps(game, ending.tiebreakers)
     return "Game over — tiebreakers decide"
+
+
+def both_casters_words(game: Game) -> str:
+    """TS6: what both casters destroyed at once does to this game, as its end says it: the
+    tiebreakers decide ("victory is determined using tiebreakers"), or, No Tiebreakers
+    ("This event does not use tiebreakers"), a tie, or, No Assassination Victory, the game
+    goes on."""
+    rules = game.setup.rules
+    if not rules.assassination:
+        return "no assassination victory: the game goes on"
+    if not rules.tiebreakers:
+        return f"no tiebreakers: the game is a {game.format.tie_word.lower()}"
+    return "tiebreakers decide"
+
+
+def log_words(game: Game) -> dict[str, str]:
+    """What the table log says a destroyed caster did, in this game's rules (TS6)."""
+    one = "assassination" if game.setup.rules.assassination else "the game goes on"
+    return {"both_casters": both_casters_words(game), "caster": one}
+
+
+def _owed(game: Game) -> str:
+    """What dice down still asks of the turn it ended (DC10): "the kill box of Ann's turn 3
+    and the last scoring"."""
+    owed = []
+    if game.final_kill_box is not None:
+        owed.append(f"the kill box of {game.turn_words(game.mark)}")
+    if game.final_scoring_due:
+        owed.append("the last scoring")
+    return " and ".join(owed)
 
 
 def _on_most_cp(game: Game) -> bool:

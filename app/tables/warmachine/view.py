@@ -215,8 +215,15 @@ def _clock_out_prompts(game: Game) -> list[Prompt]:
 
 def _over_prompts(game: Game) -> list[Prompt]:
     due: list[Prompt] = []
-    if game.final_scoring_due:
-        due.append({"kind": "final_scoring"})
+    if game.final_due:  # DC10: at dice down, the kill box of the turn it ended, by its player
+        due.append(
+            {
+                "kind": "final_scoring",
+                "by": side_name(game.final_kill_box),
+                "kill_box": game.final_kill_box is not None,
+                "scoring": game.final_scoring_due,
+            }
+        )
     due.extend({"kind": "report", "by": side_name(side)} for side in reports_needed(game))
     if presence_needed(game) and game.result() is None:
         due.append({"kind": "scenario_presence"})
@@ -301,6 +308,7 @@ def game_view(game: Game, now_ms: int) -> dict[str, Any]:
             "words": ending_words(game),
         },
         "final_scoring_due": game.final_scoring_due,
+        "final_kill_box": side_name(game.final_kill_box),
         "reports": [report_json(r) for r in game.reports],
         # The report asks for the collected tiebreaker only where it can decide the game.
         "presence_asked": presence_may_decide(game),

@@ -14,6 +14,8 @@ const side = (s) => (s === "p1" ? walk.sides[0] : s === "p2" ? walk.sides[1] : S
 const WHO = { eo: "EO", system: "Server" };
 // The format's word for a game nobody won (IG2014: "Draw").
 const tieWord = () => document.body.getAttribute("data-tie-word") || "Tie";
+// What a destroyed caster did in this game's rules, in the server's words (TS6).
+const WORDS = JSON.parse(document.body.getAttribute("data-words") || "{}");
 const who = (by) => WHO[by] || side(by);
 // Where the game stood, as the server stored it with each entry (every log kept so far
 // tags the side: "P2's turn 3", "P1's deployment"): its side, and its words by name.
@@ -43,6 +45,9 @@ function delta(ms) {
 }
 
 const scoring = (sc) => scoringWords(sc, side);
+// A turn end's answers (a tap's, or the last one at dice down): the kill box, the scoring.
+const answers = (e) =>
+  [typeof e.kill_box === "boolean" ? "kill box: " + (e.kill_box ? "YES" : "no") : "", e.scoring ? scoring(e.scoring) : ""].filter(Boolean).join("; ");
 
 // The slot a tap ends: each player's deployment, advance deployment, then turns.
 function slot(k) {
@@ -146,10 +151,7 @@ function describe(entries) {
         break;
       case "pass_turn": {
         row.what = "Tap: end of " + (e.turn ? turnWords(e.turn) : slot(k));
-        const bits = [];
-        if (e.kill_box !== undefined && e.kill_box !== null) bits.push("kill box: " + (e.kill_box ? "YES" : "no"));
-        if (e.scoring) bits.push(scoring(e.scoring));
-        row.details = bits.join("; ");
+        row.details = answers(e);
         taps.push({ row: row, running: running });
         k += 1;
         running = k % 2 ? "p2" : "p1";
@@ -184,7 +186,7 @@ function describe(entries) {
         break;
       case "caster_destroyed":
         row.what = e.both ? "Both casters destroyed" : "Caster destroyed";
-        row.details = e.both ? "tiebreakers decide" : side(e.by) + "'s caster: assassination";
+        row.details = e.both ? WORDS.both_casters || "" : side(e.by) + "'s caster: " + (WORDS.caster || "assassination");
         running = null;
         break;
       case "concede":
@@ -203,7 +205,7 @@ function describe(entries) {
         break;
       case "final_scoring":
         row.what = "Final scoring";
-        row.details = scoring(e.scoring);
+        row.details = answers(e);
         break;
       case "report": {
         row.what = "Report";

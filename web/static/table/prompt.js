@@ -113,7 +113,7 @@ export function renderPrompt(g) {
         break;
       }
       case "final_scoring":
-        node = banner(
+        node = d.kill_box ? diceDownBanner(d, mine) : banner(
           "final_scoring",
           "info",
           el("div", { text: "Record one last scoring of the table (it cannot change the result)." }),
@@ -156,4 +156,19 @@ export function renderPrompt(g) {
     if (node) box.append(node);
   }
   box.hidden = !box.childElementCount;
+}
+
+// DC10: dice down ended a turn whose end asks the kill box (TS3): its player answers it,
+// with the last scoring where scoring has started, on the end-of-turn sheet.
+function diceDownBanner(d, mine) {
+  const asks = d.scoring ? "the kill box and the last scoring" : "the kill box";
+  if (d.by === mine) {
+    return banner(
+      "final_scoring",
+      "info",
+      el("div", { text: "Dice down ended your turn: answer " + asks + " of its end." }),
+      actionButton("final-scoring", "final-scoring", d.scoring ? "Kill box and final scoring" : "Answer the kill box", "big")
+    );
+  }
+  return banner("final_scoring", "info", "Dice down ended " + nameOf(d.by) + "'s turn: waiting for " + nameOf(d.by) + " to answer " + asks + ".");
 }

@@ -219,7 +219,9 @@ export function renderResult(g) {
   } else {
     setText("result", g.ending ? endingText(g.ending) : "Game over");
     const waiting = [];
-    if (g.final_scoring_due) waiting.push("the final scoring");
+    const last = due("final_scoring");
+    if (last && last.kill_box) waiting.push((last.by === me() ? "your" : nameOf(last.by) + "'s") + " kill box" + (last.scoring ? " and the final scoring" : ""));
+    else if (last) waiting.push("the final scoring");
     for (const d of dueList()) if (d.kind === "report") waiting.push(d.by === me() ? "your report" : nameOf(d.by) + "'s report");
     if (due("scenario_presence")) waiting.push(collectedLabel().replace(/ \(.*$/, ""));
     setText("result-by", waiting.length ? "Waiting for " + waiting.join(", ") + "." : "");

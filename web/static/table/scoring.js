@@ -25,7 +25,12 @@ export function openSheet(mode) {
   } else if (mode === "claim") {
     title = "Claim a scenario win";
   } else {
-    title = "Final scoring";
+    // DC10: at dice down the turn it ended is answered as a tap would (kill box, scoring).
+    const d = finalDue();
+    if (!d) return;
+    killBox = !!d.kill_box;
+    scoring = d.scoring !== false;
+    title = killBox ? "Dice down: the end of your turn " + g.turn : "Final scoring";
   }
   S.sheet = { mode: mode, killBox: killBox, scoring: scoring, kb: false, control: {}, dominate: {}, destroyed: new Set() };
   setText("kill-box-question", killBoxQuestion());
@@ -35,10 +40,17 @@ export function openSheet(mode) {
   buildScoring();
   $("end-turn").hidden = mode !== "turn_end";
   $("sheet-submit").hidden = mode === "turn_end";
-  $("sheet-submit").textContent = mode === "claim" ? "Claim the win" : "Record final scoring";
+  $("sheet-submit").textContent = mode === "claim" ? "Claim the win" : scoring ? "Record final scoring" : "Record the kill box";
   $("sheet").hidden = false;
   document.body.classList.add("sheet-open");
   updatePreview();
+}
+
+// The last turn end's answers, if this seat may give them (at dice down, the kill box
+// is its turn's player's).
+function finalDue() {
+  const d = due("final_scoring");
+  return d && (!d.by || d.by === me()) ? d : null;
 }
 
 export function closeSheet() {
@@ -183,7 +195,7 @@ export function renderSheet() {
   let valid = true;
   if (sheet.mode === "turn_end") valid = canTap(g) && !!due("turn_end", mine);
   else if (sheet.mode === "claim") valid = g.phase === "clock_out" && g.flagged === mine && !g.claim;
-  else valid = !!g.final_scoring_due;
+  else valid = !!finalDue();
   if (!valid) closeSheet();
   else updatePreview();
 }
@@ -203,8 +215,10 @@ export function submitSheet() {
     closeSheet();
     command("claim_scenario", { scoring: scoring });
   } else {
-    const scoring = sheetScoring();
+    const fields = {};
+    if (sheet.killBox) fields.kill_box = !!sheet.kb;
+    if (sheet.scoring) fields.scoring = sheetScoring();
     closeSheet();
-    command("final_scoring", { scoring: scoring });
+    command("final_scoring", fields);
   }
 }
