@@ -16,6 +16,7 @@ from app.api.event_deps import EoToken, EventsDep
 from app.api.exports import csv_response
 from app.api.hardening import StrictJsonRoute
 from app.domain.errors import NotFound, Unauthorized
+from app.domain.penalties import REASON_LENGTH
 from app.events.service import EventService
 from app.events.tournaments import Policy
 
@@ -38,6 +39,12 @@ class EntrantIn(BaseModel):
 class ExtensionIn(BaseModel):
     minutes: int = Field(..., ge=1, le=30, description="minutes more on this table's timer")
     reason: str = Field(..., max_length=300, description="why, as the players read it")
+
+
+class DisqualifyIn(BaseModel):
+    reason: str = Field(
+        ..., max_length=REASON_LENGTH, description="why: kept in the organiser's log"
+    )
 
 
 def _policy(service: EventService, event_id: str) -> Policy:
@@ -86,6 +93,17 @@ async def drop(
     opponent during the elimination)."""
     policy = _eo(service, event_id, token)
     await policy.drop(event_id, player_id)
+    return policy.view(event_id)
+
+
+@router.post("/players/{player_id}/disqualify")
+async def disqualify(
+    event_id: str, player_id: str, body: DisqualifyIn, service: EventsDep, token: EoToken = None
+) -> dict[str, Any]:
+    """The organiser removes a player for unsporting conduct, with the reason (kept in
+    the organiser's log): removed as a drop removes them (RP6), and they cannot rejoin."""
+    policy = _eo(service, event_id, token)
+    await policy.disqualify(event_id, player_id, body.reason)
     return policy.view(event_id)
 
 

@@ -223,6 +223,8 @@ def rejoin(event: RwEvent, player_id: str) -> RwEvent:
     round they did not attend (0 TP, MoV 0), and is paired again from the next round.
     Only in the Swiss stage: the cut ends everyone else's event."""
     player = event.player(player_id)
+    if player.disqualified:  # "Disqualified players are removed ... and cannot rejoin."
+        raise RuleError(f"{player.name} is disqualified: a disqualified player cannot rejoin")
     if not player.dropped:
         raise RuleError(f"{player.name} has not dropped: only a dropped player can rejoin")
     if event.over:

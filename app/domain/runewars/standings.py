@@ -55,6 +55,8 @@ class Entrant:
     dropped: bool = False
     #: Army Building: the list the player registered with ("" where none was asked).
     army_list: str = ""
+    #: Removed by the organiser for unsporting conduct: dropped, and cannot rejoin.
+    disqualified: bool = False
 
     @property
     def tp(self) -> int:
@@ -91,8 +93,8 @@ class Standing:
     sos: Fraction
     #: The player left the event (RP7), not one a cut or an elimination game left out.
     dropped: bool
-    #: "playing", "dropped", "cut" (not in the cut) or "eliminated" (lost a game of the
-    #: single elimination): `status_of`.
+    #: "playing", "disqualified", "dropped", "cut" (not in the cut) or "eliminated"
+    #: (lost a game of the single elimination): `status_of`.
     status: str = "playing"
     #: A dropped player's last round (None: not dropped, or dropped before any round).
     dropped_after: int | None = None
@@ -138,10 +140,18 @@ def standings(players: Sequence[Entrant]) -> list[Standing]:
             p.mov,
             strength_of_schedule(p, everyone),
             p.dropped,
-            status="dropped" if p.dropped else "playing",
+            status=_left(p) or "playing",
         )
         for n, p in enumerate(keyed, start=1)
     ]
+
+
+def _left(player: Entrant) -> str | None:
+    """A player who left the event: removed by the organiser ("Disqualified players are
+    removed from the tournament, and cannot rejoin") or dropped; None: still in it."""
+    if player.disqualified:
+        return "disqualified"
+    return "dropped" if player.dropped else None
 
 
 def status_of(player: Entrant, cut_to: Sequence[str]) -> str:
@@ -149,9 +159,11 @@ def status_of(player: Entrant, cut_to: Sequence[str]) -> str:
     "dropped": one who leaves ("notify the organizer of their intent ... dropping them
     from the tournament"), those not in the cut ("all other players are dropped") and the
     loser of an elimination game ("eliminated and dropped from the tournament"); only the
-    first left the event, the others went out by its structure."""
-    if player.dropped:
-        return "dropped"
+    first left the event, the others went out by its structure. A disqualified player,
+    removed by the organiser, is "disqualified" before anything else."""
+    left = _left(player)
+    if left is not None:
+        return left
     if player.id not in cut_to:
         return "cut"
     lost = any(g.stage is Stage.ELIMINATION and not g.won for g in player.games)

@@ -1,6 +1,6 @@
 """A Runewars event's state as stored: the pure `RwEvent` to plain JSON and back, whole
-(players with army values, games and the standings' fixed draw; rounds with their
-cards, time, pairings and results; the cut)."""
+(players with army values, games, the standings' fixed draw and whether the organiser
+disqualified them; rounds with their cards, time, pairings and results; the cut)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ def _entrant(p: Entrant) -> dict[str, Any]:
         "dropped": p.dropped,
         "games": [_played(g) for g in p.games],
         "army_list": p.army_list,
+        "disqualified": p.disqualified,
     }
 
 
@@ -69,7 +70,14 @@ def _load_plan(raw: list[Any]) -> Plan:
 def _load_entrant(d: dict[str, Any]) -> Entrant:
     games = tuple(Played(g[0], Stage(g[1]), g[2], g[3], g[4], g[5]) for g in d["games"])
     return Entrant(
-        d["id"], d["name"], d["army_value"], d["draw"], games, d["dropped"], d.get("army_list", "")
+        d["id"],
+        d["name"],
+        d["army_value"],
+        d["draw"],
+        games,
+        d["dropped"],
+        d.get("army_list", ""),
+        d.get("disqualified", False),  # events stored before disqualifications: nobody
     )
 
 

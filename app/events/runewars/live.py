@@ -14,6 +14,7 @@ from app.domain.errors import NotFound, RuleError
 from app.domain.runewars import commands as rc
 from app.domain.runewars import engine
 from app.domain.runewars import event as ev
+from app.domain.runewars.disqualification import disqualify
 from app.domain.runewars.pairing import Match
 from app.domain.runewars.rules import Plan
 from app.domain.runewars.standings import Standing, export_csv
@@ -56,6 +57,15 @@ class RunewarsEvent:
         if room is not None and not waiting(room.meta, room.version):
             await self._concede_dropped(room)
 
+    async def disqualify(self, player_id: str, reason: str) -> None:
+        """The organiser removes the player: as a drop (their open table conceded for
+        them), and for good: they cannot rejoin."""
+        room = self._open_table_of(player_id)
+        gone = self.state.player(player_id).dropped  # their table was conceded then
+        self.state = disqualify(self.state, player_id, reason)
+        if room is not None and not gone and not waiting(room.meta, room.version):
+            await self._concede_dropped(room)
+
     async def _concede_dropped(self, room: TableRoom) -> None:
         """A dropped player's game on `room` is conceded for them."""
         meta, game, play = room.meta, room.game, self.state.current
@@ -89,13 +99,17 @@ class RunewarsEvent:
             return False
         return all(waiting(room.meta, room.version) for room in self.rooms())
 
-    def drop_before_the_cut_plays(self, player_id: str) -> None:
-        """RP6: a cut player drops before any game of the elimination: the next-ranked
-        player comes into the cut and its first round is paired again, on new tables
-        (the round's tables, none started, are removed)."""
+    def drop_before_the_cut_plays(self, player_id: str, disqualified_for: str = "") -> None:
+        """RP6: a cut player drops (or is disqualified, `disqualified_for` the organiser's
+        reason) before any game of the elimination: the next-ranked player comes into the
+        cut and its first round is paired again, on new tables (the round's tables, none
+        started, are removed)."""
         play = self.state.current
         assert play is not None and self.cut_waits(player_id)
-        self.state = ev.drop(self.state, player_id, cut_begun=False)
+        if disqualified_for:
+            self.state = disqualify(self.state, player_id, disqualified_for, cut_begun=False)
+        else:
+            self.state = ev.drop(self.state, player_id, cut_begun=False)
         for match in play.matches:
             table_id = self.tables.pop((play.number, match.game), None)
             if table_id is not None:

@@ -94,6 +94,7 @@ def my_page(live: RunewarsEvent, event_name: str, player: Entrant, base: str) ->
             "name": player.name,
             "army_value": player.army_value,
             "dropped": player.dropped,
+            "disqualified": player.disqualified,
         },
         "current": _current(live, player, base),
         "record": _record(live, player),

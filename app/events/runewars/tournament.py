@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from app.domain.errors import BadInput, NotFound, RuleError
+from app.domain.runewars.disqualification import check_reason, disqualify
 from app.domain.runewars.engine import view as engine_view
 from app.domain.runewars.event import RwEvent, make_cut
 from app.domain.runewars.event import drop as drop_player
@@ -68,7 +69,8 @@ def _plan(spec: EventSpec) -> Plan:
 
 
 class RunewarsTournament:
-    """RP6 pairing and the cut, ST5 standings, byes and drops, for the event service."""
+    """RP6 pairing and the cut, ST5 standings, byes, drops and disqualifications, for the
+    event service."""
 
     name = "runewars"
 
@@ -170,6 +172,24 @@ class RunewarsTournament:
         if not fresh.state.player(player_id).dropped:
             fresh.state = drop_player(fresh.state, player_id)
         self._save(fresh, "drop", player=player_id)
+
+    async def disqualify(self, event_id: str, player_id: str, reason: str) -> None:
+        """The organiser removes a player for unsporting conduct, with the reason (kept in
+        the organiser's log): removed as a drop removes them (RP6), and they cannot rejoin."""
+        live = self.live(event_id)
+        player = live.state.player(player_id)
+        said = check_reason(player.name, reason)
+        detail = {"player": player_id, "name": player.name, "reason": said}
+        detail["words"] = f"Disqualified {player.name}: {said}"
+        if not player.dropped and live.cut_waits(player_id):  # RP6: the next-ranked comes in
+            live.drop_before_the_cut_plays(player_id, disqualified_for=said)
+            self._save(live, "disqualify", **detail, cut=list(live.state.cut_to))
+            return
+        await live.disqualify(player_id, said)  # checked, and the open table conceded
+        fresh = self.live(event_id)  # what changed while the table was conceding stays
+        if not fresh.state.player(player_id).disqualified:
+            fresh.state = disqualify(fresh.state, player_id, said)
+        self._save(fresh, "disqualify", **detail)
 
     def rejoin(self, event_id: str, player_id: str) -> int:
         """RP7: a dropped player rejoins, with an unpaired loss for each round missed;

@@ -23,7 +23,13 @@ MINUTE_MS = 60_000
 def _player(p: Entrant | None) -> dict[str, Any] | None:
     if p is None:
         return None
-    return {"id": p.id, "name": p.name, "army_value": p.army_value, "dropped": p.dropped}
+    return {
+        "id": p.id,
+        "name": p.name,
+        "army_value": p.army_value,
+        "dropped": p.dropped,
+        "disqualified": p.disqualified,
+    }
 
 
 def _season(season_id: str) -> dict[str, Any]:

@@ -1,11 +1,11 @@
-// The organiser's controls on a Runewars event's page: pair, start, call time, the cut
-// and drops. Each cannot be undone, so each asks first and says what it will do. The
+// The organiser's controls on a Runewars event's page: pair, start, call time, the cut,
+// drops and disqualifications. Each cannot be undone, so each asks first and says what it will do. The
 // round timer of the round under way counts down here as on the phones.
 import * as DC from "./common.js";
 import { ask } from "./confirm.js";
 import { laterLines } from "./rw-extend.js";
 
-const { $, setText, toggleClass } = DC;
+const { $, el, setText, toggleClass } = DC;
 
 export function currentRound(view) {
   return view && view.rounds.length ? view.rounds[view.rounds.length - 1] : null;
@@ -84,15 +84,42 @@ export function dropQuestion(p) {
   };
 }
 
+// "The organizer ... may remove players from the tournament for unsporting conduct":
+// asked first, with the reason (kept in the organiser's log); resolves it, or null.
+export async function askDisqualify(view, p) {
+  const input = el("input", { type: "text", id: "confirm-reason", maxlength: "300", autocomplete: "off", placeholder: "What happened" });
+  const field = el("label", { class: "field", for: "confirm-reason" }, "Why is " + p.name + " disqualified? (kept in the organiser's log)", input);
+  const now = p.dropped
+    ? p.name + " has dropped already; the disqualification keeps " + p.name + " out of the event."
+    : p.name + " is removed from the tournament: not paired again, and a game " + p.name + " is playing now is conceded: the opponent wins it.";
+  const cut = !p.dropped && view.cut_to.includes(p.name) ? "If the cut's first round has not started, the next-ranked player takes " + p.name + "'s place in the cut." : "";
+  const answer = ask({
+    title: "Disqualify " + p.name + "?",
+    lines: [now, cut, "A disqualification cannot be undone: " + p.name + " cannot rejoin the event.", field].filter(Boolean),
+    confirm: "Disqualify " + p.name,
+    danger: true,
+  });
+  const yes = $("confirm-yes");
+  const sync = () => (yes.disabled = !input.value.trim());
+  sync();
+  input.addEventListener("input", sync);
+  input.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && input.value.trim()) yes.click();
+  });
+  input.focus();
+  return (await answer) ? input.value.trim() : null;
+}
+
 // The rounds paired without the player: each is an unpaired loss when they rejoin.
 export function missedRounds(view, p) {
   const plays = (x) => x.p1.id === p.id || (x.p2 && x.p2.id === p.id);
   return view.rounds.filter((r) => !r.pairings.some(plays)).length;
 }
 
-// A dropped player may rejoin in the Swiss rounds (not after the cut nor the event's end).
+// A dropped player may rejoin in the Swiss rounds (not after the cut nor the event's end);
+// a disqualified one never.
 export function canRejoin(view, p) {
-  return p.dropped && !view.over && view.cut_to.length === 0;
+  return p.dropped && !p.disqualified && !view.over && view.cut_to.length === 0;
 }
 
 export function rejoinQuestion(view, p) {

@@ -6,13 +6,13 @@ import { base, call, error, keepLoading, renderTable, token } from "./player-pag
 
 const RESULT_WORDS = { won: "Won", lost: "Lost", bye: "Bye", missed: "Lost (not played: you had dropped)" };
 
-function renderMyTable(current, dropped) {
-  if (!dropped) {
+function renderMyTable(current, p) {
+  if (!p.dropped) {
     renderTable(current, "the organiser");
     return;
   }
   $("my-seat").hidden = true;
-  $("my-table-text").textContent = "You have dropped from the event.";
+  $("my-table-text").textContent = p.disqualified ? "The organiser has disqualified you: you are removed from the event." : "You have dropped from the event.";
 }
 
 function cell(text, cls) {
@@ -48,7 +48,7 @@ async function load() {
     $("player-name").textContent = p.name;
     $("player-meta").textContent = "Army value " + p.army_value;
     document.title = p.name + " — " + mine.event.name + " · Deathclock";
-    renderMyTable(mine.current, p.dropped);
+    renderMyTable(mine.current, p);
     renderRecord(mine.record);
     renderStandings((await call("GET", base + "/tournament", { player: false })).standings, p.id);
     error("");

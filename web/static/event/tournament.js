@@ -84,6 +84,10 @@ function renderRounds(rounds) {
   });
 }
 
+function playerPath(p, what) {
+  return base + "/players/" + encodeURIComponent(p.id) + "/" + what;
+}
+
 function renderPlayers(players) {
   const body = $("players").querySelector("tbody");
   body.textContent = "";
@@ -92,20 +96,29 @@ function renderPlayers(players) {
     if (admin && !p.dropped) {
       const drop = el("button", { type: "button", class: "btn small subtle", text: "Drop" });
       drop.addEventListener("click", async () => {
-        if (await ask(Admin.dropQuestion(p))) act("POST", base + "/players/" + encodeURIComponent(p.id) + "/drop");
+        if (await ask(Admin.dropQuestion(p))) act("POST", playerPath(p, "drop"));
       });
       tools.append(drop);
     } else if (p.dropped) {
-      tools.append(el("span", { class: "muted", text: "dropped" }));
+      const out = p.disqualified ? "disqualified" : "dropped";
+      tools.append(el("span", { class: "muted", "data-status": out, text: out }));
       if (admin && Admin.canRejoin(view, p)) {
         const back = el("button", { type: "button", class: "btn small subtle", "data-rejoin": p.id, text: "Rejoin" });
         back.addEventListener("click", async () => {
-          if (await ask(Admin.rejoinQuestion(view, p))) act("POST", base + "/players/" + encodeURIComponent(p.id) + "/rejoin");
+          if (await ask(Admin.rejoinQuestion(view, p))) act("POST", playerPath(p, "rejoin"));
         });
         tools.append(" ", back);
       }
     }
-    body.append(el("tr", {}, cell(p.name), cell(p.army_value), tools));
+    if (admin && !p.disqualified) {
+      const dq = el("button", { type: "button", class: "btn small danger", "data-disqualify": p.id, text: "Disqualify" });
+      dq.addEventListener("click", async () => {
+        const reason = await Admin.askDisqualify(view, p);
+        if (reason !== null) act("POST", playerPath(p, "disqualify"), { reason: reason });
+      });
+      tools.append(" ", dq);
+    }
+    body.append(el("tr", { "data-player-id": p.id }, cell(p.name), cell(p.army_value), tools));
   });
 }
 
