@@ -60,6 +60,12 @@ def test_the_standings_say_who_dropped_who_was_disqualified_and_who_was_cut__RP1
     public.goto(f"{live_server}/e/{eid}")
     # The header counts the players still in the event: none dropped, disqualified or cut.
     expect(public.locator("#event-meta")).to_contain_text(" 3 players ")
+    # DC4: round 2 has started, its tables are in their pre-game: its time has not begun.
+    expect(public.locator("#round-sub")).to_contain_text("Started ")
+    expect(public.locator("#round-clock")).to_have_text("soon")
+    expect(public.locator("#round-clock-label")).to_have_text(
+        "Round time starts when every table deploys"
+    )
     for page, name in ((admin, "admin"), (public, "public")):
         rows = page.locator("#standings-body tr[data-player-id]")
         expect(rows).to_have_count(8)
@@ -76,6 +82,10 @@ def test_the_standings_say_who_dropped_who_was_disqualified_and_who_was_cut__RP1
             expect(row.locator(".tag")).to_have_count(0)
         expect(page.locator("#standings-body")).not_to_contain_text("out", ignore_case=False)
         page.screenshot(path=f"/tmp/standings-out-{name}.png", full_page=True)
+    # On the phone the standings fit their card, long names and tags wrapped: no column
+    # of points is hidden beyond its edge.
+    wrap = public.locator("#standings-card .table-wrap")
+    assert wrap.evaluate("el => el.scrollWidth <= el.clientWidth"), "standings wider than card"
     # The EO's players list says the same, and offers no rejoin to a disqualified player.
     row = admin.locator(f'#players-body tr.player[data-player-id="{cheat["id"]}"]')
     expect(row.locator(".tag")).to_have_text("disqualified")

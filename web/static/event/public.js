@@ -81,9 +81,16 @@ function tick() {
     text = DC.longClock(left);
   }
   const done = r && (r.complete || (S.view && S.view.event.over));
+  let label = left !== null && left <= 0 && !done ? "Round time is up" : "Time left";
+  // DC4: a started round's time counts from its last table's deployment (no end: untimed).
+  if (r && r.started_ms !== null && left === null && !done) {
+    const untimed = S.view && S.view.event.timing === "untimed";
+    text = untimed ? "untimed" : "soon";
+    label = untimed ? "No round time: the games are untimed" : "Round time starts when every table deploys";
+  }
   if (done && r.started_ms !== null) text = "done";
   setText($("round-clock"), text);
-  setText($("round-clock-label"), left !== null && left <= 0 && !done ? "Round time is up" : "Time left");
+  setText($("round-clock-label"), label);
   const panel = $("round-panel");
   toggleClass(panel, "idle", left === null && !done);
   toggleClass(panel, "late", left !== null && left <= 0 && !done);
