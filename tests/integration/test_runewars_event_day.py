@@ -14,10 +14,13 @@ first, the winner, each player's TP, MoV and entries, and the standings (TP, MoV
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from typing import Any
 
 import httpx
+import pytest
 
 from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer
@@ -96,8 +99,16 @@ def _check_dispute(run: RunewarsDay, number: int, readings: dict[Any, dict[str, 
         assert said["result panel"]["text"] == f"{loser}: {DISPUTE}"
 
 
+#: How the concession's loser leaves after round 1: they drop, or the organiser removes
+#: them for unsporting conduct (the regulations: "Disqualified players are removed from
+#: the tournament, and cannot rejoin").
+LEAVES = {"drop": "drop", "disqualification": "disqualify"}
+CONDUCT = "collusion to manipulate scoring"
+
+
+@pytest.mark.parametrize("leaves", LEAVES.values(), ids=LEAVES.keys())
 async def test_a_runewars_event_day_agrees_on_every_surface__TS11_ST5_RP6_DC11(
-    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime, leaves: str
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
         run = RunewarsDay(http, phone, fake_time)
@@ -107,7 +118,8 @@ async def test_a_runewars_event_day_agrees_on_every_surface__TS11_ST5_RP6_DC11(
             # player rejoin but has no late registration, so a newcomer is refused.
             if number == 2:
                 dropped = run.game(1, 3).loser
-                gone = await http.post(f"{run.api}/players/{run.ids[dropped]}/drop")
+                why = {"reason": CONDUCT} if leaves == "disqualify" else None
+                gone = await http.post(f"{run.api}/players/{run.ids[dropped]}/{leaves}", json=why)
                 assert gone.status_code == 200, gone.text
                 late = await http.post(
                     f"{run.api}/players", json={"name": "Ivy Jones", "army_value": 170}
@@ -132,3 +144,17 @@ async def test_a_runewars_event_day_agrees_on_every_surface__TS11_ST5_RP6_DC11(
         assert len(set(run.byes.values())) == len(run.byes) == 2  # RP6: nobody has two
         view = (await http.get(f"/api/events/{run.event_id}")).json()
         assert view["over"] and view["winner"] == view["standings"][0]["name"]
+        # Why the player left, the same on the standings, their CSV and the EO's log.
+        status = "disqualified" if leaves == "disqualify" else "dropped"
+        rows = (await http.get(f"/api/events/{run.event_id}/standings")).json()
+        assert [r["status"] for r in rows if r["name"] == dropped] == [status]
+        assert [r["name"] for r in rows if r["status"] != "playing"] == [dropped]
+        text = (await http.get(f"{run.api}/standings.csv")).text
+        assert [r["status"] for r in csv.DictReader(io.StringIO(text)) if r["name"] == dropped] == [
+            status
+        ]
+        back = await http.post(f"{run.api}/players/{run.ids[dropped]}/rejoin")
+        if leaves == "disqualify":  # cannot rejoin; the log keeps the organiser's reason
+            assert back.status_code == 400 and "cannot rejoin" in back.text, back.text
+            log = (await http.get(f"/api/events/{run.event_id}/actions")).json()
+            assert any(CONDUCT in str(a) for a in log if a["action"] == "disqualify")
