@@ -8,7 +8,6 @@ changes it needs the EO token in the `X-EO-Token` header, never in a URL.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from functools import partial
 from typing import Annotated, Any
@@ -36,6 +35,7 @@ from app.domain.standings import record_sheet
 from app.domain.variants import HELP as VARIANTS_HELP
 from app.events.base import EventSpec
 from app.events.dashboard import Dashboards
+from app.events.eo_log import log_rows
 from app.events.service import EventService
 from app.tables import protocol
 from app.tables.fanout import Subscriber
@@ -171,10 +171,7 @@ async def eo_actions(
     event_id: str, service: EventsDep, token: EoToken = None
 ) -> list[dict[str, Any]]:
     service.authorize(event_id, token)
-    return [
-        {"at_ms": a.at_ms, "action": a.action, **json.loads(a.detail_json)}
-        for a in service.book.actions(event_id)
-    ]
+    return log_rows(service.book.actions(event_id), service.book.players(event_id))
 
 
 @router.get("/{event_id}/standings")

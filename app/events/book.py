@@ -94,7 +94,10 @@ class EventBook:
     # -- the EO's log -------------------------------------------------------------
 
     def action(self, event_id: str, action: str, **detail: Any) -> EoAction:
-        """A row of the EO's log, stamped now, for the use case's unit of work."""
+        """A row of the EO's log, stamped now, for the use case's unit of work. A row names
+        its players by id: `player` (beside the `name` it says), or `names`, each named
+        player's id with the name its words say; read (app.events.eo_log), they say the
+        player's name now."""
         return EoAction(
             event_id=event_id,
             at_ms=self.time.now_ms(),

@@ -192,6 +192,7 @@ class Discipline:
                     round=round_number,
                     reason=said,
                     words=words,
+                    names={player_id: player.name},
                 )
             )
         self.book.changed(event_id)
@@ -274,6 +275,7 @@ class Discipline:
                     round=row.round_number,
                     reason=said,
                     words=f"Withdrew {name}'s {what}: {said}",
+                    names={row.player_id: name},
                 )
             )
         self.book.changed(event_id)

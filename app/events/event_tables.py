@@ -11,6 +11,7 @@ from app.domain import commands as c
 from app.domain.clock import Side
 from app.domain.errors import NotFound
 from app.events.book import EventBook
+from app.events.eo_log import table_names
 from app.tables import round_gate
 from app.tables.hub import TableHub
 from app.tables.placement import Placement
@@ -64,7 +65,8 @@ class EventTables:
         side, names = getattr(command, "side", None), getattr(room.game, "names", None)
         if isinstance(side, Side) and names is not None:  # the log names whose clock it was
             detail["name"] = names[side]  # the game's sides: P1 goes first, whichever seat
-        self.book.log(event_id, f"table_{wire.get('c')}", table=table_id, detail=detail)
+        action, players = f"table_{wire.get('c')}", table_names(room)
+        self.book.log(event_id, action, table=table_id, detail=detail, names=players)
         return room, ack.version
 
 

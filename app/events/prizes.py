@@ -252,9 +252,10 @@ class Prizes:
             decision = PrizeDecision(event_id=event_id, prize_id=prize_id)
         decision.status, decision.winner, decision.by = "awarded", player_id, "eo"
         with self.book.unit() as repo:
-            repo.add(
-                decision, self.book.action(event_id, "award", prize=prize_id, player=player_id)
+            action = self.book.action(
+                event_id, "award", prize=prize_id, title=prize.name, player=player_id
             )
+            repo.add(decision, action)
         self.book.changed(event_id)
 
     def said_why(

@@ -289,13 +289,16 @@ class Registration:
         rule, checks = list_policy(event)
         rule.check_lists(list_texts(lists), event.points, note, checks=checks, painted=painted)
         action = self._list_fix(event_id, player, (lists, painted), reason, name)
+        was = player.name  # a rename has a row of its own, with both names
+        rows = [] if action is None else [action]
+        if action is None or was != name:
+            rows.append(
+                self.book.action(event_id, "edit_player", player=player_id, name=name, was=was)
+            )
         with self.book.unit() as repo:
             player.name, player.faction, player.lists = name, faction, lists
             player.list_note, player.painted, player.club = note, painted, club
-            repo.add(
-                player,
-                action or self.book.action(event_id, "edit_player", player=player_id, name=name),
-            )
+            repo.add(player, *rows)
         for room in self.hub.event_tables(event_id):  # the tables show the name as corrected
             if room.meta is not None and player_id in (room.meta.p1_player, room.meta.p2_player):
                 names = list(room.game.setup.names)

@@ -18,6 +18,7 @@ from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, S
 from app.domain.tournament import RoundPlan, bye_award, event_over
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
+from app.events.eo_log import table_names
 from app.events.event_tables import EventTables
 from app.events.table_result import (
     TableResult,
@@ -321,6 +322,7 @@ class Results:
             "before": None if before is None else before.as_json(),
             "reason": reason.strip(),
             "words": words + (f". Why: {reason.strip()}" if reason.strip() else ""),
+            "names": table_names(room),
         }
         action = "correct_result" if settled else "enter_result"
         with self.book.unit() as repo:

@@ -279,6 +279,8 @@ class Rounds:
                     opened.append(new_row)
                 rows[next(i for i in (ia, ib) if rows[i].table == new_row.table)] = new_row
             names = [self.book.player(event_id, i).name for i in (a, b)]
+            seated = {p for row in before for p in (row.p1, row.p2) if p}
+            named = {p: self.book.player(event_id, p).name for p in seated}
             swapped = f"{names[0]} and {names[1]} were swapped by the EO after the pairing"
             notes = [*json.loads(entry.notes_json), swapped]
             with self.book.unit() as repo:
@@ -293,6 +295,7 @@ class Rounds:
                     warnings=warnings,
                     discarded=discarded,
                     round=entry.number,
+                    names=named,
                 )
                 repo.add(entry, action)
         except BaseException:

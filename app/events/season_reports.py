@@ -42,7 +42,8 @@ class SeasonReports:
             if row.reported_ms is not None:
                 raise RuleError(f"the report of {held.event.name} was recorded as sent already")
             row.reported_ms, row.ended_ms = self._now(), held.finished_ms
-            detail = {"season": season.name, "top_three": _lines_detail(held)}
+            detail: dict[str, Any] = {"season": season.name, "top_three": _lines_detail(held)}
+            detail["names"] = {line["player"]: line["name"] for line in detail["top_three"]}
             logged = self.seasons.book.action(event_id, "season_report_sent", **detail)
             repo.send(row, _lines(row, held), logged)
         return self.report(season_id, event_id)
@@ -74,7 +75,7 @@ class SeasonReports:
                 row.ended_ms = held.finished_ms
             row.corrected_ms, row.corrected_reason = self._now(), said
             moved = ", ".join(c.words() for c in changes)
-            detail = {
+            detail: dict[str, Any] = {
                 "season": season.name,
                 "reason": said,
                 "changes": [
@@ -91,6 +92,8 @@ class SeasonReports:
                 + (f": {moved}" if moved else "")
                 + f". Why: {said}",
             }
+            lines = [*detail["changes"], *detail["top_three"]]
+            detail["names"] = {line["player"]: line["name"] for line in lines}
             logged = self.seasons.book.action(event_id, "season_report_corrected", **detail)
             repo.send(row, _lines(row, held), logged)
         return self.report(season_id, event_id)

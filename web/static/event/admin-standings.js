@@ -36,24 +36,30 @@ function sideWords(side) {
   return side === "p1" ? "the first player" : side === "p2" ? "the second player" : "a player";
 }
 
+// A player the row names, as the server read them: their name now (as written, for a
+// player no longer in the event).
+function who(a, id) {
+  return (a.names && a.names[id]) || playerName(id);
+}
+
 export function describe(a) {
   switch (a.action) {
     case "add_player":
       return "Added " + a.name;
-    case "edit_player":
-      return "Edited " + a.name;
+    case "edit_player": // the row of a rename keeps both names: it is about the name
+      return a.was && a.was !== a.name ? "Renamed " + a.was + " to " + a.name : "Edited " + a.name;
     case "fix_lists":
       return "Fixed " + a.name + "'s locked lists: " + a.reason;
     case "lists_public":
       return a.public ? "Showed the lists on the public page" : "Hid the lists from the public page";
     case "drop":
-      return "Dropped " + playerName(a.player);
+      return "Dropped " + who(a, a.player);
     case "rejoin":
-      return playerName(a.player) + " rejoined";
+      return who(a, a.player) + " rejoined";
     case "pair_round":
       return "Paired round " + a.round + " — " + scenarioName(a.scenario);
     case "swap":
-      return "Swapped " + playerName(a.a) + " and " + playerName(a.b) + (a.warnings && a.warnings.length ? " — " + a.warnings.join("; ") : "");
+      return "Swapped " + who(a, a.a) + " and " + who(a, a.b) + (a.warnings && a.warnings.length ? " — " + a.warnings.join("; ") : "");
     case "start_round":
       return "Started round " + a.round;
     case "round_end": {
@@ -82,9 +88,19 @@ export function describe(a) {
     case "discard_round":
       return "Discarded round " + a.round + "'s pairings";
     case "disqualify":
-      return "Disqualified " + playerName(a.player) + ": dropped, no prize";
+      return "Disqualified " + who(a, a.player) + ": dropped, no prize";
     case "requalify":
-      return "Lifted " + playerName(a.player) + "'s disqualification";
+      return "Lifted " + who(a, a.player) + "'s disqualification";
+    case "award":
+      return "Awarded " + (a.title || "a prize") + " to " + who(a, a.player);
+    case "player_link":
+      return "Made " + who(a, a.player) + "'s player link";
+    case "player_lists":
+      return who(a, a.player) + " sent their lists";
+    case "season_report_sent":
+      return "Sent the top three to " + a.season;
+    case "season_report_corrected":
+      return a.words;
     case "penalty":
     case "withdraw_penalty":
       return a.words; // the server's words: who, what, the round and why
