@@ -100,6 +100,10 @@ def test_a_corrected_name_is_the_only_name_every_page_renders(
         ready = "First-Place Finish" if surface == "prizes" else NEW
         expect(page.locator("body"), surface).to_contain_text(ready)
         said = page.evaluate("document.body.innerText")
+        if surface == "EO page":  # the games are over: each table's first player went first
+            tags = page.locator("tr.pairing .tag.first")
+            expect(tags).to_have_count(2)
+            expect(tags).to_have_text(["went first", "went first"])
         if surface == "EO page":  # the log's row of the correction names both names
             rows = page.locator("#actions li, #actions tr").all_inner_texts()
             naming_old = [row for row in rows if OLD in row]

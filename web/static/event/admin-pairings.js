@@ -65,7 +65,7 @@ export function playerCell(player, pairing) {
     null,
     el("a", { href: sheetHref(player.id), class: "plain", text: player.name }),
     // Decided at the table, by the starting roll: shown once it is.
-    pairing.first === player.id ? el("span", { class: "tag first", title: "Decided at the table: deploys and plays first", text: "goes first" }) : null,
+    pairing.first === player.id ? el("span", { class: "tag first", title: "Decided at the table: deploys and plays first", text: pairing.result ? "went first" : "goes first" }) : null,
     down ? el("span", { class: "tag down", title: "Paired down: their opponent is from the group below, with fewer tournament points", text: "paired down" }) : null
   );
 }
