@@ -333,8 +333,9 @@ class Registration:
         player = self.book.player(event_id, player_id)
         if not dropped and player.disqualified:
             raise RuleError(f"{player.name} is disqualified: lift the disqualification first")
-        if not dropped:
-            self._still_open(event_id, f"{player.name} cannot rejoin it")
+        self._still_open(
+            event_id, f"{player.name} cannot {'drop from' if dropped else 'rejoin'} it"
+        )
         next_round = self._next_to_play(event_id)
         with self.book.unit() as repo:
             player.dropped = dropped

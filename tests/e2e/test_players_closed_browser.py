@@ -47,10 +47,16 @@ def test_the_admin_page_takes_no_player_once_the_event_is_over__RP1(
     expect(admin.locator("#add-player")).to_be_hidden()
     expect(admin.locator("#import")).to_be_hidden()
     expect(admin.locator("#players-closed")).to_contain_text("The event is over")
+    # Nobody drops from a finished event either: the standings are final.
+    expect(admin.locator("#players-body tr.player")).to_have_count(2)
+    expect(admin.locator("#players-body [id^='drop-']")).to_have_count(0)
     admin.locator("#players-card").screenshot(path=str(ARTIFACTS / "players-closed.png"))
 
     refused = http.post(f"/api/events/{eid}/players", json={"name": "Cal"}, headers=eo)
     assert refused.status_code == 400 and "the event is over" in refused.json()["detail"]
+    ann = next(p for p in http.get(f"/api/events/{eid}").json()["players"] if p["name"] == "Ann")
+    gone = http.post(f"/api/events/{eid}/players/{ann['id']}/drop", json={}, headers=eo)
+    assert gone.status_code == 400 and "Ann cannot drop from it" in gone.json()["detail"]
     assert [p["name"] for p in http.get(f"/api/events/{eid}").json()["players"]] == [
         "Ann",
         "Bob",

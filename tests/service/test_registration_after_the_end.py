@@ -31,12 +31,16 @@ async def _settle_round(service: EventService, event_id: str) -> None:
         await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
 
 
-async def _finished(service: EventService) -> str:
-    """8 players, all 3 rounds (RP1: 8 or fewer → 3) settled."""
+async def _finished(service: EventService, drops: str = "") -> str:
+    """8 players, all 3 rounds (RP1: 8 or fewer → 3) settled; `drops` (a name) drops
+    after round 2."""
     event = service.registration.create_event(EventSpec(name="Finished"))
     for name in NAMES:
         service.registration.add_player(event.id, name, "Cygnar")
-    for _ in range(3):
+    for number in range(1, 4):
+        if number == 3 and drops:
+            leaver = next(p for p in service.book.players(event.id) if p.name == drops)
+            service.registration.drop_player(event.id, leaver.id)
         await _settle_round(service, event.id)
     assert service.results.event_over(event.id)
     assert service.results.planned_rounds(event.id) == 3
@@ -65,14 +69,27 @@ async def test_nobody_is_imported_once_the_event_is_over__RP1(service: EventServ
 async def test_a_dropped_player_does_not_rejoin_once_the_event_is_over__RP1_RP7(
     service: EventService,
 ) -> None:
-    eid = await _finished(service)
+    eid = await _finished(service, drops="Hal")  # dropping changes no round count
     hal = next(p for p in service.book.players(eid) if p.name == "Hal")
-    service.registration.drop_player(eid, hal.id)  # dropping changes no round count
     assert service.results.event_over(eid)
     with pytest.raises(RuleError, match="the event is over"):
         service.registration.drop_player(eid, hal.id, dropped=False)
     assert service.book.player(eid, hal.id).dropped
     assert service.results.event_over(eid)
+
+
+async def test_nobody_drops_once_the_event_is_over__RP1_RP7(service: EventService) -> None:
+    """A player who played every round finished the event: the final standings do not
+    come to say they dropped after its last round."""
+    eid = await _finished(service)
+    hal = next(p for p in service.book.players(eid) if p.name == "Hal")
+    before = len(service.book.actions(eid))
+    with pytest.raises(RuleError, match="the event is over"):
+        service.registration.drop_player(eid, hal.id)
+    assert not service.book.player(eid, hal.id).dropped
+    row = next(r for r in service.results.standings(eid) if r.name == "Hal")
+    assert row.status == "playing" and not row.dropped
+    assert len(service.book.actions(eid)) == before
 
 
 async def test_a_late_arrival_still_joins_while_the_event_runs__RP7(

@@ -41,8 +41,9 @@ function playerRow(p, more) {
   else if (p.cut) state = el("span", { class: "tag cut", text: "not in the cut" });
   else if (p.joined_round > 1) state = el("span", { class: "tag late", title: "Late: a loss for each round missed", text: "from round " + p.joined_round });
   // A disqualified player cannot rejoin: the disqualification is lifted under Warnings and
-  // penalties first (the server refuses it too).
-  const dropBtn = p.disqualified ? null : el("button", {
+  // penalties first; once the event is over nobody drops or rejoins (the server refuses
+  // both too).
+  const dropBtn = p.disqualified || S.view.event.over ? null : el("button", {
     type: "button",
     class: "btn small subtle" + (p.dropped ? " rejoin" : " drop"),
     id: "drop-" + p.id,
