@@ -91,13 +91,19 @@ class Standing:
     tp: int
     mov: int
     sos: Fraction
-    #: The player left the event (RP7), not one a cut or an elimination game left out.
+    #: Not paired again: the player left, was disqualified, or (once the cut is made) is
+    #: not in it; what a person reads is `status` (`left`: the player left themselves).
     dropped: bool
     #: "playing", "disqualified", "dropped", "cut" (not in the cut) or "eliminated"
     #: (lost a game of the single elimination): `status_of`.
     status: str = "playing"
     #: A dropped player's last round (None: not dropped, or dropped before any round).
     dropped_after: int | None = None
+
+    @property
+    def left(self) -> bool:
+        """The player left the event themselves (RP7): not a disqualification, not a cut."""
+        return self.status == "dropped"
 
     def row(self) -> dict[str, object]:
         return {
@@ -107,7 +113,7 @@ class Standing:
             "tp": self.tp,
             "mov": self.mov,
             "sos": f"{float(self.sos):.2f}",
-            "dropped": self.dropped,
+            "dropped": self.left,
             "status": self.status,
             "dropped_after": self.dropped_after,
         }
@@ -219,5 +225,5 @@ def export_csv(rows: Sequence[Standing]) -> str:
     for s in rows:
         name = '"' + safe_text(s.name).replace('"', '""') + '"'
         sos = f"{float(s.sos):.2f}"
-        lines.append(f"{s.rank},{name},{s.tp},{s.mov},{sos},{int(s.dropped)},{s.status}")
+        lines.append(f"{s.rank},{name},{s.tp},{s.mov},{sos},{int(s.left)},{s.status}")
     return "\n".join(lines) + "\n"

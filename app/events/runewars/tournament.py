@@ -162,6 +162,11 @@ class RunewarsTournament:
 
     async def drop(self, event_id: str, player_id: str) -> None:
         live = self.live(event_id)
+        if live.state.over:  # the finalists finished it: "dropped" would rewrite the end
+            name = live.state.player(player_id).name
+            raise RuleError(
+                f"the event is over: {name} cannot drop from it (its standings are final)"
+            )
         if live.cut_waits(player_id):  # RP6: the next-ranked player takes the place
             live.drop_before_the_cut_plays(player_id)
             self._save(live, "drop", player=player_id, cut=list(live.state.cut_to))

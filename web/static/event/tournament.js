@@ -93,7 +93,8 @@ function renderPlayers(players) {
   body.textContent = "";
   players.forEach((p) => {
     const tools = el("td", {});
-    if (admin && !p.dropped) {
+    // Once the event is over nobody drops: its standings are final (the server refuses too).
+    if (admin && !p.dropped && !view.over) {
       const drop = el("button", { type: "button", class: "btn small subtle", text: "Drop" });
       drop.addEventListener("click", async () => {
         if (await ask(Admin.dropQuestion(p))) act("POST", playerPath(p, "drop"));
