@@ -47,7 +47,7 @@ async def give_penalty(
     event_id: str, body: PenaltyIn, service: EventsDep, token: EoToken = None
 ) -> dict[str, Any]:
     """EO: a warning, a game loss (the round's game is lost, its result corrected with
-    the reason) or a disqualification (dropped, not paired again, no prize)."""
+    the reason) or a disqualification (removed: not paired again, no prize)."""
     service.authorize(event_id, token)
     await service.discipline.give(event_id, body.player, body.kind, body.reason, body.round)
     return service.discipline.view(event_id)

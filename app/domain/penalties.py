@@ -45,7 +45,9 @@ _WORDS = {
 _EFFECTS = {
     Kind.WARNING: "recorded; nothing else changes",
     Kind.GAME_LOSS: "the player loses the game of the round named",
-    Kind.DISQUALIFICATION: "dropped, not paired again, not eligible for any award or prize",
+    Kind.DISQUALIFICATION: (
+        "removed from the event: not paired again, not eligible for any award or prize"
+    ),
 }
 
 

@@ -26,7 +26,7 @@ from app.domain.penalties import (
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
 from app.events.control import Control
-from app.events.prizes import Prizes
+from app.events.eligibility import Eligibility
 from app.events.results import Results
 from app.events.table_result import TableResult, table_says
 from app.store.models import RoundEntry
@@ -101,12 +101,17 @@ class Discipline:
     """The EO's warnings and penalties of an event, and the tables' warnings for pausing."""
 
     def __init__(
-        self, book: EventBook, hub: TableHub, results: Results, prizes: Prizes, control: Control
+        self,
+        book: EventBook,
+        hub: TableHub,
+        results: Results,
+        eligibility: Eligibility,
+        control: Control,
     ) -> None:
         self.book = book
         self.hub = hub
         self.results = results
-        self.prizes = prizes
+        self.eligibility = eligibility
         #: A round paired but not started is paired again without a disqualified player.
         self.control = control
 
@@ -178,7 +183,7 @@ class Discipline:
         if kind is Kind.GAME_LOSS and game is not None:
             await self._lose(event_id, row, game, player.name)
         if kind is Kind.DISQUALIFICATION:
-            self.prizes.disqualify(event_id, player_id)
+            self.eligibility.disqualify(event_id, player_id)
         where = "" if round_number is None else f" (round {round_number})"
         words = f"{kind.words} for {player.name}{where}: {said}"
         with self.book.unit() as repo:
@@ -202,14 +207,14 @@ class Discipline:
     async def disqualify(self, event_id: str, player_id: str, reason: str) -> None:
         """ST3: a disqualification from any page, always with the EO's reason, kept in
         the penalty record."""
-        self.prizes.said_why(event_id, player_id, reason)
+        self.eligibility.said_why(event_id, player_id, reason)
         await self.give(event_id, player_id, Kind.DISQUALIFICATION, reason)
 
     async def lift(self, event_id: str, player_id: str, reason: str) -> None:
         """Lift a disqualification, with the reason: its penalty record is withdrawn (one
         given before the record kept them is lifted in the EO's log). The player stays
         dropped until the EO lets them rejoin."""
-        self.prizes.said_why(event_id, player_id, reason, disqualified=False)
+        self.eligibility.said_why(event_id, player_id, reason, disqualified=False)
         standing = [
             row.id
             for row in self._rows(event_id)
@@ -221,7 +226,7 @@ class Discipline:
         if standing:
             await self.withdraw(event_id, standing[-1], reason)
         else:
-            self.prizes.disqualify(event_id, player_id, False, reason)
+            self.eligibility.disqualify(event_id, player_id, False, reason)
 
     async def _lose(self, event_id: str, row: PenaltyRecord, game: PairingRow, name: str) -> None:
         """The player's game is lost: the table's result names the opponent the winner,
@@ -261,7 +266,7 @@ class Discipline:
         if row.kind == Kind.GAME_LOSS and row.table_id and row.entry_reason:
             await self._give_back(event_id, row, name, said)
         if row.kind == Kind.DISQUALIFICATION:
-            self.prizes.disqualify(event_id, row.player_id, False)
+            self.eligibility.disqualify(event_id, row.player_id, False)
         row.withdrawn_ms, row.withdrawn_reason = self.book.time.now_ms(), said
         what = Kind(row.kind).words.lower()
         with self.book.unit() as repo:

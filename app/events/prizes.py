@@ -258,39 +258,6 @@ class Prizes:
             repo.add(decision, action)
         self.book.changed(event_id)
 
-    def said_why(
-        self, event_id: str, player_id: str, reason: str, disqualified: bool = True
-    ) -> PlayerEntry:
-        """The player, if the EO says why they are disqualified (or why it is lifted, and
-        they are): a disqualification is always given, and lifted, with the reason."""
-        self.book.require(event_id, "players")
-        player = self.book.player(event_id, player_id)
-        if not disqualified and not player.disqualified:
-            raise RuleError(f"{player.name} is not disqualified")
-        if not reason.strip():
-            what = " is disqualified" if disqualified else "'s disqualification is lifted"
-            raise BadInput(
-                f"say why {player.name}{what}: the reason is kept with the penalty record"
-            )
-        return player
-
-    def disqualify(
-        self, event_id: str, player_id: str, disqualified: bool = True, reason: str = ""
-    ) -> PlayerEntry:
-        """The EO disqualifies a player: not paired again, not eligible for any prize.
-        (Given and lifted with the reason through the penalties, app.events.discipline.)"""
-        self.book.require(event_id, "players")
-        player = self.book.player(event_id, player_id)
-        with self.book.unit() as repo:
-            player.disqualified = disqualified
-            if disqualified:
-                player.dropped = True
-            action = "disqualify" if disqualified else "requalify"
-            detail = {"reason": reason.strip()[:300]} if reason.strip() else {}
-            repo.add(player, self.book.action(event_id, action, player=player_id, **detail))
-        self.book.changed(event_id)
-        return player
-
     # -- the players ----------------------------------------------------------------
 
     def voter(self, event_id: str, token: str | None) -> PlayerEntry:

@@ -18,6 +18,7 @@ from app.domain.errors import Unauthorized
 from app.events.book import EventBook
 from app.events.control import Control
 from app.events.discipline import Discipline
+from app.events.eligibility import Eligibility
 from app.events.event_lists import EventLists
 from app.events.event_tables import EventTables
 from app.events.player_page import PlayerPages
@@ -70,8 +71,9 @@ class EventService:
         self.seasons = Seasons(store, book, time, results, self.registration)
         self.season_reports = SeasonReports(self.seasons)
         self.prizes = Prizes(book, hub, time, results)
-        self.discipline = Discipline(book, hub, results, self.prizes, control)
-        self.player_pages = PlayerPages(book, hub)
+        self.eligibility = Eligibility(book, results)
+        self.discipline = Discipline(book, hub, results, self.eligibility, control)
+        self.player_pages = PlayerPages(book, hub, results)
         self.lists = EventLists(book)
         self.read_models = ReadModels(book, hub, time, tournaments)
 

@@ -98,14 +98,13 @@ async def test_a_disqualified_leaders_qps_pass_down_on_the_standings_rows__ST3_S
     order = [s.name for s in before]
     assert order[0] == "Alice" and [s.rank for s in before] == [1, 2, 3, 4]
     assert [s.qualifier_points for s in before] == [10, 8, 6, 4]
-    service.registration.drop_player(eid, before[3].player_id)  # dropped, not disqualified
     assert await _disqualify_the_leader(service, eid) == "Alice"
 
     assert _prize_places(service, eid) == order[1:4]
     rows = service.results.standings(eid)  # the standings API and its CSV
     assert [s.name for s in rows] == order  # the order is unchanged
     assert [s.rank for s in rows] == [1, 2, 3, 4]
-    passed_down = [0, 10, 8, 6]  # 2nd takes 1st place's 10 QPs, and so on; dropped keeps 6
+    passed_down = [0, 10, 8, 6]  # 2nd takes 1st place's 10 QPs, and so on
     assert [s.qualifier_points for s in rows] == passed_down
     view = service.read_models.event_view(eid)  # the standings page and the player page
     shown = [(s["name"], s["qualifier_points"]) for s in view["standings"]]

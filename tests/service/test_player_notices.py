@@ -180,7 +180,7 @@ async def test_an_open_vote_is_told_until_the_player_votes_with_their_own_link__
     seen = json.dumps(service.prizes.view(eid, eo=True))
     assert ids["Cid"] not in seen.split('"entries"')[0] and '"votes"' not in seen
 
-    service.prizes.disqualify(eid, ids["Dee"])  # no longer eligible: not counted, not told
+    service.eligibility.disqualify(eid, ids["Dee"])  # no longer eligible: not counted, not told
     assert _turnout(service, eid) == {"voted": 1, "voters": 3}
     assert "vote" not in _kinds(service, eid, ids["Dee"])
     service.prizes.close_vote(eid, "best_painted")

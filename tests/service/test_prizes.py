@@ -129,7 +129,7 @@ async def test_a_disqualified_player_neither_wins_nor_votes__ST3(service: EventS
         await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
         await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
     leader = service.results.standings(eid)[0]
-    service.prizes.disqualify(eid, leader.player_id)
+    service.eligibility.disqualify(eid, leader.player_id)
     first = _prize(service, eid, "first")["winner"]
     assert first is not None and first["id"] != leader.player_id  # type: ignore[index]
     assert service.book.player(eid, leader.player_id).dropped  # never paired again
@@ -228,6 +228,6 @@ async def test_a_prize_whose_winner_is_disqualified_is_awarded_again__ST3(
     eid, _ = await _event(service, 4)
     ids = _ids(service, eid)
     service.prizes.award(eid, "best_sport", ids["A"])
-    service.prizes.disqualify(eid, ids["A"])
+    service.eligibility.disqualify(eid, ids["A"])
     service.prizes.award(eid, "best_sport", ids["B"])
     assert _prize(service, eid, "best_sport")["winner"] == {"id": ids["B"], "name": "B"}

@@ -96,8 +96,7 @@ class RwEvent:
         player's row names the last round they were paired in."""
         rows = cut_standings(self.players, self.cut_to)
         return [
-            replace(s, dropped_after=self._last_round(s.player_id)) if s.left else s
-            for s in rows
+            replace(s, dropped_after=self._last_round(s.player_id)) if s.left else s for s in rows
         ]
 
     def _last_round(self, player_id: str) -> int | None:

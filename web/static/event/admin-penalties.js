@@ -82,7 +82,7 @@ function askFirst(kind, name, number) {
   if (kind === "disqualification") {
     return ask({
       title: "Disqualify " + name + "?",
-      lines: [name + " is dropped, not paired again, and not eligible for any award or prize."],
+      lines: [name + " is removed from the event: not paired again, and not eligible for any award or prize."],
       confirm: "Disqualify " + name,
       danger: true,
     });

@@ -88,7 +88,7 @@ export function describe(a) {
     case "discard_round":
       return "Discarded round " + a.round + "'s pairings";
     case "disqualify":
-      return "Disqualified " + who(a, a.player) + ": dropped, no prize";
+      return "Disqualified " + who(a, a.player) + ": not paired again, no prize";
     case "requalify":
       return "Lifted " + who(a, a.player) + "'s disqualification";
     case "award":

@@ -181,7 +181,11 @@ function disqualifyWords(p) {
 function liftWords(p) {
   return {
     title: "Lift " + p.name + "'s disqualification?",
-    lines: [p.name + " can win prizes and vote again; still dropped until you let " + p.name + " rejoin on the admin page."],
+    lines: [
+      S.view.event.over
+        ? p.name + " can win prizes and vote again, and stands in the final standings as they finished the event (nobody rejoins a finished event)."
+        : p.name + " can win prizes and vote again; still dropped until you let " + p.name + " rejoin on the admin page.",
+    ],
     why: "Why is it lifted?",
     placeholder: "Why it was given in error",
     confirm: "Lift it",
