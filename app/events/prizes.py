@@ -112,6 +112,10 @@ class Prizes:
             else:
                 winner = standings_winner(prize, rows, ineligible)
                 item["winner"] = _person(winner, names)
+                if prize.place is not None and winner is not None:
+                    # The place passes down past a disqualified player (ST3): say where
+                    # the winner stands on the standings themselves.
+                    item["standing"] = next(r.rank for r in rows if r.player_id == winner)
             prizes.append(item)
         return {
             "event": {

@@ -66,6 +66,9 @@ async def test_a_disqualified_leader_earns_no_season_qps_and_places_pass_down__S
 
     prizes = _prize_places(service, eid)
     assert prizes == order[1:4]  # 1st, 2nd and 3rd pass down: the prizes page's order
+    # Each says where its winner stands on the standings themselves (one place lower).
+    places = {p["id"]: p for p in service.prizes.view(eid)["prizes"]}
+    assert [places[k]["standing"] for k in ("first", "second", "third")] == [2, 3, 4]
     [event] = service.seasons.view(season.id)["events"]
     assert [(t["rank"], t["name"], t["qp"]) for t in event["top_three"]] == [
         (1, prizes[0], 10),

@@ -20,13 +20,19 @@ const STATUS_WORDS = {
   awarded: "",
 };
 
+const PLACES = { first: 1, second: 2, third: 3 };
+const placeOf = (prize) => PLACES[prize.id] || null;
+const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th");
+
 function winnerLine(prize) {
   if (prize.winner) {
-    const how = prize.by === "vote" ? " (blind vote)" : prize.by === "eo" ? " (EO's choice)" : "";
+    let how = prize.by === "vote" ? " (blind vote)" : prize.by === "eo" ? " (EO's choice)" : "";
+    // ST3: a place passes down past a disqualified player; the standings rank them lower.
+    if (prize.standing && prize.standing !== placeOf(prize)) how = " (" + ordinal(prize.standing) + " on the standings: a player placed above is disqualified)";
     return el("p", { class: "prize-winner", "data-winner": prize.winner.id }, prize.winner.name, el("span", { class: "muted small", text: how }));
   }
   let text = "Not decided yet";
-  if (prize.status === "standings") text = "Once games are recorded";
+  if (prize.status === "standings") text = S.view.event.over ? "No eligible player for this place" : "Once games are recorded";
   if (prize.status === "open") text = "Voting is open — the count stays hidden until the EO closes the vote.";
   if (prize.status === "closed") text = (prize.counts.slice(-1)[0] || { leaders: [] }).leaders.length > 1 ? "The vote ended in a tie." : "Nobody voted.";
   return el("p", { class: "prize-winner none", text: text });
