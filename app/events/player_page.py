@@ -1,7 +1,8 @@
 """A player's own page, from the link the EO hands them (a token of their own, never in
 the public API): my table and opponent this round, my seat link, my record so far, what
 needs me now (`player_notices`), and before the event starts, my army lists (locked once
-the first round starts)."""
+the first round starts), and where I stand: still playing or out of the event and why (the
+standings' own status), my place, and whether the event is over."""
 
 from __future__ import annotations
 
@@ -11,20 +12,25 @@ from typing import Any
 from app.domain.army_lists import HELP as LISTS_HELP
 from app.domain.army_lists import LISTS_MOST, check_length, list_texts, split_lists, tidy
 from app.domain.errors import RuleError, Unauthorized
+from app.domain.penalties import Kind
+from app.domain.standings import Status
 from app.events.base import list_policy, pairings_of
 from app.events.book import EventBook
 from app.events.event_lists import lists_locked
 from app.events.player_notices import player_notices
+from app.events.results import Results
 from app.store.models import PlayerEntry
+from app.store.models_discipline import penalties_of
 from app.tables.hub import TableHub
 
 
 class PlayerPages:
     """Each player's own page and the link that opens it."""
 
-    def __init__(self, book: EventBook, hub: TableHub) -> None:
+    def __init__(self, book: EventBook, hub: TableHub, results: Results) -> None:
         self.book = book
         self.hub = hub
+        self.results = results
 
     def link(self, event_id: str, player_id: str) -> str:
         """The player's token (made the first time the EO asks for it)."""
@@ -89,6 +95,37 @@ class PlayerPages:
             return out
         return None
 
+    def _why_disqualified(self, event_id: str, player_id: str) -> str | None:
+        """The EO's reason for the player's disqualification (the latest not withdrawn)."""
+        with self.book.read() as repo:
+            rows = penalties_of(repo.session, event_id)
+        given = [
+            r.reason
+            for r in rows
+            if r.player_id == player_id
+            and r.kind == Kind.DISQUALIFICATION.value
+            and r.withdrawn_ms is None
+        ]
+        return given[-1] if given else None
+
+    def standing(self, event_id: str, player: PlayerEntry) -> dict[str, Any]:
+        """Where the player stands, from their row of the standings: still playing or out
+        and why (`status`: dropped after which round, disqualified with the EO's reason,
+        not in the Cut to Top X), their place among the players, and whether the event is
+        over (RP1)."""
+        rows = self.results.standings(event_id)
+        mine = next(s for s in rows if s.player_id == player.id)
+        disqualified = mine.status is Status.DISQUALIFIED
+        return {
+            "status": mine.status.value,
+            "dropped_after": mine.dropped_after,
+            "place": mine.rank,
+            "players": len(rows),
+            "over": self.results.event_over(event_id),
+            "cut_to": self.book.event(event_id).cut_to_top,
+            "reason": self._why_disqualified(event_id, player.id) if disqualified else None,
+        }
+
     def page(self, event_id: str, player: PlayerEntry, base: str) -> dict[str, Any]:
         event = self.book.event(event_id)
         rule, checks = list_policy(event)
@@ -110,5 +147,6 @@ class PlayerPages:
                 "painted": player.painted,
             },
             "current": self._current_table(event_id, player, base),
+            "standing": self.standing(event_id, player),
             "notices": player_notices(self.book, self.hub, event_id, player, base),
         }

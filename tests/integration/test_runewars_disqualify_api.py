@@ -46,7 +46,7 @@ async def test_disqualify_needs_the_eo_token_and_a_reason__RP7(server: RunningSe
         assert dee["disqualified"] and dee["dropped"]
         row = next(s for s in done.json()["standings"] if s["name"] == "Dee")
         assert row["status"] == "disqualified"
-        assert ",Dee,0,0,0.00,True,disqualified," in (await http.get(f"{base}/standings.csv")).text
+        assert ",Dee,0,0,0.00,False,disqualified," in (await http.get(f"{base}/standings.csv")).text
 
         back = await http.post(f"{base}/players/{ids['Dee']}/rejoin", headers=eo)
         assert back.status_code == 400

@@ -1,5 +1,7 @@
 """A Runewars player's own link (the QR code on their registration slip) and the page it
-opens: this round's table, opponent and seat link, their games so far.
+opens: this round's table, opponent and seat link, their games so far, and where they
+stand: still playing or out of the event and why (the standings' own status), their place,
+and whether the event is over.
 
 A player's key is derived from the event's own EO key (an HMAC of the player's id), so
 an event keeps no second secret per player: the link is the same every time the EO
@@ -13,6 +15,7 @@ from base64 import urlsafe_b64encode
 from typing import Any
 
 from app.domain.errors import Unauthorized
+from app.domain.runewars.rules import Stage
 from app.domain.runewars.standings import Entrant, Played
 from app.domain.runewars.state import RwGame
 from app.events.runewars.live import RunewarsEvent
@@ -85,6 +88,26 @@ def _record(live: RunewarsEvent, player: Entrant) -> list[dict[str, Any]]:
     ]
 
 
+def _standing(live: RunewarsEvent, player: Entrant) -> dict[str, Any]:
+    """The player's row of the standings (RP6/RP7): `status` ("playing", "dropped",
+    "disqualified", "cut" or "eliminated", with the round of the elimination game they
+    lost), their place among the players, and whether the event is over."""
+    rows = live.standings()
+    mine = next(s for s in rows if s.player_id == player.id)
+    state = live.state
+    lost = [g.round for g in player.games if g.stage is Stage.ELIMINATION and not g.won]
+    return {
+        "status": mine.status,
+        "dropped_after": mine.dropped_after,
+        "place": mine.rank,
+        "players": len(rows),
+        "over": state.over,
+        "cut_to": len(state.cut_to) or None,
+        "reason": None,
+        "eliminated_in": lost[0] if mine.status == "eliminated" and lost else None,
+    }
+
+
 def my_page(live: RunewarsEvent, event_name: str, player: Entrant, base: str) -> dict[str, Any]:
     return {
         "game": "runewars",
@@ -98,4 +121,5 @@ def my_page(live: RunewarsEvent, event_name: str, player: Entrant, base: str) ->
         },
         "current": _current(live, player, base),
         "record": _record(live, player),
+        "standing": _standing(live, player),
     }

@@ -9,7 +9,9 @@ import { $, el, setText, toggleClass, toast } from "../lib/dom.js";
 import { api, ApiError, configureApi } from "../lib/api.js";
 import { clock, longClock, parseClock, timeOfDay, serverClock } from "../lib/clock.js";
 import { reconnectingSocket } from "../lib/socket.js";
+import { outTag, outWords } from "./out-words.js";
 
+export { outWords };
 export { $, el, setText, toggleClass, toast, api, ApiError, clock, longClock, parseClock, timeOfDay };
 
 const body = document.body;
@@ -263,24 +265,6 @@ function qualifierHeader() {
   if (!head || head.querySelector("th.qp")) return;
   const th = el("th", { class: "num qp", title: "Qualifier points (final standings)", text: "QP" });
   head.insertBefore(th, head.children[7] || null);
-}
-
-// Why a player of the standings is out of the event, in words ("": still playing): they
-// left (after their last round), the EO disqualified them, the cut left them out, or
-// (Runewars) they lost a game of the single elimination.
-export function outWords(s) {
-  if (s.status === "dropped") return s.dropped_after ? "dropped after round " + s.dropped_after : "dropped";
-  if (s.status === "disqualified") return "disqualified";
-  if (s.status === "cut") return "not in the cut";
-  if (s.status === "eliminated") return "eliminated";
-  return "";
-}
-
-function outTag(s) {
-  const words = outWords(s);
-  if (!words) return null;
-  const kind = s.status === "cut" ? "cut" : s.status === "disqualified" ? "dropped disqualified" : "dropped";
-  return el("span", { class: "tag out-why " + kind, text: words });
 }
 
 // One standings row (ST1): rank, player (linked to their record sheet) and why they are

@@ -42,11 +42,41 @@ export function error(text) {
   $("page-error").hidden = !text;
 }
 
-// This round's table and opponent, and the seat link once there is one. pairer: who
-// pairs the round ("the EO", "the organiser").
-export function renderTable(current, pairer) {
+function place(n) {
+  const last = n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10;
+  return n + ({ 1: "st", 2: "nd", 3: "rd" }[last] || "th");
+}
+
+// Where the player stands when the event goes on without them, or is over (the /me's
+// standing): "" while they play on. who: who runs the event ("the EO", "the organiser");
+// disqualified: what a disqualification means, after "<who> disqualified you".
+export function standingText(s, who, disqualified) {
+  if (!s) return "";
+  const Who = who.charAt(0).toUpperCase() + who.slice(1);
+  if (s.over) {
+    const dq = s.status === "disqualified" ? " " + Who + " disqualified you" + (disqualified.final || "") + "." : "";
+    return "The event is over: you finished " + place(s.place) + " of " + s.players + "." + dq;
+  }
+  if (s.status === "dropped") {
+    const when = s.dropped_after ? "You dropped after round " + s.dropped_after : "You dropped from the event";
+    return when + ": you are not paired again. To play on, ask " + who + " to let you rejoin.";
+  }
+  if (s.status === "disqualified") return Who + " disqualified you: " + disqualified.now + (s.reason ? " Reason: " + s.reason : "");
+  if (s.status === "cut") return "You did not make the cut to the top " + s.cut_to + ": the remaining rounds are played by the top " + s.cut_to + " players only.";
+  if (s.status === "eliminated") return "You were eliminated in round " + s.eliminated_in + ": the remaining rounds are played by the players still in.";
+  return "";
+}
+
+// This round's table and opponent, and the seat link once there is one; instead, the
+// words of a player the event goes on without, or of an event that is over (out).
+// pairer: who pairs the round ("the EO", "the organiser").
+export function renderTable(current, pairer, out) {
   const seat = $("my-seat");
   seat.hidden = true;
+  if (out) {
+    $("my-table-text").textContent = out;
+    return;
+  }
   if (!current) {
     $("my-table-text").textContent = "You are not paired yet. Your table shows here when " + pairer + " pairs the round.";
     return;

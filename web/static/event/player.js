@@ -1,11 +1,16 @@
 // A player's own page: from the link the EO hands them (#k=<their token>, sent in the
 // X-Player-Token header, never in a URL). What needs me now, my table and opponent this
-// round, my seat link, my record, the standings; before the event starts, my lists.
+// round, my seat link (or why the event goes on without me, or that it is over), my
+// record, the standings with why each player out is out; before the event starts, my lists.
 import { $, el } from "../lib/dom.js";
 import { beep, soundLocked, unlockOnTouch, vibrate, watchLock } from "../lib/sound.js";
-import { base, call, error, eventId, keepLoading, renderTable, token } from "./player-page.js";
+import { outTag } from "./out-words.js";
+import { base, call, error, eventId, keepLoading, renderTable, standingText, token } from "./player-page.js";
 
 let listsShownFor = null;
+// steamroller-2019.txt: "Disqualified players are not eligible for any awards or prizes
+// and are barred from further participation in the event".
+const DISQUALIFIED = { now: "you are not paired again and not eligible for any award or prize.", final: ": you are not eligible for any award or prize" };
 
 // -- What needs me now ----------------------------------------------------------------
 // Newest first. A notice this phone has not seen before beeps and buzzes (as the seat
@@ -121,12 +126,14 @@ function renderStandings(rows, myId) {
   const body = $("standings-body");
   body.textContent = "";
   for (const s of rows) {
+    const out = outTag(s);
+    const me = s.player_id === myId;
     body.append(
       el(
         "tr",
-        { class: s.player_id === myId ? "me" : null },
+        { class: [me ? "me" : "", out ? "out" : ""].join(" ").trim() || null, "data-player-id": s.player_id, "data-status": s.status || null },
         el("td", { class: "num", text: String(s.rank) }),
-        el("td", { text: s.name + (s.player_id === myId ? " (me)" : "") }),
+        el("td", null, s.name + (me ? " (me)" : ""), out ? " " : null, out),
         el("td", { class: "num", text: String(s.tp) }),
         el("td", { class: "num", text: String(s.sos) }),
         el("td", { class: "num", text: String(s.control_points) }),
@@ -148,7 +155,7 @@ async function load() {
     $("player-meta").textContent = [p.faction, p.club].filter(Boolean).join(" · ");
     title = p.name + " — " + mine.event.name + " · Deathclock";
     renderNotices(mine.notices);
-    renderTable(mine.current, "the EO");
+    renderTable(mine.current, "the EO", standingText(mine.standing, "the EO", DISQUALIFIED));
     renderLists(p);
     const [sheet, view] = await Promise.all([call("GET", base + "/players/" + encodeURIComponent(p.id) + "/sheet"), call("GET", base)]);
     renderRecord(sheet.rounds);

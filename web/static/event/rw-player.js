@@ -1,14 +1,17 @@
 // A Runewars player's own page, from the link on their registration slip (#k=<their
 // key>, sent in the X-Player-Token header, never in a URL): this round's table, the
-// opponent and the seat link, my games (TP and MoV), the standings.
+// opponent and the seat link (or why the event goes on without me, or that it is over),
+// my games (TP and MoV), the standings with why each player out is out.
 import { $, el } from "../lib/dom.js";
-import { base, call, error, keepLoading, renderTable, token } from "./player-page.js";
+import { outTag } from "./out-words.js";
+import { base, call, error, keepLoading, renderTable, standingText, token } from "./player-page.js";
 
 const RESULT_WORDS = { won: "Won", lost: "Lost", bye: "Bye", missed: "Lost (not played: you had dropped)" };
 
-function renderMyTable(current, p) {
-  if (!p.dropped) {
-    renderTable(current, "the organiser");
+function renderMyTable(mine) {
+  const p = mine.player;
+  if (!p.dropped || mine.standing.over) {
+    renderTable(mine.current, "the organiser", standingText(mine.standing, "the organiser", { now: "you are removed from the event.", final: "" }));
     return;
   }
   $("my-seat").hidden = true;
@@ -33,7 +36,10 @@ function renderStandings(rows, myId) {
   body.textContent = "";
   for (const s of rows) {
     const me = s.player_id === myId;
-    body.append(el("tr", { class: me ? "me" : null }, cell(s.rank, "num"), cell(s.name + (me ? " (me)" : "")), cell(s.tp, "num"), cell(s.mov, "num"), cell(s.sos, "num")));
+    const out = outTag(s);
+    const name = el("td", null, s.name + (me ? " (me)" : ""), out ? " " : null, out);
+    const attrs = { class: [me ? "me" : "", out ? "out" : ""].join(" ").trim() || null, "data-player-id": s.player_id, "data-status": s.status || null };
+    body.append(el("tr", attrs, cell(s.rank, "num"), name, cell(s.tp, "num"), cell(s.mov, "num"), cell(s.sos, "num")));
   }
 }
 
@@ -48,7 +54,7 @@ async function load() {
     $("player-name").textContent = p.name;
     $("player-meta").textContent = "Army value " + p.army_value;
     document.title = p.name + " — " + mine.event.name + " · Deathclock";
-    renderMyTable(mine.current, p);
+    renderMyTable(mine);
     renderRecord(mine.record);
     renderStandings((await call("GET", base + "/tournament", { player: false })).standings, p.id);
     error("");
