@@ -83,7 +83,7 @@ def _table_notices(
     if news.report_awaited:
         text = f"{opponent} has reported your game: open your seat and report yours."
         out.append(_notice(f"report:{table}", "report", text, seat_url))
-    if news.ended:
+    if news.ended or player.disqualified:  # a disqualified player plays on no more (ST3)
         return out
     if entry.started_ms is not None:
         text = f"Round {number} has started: open your seat."

@@ -76,6 +76,9 @@ async def test_my_page_says_i_dropped_was_disqualified_cut_or_play_on__RP1_RP7_S
     page = await _wm_me(service, eid, cheat)
     assert page["standing"]["reason"] == "Loaded dice"
     assert page["standing"]["dropped_after"] is None
+    # Disqualified in round 2 once it started: no notice sends them to a seat to play on.
+    kinds = [n["kind"] for n in page["notices"]]
+    assert "started" not in kinds and "paired" not in kinds, page["notices"]
     cut = next(pid for pid, st in expected.items() if st.value == "cut")
     page = await _wm_me(service, eid, cut)
     assert page["current"] is None and page["standing"]["reason"] is None
