@@ -48,6 +48,15 @@ def _fits(page: Any) -> None:
         }).map((tag) => tag.textContent)"""
     )
     assert spill == [], spill
+    broken = page.evaluate(
+        """() => [...document.querySelectorAll('th.num, td.num')].filter((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            return lines.size > 1 || cell.scrollWidth > cell.clientWidth + 1;
+        }).map((cell) => cell.textContent)"""
+    )
+    assert broken == [], f"numbers or headings split or spilling: {broken}"
 
 
 def test_my_page_says_i_dropped_was_disqualified_or_cut__RP1_RP7_ST3(
