@@ -9,20 +9,14 @@ and once the event is over, their final place."""
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from app.api.player import me
-from app.domain.clock import Side
-from app.domain.runewars import commands as rc
-from app.domain.runewars.state import RwGame
 from app.events.base import EventSpec
 from app.events.runewars.players import player_key
 from app.events.service import EventService
 from app.events.tournaments import Policy
-from app.tables.timesource import FakeTime
 from tests.service.test_runewars_cut_winner_service import Winner, _policy, _round, _swiss
-from tests.service.test_runewars_event import play
 from tests.service.test_standings_who_is_out import _event, _first_seats_win
 
 BASE = "http://deathclock.test/"
@@ -35,23 +29,8 @@ async def _me(service: EventService, eid: str, token: str) -> dict[str, Any]:
 
 
 async def _play(service: EventService, policy: Policy, eid: str, winner: Winner) -> None:
-    """Start the round paired: at each table the player `winner` names destroys the
-    other's army and wins by its margin of victory (the organiser enters the scores)."""
-    time = service.time
-    assert isinstance(time, FakeTime)
-    await policy.start_round(eid)
-    for room in policy.live(eid).rooms():
-        await play(room, time, random.Random(1), to_time=True)
-        game = room.game
-        assert isinstance(game, RwGame)
-        name, mov = winner(game.setup.names)
-        won = game.setup.names.index(name)
-        loser = Side.P2 if won == 0 else Side.P1
-        await room.apply(loser, "phone", 50, rc.ArmyDestroyed(loser))
-        entries = [[200, 0], [200, 0]]
-        entries[1 - won] = [200 - mov, 0]
-        await policy.enter_result(eid, room.table_id, {"entries": entries})
-    policy.collect(eid)
+    """Start the round paired and play it out (see `_round`)."""
+    await _round(service, policy, eid, winner, pair=False)
 
 
 async def _wm_me(service: EventService, eid: str, player_id: str) -> dict[str, Any]:

@@ -30,12 +30,16 @@ def _policy(service: EventService, eid: str) -> Policy:
 Winner = Callable[[tuple[str, str]], tuple[str, int]]
 
 
-async def _round(service: EventService, policy: Policy, eid: str, winner: Winner) -> None:
-    """Pair and start a round; at each table the player `winner` names destroys the
-    other's army and wins by its margin of victory (the organiser enters the scores)."""
+async def _round(
+    service: EventService, policy: Policy, eid: str, winner: Winner, pair: bool = True
+) -> None:
+    """Pair (unless paired already: `pair` False) and start a round; at each table the
+    player `winner` names destroys the other's army and wins by its margin of victory
+    (the organiser enters the scores)."""
     time = service.time
     assert isinstance(time, FakeTime)
-    policy.pair_next(eid)
+    if pair:
+        policy.pair_next(eid)
     await policy.start_round(eid)
     for room in policy.live(eid).rooms():
         await play(room, time, random.Random(1), to_time=True)  # stops at game round 3

@@ -45,3 +45,20 @@ export function ask(opts) {
     (o.danger ? no : yes).focus();
   });
 }
+
+// ask() with a reason to give, in a field under its lines (`why` its label): resolves the
+// reason, or null when the EO cancels. Its confirm button waits for a reason.
+export async function askReason(opts, why, placeholder) {
+  const input = el("input", { type: "text", id: "confirm-reason", maxlength: "300", autocomplete: "off", placeholder: placeholder || "" });
+  const field = el("label", { class: "field", for: "confirm-reason" }, why, input);
+  const answer = ask({ ...opts, lines: [...(opts.lines || []), field] });
+  const yes = document.getElementById("confirm-yes");
+  const sync = () => (yes.disabled = !input.value.trim());
+  sync();
+  input.addEventListener("input", sync);
+  input.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && input.value.trim()) yes.click();
+  });
+  input.focus();
+  return (await answer) ? input.value.trim() : null;
+}

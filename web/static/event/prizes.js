@@ -4,7 +4,7 @@
 // or a second vote among the tied), and disqualify a player. Printable (print CSS hides
 // the tools).
 import * as DC from "./common.js";
-import { ask } from "./confirm.js";
+import { ask, askReason } from "./confirm.js";
 
 const { $, el, api, setText, run, toast } = DC;
 const eventId = DC.eventId;
@@ -200,19 +200,8 @@ function liftWords(p) {
 
 // The page's own dialog, with the reason to give: resolves the reason, or null when the
 // EO cancels. Its confirm button waits for a reason.
-async function askWhy(words) {
-  const input = el("input", { type: "text", id: "confirm-reason", maxlength: "300", autocomplete: "off", placeholder: words.placeholder });
-  const field = el("label", { class: "field", for: "confirm-reason" }, words.why + " (kept with the penalty record)", input);
-  const answer = ask({ ...words, lines: [...words.lines, field] });
-  const yes = $("confirm-yes");
-  const sync = () => (yes.disabled = !input.value.trim());
-  sync();
-  input.addEventListener("input", sync);
-  input.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" && input.value.trim()) yes.click();
-  });
-  input.focus();
-  return (await answer) ? input.value.trim() : null;
+function askWhy(words) {
+  return askReason(words, words.why + " (kept with the penalty record)", words.placeholder);
 }
 
 function playersTable() {

@@ -2,7 +2,7 @@
 // drops and disqualifications. Each cannot be undone, so each asks first and says what it will do. The
 // round timer of the round under way counts down here as on the phones.
 import * as DC from "./common.js";
-import { ask } from "./confirm.js";
+import { ask, askReason } from "./confirm.js";
 import { laterLines } from "./rw-extend.js";
 
 const { $, el, setText, toggleClass } = DC;
@@ -87,27 +87,17 @@ export function dropQuestion(p) {
 // "The organizer ... may remove players from the tournament for unsporting conduct":
 // asked first, with the reason (kept in the organiser's log); resolves it, or null.
 export async function askDisqualify(view, p) {
-  const input = el("input", { type: "text", id: "confirm-reason", maxlength: "300", autocomplete: "off", placeholder: "What happened" });
-  const field = el("label", { class: "field", for: "confirm-reason" }, "Why is " + p.name + " disqualified? (kept in the organiser's log)", input);
   const now = p.dropped
     ? p.name + " has dropped already; the disqualification keeps " + p.name + " out of the event."
     : p.name + " is removed from the tournament: not paired again, and a game " + p.name + " is playing now is conceded: the opponent wins it.";
   const cut = !p.dropped && view.cut_to.includes(p.name) ? "If the cut's first round has not started, the next-ranked player takes " + p.name + "'s place in the cut." : "";
-  const answer = ask({
+  const words = {
     title: "Disqualify " + p.name + "?",
-    lines: [now, cut, "A disqualification cannot be undone: " + p.name + " cannot rejoin the event.", field].filter(Boolean),
+    lines: [now, cut, "A disqualification cannot be undone: " + p.name + " cannot rejoin the event."].filter(Boolean),
     confirm: "Disqualify " + p.name,
     danger: true,
-  });
-  const yes = $("confirm-yes");
-  const sync = () => (yes.disabled = !input.value.trim());
-  sync();
-  input.addEventListener("input", sync);
-  input.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" && input.value.trim()) yes.click();
-  });
-  input.focus();
-  return (await answer) ? input.value.trim() : null;
+  };
+  return askReason(words, "Why is " + p.name + " disqualified? (kept in the organiser's log)", "What happened");
 }
 
 // The rounds paired without the player: each is an unpaired loss when they rejoin.
