@@ -113,7 +113,7 @@ class PlayerPages:
         and why (`status`: dropped after which round, disqualified with the EO's reason,
         not in the Cut to Top X), their place among the players, and whether the event is
         over (RP1)."""
-        rows = self.results.standings(event_id)
+        rows, ended = self.results.standings_and_over(event_id)
         mine = next(s for s in rows if s.player_id == player.id)
         disqualified = mine.status is Status.DISQUALIFIED
         return {
@@ -121,7 +121,7 @@ class PlayerPages:
             "dropped_after": mine.dropped_after,
             "place": mine.rank,
             "players": len(rows),
-            "over": self.results.event_over(event_id),
+            "over": ended,
             "cut_to": self.book.event(event_id).cut_to_top,
             "reason": self._why_disqualified(event_id, player.id) if disqualified else None,
         }

@@ -243,11 +243,16 @@ class Results:
         return records_of(event, entries, self.book.rounds(event_id), self._results(event_id))
 
     def standings(self, event_id: str) -> list[Standing]:
+        return self.standings_and_over(event_id)[0]
+
+    def standings_and_over(self, event_id: str) -> tuple[list[Standing], bool]:
+        """The standings, and whether the event is over (RP1), from one read of the
+        records and results."""
         event, entries = self.book.event(event_id), self.book.players(event_id)
         rounds, results = self.book.rounds(event_id), self._results(event_id)
         records = records_of(event, entries, rounds, results)
         ended = over(event, rounds, records, results)  # from the records in hand
-        return event_standings(event, rounds, records, entries, ended)
+        return event_standings(event, rounds, records, entries, ended), ended
 
     def tie_word(self, event_id: str) -> str:
         """A game nobody won, in the event's ruleset's word: a "Tie" or a "Draw"."""
