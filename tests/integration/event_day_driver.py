@@ -47,6 +47,11 @@ class Day:
     concession_apd: bool = True  # TS8: the winner gets half the opponent's army at least
     #: The player declares their army meets the document's painting standard (IG2014).
     painted: bool = False
+    #: RP1's Cut to Top [X] variant (None: every player plays every round).
+    cut_to_top: int | None = None
+    #: Who registers before round 1, and each round's plans, a plan a table.
+    players: tuple[str, ...] = PLAYERS
+    rounds: tuple[tuple[Plan, ...], ...] = ()
 
     def lists_of(self, player: int) -> list[str]:
         caster = CASTERS[player % len(CASTERS)]
@@ -118,12 +123,13 @@ class EventDay:
         body: dict[str, Any] = {"name": "Event day", "format": self.day.format}
         body["pregame"] = self.pregame
         body |= {"points": POINTS} | ({"lists": self.day.lists} if self.day.lists else {})
+        body |= {"cut_to_top": self.day.cut_to_top} if self.day.cut_to_top else {}
         created = await self.http.post("/api/events", json=body)
         assert created.status_code == 201, created.text
         self.http.headers["X-EO-Token"] = created.json()["admin_token"]
         self.event_id = created.json()["id"]
         self.ledger.bye_award = (self.day.bye_cp, math.ceil(POINTS / 2))
-        for name in PLAYERS:
+        for name in self.day.players:
             await self.add(name)
 
     async def add(self, name: str) -> dict[str, Any]:
@@ -163,9 +169,10 @@ class EventDay:
         if byes:
             self.ledger.byes[number] = byes[0]
         games = sorted((p for p in pairings if p["p2"]), key=lambda p: p["table"])
-        assert len(games) == len(ROUNDS[number - 1]), pairings
+        plans_of_round = (self.day.rounds or ROUNDS)[number - 1]
+        assert len(games) == len(plans_of_round), pairings
         await self._seat(number)
-        plans = list(zip(games, ROUNDS[number - 1], strict=True))
+        plans = list(zip(games, plans_of_round, strict=True))
         self.ledger.games[number] = []
         # A clock runs out on the fake clock: every other table has finished by then.
         for pairing, plan in sorted(plans, key=lambda x: x[1].ending == "clock"):
