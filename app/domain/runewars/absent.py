@@ -23,7 +23,8 @@ EVENT_REFUSALS: Mapping[str, str] = MappingProxyType(
         "results": "a Runewars event is scored by margin of victory, not control "
         "points and army points destroyed: its pairings, results and standings are on "
         "the event's page",
-        "prizes": "a Runewars event has no prizes or votes: they are Steamroller's",
+        "prizes": "a Runewars event's prizes go to its top finishers by the final "
+        "standings on the event's page: it has no prize list or votes",
         "lists": "a Runewars player brings an army value, not army lists",
     }
 )
