@@ -13,7 +13,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.domain.errors import BadInput, RuleError
-from app.domain.standings import Standing, order_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,22 +110,6 @@ def get_prize(prizes: Sequence[Prize], prize_id: str) -> Prize:
             return prize
     names = ", ".join(p.id for p in prizes)
     raise BadInput(f"this event has no prize {prize_id!r} (its prizes: {names})")
-
-
-def standings_winner(
-    prize: Prize, rows: Sequence[Standing], ineligible: Collection[str]
-) -> str | None:
-    """A place or a "most" prize: the eligible player it goes to (None: nobody yet).
-
-    A place goes to the eligible players in the standings' order: a disqualified
-    player's place passes to the next."""
-    eligible = [r for r in rows if r.player_id not in ineligible]
-    if prize.place is not None:
-        return eligible[prize.place - 1].player_id if len(eligible) >= prize.place else None
-    if prize.most and eligible:
-        best = min(eligible, key=lambda r: (*order_of(r, prize.most), r.name.casefold()))
-        return best.player_id
-    return None
 
 
 # -- the blind vote ----------------------------------------------------------------

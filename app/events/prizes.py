@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
 from app.domain.formats import get_format
 from app.domain.games import refusal
+from app.domain.prize_ties import standings_awards
 from app.domain.prizes import (
     Ballot,
     Count,
@@ -28,9 +29,9 @@ from app.domain.prizes import (
     get_prize,
     offered,
     second_vote_entries,
-    standings_winner,
 )
 from app.events.book import EventBook
+from app.events.prize_ties import PrizeTies, tie_choices
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, PrizeBallot, PrizeDecision
 from app.tables.hub import TableHub
@@ -64,6 +65,7 @@ class Prizes:
         self.hub = hub
         self.time = time
         self.results = results
+        self.ties = PrizeTies(book, results)
 
     # -- reads ----------------------------------------------------------------------
 
@@ -92,8 +94,10 @@ class Prizes:
         # Places follow the standings once a game is recorded (provisional until the end).
         rows = self.results.standings(event_id) if any(p.rounds for p in records) else []
         decisions = self._decisions(event_id)
+        offered_here = self.of(event)
+        awards = standings_awards(offered_here, rows, ineligible, tie_choices(decisions))
         prizes = []
-        for prize in self.of(event):
+        for prize in offered_here:
             item: View = {
                 "id": prize.id,
                 "name": prize.name,
@@ -110,8 +114,13 @@ class Prizes:
                 if eo and decision is not None and decision.status == "open":
                     item["turnout"] = self._turnout(event_id, decision, players)
             else:
-                winner = standings_winner(prize, rows, ineligible)
+                award = awards[prize.id]
+                winner = award.winner
                 item["winner"] = _person(winner, names)
+                if award.chosen:  # the EO's choice among players the standings tie
+                    item["by"] = "eo"
+                if award.tied:
+                    item |= {"status": "tied", "tied": [_person(p, names) for p in award.tied]}
                 if prize.place is not None and winner is not None:
                     # The place passes down past a disqualified player (ST3): say where
                     # the winner stands on the standings themselves.
@@ -235,6 +244,10 @@ class Prizes:
         awarded prize stays awarded (the same winner again changes nothing), unless its
         winner has been disqualified since: not eligible, they give it up."""
         self.book.require(event_id, "prizes")
+        standings_prize = get_prize(self.of(self.book.event(event_id)), prize_id)
+        if not standings_prize.chosen:  # a place or a "most": only a tie is the EO's
+            self.ties.break_tie(event_id, standings_prize, player_id)
+            return
         prize = self._chosen_prize(event_id, prize_id)
         player = self.book.player(event_id, player_id)
         decision = self._decision(event_id, prize_id)

@@ -131,14 +131,26 @@ PLACINGS = {"first": 1, "second": 2, "third": 3}
 async def check_placings(client: httpx.AsyncClient, event_id: str) -> None:
     """ST3: once the event is over, the prizes page and the EO's prizes give each place
     to the player the final standings rank there (a disqualified player's place passes to
-    the next), and the standings name no one placed who is out of the prizes."""
+    the next), and the standings name no one placed who is out of the prizes. Where
+    players equal on every total share the rank (ST1), the place is the EO's to give
+    among them: it names them all until the EO does, then one of them."""
     rows = (await client.get(f"/api/events/{event_id}/standings")).json()
     for path in ("prizes", "prizes/admin"):
         view = (await client.get(f"/api/events/{event_id}/{path}")).json()
         assert view["event"]["over"], path
         out = {p["name"] for p in view["players"] if p["disqualified"]}
-        ranked = [row["name"] for row in rows if row["name"] not in out]
+        ranked = [row for row in rows if row["name"] not in out]
+        placed = []
         for prize in view["prizes"]:
             place = PLACINGS.get(prize["id"])
-            if place is not None:
-                assert prize["winner"]["name"] == ranked[place - 1], (path, prize)
+            if place is None or len(ranked) < place:
+                continue
+            rank = ranked[place - 1]["rank"]
+            sharing = {row["name"] for row in ranked if row["rank"] == rank}
+            if prize["status"] == "tied":
+                assert prize["winner"] is None and len(sharing) > 1, (path, prize)
+                assert {p["name"] for p in prize["tied"]} <= sharing, (path, prize)
+                continue
+            assert prize["winner"]["name"] in sharing, (path, prize)
+            placed.append(prize["winner"]["name"])
+        assert len(placed) == len(set(placed)), (path, placed)

@@ -231,3 +231,41 @@ async def test_a_prize_whose_winner_is_disqualified_is_awarded_again__ST3(
     service.eligibility.disqualify(eid, ids["A"])
     service.prizes.award(eid, "best_sport", ids["B"])
     assert _prize(service, eid, "best_sport")["winner"] == {"id": ids["B"], "name": "B"}
+
+
+async def test_a_place_the_standings_tie_on_every_total_is_the_eos_to_give__ST3(
+    service: EventService,
+) -> None:
+    # ST1 ranks by TP, SoS, CP and APD and the documents break a tie no further: two
+    # players equal on all four share first place, and the alphabet does not decide.
+    eid, _ = await _event(service, 4, fixed_rounds=1)
+    with pytest.raises(RuleError, match="once the event is over"):
+        service.prizes.award(eid, "first", _ids(service, eid)["A"])
+    for room in service.tables.rooms(eid):  # P2 concedes at every table: equal winners
+        await room.apply(Side.P2, "l", 1, c.Concede())
+        await room.apply(Side.P1, "w", 1, c.ReportGame(20))
+        await room.apply(Side.P1, "p1", 2, c.ConfirmResult())
+        await room.apply(Side.P2, "p2", 2, c.ConfirmResult())
+    assert service.results.event_over(eid)
+    rows = service.results.standings(eid)
+    winners = [r.player_id for r in rows if r.rank == 1]
+    losers = [r.player_id for r in rows if r.rank == 3]
+    assert len(winners) == 2 and len(losers) == 2
+    for place in ("first", "second"):
+        prize = _prize(service, eid, place)
+        assert (prize["status"], prize["winner"]) == ("tied", None), place
+        assert {p["id"] for p in prize["tied"]} == set(winners)  # type: ignore[attr-defined]
+    third = _prize(service, eid, "third")
+    assert third["status"] == "tied" and {p["id"] for p in third["tied"]} == set(losers)  # type: ignore[attr-defined]
+    with pytest.raises(RuleError, match="is among"):
+        service.prizes.award(eid, "first", losers[0])
+    service.prizes.award(eid, "second", winners[1])  # the EO places one: the other is first
+    first, second = _prize(service, eid, "first"), _prize(service, eid, "second")
+    assert first["winner"]["id"] == winners[0] and first["status"] == "standings"  # type: ignore[index]
+    assert second["winner"]["id"] == winners[1] and second["by"] == "eo"  # type: ignore[index]
+    with pytest.raises(RuleError, match="no tie for the EO to break"):
+        service.prizes.award(eid, "first", winners[1])
+    service.prizes.award(eid, "second", winners[0])  # chosen again among the same two
+    assert _prize(service, eid, "first")["winner"]["id"] == winners[1]  # type: ignore[index]
+    logged = [a for a in service.book.actions(eid) if a.action == "award"]
+    assert len(logged) == 2

@@ -8,6 +8,7 @@ import pytest
 
 from app.domain.errors import BadInput, RuleError
 from app.domain.formats import get_format
+from app.domain.prize_ties import standings_awards
 from app.domain.prizes import (
     Ballot,
     Prize,
@@ -17,9 +18,12 @@ from app.domain.prizes import (
     offered,
     painting_category,
     second_vote_entries,
-    standings_winner,
 )
 from app.domain.standings import Standing
+
+
+def standings_winner(prize: Prize, rows: Sequence[Standing], out: set[str]) -> str | None:
+    return standings_awards((prize,), rows, out, {})[prize.id].winner
 
 
 def row(pid: str, tp: int, sos: int, cp: int, apd: int, rank: int = 0) -> Standing:

@@ -92,7 +92,7 @@ export function describe(a) {
     case "requalify":
       return "Lifted " + who(a, a.player) + "'s disqualification";
     case "award":
-      return "Awarded " + (a.title || "a prize") + " to " + who(a, a.player);
+      return "Awarded " + (a.title || "a prize") + " to " + who(a, a.player) + (a.tied ? " (tied on every total with " + a.tied.filter((n) => n !== who(a, a.player)).join(", ") + ")" : "");
     case "player_link":
       return "Made " + who(a, a.player) + "'s player link";
     case "player_lists":

@@ -18,6 +18,7 @@ const STATUS_WORDS = {
   open: "vote open",
   closed: "tied: the EO decides",
   awarded: "",
+  tied: "tied: the EO decides",
 };
 
 const PLACES = { first: 1, second: 2, third: 3 };
@@ -27,15 +28,47 @@ const ordinal = (n) => n + (n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2
 function winnerLine(prize) {
   if (prize.winner) {
     let how = prize.by === "vote" ? " (blind vote)" : prize.by === "eo" ? " (EO's choice)" : "";
+    if (prize.by === "eo" && !prize.chosen) how = " (EO's choice: tied on every total)";
     // ST3: a place passes down past a disqualified player; the standings rank them lower.
-    if (prize.standing && prize.standing !== placeOf(prize)) how = " (" + ordinal(prize.standing) + " on the standings: a player placed above is disqualified)";
+    if (prize.standing && prize.standing < placeOf(prize)) how = " (shares " + ordinal(prize.standing) + " on the standings: tied on every total, the EO placed the other higher)";
+    if (prize.standing && prize.standing > placeOf(prize)) how = " (" + ordinal(prize.standing) + " on the standings: a player placed above is disqualified)";
     return el("p", { class: "prize-winner", "data-winner": prize.winner.id }, prize.winner.name, el("span", { class: "muted small", text: how }));
   }
   let text = "Not decided yet";
   if (prize.status === "standings") text = S.view.event.over ? "No eligible player for this place" : "Once games are recorded";
   if (prize.status === "open") text = "Voting is open — the count stays hidden until the EO closes the vote.";
+  if (prize.status === "tied") text = "Tied on every total: " + names(prize.tied) + (S.view.event.over ? "." : " (the EO decides once the event is over).");
   if (prize.status === "closed") text = (prize.counts.slice(-1)[0] || { leaders: [] }).leaders.length > 1 ? "The vote ended in a tie." : "Nobody voted.";
   return el("p", { class: "prize-winner none", text: text });
+}
+
+function names(people) {
+  const all = (people || []).map((p) => p.name);
+  return all.length > 1 ? all.slice(0, -1).join(", ") + " and " + all[all.length - 1] : all.join("");
+}
+
+// A place (or a "most") the final standings tie on every total (ST1 breaks it no
+// further): the EO places one of the tied players, once the event is over.
+function tieTools(prize) {
+  if (!S.view.event.over) return null;
+  const error = el("p", { class: "form-error", hidden: true });
+  const select = playerSelect("award-" + prize.id, prize.tied);
+  const place = el("button", { type: "button", class: "btn", id: "award-btn-" + prize.id, text: "Break the tie" });
+  place.onclick = () => {
+    if (!select.value) return toast("Choose the player first.");
+    const who = select.options[select.selectedIndex].text;
+    run(place, error, async () => {
+      const asked = {
+        title: prize.name + " to " + who + "?",
+        lines: [names(prize.tied) + " are equal on every total of the standings, which break the tie no further.", "The prizes page shows " + who + " as its winner; the event's log keeps your choice."],
+        confirm: prize.name + " to " + who,
+      };
+      if (!(await ask(asked))) return;
+      S.view = await post("/prizes/" + prize.id + "/award", { player: select.value });
+      render();
+    });
+  };
+  return [el("div", { class: "prize-tools" }, select, place), error];
 }
 
 // An open vote, for the EO: how many eligible players have voted, never for whom.
@@ -105,6 +138,7 @@ function stillHeld(prize) {
 }
 
 function tools(prize) {
+  if (S.eo && prize.status === "tied") return tieTools(prize);
   if (!S.eo || !prize.chosen || stillHeld(prize)) return null;
   const error = el("p", { class: "form-error", hidden: true });
   const box = el("div", { class: "prize-tools" });
