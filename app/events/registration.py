@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import secrets
 
 from app.domain import variants
@@ -162,6 +163,26 @@ class Registration:
         if self.control.rounds.results.event_over(event_id):
             raise RuleError(f"the event is over: {what} (its standings are final)")
 
+    def _before_the_cut(self, event_id: str, what: str) -> None:
+        """RP1: once the cut is made, "the remaining tournament rounds are only played by
+        the top X players": nobody new joins them. A cut made by a draft not started yet
+        is made again when the draft is paired again (`follow_draft`): until then the
+        door is open."""
+        event = self.book.event(event_id)
+        if event.cut_done and self._cut_round_started(event_id):
+            top = event.cut_to_top
+            raise RuleError(
+                f"the cut to the top {top} is made: {what} (the remaining rounds are "
+                f"played by the top {top} players only)"
+            )
+
+    def _cut_round_started(self, event_id: str) -> bool:
+        cut = [a for a in self.book.actions(event_id) if a.action == "cut_to_top"]
+        number = json.loads(cut[-1].detail_json).get("round") if cut else None
+        return any(
+            r.number == number and r.started_ms is not None for r in self.book.rounds(event_id)
+        )
+
     def _next_to_play(self, event_id: str) -> int:
         """The first round a player added or rejoining now plays: a round paired but
         not started yet takes them in (it is paired again)."""
@@ -185,6 +206,7 @@ class Registration:
         club, team or travel group, kept apart from each other in round 1."""
         self.book.require(event_id, "players")
         self._still_open(event_id, "no player can be added now")
+        self._before_the_cut(event_id, "no player can be added now")
         row = (name, faction, lists, painted, club)
         added, errors = self._add_players(event_id, [row], list_note)
         if errors:
@@ -336,6 +358,8 @@ class Registration:
         self._still_open(
             event_id, f"{player.name} cannot {'drop from' if dropped else 'rejoin'} it"
         )
+        if not dropped and player.cut:
+            self._before_the_cut(event_id, f"{player.name} is not in the cut")
         next_round = self._next_to_play(event_id)
         with self.book.unit() as repo:
             player.dropped = dropped
@@ -351,6 +375,7 @@ class Registration:
         """CSV with a header row: name, faction, lists, painted, club (all but name optional)."""
         self.book.require(event_id, "players")
         self._still_open(event_id, "no player can be imported now")
+        self._before_the_cut(event_id, "no player can be imported now")
         rows = csv_rows(text)
         added, errors = self._add_players(event_id, [row for _, row in rows])
         if added:
