@@ -4,13 +4,13 @@ what its record says of its clock, variants and lists, and a round's pairings as
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from app.domain import variants
 from app.domain.army_lists import ListChecks
 from app.domain.formats import MINUTE_MS, ListRule, get_format
-from app.store.models import EventRecord, RoundEntry
+from app.store.models import EoAction, EventRecord, RoundEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +90,16 @@ def dump_pairings(rows: Sequence[PairingRow]) -> str:
             for r in rows
         ]
     )
+
+
+def cut_final(
+    event: EventRecord, rounds: Sequence[RoundEntry], actions: Iterable[EoAction]
+) -> bool:
+    """RP1: the cut is made and its round is under way: "the remaining tournament rounds
+    are only played by the top X players", and nobody joins them. A cut made by a draft
+    not started yet is made again each time the draft is paired again."""
+    if not event.cut_done:
+        return False
+    made = [a for a in actions if a.action == "cut_to_top"]
+    number = json.loads(made[-1].detail_json).get("round") if made else None
+    return any(r.number == number and r.started_ms is not None for r in rounds)

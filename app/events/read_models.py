@@ -23,7 +23,7 @@ from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
 from app.domain.tournament import eo_pause_plays_on
 from app.domain.variants import names as variant_names
-from app.events.base import event_clock_ms, event_variants, list_policy, pairings_of
+from app.events.base import cut_final, event_clock_ms, event_variants, list_policy, pairings_of
 from app.events.book import ChangeListener, EventBook
 from app.events.dashboard import Dashboards, summary
 from app.events.event_lists import made_public
@@ -60,6 +60,8 @@ class EventData:
     records: list[PlayerRecord]
     #: The EO made the players' lists public (once round 1 started).
     lists_public: bool = False
+    #: RP1: the cut is made and its round under way: nobody joins the event now.
+    cut_final: bool = False
 
 
 class ReadModels:
@@ -107,11 +109,12 @@ class ReadModels:
                 raise NotFound(f"no event {event_id!r}")
             players = repo.players(event_id)
             rounds = repo.rounds(event_id)
-            public = made_public(repo.actions(event_id))
+            actions = repo.actions(event_id)
         self.builds += 1
         results = recorded_results(self.hub.event_tables(event_id))
         records = records_of(event, players, rounds, results)
-        return EventData(event, players, rounds, results, records, public)
+        closed = cut_final(event, rounds, actions)
+        return EventData(event, players, rounds, results, records, made_public(actions), closed)
 
     def _build(self, event_id: str) -> dict[bool, View]:
         data = self.load(event_id)
@@ -296,6 +299,7 @@ def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool
             "lists": event.lists,
             "fixed_rounds": event.fixed_rounds,
             "cut_to_top": event.cut_to_top,
+            "cut_final": data.cut_final,
             "variants": variant_names(v for v in event.variants.split(",") if v),
             "pregame": event.pregame,
             "fresh_tables": event.fresh_tables,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import secrets
 
 from app.domain import variants
@@ -16,7 +15,7 @@ from app.domain.formats import ListRule, get_format
 from app.domain.prizes import painting_category
 from app.domain.rankings import BASELINE, get_ranking
 from app.domain.tournament import RoundPlan
-from app.events.base import EventSpec, list_policy
+from app.events.base import EventSpec, cut_final, list_policy
 from app.events.book import EventBook
 from app.events.control import Control
 from app.events.event_lists import lists_locked
@@ -169,19 +168,13 @@ class Registration:
         is made again when the draft is paired again (`follow_draft`): until then the
         door is open."""
         event = self.book.event(event_id)
-        if event.cut_done and self._cut_round_started(event_id):
+        rounds, actions = self.book.rounds(event_id), self.book.actions(event_id)
+        if cut_final(event, rounds, actions):
             top = event.cut_to_top
             raise RuleError(
                 f"the cut to the top {top} is made: {what} (the remaining rounds are "
                 f"played by the top {top} players only)"
             )
-
-    def _cut_round_started(self, event_id: str) -> bool:
-        cut = [a for a in self.book.actions(event_id) if a.action == "cut_to_top"]
-        number = json.loads(cut[-1].detail_json).get("round") if cut else None
-        return any(
-            r.number == number and r.started_ms is not None for r in self.book.rounds(event_id)
-        )
 
     def _next_to_play(self, event_id: str) -> int:
         """The first round a player added or rejoining now plays: a round paired but

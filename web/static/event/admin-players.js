@@ -14,9 +14,12 @@ export function renderPlayers() {
   DC.setText($("player-count"), players.length ? String(active) + (active !== players.length ? " of " + players.length : "") : "");
   $("no-players").hidden = players.length > 0;
   // Once the event is over nobody joins it (the server refuses too): no add, no import.
-  ["add-player", "import"].forEach((id) => ($(id).hidden = !!ev.over));
+  // Nor, once the cut's round is under way, does anyone join the top X's rounds (RP1).
+  ["add-player", "import"].forEach((id) => ($(id).hidden = !!ev.over || !!ev.cut_final));
   $("players-closed").hidden = !ev.over;
-  const key = JSON.stringify([players, S.editPlayer, ev.lists, ev.lists_locked]);
+  $("players-cut").hidden = !!ev.over || !ev.cut_final;
+  DC.setText($("players-cut-x"), String(ev.cut_to_top || ""));
+  const key = JSON.stringify([players, S.editPlayer, ev.lists, ev.lists_locked, ev.cut_final]);
   renderSection("players", key, () => {
     const body = $("players-body");
     body.textContent = "";
@@ -43,7 +46,8 @@ function playerRow(p, more) {
   // A disqualified player cannot rejoin: the disqualification is lifted under Warnings and
   // penalties first; once the event is over nobody drops or rejoins (the server refuses
   // both too).
-  const dropBtn = p.disqualified || S.view.event.over ? null : el("button", {
+  const shutOut = p.cut && p.dropped && S.view.event.cut_final; // left out by the cut: no rejoin
+  const dropBtn = p.disqualified || S.view.event.over || shutOut ? null : el("button", {
     type: "button",
     class: "btn small subtle" + (p.dropped ? " rejoin" : " drop"),
     id: "drop-" + p.id,
