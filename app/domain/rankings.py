@@ -182,7 +182,8 @@ def ranked(
 ) -> list[Standing]:
     """ST1/ST2: the standings by the event's variant. Finals Tables: once the finals
     are played, their places come first and the rest follow by `rest_keys`. After a
-    Cut to Top (RP1), only the kept players' standings move (`after_cut`)."""
+    Cut to Top (RP1), only the kept players' standings move (`after_cut`), the finals'
+    `rest_keys` included."""
     rows = standings(players, tp, ranking.keys)
     if cut is not None:
         rows = after_cut(rows, players, cut, ranking.keys, tp)
@@ -192,7 +193,13 @@ def ranked(
     by_player = {row.player_id: row for row in rows}
     top = [replace(by_player[pid], rank=n) for n, pid in enumerate(placed, start=1)]
     rest = [row for row in rows if row.player_id not in placed]
-    return top + rank_rows(rest, ranking.rest_keys, first=len(top) + 1)
+    if cut is None:
+        return top + rank_rows(rest, ranking.rest_keys, first=len(top) + 1)
+    # After a cut, "beyond third place" moves only among the kept players: the players
+    # the cut left out keep their places as they stood when it was made (RP1).
+    kept = [row for row in rest if row.player_id in cut.kept]
+    left_out = [row for row in rest if row.player_id not in cut.kept]
+    return top + rank_rows(kept, ranking.rest_keys, first=len(top) + 1) + left_out
 
 
 #: What each finals table decides, in the document's words (steamroller-2019.txt).

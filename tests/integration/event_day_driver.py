@@ -49,6 +49,8 @@ class Day:
     painted: bool = False
     #: RP1's Cut to Top [X] variant (None: every player plays every round).
     cut_to_top: int | None = None
+    #: ST2's final standings variant ("baseline": ST1's order).
+    standings: str = "baseline"
     #: Who registers before round 1, and each round's plans, a plan a table.
     players: tuple[str, ...] = PLAYERS
     rounds: tuple[tuple[Plan, ...], ...] = ()
@@ -124,6 +126,7 @@ class EventDay:
         body["pregame"] = self.pregame
         body |= {"points": POINTS} | ({"lists": self.day.lists} if self.day.lists else {})
         body |= {"cut_to_top": self.day.cut_to_top} if self.day.cut_to_top else {}
+        body |= {"standings": self.day.standings}
         created = await self.http.post("/api/events", json=body)
         assert created.status_code == 201, created.text
         self.http.headers["X-EO-Token"] = created.json()["admin_token"]

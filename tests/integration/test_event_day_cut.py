@@ -9,15 +9,19 @@ round; the players cut are never paired again, the standings, their CSV and each
 player's own page say they are out of the cut, their places stay as the cut left them,
 and the event is over after round 3 with its prizes to the final standings' top three
 (ST3). A loser disputes, the EO overturns one result and records a game loss in the cut,
-as on the standard day."""
+as on the standard day. Played twice: with ST1's order, and with ST2's Finals Tables,
+whose last round pairs the top four and places them, and whose order "beyond third
+place" moves only the kept players (the players cut stay as the cut left them)."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from typing import Any
 
 import httpx
+import pytest
 
 from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer, token_of
@@ -71,11 +75,18 @@ async def _own_page(http: httpx.AsyncClient, run: EventDay, name: str) -> dict[s
     return dict(page.json())
 
 
-async def test_a_cut_to_top_day_agrees_on_every_surface__RP1_ST1_ST3(
-    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime
+#: The final standings' order: ST1's, or ST2's Finals Tables (the last round pairs the
+#: top four: the first table's winner wins the event, its loser is second, the second
+#: table's winner third).
+ORDERS = {"baseline": "baseline", "finals-tables": "finals"}
+
+
+@pytest.mark.parametrize("order", ORDERS.values(), ids=ORDERS.keys())
+async def test_a_cut_to_top_day_agrees_on_every_surface__RP1_ST1_ST2_ST3(
+    server: RunningServer, phone: PhoneFactory, fake_time: FakeTime, order: str
 ) -> None:
     async with httpx.AsyncClient(base_url=server.base) as http:
-        run = EventDay(server, http, phone, fake_time, DAY)
+        run = EventDay(server, http, phone, fake_time, dataclasses.replace(DAY, standings=order))
         await run.create()
         await run.play_round(1)
         await run.settle_disputes(1)
@@ -119,5 +130,11 @@ async def test_a_cut_to_top_day_agrees_on_every_surface__RP1_ST1_ST3(
         totals = run.ledger.totals(3)
         top = max(totals, key=lambda name: totals[name]["tp"])
         assert totals[top]["tp"] == 3
-        assert (await _standings(http, run))[0]["name"] == top
+        final = await _standings(http, run)
+        assert final[0]["name"] == top
+        if order == "finals":
+            one, two = run.ledger.games[3]  # by table: the finals tables
+            first, second = one.winner, one.opponent(one.winner)
+            assert [r["name"] for r in final[:3]] == [first, second, two.winner]
+            assert [r["rank"] for r in final[:4]] == [1, 2, 3, 4]
         await check_placings(http, run.event_id)

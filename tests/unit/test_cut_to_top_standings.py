@@ -4,7 +4,7 @@ old opponents play on; the kept players are ranked among themselves above them."
 
 from __future__ import annotations
 
-from app.domain.rankings import RANKINGS, Cut, ranked
+from app.domain.rankings import RANKINGS, Cut, Finals, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, standings
 from app.domain.tournament import cut_to_top
 
@@ -75,3 +75,34 @@ def test_the_cut_takes_the_top_x_by_the_events_own_final_standings__RP1_ST2() ->
     kept = cut_to_top(records, 4, keys=destruction)
     assert kept == by_apd and {"E", "F"} <= set(kept)
     assert "E" not in (cut_to_top(records, 4) or ())  # the baseline order's top 4
+
+
+def test_finals_tables_after_a_cut_move_only_the_kept_players__RP1_ST2() -> None:
+    # ST2 Finals Tables: "Standings beyond third place are calculated using strength of
+    # schedule, followed by control points"; RP1: "only the standings of the top X
+    # players can change". The finals' order beyond third applies among the kept; the
+    # players cut stay as they stood at the cut (by ST1: G and H differ only in APD).
+    games = _two_rounds()
+    games["G"][0] = _game(1, "C", L, 0, 20)
+    at_cut = standings(_records(games, set()))
+    kept = cut_to_top(_records(games, set()), 4)
+    assert kept is not None and set(kept) == set("ABCD")
+    games["A"].append(_game(3, "B", W, 3, 10))
+    games["B"].append(_game(3, "A", L, 0, 0))
+    games["D"].append(_game(3, "C", W, 3, 10))
+    games["C"].append(_game(3, "D", L, 0, 0))
+    finals = Finals(round=3, tables=(("A", "B"), ("C", "D")))
+
+    final = ranked(
+        _records(games, set("EFGH")),
+        RANKINGS["finals"],
+        finals=finals,
+        cut=Cut(round=3, kept=frozenset(kept)),
+    )
+
+    assert [(r.player_id, r.rank) for r in final[:4]] == [("A", 1), ("B", 2), ("D", 3), ("C", 4)]
+    then = {row.player_id: row.rank for row in at_cut}
+    assert [(r.player_id, r.rank) for r in final[4:]] == [
+        (p, then[p]) for p in sorted("EFGH", key=lambda p: then[p])
+    ]
+    assert then["G"] < then["H"]  # SoS and CP alike: APD, which the finals' rest omits
