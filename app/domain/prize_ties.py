@@ -108,3 +108,20 @@ def tied_for(
     others = {k: v for k, v in chosen.items() if k != prize.id}
     award = standings_awards(prizes, rows, ineligible, others).get(prize.id)
     return () if award is None else award.tied
+
+
+def places_given(
+    prizes: Sequence[Prize],
+    rows: Sequence[Standing],
+    ineligible: Collection[str],
+    chosen: Mapping[str, str],
+) -> dict[str, int]:
+    """The place each player the place prizes name holds: its winner, or every player
+    still tied for it (they share the place until the EO places them)."""
+    awards = standings_awards(prizes, rows, ineligible, chosen)
+    given: dict[str, int] = {}
+    for prize in sorted((p for p in prizes if p.place is not None), key=lambda p: p.place or 0):
+        award = awards[prize.id]
+        for player in (award.winner,) if award.winner is not None else award.tied:
+            given.setdefault(player, prize.place or 0)
+    return given

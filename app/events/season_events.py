@@ -170,16 +170,42 @@ def held_over(
     disqualified: Collection[str],
     reported_ms: int | None,
     sent: SentReport | None = None,
+    tie_places: Mapping[str, int] | None = None,
 ) -> HeldEvent:
     """An event that is over: its whole field by final standing, and its eligible
-    players by place (the disqualified passed over, `q.eligible_places`)."""
+    players by place (the disqualified passed over, `q.eligible_places`). Players equal
+    on every total share a place, unless the EO placed them on the prizes page
+    (`tie_places`: the place prizes' winners, app.domain.prize_ties): then the season
+    counts the places the prizes give."""
     entries = {s.player_id: q.Entry(event.id, s.player_id, s.name) for s in standings}
     places = q.eligible_places(((s.rank, s.player_id) for s in standings), disqualified)
+    places = _placed_by_prizes(places, tie_places or {})
     ranked = tuple((s.rank, entries[s.player_id]) for s in standings)
     placed = tuple(
-        (places[s.player_id], entries[s.player_id]) for s in standings if s.player_id in places
+        sorted(
+            (
+                (places[s.player_id], entries[s.player_id])
+                for s in standings
+                if s.player_id in places
+            ),
+            key=lambda pair: pair[0],
+        )
     )
     return HeldEvent(event, True, finished_ms, ranked, reported_ms, placed, sent)
+
+
+def _placed_by_prizes(places: Mapping[str, int], given: Mapping[str, int]) -> dict[str, int]:
+    """Players sharing a place, where the prizes page placed some of them: those keep
+    the places the prizes give, the others of their group follow them."""
+    groups: dict[int, list[str]] = {}
+    for player, place in places.items():
+        groups.setdefault(place, []).append(player)
+    out = dict(places)
+    for shared, group in groups.items():
+        placed = [p for p in group if p in given]
+        for player in group if placed else ():
+            out[player] = given.get(player, shared + len(placed))
+    return out
 
 
 def event_view(held: HeldEvent, now_ms: int, igq: bool = True) -> dict[str, Any]:

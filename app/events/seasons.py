@@ -17,8 +17,12 @@ from typing import Any
 from app.domain import qualifiers as q
 from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
 from app.domain.formats import get_format
+from app.domain.prize_ties import places_given
+from app.domain.prizes import offered
+from app.domain.standings import Standing
 from app.events.base import EventSpec
 from app.events.book import EventBook
+from app.events.prize_ties import tie_choices
 from app.events.registration import Registration
 from app.events.results import Results, disqualified_ids
 from app.events.season_events import HeldEvent, held_over, row_view, sent_report
@@ -154,7 +158,18 @@ class Seasons:
         standings = self.results.standings(event_id)
         out = disqualified_ids(players)  # ST3: their places pass down
         finished = self._finished_ms(event_id)
-        return held_over(event, finished, standings, out, row.reported_ms, sent)
+        ties = self._tie_places(event, standings, out)
+        return held_over(event, finished, standings, out, row.reported_ms, sent, ties)
+
+    def _tie_places(
+        self, event: EventRecord, standings: Sequence[Standing], out: frozenset[str]
+    ) -> dict[str, int]:
+        """The places the prizes page gives (the EO's choice among players the standings
+        tie on every total), so that the season and the prizes say one thing."""
+        prizes = offered(get_format(event.format_id).prizes, event.painting_category)
+        with self.book.read() as repo:
+            decisions = {d.prize_id: d for d in repo.prize_decisions(event.id)}
+        return places_given(prizes, standings, out, tie_choices(decisions))
 
     def awards(self, held: Sequence[HeldEvent]) -> list[q.Award]:
         """The QPs of the events that earn them: reported on time, or still within their
