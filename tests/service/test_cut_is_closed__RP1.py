@@ -12,20 +12,7 @@ import pytest
 from app.domain.errors import RuleError
 from app.events.base import EventSpec
 from app.events.service import EventService
-from app.events.table_result import TableResult
-from app.tables.room import TableRoom
-
-
-def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
-    return [r for r in service.tables.rooms(event_id) if r.meta and r.meta.round_number == number]
-
-
-async def _first_seats_win(service: EventService, event_id: str, number: int) -> None:
-    won = TableResult.from_wire(
-        {"winner": "p1", "control_points": [3, 1], "army_points_destroyed": [30, 10]}
-    )
-    for room in _tables(service, event_id, number):
-        assert await service.results.enter(event_id, room.table_id, won)
+from tests.service.first_seats import first_seats_win, round_tables
 
 
 async def _cut_made(service: EventService) -> str:
@@ -34,7 +21,7 @@ async def _cut_made(service: EventService) -> str:
         service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
     service.rounds.pair_next(event.id)
     await service.rounds.start(event.id)
-    await _first_seats_win(service, event.id, 1)
+    await first_seats_win(service, event.id, 1)
     late = service.registration.add_player(event.id, "Early Bird", "Khador")  # before the cut
     assert late.joined_round == 2
     service.registration.drop_player(event.id, late.id)  # leaves again: not in the cut
@@ -58,12 +45,12 @@ async def test_nobody_joins_the_rounds_after_the_cut__RP1_RP7(service: EventServ
         service.registration.drop_player(event_id, bird.id, dropped=False)
     assert {p.name for p in service.book.players(event_id)} == {p.name for p in players}
     named = {
-        pid for room in _tables(service, event_id, 2) if room.meta
+        pid for room in round_tables(service, event_id, 2) if room.meta
         for pid in (room.meta.p1_player, room.meta.p2_player)
     }  # fmt: skip
     assert named == {p.id for p in kept}
     # A kept player who drops between rounds may come back: the top X's rounds are theirs.
-    await _first_seats_win(service, event_id, 2)
+    await first_seats_win(service, event_id, 2)
     service.registration.drop_player(event_id, kept[0].id)
     back = service.registration.drop_player(event_id, kept[0].id, dropped=False)
     assert not back.dropped and not back.cut

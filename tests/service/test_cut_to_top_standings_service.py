@@ -7,20 +7,7 @@ from __future__ import annotations
 
 from app.events.base import EventSpec
 from app.events.service import EventService
-from app.events.table_result import TableResult
-from app.tables.room import TableRoom
-
-
-def _tables(service: EventService, event_id: str, number: int) -> list[TableRoom]:
-    return [r for r in service.tables.rooms(event_id) if r.meta and r.meta.round_number == number]
-
-
-async def _first_seats_win(service: EventService, event_id: str, number: int) -> None:
-    won = TableResult.from_wire(
-        {"winner": "p1", "control_points": [3, 1], "army_points_destroyed": [30, 10]}
-    )
-    for room in _tables(service, event_id, number):
-        assert await service.results.enter(event_id, room.table_id, won)
+from tests.service.first_seats import first_seats_win
 
 
 async def test_the_players_left_out_by_the_cut_keep_their_standings__RP1(
@@ -31,13 +18,13 @@ async def test_the_players_left_out_by_the_cut_keep_their_standings__RP1(
         service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
     service.rounds.pair_next(event.id)
     await service.rounds.start(event.id)
-    await _first_seats_win(service, event.id, 1)
+    await first_seats_win(service, event.id, 1)
     service.rounds.pair_next(event.id)  # 4 undefeated: the cut is made (X = 4)
     kept = {p.id for p in service.book.players(event.id) if not p.cut}
     assert len(kept) == 4
     at_cut = {s.player_id: s for s in service.results.standings(event.id)}
     await service.rounds.start(event.id)
-    await _first_seats_win(service, event.id, 2)
+    await first_seats_win(service, event.id, 2)
 
     after = service.results.standings(event.id)
 

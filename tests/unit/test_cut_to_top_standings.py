@@ -32,16 +32,20 @@ def _records(games: dict[str, list[RoundRecord]], cut: set[str]) -> list[PlayerR
     return [PlayerRecord(p, p, dropped=p in cut, rounds=tuple(g)) for p, g in games.items()]
 
 
+def _round_three(games: dict[str, list[RoundRecord]]) -> None:
+    """Round 3: only the top 4 play: A beats B, D beats C."""
+    games["A"].append(_game(3, "B", W, 3, 10))
+    games["B"].append(_game(3, "A", L, 0, 0))
+    games["D"].append(_game(3, "C", W, 3, 10))
+    games["C"].append(_game(3, "D", L, 0, 0))
+
+
 def test_the_players_cut_keep_their_standings_while_the_top_x_play_on__RP1() -> None:
     games = _two_rounds()
     at_cut = standings(_records(games, set()))
     kept = cut_to_top(_records(games, set()), 4)
     assert kept is not None and set(kept) == set("ABCD")
-    # Round 3: only the top 4 play: A beats B, D beats C.
-    games["A"].append(_game(3, "B", W, 3, 10))
-    games["B"].append(_game(3, "A", L, 0, 0))
-    games["D"].append(_game(3, "C", W, 3, 10))
-    games["C"].append(_game(3, "D", L, 0, 0))
+    _round_three(games)
     records = _records(games, set("EFGH"))
     cut = Cut(round=3, kept=frozenset(kept))
 
@@ -87,10 +91,7 @@ def test_finals_tables_after_a_cut_move_only_the_kept_players__RP1_ST2() -> None
     at_cut = standings(_records(games, set()))
     kept = cut_to_top(_records(games, set()), 4)
     assert kept is not None and set(kept) == set("ABCD")
-    games["A"].append(_game(3, "B", W, 3, 10))
-    games["B"].append(_game(3, "A", L, 0, 0))
-    games["D"].append(_game(3, "C", W, 3, 10))
-    games["C"].append(_game(3, "D", L, 0, 0))
+    _round_three(games)
     finals = Finals(round=3, tables=(("A", "B"), ("C", "D")))
 
     final = ranked(
