@@ -3,6 +3,7 @@ entry (3 CP to 1, 30 APD to 10)."""
 
 from __future__ import annotations
 
+from app.events.base import EventSpec
 from app.events.service import EventService
 from app.events.table_result import TableResult
 from app.tables.room import TableRoom
@@ -18,3 +19,15 @@ async def first_seats_win(service: EventService, event_id: str, number: int) -> 
     )
     for room in round_tables(service, event_id, number):
         assert await service.results.enter(event_id, room.table_id, won)
+
+
+async def cut_day_after_round_one(service: EventService) -> str:
+    """Cut to Top 4 with eight players, round 1 played (four undefeated: the cut is due
+    when round 2 is paired)."""
+    event = service.registration.create_event(EventSpec(name="Cut", points=75, cut_to_top=4))
+    for n in range(8):
+        service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
+    service.rounds.pair_next(event.id)
+    await service.rounds.start(event.id)
+    await first_seats_win(service, event.id, 1)
+    return event.id

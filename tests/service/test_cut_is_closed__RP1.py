@@ -10,18 +10,12 @@ from __future__ import annotations
 import pytest
 
 from app.domain.errors import RuleError
-from app.events.base import EventSpec
 from app.events.service import EventService
-from tests.service.first_seats import first_seats_win, round_tables
+from tests.service.first_seats import cut_day_after_round_one, first_seats_win, round_tables
 
 
 async def _cut_made(service: EventService) -> str:
-    event = service.registration.create_event(EventSpec(name="Cut", points=75, cut_to_top=4))
-    for n in range(8):
-        service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
-    service.rounds.pair_next(event.id)
-    await service.rounds.start(event.id)
-    await first_seats_win(service, event.id, 1)
+    event = service.book.event(await cut_day_after_round_one(service))
     late = service.registration.add_player(event.id, "Early Bird", "Khador")  # before the cut
     assert late.joined_round == 2
     service.registration.drop_player(event.id, late.id)  # leaves again: not in the cut

@@ -5,20 +5,14 @@ players play on and move among themselves (RP1)."""
 
 from __future__ import annotations
 
-from app.events.base import EventSpec
 from app.events.service import EventService
-from tests.service.first_seats import first_seats_win
+from tests.service.first_seats import cut_day_after_round_one, first_seats_win
 
 
 async def test_the_players_left_out_by_the_cut_keep_their_standings__RP1(
     service: EventService,
 ) -> None:
-    event = service.registration.create_event(EventSpec(name="Cut", points=75, cut_to_top=4))
-    for n in range(8):
-        service.registration.add_player(event.id, f"Player {n + 1}", "Cygnar")
-    service.rounds.pair_next(event.id)
-    await service.rounds.start(event.id)
-    await first_seats_win(service, event.id, 1)
+    event = service.book.event(await cut_day_after_round_one(service))
     service.rounds.pair_next(event.id)  # 4 undefeated: the cut is made (X = 4)
     kept = {p.id for p in service.book.players(event.id) if not p.cut}
     assert len(kept) == 4
