@@ -17,6 +17,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 ARTIFACTS.mkdir(exist_ok=True)
 PHONE = {"width": 390, "height": 844}
 RUNNING = re.compile(r"\brunning\b")
+#: The game chart fits the phone's width and is tall enough to read.
+FITS = """width => {
+  const chart = document.querySelector("#game-story svg.game-chart");
+  if (!chart) return false;
+  const box = chart.getBoundingClientRect();
+  return box.width > 0 && box.width <= width && box.height > 150;
+}"""
 
 
 def _page(browser: Any, url: str) -> Any:
@@ -38,8 +45,9 @@ def _chart_shows_the_game(page: Any, name: str) -> None:
     expect(story.locator(".story-words")).to_have_text("Bob wins by concession in Ann's turn 2")
     assert "P1" not in story.inner_text() and "P2" not in story.inner_text()
     expect(story.locator("svg.game-chart")).to_be_visible()
-    box = story.locator("svg.game-chart").bounding_box()
-    assert box is not None and box["width"] <= PHONE["width"] and box["height"] > 150
+    # The chart is drawn again as the table's state comes in: wait for the one on the
+    # page to fit the phone's width and be tall enough to read, however soon it settles.
+    page.wait_for_function(FITS, arg=PHONE["width"])
     story.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"game-chart-{name}.png"), full_page=True)
 

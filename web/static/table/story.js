@@ -21,6 +21,7 @@ export async function showStory(box, tableId, token, endedKey) {
   } catch {
     story = null;
   }
+  if (shownFor !== endedKey) return; // a newer ending came in meanwhile: its chart is drawn
   const chart = gameChart(story);
   if (!chart) {
     shownFor = null; // try again with the next view
