@@ -80,10 +80,18 @@ def event_over(
     tp: Mapping[str, int] = SR2019_TP,
 ) -> bool:
     """RP1: over once the planned rounds are played, or early after a round once
-    one player has more TP than every other; every registered player counts."""
+    one player has more TP than every other; every player who took part counts
+    (`field_size`)."""
     if rounds_played < 1:
         return False
-    return rounds_played >= plan.round_limit(len(players)) or event_decided(players, tp)
+    return rounds_played >= plan.round_limit(field_size(players)) or event_decided(players, tp)
+
+
+def field_size(players: Sequence[PlayerRecord]) -> int:
+    """RP1: the players the round count goes by ("by the number of players"): everyone
+    registered, but a player who left before they were paired in any round (a no-show
+    the EO dropped) never took part. A player who played and left still counts."""
+    return sum(1 for p in players if not p.dropped or p.last_round is not None)
 
 
 def next_round_allowed(

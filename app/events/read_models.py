@@ -21,7 +21,7 @@ from app.domain.errors import NotFound
 from app.domain.formats import MINUTE_MS, get_format, scenario_name
 from app.domain.rankings import get_ranking
 from app.domain.standings import PlayerRecord
-from app.domain.tournament import eo_pause_plays_on
+from app.domain.tournament import eo_pause_plays_on, field_size
 from app.domain.variants import names as variant_names
 from app.events.base import cut_final, event_clock_ms, event_variants, list_policy, pairings_of
 from app.events.book import ChangeListener, EventBook
@@ -282,7 +282,8 @@ def _timing(event: EventRecord) -> dict[str, Any]:
 
 def _event_view(data: EventData, tables: Tables, ranked: list[View], admin: bool) -> View:
     event, players, rounds = data.event, data.players, data.rounds
-    planned = plan_of(event).round_limit(max(len(players), 2)) if players or rounds else None
+    field = max(field_size(data.records), 2)
+    planned = plan_of(event).round_limit(field) if players or rounds else None
     return {
         "event": {
             "id": event.id,

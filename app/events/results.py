@@ -15,7 +15,7 @@ from app.domain.method import Method
 from app.domain.qualifiers import eligible_places
 from app.domain.rankings import Cut, Finals, Ranking, get_ranking, ranked
 from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, Status
-from app.domain.tournament import RoundPlan, bye_award, event_over
+from app.domain.tournament import RoundPlan, bye_award, event_over, field_size
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
 from app.events.eo_log import table_names
@@ -173,7 +173,7 @@ def event_standings(
     players' standings move (RP1)."""
     rules = get_format(event.format_id)
     ranking = event_ranking(event)
-    finals = finals_of(event, rounds, len(records))
+    finals = finals_of(event, rounds, field_size(records))
     cut = cut_of(event, players, records)
     rows = ranked(records, ranking, tp=rules.tp, finals=finals, cut=cut)
     if not over:
@@ -270,8 +270,9 @@ class Results:
         return plan_of(self.book.event(event_id))
 
     def planned_rounds(self, event_id: str) -> int:
-        """RP1 by the number of registered players, or the EO's fixed count."""
-        return self.plan(event_id).round_limit(max(len(self.book.players(event_id)), 2))
+        """RP1 by the number of players who take part (`field_size`), or the EO's fixed
+        count."""
+        return self.plan(event_id).round_limit(max(field_size(self.player_records(event_id)), 2))
 
     def event_over(self, event_id: str) -> bool:
         """RP1: all rounds played, or one player leads on TP alone after a round."""
