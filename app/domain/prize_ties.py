@@ -73,8 +73,10 @@ def _places(
             awards[prize_id] = Award(pick, chosen=True)
             placed.add(pick)
             continue
-        # The EO's choices for places below this one, among the same tied players.
-        later = {chosen.get(by_place[p]) for p in by_place if p > place}
+        # The EO's choices for the places below this one that these players share (a
+        # choice for a place outside their span is of another tie, or a stale one).
+        span = range(place + 1, place + len(group))
+        later = {chosen.get(by_place[p]) for p in by_place if p in span}
         left = tuple(p for p in group if p not in later)
         if len(left) == 1:
             awards[prize_id] = Award(left[0])

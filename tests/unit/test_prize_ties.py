@@ -55,6 +55,15 @@ def test_a_choice_counts_only_while_its_player_is_still_tied__ST3() -> None:
     assert awards["first"] == Award("Zed") and awards["second"] == Award("Amy")
 
 
+def test_a_choice_for_a_place_outside_the_tie_does_not_decide_it__ST3() -> None:
+    # The EO placed Zed third in a tie a corrected result has since ended: Zed now shares
+    # first with Amy, and that old choice does not place Amy first.
+    rows = [row("Zed", 1), row("Amy", 1), row("Bo", 3, tp=0), row("Cy", 4, tp=0, cp=1)]
+    awards = places(rows, {"third": "Zed"})
+    assert awards["first"] == Award(None, ("Zed", "Amy"))
+    assert awards["third"] == Award("Bo")
+
+
 def test_a_disqualified_player_leaves_the_tie__ST3() -> None:
     rows = [row("Zed", 1), row("Amy", 1), row("Bo", 3, tp=0)]
     awards = places(rows, out={"Zed"})
