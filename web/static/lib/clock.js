@@ -54,7 +54,12 @@ export function timeOfDay(serverMs, withSeconds) {
 }
 
 // The server's time, estimated NTP-style: offset = server time − the middle of the
-// round trip; the sample with the shortest round trip is the most trustworthy.
+// round trip; the sample with the shortest round trip is the most trustworthy. A sample
+// far from the offset in use (more than JUMP_MS beyond what its round trip allows) means
+// one of the clocks jumped (a phone that slept, a server's clock set right): the older
+// samples describe clocks that no longer exist, and are let go.
+const JUMP_MS = 2000;
+
 export function serverClock(fallbackToWall) {
   return {
     offset: null,
@@ -62,7 +67,9 @@ export function serverClock(fallbackToWall) {
     sample(serverMs, sentAt, receivedAt) {
       const rtt = receivedAt - sentAt;
       if (!(rtt >= 0) || rtt > 60000) return;
-      this.samples.push({ rtt: rtt, offset: serverMs - (sentAt + rtt / 2) });
+      const offset = serverMs - (sentAt + rtt / 2);
+      if (this.offset !== null && Math.abs(offset - this.offset) > JUMP_MS + rtt) this.samples = [];
+      this.samples.push({ rtt: rtt, offset: offset });
       if (this.samples.length > 12) this.samples.shift();
       let best = this.samples[0];
       for (const s of this.samples) if (s.rtt < best.rtt) best = s;
