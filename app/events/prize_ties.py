@@ -12,7 +12,18 @@ from app.domain.prize_ties import tied_for
 from app.domain.prizes import Prize, offered
 from app.events.book import EventBook
 from app.events.results import Results
-from app.store.models import PrizeDecision
+from app.store.models import EventRecord, PrizeDecision
+
+
+def event_prizes(event: EventRecord) -> tuple[Prize, ...]:
+    """The prizes this event gives (its format's; a Best-Painted once announced)."""
+    return offered(get_format(event.format_id).prizes, event.painting_category)
+
+
+def decisions_of(book: EventBook, event_id: str) -> dict[str, PrizeDecision]:
+    """The event's prize decisions, by prize id."""
+    with book.read() as repo:
+        return {d.prize_id: d for d in repo.prize_decisions(event_id)}
 
 
 def tie_choices(decisions: Mapping[str, PrizeDecision]) -> dict[str, str]:
@@ -43,9 +54,8 @@ class PrizeTies:
         names = {p.id: p.name for p in players}
         self.book.player(event_id, player_id)  # one of this event's players
         ineligible = {p.id for p in players if p.disqualified}
-        with self.book.read() as repo:
-            decisions = {d.prize_id: d for d in repo.prize_decisions(event_id)}
-        prizes = offered(get_format(event.format_id).prizes, event.painting_category)
+        decisions = decisions_of(self.book, event_id)
+        prizes = event_prizes(event)
         rows = self.results.standings(event_id)
         tied = tied_for(prize, prizes, rows, ineligible, tie_choices(decisions))
         if not tied:

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
-from app.domain.formats import get_format
 from app.domain.games import refusal
 from app.domain.prize_ties import standings_awards
 from app.domain.prizes import (
@@ -27,11 +26,10 @@ from app.domain.prizes import (
     check_ballot,
     count,
     get_prize,
-    offered,
     second_vote_entries,
 )
 from app.events.book import EventBook
-from app.events.prize_ties import PrizeTies, tie_choices
+from app.events.prize_ties import PrizeTies, decisions_of, event_prizes, tie_choices
 from app.events.results import Results
 from app.store.models import EventRecord, PlayerEntry, PrizeBallot, PrizeDecision
 from app.tables.hub import TableHub
@@ -70,11 +68,10 @@ class Prizes:
     # -- reads ----------------------------------------------------------------------
 
     def of(self, event: EventRecord) -> tuple[Prize, ...]:
-        return offered(get_format(event.format_id).prizes, event.painting_category)
+        return event_prizes(event)
 
     def _decisions(self, event_id: str) -> dict[str, PrizeDecision]:
-        with self.book.read() as repo:
-            return {d.prize_id: d for d in repo.prize_decisions(event_id)}
+        return decisions_of(self.book, event_id)
 
     def _decision(self, event_id: str, prize_id: str) -> PrizeDecision | None:
         return self._decisions(event_id).get(prize_id)
@@ -361,7 +358,7 @@ def votes_waiting(book: EventBook, event_id: str, player: PlayerEntry) -> list[V
     with book.read() as repo:
         decisions = {d.prize_id: d for d in repo.prize_decisions(event_id)}
         waiting = []
-        for prize in offered(get_format(event.format_id).prizes, event.painting_category):
+        for prize in event_prizes(event):
             decision = decisions.get(prize.id)
             if decision is None or decision.status != "open":
                 continue

@@ -18,11 +18,10 @@ from app.domain import qualifiers as q
 from app.domain.errors import BadInput, NotFound, RuleError, Unauthorized
 from app.domain.formats import get_format
 from app.domain.prize_ties import places_given
-from app.domain.prizes import offered
 from app.domain.standings import Standing
 from app.events.base import EventSpec
 from app.events.book import EventBook
-from app.events.prize_ties import tie_choices
+from app.events.prize_ties import decisions_of, event_prizes, tie_choices
 from app.events.registration import Registration
 from app.events.results import Results, disqualified_ids
 from app.events.season_events import HeldEvent, held_over, row_view, sent_report
@@ -166,10 +165,8 @@ class Seasons:
     ) -> dict[str, int]:
         """The places the prizes page gives (the EO's choice among players the standings
         tie on every total), so that the season and the prizes say one thing."""
-        prizes = offered(get_format(event.format_id).prizes, event.painting_category)
-        with self.book.read() as repo:
-            decisions = {d.prize_id: d for d in repo.prize_decisions(event.id)}
-        return places_given(prizes, standings, out, tie_choices(decisions))
+        choices = tie_choices(decisions_of(self.book, event.id))
+        return places_given(event_prizes(event), standings, out, choices)
 
     def awards(self, held: Sequence[HeldEvent]) -> list[q.Award]:
         """The QPs of the events that earn them: reported on time, or still within their
