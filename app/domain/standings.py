@@ -16,9 +16,11 @@ class Status(StrEnum):
     """Where a player stands in the event: still playing, or out and why. The player
     left ("dropped"), the EO disqualified them (steamroller-2019.txt: "barred from further
     participation in the event"), or a cut left them out (RP1: "the remaining tournament
-    rounds are only played by the top X players"): the event moved on without them."""
+    rounds are only played by the top X players"): the event moved on without them. Once
+    the event is over, the players it did not go on without "finished" it (`finished`)."""
 
     PLAYING = "playing"
+    FINISHED = "finished"
     DROPPED = "dropped"
     DISQUALIFIED = "disqualified"
     CUT = "cut"
@@ -146,7 +148,17 @@ class Standing:
     @property
     def out(self) -> bool:
         """No longer paired: dropped, disqualified or cut."""
-        return self.status is not Status.PLAYING
+        return self.status not in IN_TO_THE_END
+
+
+#: Players the event did not go on without: still playing it, or (over) played it out.
+IN_TO_THE_END = frozenset({Status.PLAYING, Status.FINISHED})
+
+
+def finished(rows: Sequence[Standing]) -> list[Standing]:
+    """The event is over: who was still playing finished it; the others keep why they
+    were out (RP1: the event ends; a person reads "finished", never "playing")."""
+    return [replace(r, status=Status.FINISHED) if r.status is Status.PLAYING else r for r in rows]
 
 
 def by_id(players: Sequence[PlayerRecord]) -> dict[str, PlayerRecord]:

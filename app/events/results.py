@@ -14,7 +14,14 @@ from app.domain.formats import get_format
 from app.domain.method import Method
 from app.domain.qualifiers import eligible_places
 from app.domain.rankings import Cut, Finals, Ranking, get_ranking, ranked
-from app.domain.standings import Outcome, PlayerRecord, RoundRecord, Standing, Status
+from app.domain.standings import (
+    Outcome,
+    PlayerRecord,
+    RoundRecord,
+    Standing,
+    Status,
+    finished,
+)
 from app.domain.tournament import RoundPlan, bye_award, event_over, field_size
 from app.events.base import PairingRow, pairings_of
 from app.events.book import EventBook
@@ -178,6 +185,7 @@ def event_standings(
     rows = ranked(records, ranking, tp=rules.tp, finals=finals, cut=cut)
     if not over:
         return rows
+    rows = finished(rows)
     disqualified = disqualified_ids(players)
     places = eligible_places(((r.rank, r.player_id) for r in rows), disqualified)
     qp = {player: rules.qualifier_points_for(place) for player, place in places.items()}

@@ -15,6 +15,8 @@ token (X-EO-Token).
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -24,7 +26,7 @@ from tests.integration import surface_conduct as conduct
 from tests.integration import surface_event as event
 from tests.integration import surface_runewars as runewars
 from tests.integration import surface_tables as tables
-from tests.integration.surface_round import Key, Reading, Round
+from tests.integration.surface_round import Key, Reading, Round, token_of
 
 Surface = Callable[[Round, Key], Awaitable[Reading]]
 
@@ -154,3 +156,37 @@ async def check_placings(client: httpx.AsyncClient, event_id: str) -> None:
             assert prize["winner"]["name"] in sharing, (path, prize)
             placed.append(prize["winner"]["name"])
         assert len(placed) == len(set(placed)), (path, placed)
+
+
+#: Where a player stands, as the standings say it, for the players still in the event.
+STILL_IN = {False: "playing", True: "finished"}
+
+
+async def check_statuses(client: httpx.AsyncClient, event_id: str) -> None:
+    """Where each player stands (still in, or out and why) is the same on the standings,
+    their CSV, the event's page (public and the EO's) and the player's own page; once the
+    event is over (RP1) nobody is still "playing": the players still in "finished"."""
+    api = f"/api/events/{event_id}"
+    view = (await client.get(api)).json()
+    over = view["event"]["over"]
+    said = {
+        "standings": {r["name"]: r["status"] for r in (await client.get(f"{api}/standings")).json()}
+    }
+    text = (await client.get(f"{api}/standings.csv")).text
+    said["standings CSV"] = {r["name"]: r["status"] for r in csv.DictReader(io.StringIO(text))}
+    eo_view = (await client.get(f"{api}/admin")).json()
+    said["EO's event page"] = {r["name"]: r["status"] for r in eo_view["standings"]}
+    said["event page"] = {r["name"]: r["status"] for r in view["standings"]}
+    pages = {}
+    for link in (await client.get(f"{api}/player-links")).json():
+        page = (
+            await client.get(f"{api}/me", headers={"X-Player-Token": token_of(link["url"])})
+        ).json()
+        pages[link["name"]] = page["standing"]["status"]
+        assert page["standing"]["over"] == over, (link["name"], page["standing"])
+    said["player pages"] = pages
+    truth = said["standings"]
+    for surface, statuses in said.items():
+        assert statuses == truth, (surface, statuses, truth)
+    assert STILL_IN[not over] not in truth.values(), truth
+    assert STILL_IN[over] in truth.values(), truth

@@ -23,7 +23,12 @@ from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer
 from tests.integration.event_day_driver import Day, EventDay
 from tests.integration.event_day_truth import Ledger, round_truth
-from tests.integration.surfaces import check_placings, disagreements, read_every_surface
+from tests.integration.surfaces import (
+    check_placings,
+    check_statuses,
+    disagreements,
+    read_every_surface,
+)
 
 DAY = Day("sr2019", ("anarchy", "bunkers", "recon-ii"))
 OLD, NEW = "Bob Bryce", "Robert Bryce"
@@ -62,6 +67,7 @@ def _words(readings: dict[Any, dict[str, Any]]) -> list[tuple[Any, str, str]]:
 
 async def _check(http: httpx.AsyncClient, run: EventDay, number: int) -> dict[Any, Any]:
     readings = await read_every_surface(http, run.event_id, number)
+    await check_statuses(http, run.event_id)
     truth = round_truth(run.ledger, number)
     assert sorted(map(str, readings)) == sorted(map(str, truth))
     for key, wanted in truth.items():
@@ -148,12 +154,15 @@ async def test_an_event_day_with_a_name_corrected_a_result_reversed_and_a_disqua
         standings = (await http.get(f"{run.api}/standings")).json()
         row = next(r for r in standings if r["name"] == gone)
         assert row["tp"] == totals[gone]["tp"] and row["status"] == "disqualified"
-        assert [r["name"] for r in standings if r["status"] != "playing"] == [gone]
+        over = (await http.get(run.api)).json()["event"]["over"]
+        still = "finished" if over else "playing"  # RP1: over, the players still in finished
+        assert [r["name"] for r in standings if r["status"] != still] == [gone]
         text = (await http.get(f"{run.api}/standings.csv")).text
         rows = {r["name"]: r for r in csv.DictReader(io.StringIO(text))}
         assert (rows[gone]["status"], rows[gone]["dropped"]) == ("disqualified", "False")
         view = (await http.get(run.api)).json()
         assert view["event"]["over"]
         await check_placings(http, run.event_id)  # ST3: the disqualified player's place passes
+        await check_statuses(http, run.event_id)
         prizes = (await http.get(f"{run.api}/prizes")).json()["prizes"]
         assert gone not in [(p["winner"] or {}).get("name") for p in prizes]

@@ -27,7 +27,12 @@ from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer, token_of
 from tests.integration.event_day_driver import LATE, PLAYERS, Day, EventDay, Plan
 from tests.integration.event_day_truth import round_truth
-from tests.integration.surfaces import check_placings, disagreements, read_every_surface
+from tests.integration.surfaces import (
+    check_placings,
+    check_statuses,
+    disagreements,
+    read_every_surface,
+)
 
 CUT = 4
 DAY = Day(
@@ -61,6 +66,7 @@ async def _standings(http: httpx.AsyncClient, run: EventDay) -> list[dict[str, A
 
 async def _check_surfaces(http: httpx.AsyncClient, run: EventDay, number: int) -> None:
     readings = await read_every_surface(http, run.event_id, number)
+    await check_statuses(http, run.event_id)
     truth = round_truth(run.ledger, number)
     assert sorted(map(str, readings)) == sorted(map(str, truth))
     for key, wanted in truth.items():
@@ -138,3 +144,4 @@ async def test_a_cut_to_top_day_agrees_on_every_surface__RP1_ST1_ST2_ST3(
             assert [r["name"] for r in final[:3]] == [first, second, two.winner]
             assert [r["rank"] for r in final[:4]] == [1, 2, 3, 4]
         await check_placings(http, run.event_id)
+        await check_statuses(http, run.event_id)

@@ -27,7 +27,12 @@ from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer
 from tests.integration.event_day_driver import DISPUTE, GAME_LOSS, LATE, Day, EventDay
 from tests.integration.event_day_truth import round_truth
-from tests.integration.surfaces import check_placings, disagreements, read_every_surface
+from tests.integration.surfaces import (
+    check_placings,
+    check_statuses,
+    disagreements,
+    read_every_surface,
+)
 
 DAYS = {
     "sr2019": Day("sr2019", ("anarchy", "bunkers", "recon-ii")),
@@ -176,10 +181,12 @@ async def test_an_event_day_agrees_on_every_surface__TS8_TS9_ST1_RP2_RP3_RP7(
             readings = await read_every_surface(http, run.event_id, number)
             _check_round(readings, round_truth(run.ledger, number))
             _check_words(run, number, readings)
+            await check_statuses(http, run.event_id)
 
         view = (await http.get(f"/api/events/{run.event_id}")).json()
         assert view["event"]["planned_rounds"] == 3 and view["event"]["over"]  # RP1
         await check_placings(http, run.event_id)
+        await check_statuses(http, run.event_id)
         if day.format in ("masters2019", "champions2019"):
             await _check_season(http, run.event_id)
         late = run.ids[LATE]

@@ -26,7 +26,7 @@ async def test_a_disqualification_lifted_after_the_end_restores_the_finisher__ST
     await service.discipline.lift(eid, ann.id, ERROR)
     player = service.book.player(eid, ann.id)
     assert not player.disqualified and not player.dropped
-    assert _status(service, eid, "Ann") == "playing"
+    assert _status(service, eid, "Ann") == "finished"  # the event is over (RP1)
 
 
 async def test_one_who_had_dropped_stays_dropped_when_it_is_lifted__ST3_RP7(

@@ -88,7 +88,7 @@ async def test_nobody_drops_once_the_event_is_over__RP1_RP7(service: EventServic
         service.registration.drop_player(eid, hal.id)
     assert not service.book.player(eid, hal.id).dropped
     row = next(r for r in service.results.standings(eid) if r.name == "Hal")
-    assert row.status == "playing" and not row.dropped
+    assert row.status == "finished" and not row.dropped
     assert len(service.book.actions(eid)) == before
 
 

@@ -23,7 +23,7 @@ async def test_nobody_drops_from_a_finished_runewars_event__RP7(service: EventSe
     await _round(service, policy, eid, _swiss)
     assert policy.live(eid).state.over
     before = [(s.name, s.rank, s.status) for s in policy.standings(eid)]
-    assert before[0] == ("Ann", 1, "playing")
+    assert before[0] == ("Ann", 1, "finished")
     with pytest.raises(RuleError, match="the event is over: Ann cannot drop from it"):
         await policy.drop(eid, ids["Ann"])
     assert not policy.live(eid).state.player(ids["Ann"]).dropped

@@ -131,7 +131,7 @@ async def test_runewars_standings_name_who_dropped_was_cut_or_eliminated__RP6_RP
     await policy.drop(eid, last)
     finalist = next(s.name for s in policy.standings(eid) if s.player_id == second)
     await _round(service, policy, eid, lambda names: (finalist, 10))  # the final
-    want = {second: "playing", ann: "eliminated", third: "cut", last: "dropped"}
+    want = {second: "finished", ann: "eliminated", third: "cut", last: "dropped"}
 
     rows = {s.player_id: s for s in policy.standings(eid)}
     assert {pid: s.status for pid, s in rows.items()} == want

@@ -93,7 +93,15 @@ class RwEvent:
     def standings(self) -> list[Standing]:
         """ST5, and after a cut its players first, by how far they got (RP6): the
         elimination's winner is the standings' first, as `winner` names them. A dropped
-        player's row names the last round they were paired in."""
+        player's row names the last round they were paired in; once the event is over,
+        the players still in it are "finished"."""
+        rows = self._ranked()
+        if not self.over:
+            return rows
+        # Over: who was still playing finished the event (a person never reads "playing").
+        return [replace(s, status="finished") if s.status == "playing" else s for s in rows]
+
+    def _ranked(self) -> list[Standing]:
         rows = cut_standings(self.players, self.cut_to)
         return [
             replace(s, dropped_after=self._last_round(s.player_id)) if s.left else s for s in rows
@@ -121,7 +129,7 @@ class RwEvent:
         if last.stage is Stage.ELIMINATION and len(last.matches) == 1:
             return last.winners()[0]
         if not self.plan.cut and self.swiss_played >= self.plan.swiss_rounds:
-            return self.standings()[0].player_id
+            return self._ranked()[0].player_id
         return None
 
 

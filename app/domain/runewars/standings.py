@@ -95,7 +95,8 @@ class Standing:
     #: not in it; what a person reads is `status` (`left`: the player left themselves).
     dropped: bool
     #: "playing", "disqualified", "dropped", "cut" (not in the cut) or "eliminated"
-    #: (lost a game of the single elimination): `status_of`.
+    #: (lost a game of the single elimination): `status_of`; "finished" for the players
+    #: still in once the event is over (`Event.standings`).
     status: str = "playing"
     #: A dropped player's last round (None: not dropped, or dropped before any round).
     dropped_after: int | None = None
