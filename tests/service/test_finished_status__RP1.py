@@ -16,9 +16,9 @@ from app.domain.standings import Status
 from app.events.base import EventSpec
 from app.events.runewars.players import player_key
 from app.events.service import EventService
+from tests.service.first_seats import first_seats_win, round_one_played
 from tests.service.test_player_page_who_is_out import _me, _play, _wm_me
 from tests.service.test_runewars_cut_winner_service import _policy, _round, _swiss
-from tests.service.test_standings_who_is_out import _first_seats_win
 
 NAMES = ("Ann", "Bob", "Cal", "Dee")
 
@@ -49,33 +49,29 @@ async def _statuses(service: EventService, eid: str) -> list[dict[str, str]]:
 async def test_players_still_in_finish_the_event_on_every_surface__RP1(
     service: EventService,
 ) -> None:
-    event = service.registration.create_event(EventSpec(name="Done", points=75, fixed_rounds=2))
-    for name in NAMES:
-        service.registration.add_player(event.id, name, "Cygnar")
-    service.rounds.pair_next(event.id)
-    await service.rounds.start(event.id)
-    losers = await _first_seats_win(service, event.id, 1)
+    spec = EventSpec(name="Done", points=75, fixed_rounds=2)
+    event_id, losers = await round_one_played(service, spec, NAMES)
     leaver = losers[0]
-    service.registration.drop_player(event.id, leaver)
-    service.rounds.pair_next(event.id)  # three players: a bye
-    await service.rounds.start(event.id)
+    service.registration.drop_player(event_id, leaver)
+    service.rounds.pair_next(event_id)  # three players: a bye
+    await service.rounds.start(event_id)
 
-    during = await _statuses(service, event.id)
+    during = await _statuses(service, event_id)
     stayed = {pid for pid in during[0] if pid != leaver}
     for surface in during:
         assert surface == {leaver: "dropped"} | {pid: "playing" for pid in stayed}
 
-    await _first_seats_win(service, event.id, 2)
-    assert service.results.standings_and_over(event.id)[1]  # RP1: the event is over
+    await first_seats_win(service, event_id, 2)
+    assert service.results.standings_and_over(event_id)[1]  # RP1: the event is over
 
-    after = await _statuses(service, event.id)
+    after = await _statuses(service, event_id)
     for surface in after:
         assert surface == {leaver: "dropped"} | {pid: "finished" for pid in stayed}
-    rows = {s.player_id: s for s in service.results.standings(event.id)}
+    rows = {s.player_id: s for s in service.results.standings(event_id)}
     assert not any(rows[pid].out for pid in stayed)  # finished is not out
     assert rows[leaver].out and rows[leaver].status is Status.DROPPED
     assert rows[leaver].dropped_after == 1
-    page = (await _wm_me(service, event.id, sorted(stayed)[0]))["standing"]
+    page = (await _wm_me(service, event_id, sorted(stayed)[0]))["standing"]
     assert page["over"] is True
 
 

@@ -16,8 +16,9 @@ from app.events.base import EventSpec
 from app.events.runewars.players import player_key
 from app.events.service import EventService
 from app.events.tournaments import Policy
+from tests.service.first_seats import first_seats_win
 from tests.service.test_runewars_cut_winner_service import Winner, _policy, _round, _swiss
-from tests.service.test_standings_who_is_out import _event, _first_seats_win
+from tests.service.test_standings_who_is_out import _event
 
 BASE = "http://deathclock.test/"
 
@@ -71,7 +72,7 @@ async def test_my_page_says_the_event_is_over_with_my_final_place__RP1(
 ) -> None:
     eid, expected, _ = await _event(service)
     for number in (2, 3):
-        await _first_seats_win(service, eid, number)
+        await first_seats_win(service, eid, number)
         if not service.results.event_over(eid):
             service.rounds.pair_next(eid)
             await service.rounds.start(eid)

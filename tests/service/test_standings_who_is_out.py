@@ -16,49 +16,31 @@ from app.api.exports import standings_csv
 from app.domain.standings import Status
 from app.events.base import EventSpec
 from app.events.service import EventService
-from app.events.table_result import TableResult
+from tests.service.first_seats import round_one_played
 from tests.service.test_runewars_cut_winner_service import _policy, _round, _swiss
 
 NAMES = tuple(f"Player {n}" for n in range(1, 9))
-
-
-async def _first_seats_win(service: EventService, event_id: str, number: int) -> list[str]:
-    """Every table of the round goes to the pairing's first player; the losers' ids."""
-    won = TableResult.from_wire(
-        {"winner": "p1", "control_points": [3, 1], "army_points_destroyed": [30, 10]}
-    )
-    losers = []
-    for room in service.tables.rooms(event_id):
-        if room.meta is None or room.meta.round_number != number:
-            continue
-        assert await service.results.enter(event_id, room.table_id, won)
-        losers.append(room.meta.p2_player)
-    return losers
 
 
 async def _event(service: EventService) -> tuple[str, dict[str, Status], str]:
     """Eight players, Cut to Top 4: round 1 leaves four undefeated; one loser drops
     after it; pairing round 2 cuts to the four winners; one of them is disqualified in
     round 2. Who is what, by id, and the one who dropped."""
-    event = service.registration.create_event(EventSpec(name="Out", points=75, cut_to_top=4))
-    for name in NAMES:
-        service.registration.add_player(event.id, name, "Cygnar")
-    service.rounds.pair_next(event.id)
-    await service.rounds.start(event.id)
-    losers = await _first_seats_win(service, event.id, 1)
+    spec = EventSpec(name="Out", points=75, cut_to_top=4)
+    event_id, losers = await round_one_played(service, spec, NAMES)
     leaver = losers[0]
-    assert {s.player_id: s.tp for s in service.results.standings(event.id)}[leaver] == 0
-    service.registration.drop_player(event.id, leaver)
-    service.rounds.pair_next(event.id)  # four undefeated: the cut keeps them (X = 4)
-    await service.rounds.start(event.id)
-    kept = [p.id for p in service.book.players(event.id) if not p.cut]
+    assert {s.player_id: s.tp for s in service.results.standings(event_id)}[leaver] == 0
+    service.registration.drop_player(event_id, leaver)
+    service.rounds.pair_next(event_id)  # four undefeated: the cut keeps them (X = 4)
+    await service.rounds.start(event_id)
+    kept = [p.id for p in service.book.players(event_id) if not p.cut]
     assert len(kept) == 4 and leaver not in kept
     cheat = kept[0]
-    await service.discipline.disqualify(event.id, cheat, "Loaded dice")
-    expected = {p.id: Status.CUT for p in service.book.players(event.id)}
+    await service.discipline.disqualify(event_id, cheat, "Loaded dice")
+    expected = {p.id: Status.CUT for p in service.book.players(event_id)}
     expected |= {p: Status.PLAYING for p in kept}
     expected |= {leaver: Status.DROPPED, cheat: Status.DISQUALIFIED}
-    return event.id, expected, leaver
+    return event_id, expected, leaver
 
 
 def _by_id(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
