@@ -164,27 +164,33 @@ STILL_IN = {False: "playing", True: "finished"}
 
 async def check_statuses(client: httpx.AsyncClient, event_id: str) -> None:
     """Where each player stands (still in, or out and why) is the same on the standings,
-    their CSV, the event's page (public and the EO's) and the player's own page; once the
-    event is over (RP1) nobody is still "playing": the players still in "finished"."""
+    their CSV exports, the event's pages (public and the EO's; a Runewars event's
+    tournament page too) and the player's own page; once the event is over (RP1) nobody
+    is still "playing": the players still in "finished"."""
     api = f"/api/events/{event_id}"
     view = (await client.get(api)).json()
-    over = view["event"]["over"]
-    said = {
-        "standings": {r["name"]: r["status"] for r in (await client.get(f"{api}/standings")).json()}
-    }
-    text = (await client.get(f"{api}/standings.csv")).text
-    said["standings CSV"] = {r["name"]: r["status"] for r in csv.DictReader(io.StringIO(text))}
-    eo_view = (await client.get(f"{api}/admin")).json()
-    said["EO's event page"] = {r["name"]: r["status"] for r in eo_view["standings"]}
-    said["event page"] = {r["name"]: r["status"] for r in view["standings"]}
-    pages = {}
+    runewars = "over" in view  # a Runewars event's view says it at its top
+    over = view["over"] if runewars else view["event"]["over"]
+    rows = (await client.get(f"{api}/standings")).json()
+    said = {"standings": {r["name"]: r["status"] for r in rows}}
+    exports = ("standings.csv", "tournament/standings.csv") if runewars else ("standings.csv",)
+    for path in exports:
+        text = (await client.get(f"{api}/{path}")).text
+        said[path] = {r["name"]: r["status"] for r in csv.DictReader(io.StringIO(text))}
+    pages = {"event page": api, "EO's event page": f"{api}/admin"}
+    if runewars:
+        pages["tournament page"] = f"{api}/tournament"
+    for surface, path in pages.items():
+        reply = await client.get(path)
+        assert reply.status_code == 200, (path, reply.text)
+        said[surface] = {r["name"]: r["status"] for r in reply.json()["standings"]}
+    own = {}
     for link in (await client.get(f"{api}/player-links")).json():
-        page = (
-            await client.get(f"{api}/me", headers={"X-Player-Token": token_of(link["url"])})
-        ).json()
-        pages[link["name"]] = page["standing"]["status"]
-        assert page["standing"]["over"] == over, (link["name"], page["standing"])
-    said["player pages"] = pages
+        token = {"X-Player-Token": token_of(link["url"])}
+        standing = (await client.get(f"{api}/me", headers=token)).json()["standing"]
+        own[link["name"]] = standing["status"]
+        assert standing["over"] == over, (link["name"], standing)
+    said["player pages"] = own
     truth = said["standings"]
     for surface, statuses in said.items():
         assert statuses == truth, (surface, statuses, truth)

@@ -25,7 +25,7 @@ import pytest
 from app.tables.timesource import FakeTime
 from tests.conftest import PhoneFactory, RunningServer
 from tests.integration.event_day_runewars import BYE, DISPUTE, RunewarsDay
-from tests.integration.surfaces import disagreements, read_every_surface
+from tests.integration.surfaces import check_statuses, disagreements, read_every_surface
 
 #: The surfaces that must say each thing of every game once its round is played.
 MUST_SAY = {
@@ -138,6 +138,7 @@ async def test_a_runewars_event_day_agrees_on_every_surface__TS11_ST5_RP6_DC11(
             await run.settle_disputes(number)
             readings = await read_every_surface(http, run.event_id, number)
             _check_round(readings, _truth(run, number))
+            await check_statuses(http, run.event_id)
             for game in run.games[number]:
                 if game.reason:
                     assert readings[game.table]["EO action log"]["text"] == game.reason
