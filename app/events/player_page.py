@@ -111,8 +111,8 @@ class PlayerPages:
     def standing(self, event_id: str, player: PlayerEntry) -> dict[str, Any]:
         """Where the player stands, from their row of the standings: still playing or out
         and why (`status`: dropped after which round, disqualified with the EO's reason,
-        not in the Cut to Top X), their place among the players, and whether the event is
-        over (RP1)."""
+        not in the Cut to Top X), their place among the players, who shares it (ST1: equal
+        on every total, players share a rank), and whether the event is over (RP1)."""
         rows, ended = self.results.standings_and_over(event_id)
         mine = next(s for s in rows if s.player_id == player.id)
         disqualified = mine.status is Status.DISQUALIFIED
@@ -120,6 +120,7 @@ class PlayerPages:
             "status": mine.status.value,
             "dropped_after": mine.dropped_after,
             "place": mine.rank,
+            "tied_with": [s.name for s in rows if s.rank == mine.rank and s is not mine],
             "players": len(rows),
             "over": ended,
             "cut_to": self.book.event(event_id).cut_to_top,

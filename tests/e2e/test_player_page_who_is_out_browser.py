@@ -173,3 +173,42 @@ def test_runewars_my_page_says_i_did_not_make_the_cut__RP6(browser: Any, live_se
     expect(body.locator(".tag")).to_have_count(2)
     _fits(page)
     page.screenshot(path=str(ARTIFACTS / "player-out-runewars-cut.png"), full_page=True)
+
+
+def test_my_page_names_who_shares_my_final_place__ST1_RP1(browser: Any, live_server: str) -> None:
+    """ST1: players equal on TP, SoS, CP and APD share a rank. Once the event is over, a
+    player's page says their place and, when it is shared, with whom, by name; a place
+    of one's own names nobody."""
+    from playwright.sync_api import expect
+
+    http = httpx.Client(base_url=live_server)
+    created = http.post("/api/events", json={"name": "Tied", "fixed_rounds": 1}).json()
+    eid, eo = created["id"], {"X-EO-Token": created["admin_token"]}
+    for name in ("Ann", "Bob", "Cal", "Dee"):
+        assert http.post(f"/api/events/{eid}/players", json={"name": name}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds", json={}, headers=eo).is_success
+    assert http.post(f"/api/events/{eid}/rounds/current/start", headers=eo).is_success
+    tables = http.get(f"/api/events/{eid}/tables", headers=eo).json()
+    for table in tables:  # both winners alike on every total: they share first
+        saved = http.put(f"/api/events/{eid}/tables/{table['id']}/result", json=WON, headers=eo)
+        assert saved.is_success, saved.text
+    rows = http.get(f"/api/events/{eid}/standings").json()
+    assert [r["rank"] for r in rows] == [1, 1, 3, 3]
+    first, second = rows[0]["name"], rows[1]["name"]
+    links = {
+        r["name"]: r["url"] for r in http.get(f"/api/events/{eid}/player-links", headers=eo).json()
+    }
+
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(links[first])
+    expect(page.locator("#my-table-text")).to_have_text(
+        f"The event is over: you finished 1st of 4, tied with {second}."
+    )
+    _fits(page)
+    page.screenshot(path=str(ARTIFACTS / "player-over-tied.png"))
+    page = page.context.new_page()  # another player's link: the same page, another key
+    page.goto(links[rows[2]["name"]])
+    expect(page.locator("#my-table-text")).to_have_text(
+        f"The event is over: you finished 3rd of 4, tied with {rows[3]['name']}."
+    )
+    page.context.close()

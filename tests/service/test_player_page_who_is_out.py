@@ -85,6 +85,8 @@ async def test_my_page_says_the_event_is_over_with_my_final_place__RP1(
         # RP1: over, who was still playing finished the event; the others keep why.
         assert standing["status"] == ("finished" if status.value == "playing" else status.value)
         assert standing["place"] == rows[pid].rank
+        sharing = {r.name for r in rows.values() if r.rank == rows[pid].rank} - {rows[pid].name}
+        assert sorted(standing["tied_with"]) == sorted(sharing)  # ST1: a shared rank, by name
 
 
 async def test_runewars_my_page_says_i_was_cut_then_eliminated__RP6(

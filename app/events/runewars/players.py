@@ -100,6 +100,7 @@ def _standing(live: RunewarsEvent, player: Entrant) -> dict[str, Any]:
         "status": mine.status,
         "dropped_after": mine.dropped_after,
         "place": mine.rank,
+        "tied_with": [],  # ST5 ends in a random draw: no two share a rank
         "players": len(rows),
         "over": state.over,
         "cut_to": len(state.cut_to) or None,

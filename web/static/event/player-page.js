@@ -42,6 +42,11 @@ export function error(text) {
   $("page-error").hidden = !text;
 }
 
+// "Ann", "Ann and Bob", "Ann, Bob and Cal".
+function names(list) {
+  return list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list[0];
+}
+
 function place(n) {
   const last = n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10;
   return n + ({ 1: "st", 2: "nd", 3: "rd" }[last] || "th");
@@ -55,7 +60,8 @@ export function standingText(s, who, disqualified) {
   const Who = who.charAt(0).toUpperCase() + who.slice(1);
   if (s.over) {
     const dq = s.status === "disqualified" ? " " + Who + " disqualified you" + (disqualified.final || "") + "." : "";
-    return "The event is over: you finished " + place(s.place) + " of " + s.players + "." + dq;
+    const tied = s.tied_with && s.tied_with.length ? ", tied with " + names(s.tied_with) : "";
+    return "The event is over: you finished " + place(s.place) + " of " + s.players + tied + "." + dq;
   }
   if (s.status === "dropped") {
     const when = s.dropped_after ? "You dropped after round " + s.dropped_after : "You dropped from the event";
