@@ -113,6 +113,7 @@ def test_my_page_says_i_dropped_was_disqualified_or_cut__RP1_RP7_ST3(
         page.goto(links[who["id"]])
         expect(page.locator("#player-name")).to_have_text(who["name"])
         expect(page.locator("#my-table-text")).to_have_text(words)
+        expect(page.locator("#my-table-title")).to_have_text("This round")  # the event runs
         expect(page.locator("#my-seat")).to_be_hidden()
         mine = page.locator(f'#standings-body tr[data-player-id="{who["id"]}"]')
         expect(mine).to_have_class("me out")
@@ -204,6 +205,7 @@ def test_my_page_names_who_shares_my_final_place__ST1_RP1(browser: Any, live_ser
     expect(page.locator("#my-table-text")).to_have_text(
         f"The event is over: you finished 1st of 4, tied with {second}."
     )
+    expect(page.locator("#my-table-title")).to_have_text("Final standing")  # no round's
     _fits(page)
     page.screenshot(path=str(ARTIFACTS / "player-over-tied.png"))
     page = page.context.new_page()  # another player's link: the same page, another key

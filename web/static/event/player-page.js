@@ -75,10 +75,12 @@ export function standingText(s, who, disqualified) {
 
 // This round's table and opponent, and the seat link once there is one; instead, the
 // words of a player the event goes on without, or of an event that is over (out).
-// pairer: who pairs the round ("the EO", "the organiser").
-export function renderTable(current, pairer, out) {
+// pairer: who pairs the round ("the EO", "the organiser"); over: the event is over (the
+// card is the player's final standing then, no round's).
+export function renderTable(current, pairer, out, over) {
   const seat = $("my-seat");
   seat.hidden = true;
+  $("my-table-title").textContent = over ? "Final standing" : "This round";
   if (out) {
     $("my-table-text").textContent = out;
     return;
