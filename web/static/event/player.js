@@ -155,7 +155,7 @@ async function load() {
     $("player-meta").textContent = [p.faction, p.club].filter(Boolean).join(" · ");
     title = p.name + " — " + mine.event.name + " · Deathclock";
     renderNotices(mine.notices);
-    renderTable(mine.current, "the EO", standingText(mine.standing, "the EO", DISQUALIFIED), Boolean(mine.standing && mine.standing.over));
+    renderTable(mine.current, "the EO", standingText(mine.standing, "the EO", DISQUALIFIED), mine.standing.over);
     renderLists(p);
     const [sheet, view] = await Promise.all([call("GET", base + "/players/" + encodeURIComponent(p.id) + "/sheet"), call("GET", base)]);
     renderRecord(sheet.rounds);

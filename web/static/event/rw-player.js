@@ -11,8 +11,7 @@ const RESULT_WORDS = { won: "Won", lost: "Lost", bye: "Bye", missed: "Lost (not 
 function renderMyTable(mine) {
   const p = mine.player;
   if (!p.dropped || mine.standing.over) {
-    const over = Boolean(mine.standing && mine.standing.over);
-    renderTable(mine.current, "the organiser", standingText(mine.standing, "the organiser", { now: "you are removed from the event.", final: "" }), over);
+    renderTable(mine.current, "the organiser", standingText(mine.standing, "the organiser", { now: "you are removed from the event.", final: "" }), mine.standing.over);
     return;
   }
   $("my-seat").hidden = true;
