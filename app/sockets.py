@@ -14,6 +14,14 @@ socket takes them without waiting; it answers how many it wrote (all of them, or
 while the phone's TCP buffer is full: the caller queues them for its writer). A socket
 that is gone raises, as a send does.
 
+`deathclock.answer` (likewise, as `{"set": set}`): `set(answer)` gives the socket a way to
+answer a message at once, as it is read, where `answer(data)` says it did (True): the
+phones' heartbeat (a ping every 4 s from every phone, most of what a hall's server reads)
+is answered in the turn of the loop that reads it, without the queue, the reader task's
+wake-up and the pause and resume of reading that every other message costs. Only while
+nothing the socket read before is waiting for the app, so the order of answers holds;
+`set(None)` ends it.
+
 `ServerHttp`: uvicorn's HTTP protocol, which hands an upgraded connection to the socket
 protocol and lets go of it: uvicorn breaks the protocol's cycle with its parser (whose
 callbacks are the protocol's own methods) when the connection is lost, but after an
@@ -36,7 +44,7 @@ extension (a test client, another ASGI server) gets each message sent the usual 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from uvicorn.config import Config
@@ -49,6 +57,8 @@ from websockets.http11 import Request
 from app.quiet_logs import SOCKET_LOG
 
 WRITE = "deathclock.write"
+ANSWER = "deathclock.answer"
+Answer = Callable[[bytes], bool]
 
 
 class ServerHttp(HttpToolsProtocol):
@@ -74,10 +84,32 @@ class ServerSockets(WebSocketsSansIOProtocol):
         super().__init__(config, server_state, app_state, _loop)
         self.logger = SOCKET_LOG
         self.conn.logger = SOCKET_LOG  # the library's "connection open" and "closed"
+        self.answer: Answer | None = None
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
-        self.scope["extensions"][WRITE] = {"write": self.write_now}
+        extensions = self.scope["extensions"]
+        extensions[WRITE] = {"write": self.write_now}
+        extensions[ANSWER] = {"set": self.set_answer}
+
+    def set_answer(self, answer: Answer | None) -> None:
+        self.answer = answer
+
+    def send_receive_event_to_app(self) -> None:
+        """A text message the app answers at once (`deathclock.answer`), else queued for
+        the app as uvicorn does."""
+        answer, frames = self.answer, self.frames
+        if (
+            answer is not None
+            and len(frames) == 1
+            and self.curr_msg_data_type == "text"
+            and not self.close_sent
+            and self.queue.empty()
+            and answer(bytes(frames[0]))
+        ):
+            self.frames = []
+            return
+        super().send_receive_event_to_app()
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -88,6 +120,8 @@ class ServerSockets(WebSocketsSansIOProtocol):
         scope: dict[str, Any] | None = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"].pop(WRITE, None)
+            scope["extensions"].pop(ANSWER, None)
+        self.answer = None
         self.conn.parser.close()
 
     def write_now(self, texts: Sequence[str]) -> int:

@@ -15,7 +15,7 @@ from starlette.requests import HTTPConnection
 
 from app.domain.errors import RuleError
 from app.settings import Settings
-from app.sockets import WRITE
+from app.sockets import ANSWER, WRITE
 from app.tables import protocol
 from app.tables.fanout import REPLACED, SILENT, Subscriber
 from app.tables.timesource import TimeSource
@@ -234,6 +234,38 @@ def direct_writer(websocket: WebSocket) -> Callable[[Sequence[str]], int]:
     return lambda texts: send_each_now(websocket, texts)
 
 
+def answer_at_once(
+    subscriber: Subscriber,
+    heartbeats: Heartbeats,
+    rate: RateLimit,
+    pong: Callable[[protocol.Ping], None],
+) -> Callable[[bytes], bool]:
+    """What answers a phone's heartbeat as the server reads it (app.sockets): heard, within
+    the rate, answered by `pong`, just as the reader does. Anything but a ping is left to
+    the reader (False), untouched: it is counted there."""
+
+    def answer(data: bytes) -> bool:
+        if PING not in data:
+            return False
+        try:
+            msg = protocol.parse(data.decode())
+        except (RuleError, UnicodeDecodeError):
+            return False
+        if not isinstance(msg, protocol.Ping):
+            return False
+        heartbeats.seen(subscriber)
+        if rate.allow():
+            pong(msg)
+        else:
+            subscriber.offer(error_message("rate_limited", "too many messages: slow down"))
+        return True
+
+    return answer
+
+
+PING = b'"ping"'
+
+
 async def _close(websocket: WebSocket, code: int, reason: str) -> None:
     with contextlib.suppress(Exception):
         if code == REPLACED:
@@ -258,11 +290,14 @@ async def serve(
     rate: RateLimit,
     handle: Callable[[protocol.ClientMessage], Awaitable[None]],
     read_command: protocol.CommandReader | None = None,
+    pong: Callable[[protocol.Ping], None] | None = None,
 ) -> None:
     """Run a socket until the client leaves or `subscriber` is dropped.
 
     Every message goes to `handle`, parsed (heard for the heartbeat, within the rate);
-    what cannot be parsed gets an `error` back.
+    what cannot be parsed gets an `error` back. `pong`: how a ping is answered, where the
+    server can answer it as it reads it (`answer_at_once`); `handle` gets the pings
+    otherwise.
     Two tasks a socket (its reader and its writer); a drop (queue overflow, replaced
     link, silence) resolves a future instead of waking a watcher task per socket.
     """
@@ -297,6 +332,9 @@ async def serve(
 
     subscriber.on_drop = stopped
     subscriber.direct = direct_writer(websocket)
+    at_once = websocket.scope.get("extensions", {}).get(ANSWER)
+    if at_once is not None and pong is not None:
+        at_once["set"](answer_at_once(subscriber, heartbeats, rate, pong))
     heartbeats.join(subscriber)
     reader = asyncio.create_task(read())
     writer = asyncio.create_task(_write(websocket, subscriber))
@@ -307,6 +345,8 @@ async def serve(
         if subscriber.dropped is not None:
             await _close(websocket, *subscriber.dropped)
     finally:
+        if at_once is not None:
+            at_once["set"](None)
         heartbeats.forget(subscriber)
         subscriber.on_drop = None
         subscriber.direct = None

@@ -137,12 +137,19 @@ async def _command(screen: Screen, msg: p.Cmd) -> None:
     screen.ack(msg.seq, ack.version, ack.duplicate, ack.before)
 
 
+def _pong(screen: Screen, msg: p.Ping) -> None:
+    room = screen.room
+    room.heard(screen.key)
+    screen.sub.offer(p.pong(msg, room.time.now_ms()))
+
+
 async def _handle(screen: Screen, msg: p.ClientMessage) -> None:
     room, sub = screen.room, screen.sub
+    if isinstance(msg, p.Ping):  # the commonest: a phone's heartbeat, then its taps
+        _pong(screen, msg)
+        return
     room.heard(screen.key)
-    match msg:  # the commonest first: a phone's heartbeat, then its taps
-        case p.Ping():
-            sub.offer(p.pong(msg, room.time.now_ms()))
+    match msg:
         case p.Cmd():
             await _command(screen, msg)
         case p.Sync():
@@ -240,7 +247,15 @@ async def table_socket(websocket: WebSocket, table_id: str, hub: TableHub) -> No
     # The phone left, stopped reading (its queue overflowed), had its link replaced,
     # or went silent (no heartbeat): whichever comes first ends the socket.
     try:
-        await serve(websocket, sub, heartbeats, rate, handle, room.engine.command_from_wire)
+        await serve(
+            websocket,
+            sub,
+            heartbeats,
+            rate,
+            handle,
+            room.engine.command_from_wire,
+            functools.partial(_pong, screen),
+        )
     finally:
         room.leave(sub)
         hub.left(room)
