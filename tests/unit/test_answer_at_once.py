@@ -9,14 +9,11 @@ import asyncio
 import json
 from typing import Any
 
-from uvicorn.config import Config
-from uvicorn.server import ServerState
-
 from app.api.guard import Heartbeats, RateLimit, answer_at_once
 from app.sockets import ANSWER, ServerSockets
 from app.tables import protocol
 from app.tables.fanout import Subscriber
-from tests.unit.test_server_sockets import Phone, Transport
+from tests.unit.test_server_sockets import Phone, Transport, open_socket
 
 
 class Clock:
@@ -50,13 +47,7 @@ async def _served() -> Served:
                 return
             read.put_nowait(message.get("text"))
 
-    config = Config(app=app, log_config=None, ws_per_message_deflate=False)
-    sockets = ServerSockets(config, ServerState(), {}, asyncio.get_running_loop())
-    transport, phone = Transport(), Phone()
-    sockets.connection_made(transport)
-    sockets.data_received(phone.handshake())
-    await accepted.wait()
-    assert phone.read(transport.writes.pop()) == [] and phone.accepted
+    sockets, transport, phone = await open_socket(app, accepted)
     return sockets, transport, phone, scopes["scope"], read, reading
 
 

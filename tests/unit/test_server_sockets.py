@@ -83,6 +83,13 @@ async def _served() -> tuple[ServerSockets, Transport, Phone, dict[str, Any]]:
         while (await receive())["type"] != "websocket.disconnect":
             pass
 
+    protocol, transport, phone = await open_socket(app, accepted)
+    return protocol, transport, phone, scopes["scope"]
+
+
+async def open_socket(app: Any, accepted: asyncio.Event) -> tuple[ServerSockets, Transport, Phone]:
+    """`app` served by the socket protocol, a phone through its handshake (`accepted`: set
+    by the app once it accepted)."""
     config = Config(app=app, log_config=None, ws_per_message_deflate=False)
     protocol = ServerSockets(config, ServerState(), {}, asyncio.get_running_loop())
     transport, phone = Transport(), Phone()
@@ -90,7 +97,7 @@ async def _served() -> tuple[ServerSockets, Transport, Phone, dict[str, Any]]:
     protocol.data_received(phone.handshake())
     await accepted.wait()
     assert phone.read(transport.writes.pop()) == [] and phone.accepted
-    return protocol, transport, phone, scopes["scope"]
+    return protocol, transport, phone
 
 
 async def test_messages_written_together_leave_in_one_write_in_order() -> None:
