@@ -9,6 +9,7 @@ encode/broadcaster) can stand behind the same two calls.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -19,6 +20,57 @@ QUEUE_BYTES = 1 << 20
 RESYNC = 1013  # it stopped reading: reconnect and resync
 REPLACED = 4401  # the EO replaced its link
 SILENT = 4408  # no heartbeat
+
+
+class Outbox:
+    """A socket's bounded queue of messages waiting for its writer: what the socket uses
+    of `asyncio.Queue` (put_nowait, get, get_nowait, empty, qsize, maxsize), in a
+    fraction of its memory. An asyncio.Queue holds three deques and an Event from the
+    start, 2.5 KB a socket, 12 MB for a hall of 5,000 tables; most sockets never queue
+    anything (their messages go straight out), and this holds a deque only while it
+    does. One writer waits on it at a time."""
+
+    __slots__ = ("_getter", "_items", "maxsize")
+
+    def __init__(self, maxsize: int = 0) -> None:
+        self.maxsize = maxsize  # 0 or less: unbounded
+        self._items: deque[str] | None = None
+        self._getter: asyncio.Future[None] | None = None
+
+    def qsize(self) -> int:
+        return len(self._items) if self._items else 0
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def put_nowait(self, item: str) -> None:
+        items = self._items
+        if items is None:
+            items = self._items = deque()
+        elif 0 < self.maxsize <= len(items):
+            raise asyncio.QueueFull
+        items.append(item)
+        getter = self._getter
+        if getter is not None and not getter.done():
+            getter.set_result(None)
+
+    def get_nowait(self) -> str:
+        items = self._items
+        if not items:
+            raise asyncio.QueueEmpty
+        item = items.popleft()
+        if not items:
+            self._items = None
+        return item
+
+    async def get(self) -> str:
+        while not self._items:
+            getter = self._getter = asyncio.get_running_loop().create_future()
+            try:
+                await getter
+            finally:
+                self._getter = None
+        return self.get_nowait()
 
 
 class Subscriber:
@@ -44,7 +96,7 @@ class Subscriber:
 
     def __init__(self, role: str, limit: int = QUEUE_LIMIT, limit_bytes: int = QUEUE_BYTES) -> None:
         self.role = role
-        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=limit)
+        self.queue = Outbox(limit)
         #: Text waiting in the queue: bounded too, so a few large messages cannot pile up.
         self.queued_bytes = 0
         self.limit_bytes = limit_bytes

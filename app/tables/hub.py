@@ -25,7 +25,7 @@ from app.tables.fanout import Broadcast, MemoryBroadcast
 from app.tables.placement import Alone, Placement
 from app.tables.quick import QuickGame
 from app.tables.reads import BatchedReads
-from app.tables.room import TableMeta, TableRoom, Tokens
+from app.tables.room import TableMeta, TableRoom, Tokens, server_dice
 from app.tables.seats import Ack
 from app.tables.timesource import TimeSource
 
@@ -85,7 +85,7 @@ class TableHub:
         #: the rooms' flag timers send their checks there.
         self.placement: Placement = Alone()
         #: Each table's dice (starting rolls, scenario rolls): the server's own.
-        self.dice: Callable[[], random.Random] = random.SystemRandom
+        self.dice: Callable[[], random.Random] = server_dice
         #: Quick games in play that a start left for `load_later` (or their first socket).
         self.later: set[str] = set()
         #: Sockets waiting for a table of `later`: it comes in `load_later`'s next batch.

@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from tests.conftest import Phone, RunningServer, create_table, token_of
+from tests.integration.event_day_games import LoadedDice
 from tests.integration.workers_support import two_workers_in_loop
 
 pytestmark = pytest.mark.postgres
@@ -120,8 +121,7 @@ async def test_the_pregame_change_of_seats_reaches_screens_on_a_worker_that_foll
         choices = seat_phone.game["pregame"]["objective_choices"]
         assert (await seat_phone.command("choose_objective", objective=choices[0]))["t"] == "ack"
     room = a.server.config.app.state.hub.rooms[tid]  # type: ignore[attr-defined]
-    faces = iter([2, 5])  # the second seat wins the starting roll
-    room.dice.randint = lambda _lo, _hi: next(faces)
+    room.dice = LoadedDice([2, 5])  # the second seat wins the starting roll
     await first.command("roll")
     await second.command("roll")
     await first.wait_version(second.version)
