@@ -45,6 +45,26 @@ def _seat_pages(
     return contexts, pages, links
 
 
+def _what_each_side_had(live_server: str, links: dict[str, Any], pages: tuple[Any, ...]) -> str:
+    """When phones did not converge: what each page shows and keeps, and the table's log
+    as the server wrote it (its times, who sent what), to say which side went astray."""
+    lines = []
+    for name, page in zip(("Ann", "Bob"), pages, strict=True):
+        shown = {
+            key: page.locator(key).all_inner_texts()
+            for key in ("#phase", "#offline", "#merge-refused", "#toast")
+        }
+        queues = page.evaluate(
+            "() => Object.keys(localStorage).filter((k) => k.startsWith('deathclock.offline.'))"
+            ".map((k) => localStorage.getItem(k))"
+        )
+        lines.append(f"{name}'s page: {shown}; queued: {queues}")
+    token = links["p1"]["url"].rpartition("#k=")[2]
+    log = httpx.get(f"{live_server}/api/tables/{links['id']}/log", headers={"X-Table-Token": token})
+    lines.append(f"the table's log: {log.text}")
+    return "\n".join(lines)
+
+
 def test_offline_tap_is_queued_kept_over_a_reload_and_merged(
     browser: Any, live_server: str
 ) -> None:
@@ -128,7 +148,7 @@ def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
 ) -> None:
     from playwright.sync_api import expect
 
-    (c1, c2), (p1, p2), _ = _seat_pages(browser, live_server, clocks=True)
+    (c1, c2), (p1, p2), links = _seat_pages(browser, live_server, clocks=True)
     try:
         p1.locator("#start").click()
         expect(p2.locator("#side-p1")).to_have_class(RUNNING)
@@ -152,14 +172,18 @@ def test_both_phones_tap_offline_and_converge_on_the_merged_clock(
 
         for context in (c1, c2):
             context.set_offline(False)
-        for page in (p1, p2):  # each phone back, in whichever order and time it takes
-            expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
-        for page in (p1, p2):  # then both merged, whichever came first
-            expect(page.locator("#phase")).to_have_text(
-                "Advance deployment — Ann", timeout=BACK_ONLINE_MS
-            )
-            expect(page.locator("#side-p1")).to_have_class(RUNNING)
-            expect(page.locator("#merge-refused")).to_have_count(0)
+        try:
+            for page in (p1, p2):  # each phone back, in whichever order and time it takes
+                expect(page.locator("#offline")).to_be_hidden(timeout=BACK_ONLINE_MS)
+            for page in (p1, p2):  # then both merged, whichever came first
+                expect(page.locator("#phase")).to_have_text(
+                    "Advance deployment — Ann", timeout=BACK_ONLINE_MS
+                )
+                expect(page.locator("#side-p1")).to_have_class(RUNNING)
+                expect(page.locator("#merge-refused")).to_have_count(0)
+        except AssertionError as failed:
+            what = _what_each_side_had(live_server, links, (p1, p2))
+            raise AssertionError(f"{failed}\n{what}") from failed
         expect(p1.locator("#clock-p2")).to_have_text(p2.locator("#clock-p2").inner_text())
     finally:
         c1.close()
