@@ -19,8 +19,9 @@ answer a message at once, as it is read, where `answer(data)` says it did (True)
 phones' heartbeat (a ping every 4 s from every phone, most of what a hall's server reads)
 is answered in the turn of the loop that reads it, without the queue, the reader task's
 wake-up and the pause and resume of reading that every other message costs. Only while
-nothing the socket read before is waiting for the app, so the order of answers holds;
-`set(None)` ends it.
+no message the socket read before waits for the app in its queue: a pong may pass the
+answer to a message the app is working on (a tap's ack waiting for the disk), never one
+the app has not begun. `set(None)` ends it.
 
 `ServerHttp`: uvicorn's HTTP protocol, which hands an upgraded connection to the socket
 protocol and lets go of it: uvicorn breaks the protocol's cycle with its parser (whose

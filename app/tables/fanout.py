@@ -26,7 +26,7 @@ class Outbox:
     """A socket's bounded queue of messages waiting for its writer: what the socket uses
     of `asyncio.Queue` (put_nowait, get, get_nowait, empty, qsize, maxsize), in a
     fraction of its memory. An asyncio.Queue holds three deques and an Event from the
-    start, 2.5 KB a socket, 12 MB for a hall of 5,000 tables; most sockets never queue
+    start, 2.5 KB a socket, 25 MB for a hall of 5,000 tables' phones; most sockets never queue
     anything (their messages go straight out), and this holds a deque only while it
     does. One writer waits on it at a time."""
 
