@@ -20,7 +20,7 @@ from app.sockets import ServerHttp, ServerSockets
 
 #: The protocol's keepalive pings, none: every socket of the app has a heartbeat of its
 #: own (the pages ping every 4 s; a socket silent for `heartbeat_ms` is dropped, see
-#: app.api.guard), so they would only add a message and two timers per socket every 20 s
+#: app.api.limits), so they would only add a message and two timers per socket every 20 s
 #: (at 10,000 phones, as many messages as half of all taps).
 WS_PING_INTERVAL: float | None = None
 #: The exit status of a server whose app could not start (uvicorn's own for a failed start).

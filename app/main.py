@@ -19,8 +19,8 @@ from fastapi.telemetry import TelemetryConfig
 
 from app.api import errors, page_templates, ws
 from app.api.budgets import ReadBudget
-from app.api.guard import ClientLimits, Heartbeats
 from app.api.hardening import BodyLimit, ClientGuard, SecurityHeaders
+from app.api.limits import ClientLimits, Heartbeats
 from app.cluster.backplane import Backplane, RedisBroadcast
 from app.cluster.cluster import Cluster, new_worker_id
 from app.collector import CROWD, Census, pace_collector

@@ -39,7 +39,7 @@ class Settling:
         self.churn = churn
 
     def settled(self, now_ms: int, churn: int) -> bool:
-        """`churn`: the sockets opened plus closed so far (app.api.guard.Heartbeats)."""
+        """`churn`: the sockets opened plus closed so far (app.api.limits.Heartbeats)."""
         if churn != self.churn:
             self.churn, self.changed_ms = churn, now_ms
         return now_ms - self.changed_ms >= QUIET_MS or now_ms - self.started_ms >= LATEST_MS

@@ -17,7 +17,7 @@ import weakref
 
 from starlette.responses import JSONResponse
 
-from app.api.guard import ClientLimits, RateLimit, command_rate
+from app.api.limits import ClientLimits, RateLimit, command_rate
 from app.settings import Settings
 from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource

@@ -18,16 +18,9 @@ from pydantic import BaseModel, Field
 from app.api import event_players, event_results, event_rounds
 from app.api.deps import BaseUrlDep
 from app.api.event_deps import EoToken, EventsDep
-from app.api.guard import (
-    Heartbeats,
-    error_message,
-    open_socket,
-    rate_limit,
-    refuse,
-    serve,
-    token_matches,
-)
+from app.api.guard import error_message, open_socket, refuse, serve, token_matches
 from app.api.hardening import StrictJsonRoute
+from app.api.limits import Heartbeats, rate_limit
 from app.domain.army_lists import ROSTER_HELP
 from app.domain.errors import NotFound
 from app.domain.formats import FORMATS

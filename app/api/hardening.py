@@ -19,7 +19,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.api.guard import ClientLimits, error_message
+from app.api.guard import error_message
+from app.api.limits import ClientLimits
 
 #: Pages load scripts, styles, images and the manifest from this server only; QR codes
 #: are data: images; sockets and fetches go back to this server ('self' covers ws/wss

@@ -14,16 +14,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api.budgets import READ_REFUSED, TOO_MANY_COMMANDS, ReadBudget, seat_commands
 from app.api.deps import get_settings
-from app.api.guard import (
-    Heartbeats,
-    RateLimit,
-    charge_miss,
-    error_message,
-    open_socket,
-    rate_limit,
-    refuse,
-    serve,
-)
+from app.api.guard import charge_miss, error_message, open_socket, refuse, serve
+from app.api.limits import Heartbeats, RateLimit, rate_limit
 from app.domain.errors import RuleError
 from app.tables import protocol as p
 from app.tables.fanout import Subscriber

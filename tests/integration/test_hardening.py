@@ -19,7 +19,7 @@ from sqlalchemy import text
 
 from app.api import guard
 from app.api.exports import csv_cell
-from app.api.guard import ClientLimits
+from app.api.limits import ClientLimits
 from app.main import create_app
 from app.settings import Settings
 from app.store.repository import Store

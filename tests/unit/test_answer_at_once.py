@@ -9,7 +9,8 @@ import asyncio
 import json
 from typing import Any
 
-from app.api.guard import Heartbeats, RateLimit, answer_at_once
+from app.api.guard import answer_at_once
+from app.api.limits import Heartbeats, RateLimit
 from app.sockets import ANSWER, ServerSockets
 from app.tables import protocol
 from app.tables.fanout import Subscriber

@@ -7,7 +7,7 @@ import gc
 import weakref
 from types import SimpleNamespace
 
-from app.api.guard import Heartbeats
+from app.api.limits import Heartbeats
 from app.collector import FREEZE, Census, Pace, pace_collector
 from app.main import census_of
 from app.tables.fanout import Subscriber
