@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from app.api.budgets import ReadBudget
-from app.api.guard import Heartbeats, command_rate, rate_limit, serve
+from app.api.guard import serve
+from app.api.limits import Heartbeats, command_rate, rate_limit
 from app.api.ws import Reads, Screen, _handle
 from app.settings import Settings
 from app.sockets import WRITE

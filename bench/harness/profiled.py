@@ -4,7 +4,9 @@
 
 uvicorn answers SIGTERM with a graceful stop and then raises the signal again, which would
 end the process before `python -m cProfile` writes its stats: here that second SIGTERM
-interrupts the run instead, and the stats are written (python -m pstats PATH).
+interrupts the run instead, and the stats are written (python -m pstats PATH). The server's
+own stop (app.cli) raises it again itself once uvicorn has stopped: here that ends the run
+the same way.
 
 Times are the main thread's CPU time (`time.thread_time`), not the wall clock: on a machine
 whose cores the load generator and others share, a function is not charged for the time it
@@ -20,9 +22,14 @@ import sys
 import time
 
 
+def _interrupt(_signum: int) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     path, module, *rest = sys.argv[1:]
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.raise_signal = _interrupt  # the server's own second SIGTERM (app.cli._on_stop)
     sys.argv = [module, *rest]
     profiler = cProfile.Profile(time.thread_time)
     try:
