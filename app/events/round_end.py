@@ -19,6 +19,7 @@ from app.domain.game import Game, Phase
 from app.domain.tournament import RoundEndCall, round_end_call
 from app.events.base import pairings_of
 from app.events.book import EventBook
+from app.events.every_table import at_every_table
 from app.store.models import RoundEntry
 from app.tables.hub import TableHub
 from app.tables.placement import Placement
@@ -153,12 +154,14 @@ class RoundEnds:
                 calls = json.loads(again.end_calls_json)
                 return calls
             raise RoundEndBusy("the round's end is being called right now; look again in a moment")
-        calls = {}
-        for row in pairings_of(entry):
-            room = self.hub.get(row.table_id or "")
-            call = None if room is None else await self._end_call(room, now)
-            if room is not None and call is not None:
-                calls[room.table_id] = call.value
+        rooms = [self.hub.get(row.table_id or "") for row in pairings_of(entry)]
+        playing = [room for room in rooms if room is not None]
+        ended = await at_every_table(playing, lambda room: self._end_call(room, now))
+        calls = {
+            room.table_id: call.value
+            for room, call in zip(playing, ended, strict=True)
+            if call is not None
+        }
         with self.book.unit() as repo:
             entry.end_calls_json = json.dumps(calls)
             repo.add(

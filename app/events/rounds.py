@@ -31,6 +31,7 @@ from app.events.base import (
     pairings_of,
 )
 from app.events.book import EventBook
+from app.events.every_table import at_every_table
 from app.events.pregame import Pregame
 from app.events.results import Results, event_ranking
 from app.events.round_clock import RoundClock
@@ -321,15 +322,18 @@ class Rounds:
             raise RuleError(f"round {entry.number} has already started")
         opening = self.pregame.opening(event, entry)
         offers = {} if event.pregame else self.pregame.list_offers(event, entry.number)
-        for row in pairings_of(entry):
+
+        async def open_table(row: PairingRow) -> None:
             room = self.hub.get(row.table_id or "")
             if room is None or room.game.phase is not Phase.READY or room.game.pregame:
-                continue
+                return
             p1, p2 = offers.get(row.p1, ()), offers.get(row.p2 or "", ())
             if p1 or p2:
                 offer = c.OfferLists(p1=p1, p2=p2)
                 await self.placement.execute(room, c.Role.SYSTEM, "", 0, offer)
             await self.placement.execute(room, c.Role.EO, "", 0, opening(row))
+
+        await at_every_table(pairings_of(entry), open_table)
         with self.book.unit() as repo:
             entry.started_ms = self.time.now_ms()
             entry.expected_end_ms = None

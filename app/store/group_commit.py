@@ -55,6 +55,7 @@ class GroupCommit:
         self._last_start = -math.inf  # when the last flush began (`clock`)
         self.written = 0  # hot-path commits so far
         self.synced = 0  # of which on disk
+        self.flushes = 0  # flushes started
         self._waiting: list[tuple[int, asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._thread: ThreadPoolExecutor | None = None
@@ -83,6 +84,7 @@ class GroupCommit:
             if wait > 0:  # whoever comes meanwhile shares this flush
                 await self._sleep(wait)
             self._last_start = self._clock()
+            self.flushes += 1
             target = self.written
             try:
                 await loop.run_in_executor(self._thread, self._flush_once)

@@ -72,6 +72,11 @@ class Store:
         commit, never waited for by the loop (app.store.group_commit)."""
         await self._group.durable()
 
+    @property
+    def flushes(self) -> int:
+        """How many times the hot path's log has been flushed to disk (SQLite FULL)."""
+        return self._group.flushes
+
     def _flush_log(self) -> None:
         if self._wal is not None:
             self._wal.flush()

@@ -19,6 +19,7 @@ from app.domain.runewars.pairing import Match
 from app.domain.runewars.rules import Plan
 from app.domain.runewars.standings import Standing, export_csv
 from app.domain.runewars.state import Phase, RwGame, TableSetup
+from app.events.every_table import at_every_table
 from app.tables.hub import TableHub, new_id
 from app.tables.placement import Placement
 from app.tables.room import TableMeta, TableRoom
@@ -156,17 +157,20 @@ class RunewarsEvent:
     async def start_round(self) -> None:
         """DC11: the organiser starts the round timer on every table of the round, which
         opens the tables to their players (a player dropped meanwhile concedes)."""
-        for room in self.rooms():
+
+        async def start(room: TableRoom) -> None:
             if isinstance(room.game, RwGame) and room.game.started_ms is None:
                 await self.placement.execute(room, Role.EO, "", 0, rc.StartRound())
                 room.schedule_flag()
             await self._concede_dropped(room)
 
+        await at_every_table(self.rooms(), start)
+
     async def call_time(self) -> list[int]:
         """DC11: the organiser calls time: every table finishes its game round, but for
         a table whose extension ("Lost and Damaged Components") runs past now: its own
         timer calls its time at its end. Returns those tables' numbers."""
-        now, extended = self.hub.time.now_ms(), list[int]()
+        now, extended, calling = self.hub.time.now_ms(), list[int](), list[TableRoom]()
         for room in self.rooms():
             game = room.game
             if not isinstance(game, RwGame) or game.phase is Phase.OVER:
@@ -176,7 +180,11 @@ class RunewarsEvent:
                 assert room.meta is not None
                 extended.append(room.meta.table_no)
                 continue
-            await self.placement.execute(room, Role.EO, "", 0, rc.CallTime())
+            calling.append(room)
+        call = rc.CallTime()
+        await at_every_table(
+            calling, lambda room: self.placement.execute(room, Role.EO, "", 0, call)
+        )
         return extended
 
     async def extend(self, table_id: str, minutes: int, reason: str) -> RwGame:
