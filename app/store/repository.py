@@ -67,10 +67,11 @@ class Store:
                 self._statements.insert_fenced, LogRecord.__tablename__, LOG_COLUMNS
             )
 
-    async def durable(self) -> None:
+    async def durable(self, table_id: str = "") -> None:
         """Wait until every hot-path commit so far survives a power loss: a group
-        commit, never waited for by the loop (app.store.group_commit)."""
-        await self._group.durable()
+        commit, never waited for by the loop (app.store.group_commit); `table_id`: the
+        table whose write is waited for."""
+        await self._group.durable(table_id)
 
     @property
     def flushes(self) -> int:
@@ -164,7 +165,7 @@ class Store:
         fenced_insert = self._statements.insert_fenced
         conn = self._writer()
         if self._sync_later:
-            self._group.wrote()
+            self._group.wrote(table_id)
         try:
             cursor = self._cursor
             # The writer runs in autocommit mode: a lone insert is its own transaction (one

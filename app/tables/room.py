@@ -125,7 +125,7 @@ class TableRoom(Table):
                 roles = gate.to_refresh(self, opened, before, game, actor)
                 if roles:
                     self._refresh_screens(roles, origin)
-            await self.store.durable()  # the other screens have it; its ack waits for the disk
+            await self.store.durable(self.table_id)  # the other screens have it; its ack waits
             to_origin: tuple[str, ...] = ()
             if origin is not None and event is not None:
                 if origin in self.channel.subscribers:
@@ -164,7 +164,7 @@ class TableRoom(Table):
             await self._roll(now)
             self.merge_refused = False
             merge.done(self.version)
-            await self.store.durable()
+            await self.store.durable(self.table_id)
             return Ack(self.version)
 
     async def _roll(self, now_ms: int) -> None:

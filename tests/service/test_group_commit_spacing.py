@@ -1,6 +1,7 @@
-"""Group commit: one flush a spacing at most, and every ack still waits for a flush that
-began after its write (app.store.group_commit). The clock and the wait are injected:
-nothing here waits for time to pass."""
+"""Group commit: one flush a spacing at most while other tables write, and every ack still
+waits for a flush that began after its write (app.store.group_commit). A table alone is
+flushed at once: its next write waits for its own ack, so waiting would gather nobody. The
+clock and the wait are injected: nothing here waits for time to pass."""
 
 from __future__ import annotations
 
@@ -63,16 +64,16 @@ async def test_a_write_after_a_quiet_spell_is_flushed_at_once() -> None:
 async def test_writes_soon_after_a_flush_wait_for_the_spacing_and_share_one_flush() -> None:
     disk, time = Disk(), Time()
     commits = group(disk, time)
-    commits.wrote()
-    await commits.durable()
-    time.now += 0.004  # 4 ms after that flush began
+    commits.wrote("table-a")
+    await commits.durable("table-a")
+    time.now += 0.004  # 4 ms after that flush began, another table writes
     time.gate = asyncio.Event()
-    commits.wrote()
-    first = asyncio.create_task(commits.durable())
+    commits.wrote("table-b")
+    first = asyncio.create_task(commits.durable("table-b"))
     await asyncio.sleep(0)  # its flush now waits out the spacing
-    commits.wrote()
-    commits.wrote()
-    second = asyncio.create_task(commits.durable())
+    commits.wrote("table-c")
+    commits.wrote("table-d")
+    second = asyncio.create_task(commits.durable("table-d"))
     await asyncio.sleep(0)
     assert not first.done() and not second.done()  # no ack before its flush
     time.gate.set()
@@ -80,6 +81,36 @@ async def test_writes_soon_after_a_flush_wait_for_the_spacing_and_share_one_flus
     assert time.waits == [0.006]  # the rest of the 10 ms spacing
     assert disk.flushes == [1, 4]  # one flush for the three writes
     assert commits.synced == 4
+    assert commits.flushes == 2
+    commits.close()
+
+
+async def test_a_table_alone_is_flushed_at_once_however_soon_it_writes_again() -> None:
+    disk, time = Disk(), Time()
+    commits = group(disk, time)
+    for _ in range(3):
+        commits.wrote("table-a")
+        await commits.durable("table-a")
+        time.now += 0.002  # its next command, 2 ms after its ack
+    assert time.waits == []  # nobody else could have shared a wait
+    assert disk.flushes == [1, 2, 3]
+    commits.close()
+
+
+async def test_a_table_waits_only_while_another_wrote_within_the_spacing() -> None:
+    disk, time = Disk(), Time()
+    commits = group(disk, time)
+    commits.wrote("table-a")
+    await commits.durable("table-a")
+    time.now += 0.004
+    commits.wrote("table-b")  # 4 ms after table-a's write: it waits out the spacing
+    await commits.durable("table-b")
+    assert time.waits == [0.006] and round(time.now, 6) == 100.01
+    time.now += 0.002  # table-b again, 12 ms after table-a last wrote: flushed at once
+    commits.wrote("table-b")
+    await commits.durable("table-b")
+    assert time.waits == [0.006]
+    assert disk.flushes == [1, 2, 3]
     commits.close()
 
 
