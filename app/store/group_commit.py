@@ -15,10 +15,11 @@ disk; an ack waits at most the spacing more (its p99 28 ms at that pace).
 
 Only another table's writes can share a flush: a table's next command waits for its
 last one's ack (the room's lock). So a flush waits out the spacing only while another
-table has written within it (`wrote(key)`, `durable(key)`: the table's id); a table alone,
-after a quiet spell or with the hall quiet around it, is flushed at once, and an action
-that sends its tables their commands one after another pays no wait for it (the round's
-start and end send them at once anyway, app.events.every_table).
+table has written within it (`wrote(key)`, `durable(key)`: the table's id): a table alone,
+after a quiet spell or with the hall quiet around it, is flushed at once. An action that
+sent several tables their commands one after another would wait at each table but the
+first (another table wrote just before it): the round's start and end send them at once
+(app.events.every_table).
 
 - SQLite (synchronous FULL): the writer commits with synchronous NORMAL, and the flush
   is one fsync of the write-ahead log file.
