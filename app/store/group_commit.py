@@ -15,7 +15,7 @@ disk; an ack waits at most the spacing more (its p99 28 ms at that pace).
 
 Only another table's writes can share a flush: a table's next command waits for its
 last one's ack (the room's lock). So a flush waits out the spacing only while another
-table has written within it (`wrote(key)`, `durable(key)`: the table's id): a table alone,
+table has written within it (`wrote(writer)`, `durable(writer)`: the table's id): a table alone,
 after a quiet spell or with the hall quiet around it, is flushed at once. An action that
 sent several tables their commands one after another would wait at each table but the
 first (another table wrote just before it): the round's start and end send them at once
@@ -63,28 +63,28 @@ class GroupCommit:
         self.written = 0  # hot-path commits so far
         self.synced = 0  # of which on disk
         self.flushes = 0  # flushes started
-        self._last_key = ""  # whose the latest write was
+        self._last_writer = ""  # whose the latest write was
         self._last_at = -math.inf  # and when
         self._other_at = -math.inf  # the latest write by anyone else before it
         self._waiting: list[tuple[int, asyncio.Future[None], str]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._thread: ThreadPoolExecutor | None = None
 
-    def wrote(self, key: str = "") -> None:
-        """One more commit that is not on disk yet, `key`'s (a table's id)."""
+    def wrote(self, writer: str = "") -> None:
+        """One more commit that is not on disk yet, `writer`'s (a table's id)."""
         self.written += 1
-        if key != self._last_key:
-            self._other_at, self._last_key = self._last_at, key
+        if writer != self._last_writer:
+            self._other_at, self._last_writer = self._last_at, writer
         self._last_at = self._clock()
 
-    async def durable(self, key: str = "") -> None:
-        """Wait until every commit counted so far survives a power loss (`key`: whose
+    async def durable(self, writer: str = "") -> None:
+        """Wait until every commit counted so far survives a power loss (`writer`: whose
         write it waits for, as `wrote` was told)."""
         target = self.written
         if self.synced >= target:
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((target, done, key))
+        self._waiting.append((target, done, writer))
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
         await done
@@ -105,15 +105,15 @@ class GroupCommit:
                 await loop.run_in_executor(self._thread, self._flush_once)
             except Exception as exc:  # the disk or the database failed: nobody is acked
                 waiting, self._waiting = self._waiting, []
-                for _, done, _key in waiting:
+                for _, done, _writer in waiting:
                     if not done.done():
                         done.set_exception(exc)
                 return
             self.synced = target
             still = []
-            for wanted, done, key in self._waiting:
+            for wanted, done, writer in self._waiting:
                 if wanted > target:
-                    still.append((wanted, done, key))
+                    still.append((wanted, done, writer))
                 elif not done.done():
                     done.set_result(None)
             self._waiting = still
@@ -121,11 +121,11 @@ class GroupCommit:
     def _others_writing(self, now: float) -> bool:
         """Whether a wait may gather anyone: several tables wait already, or another table
         than the one waiting wrote within the spacing."""
-        keys = {key for _, _, key in self._waiting}
-        if len(keys) != 1:
-            return len(keys) > 1
-        (key,) = keys
-        other_at = self._other_at if key == self._last_key else self._last_at
+        writers = {writer for _, _, writer in self._waiting}
+        if len(writers) != 1:
+            return len(writers) > 1
+        (writer,) = writers
+        other_at = self._other_at if writer == self._last_writer else self._last_at
         return now - other_at < self._spacing_s
 
     def close(self) -> None:
