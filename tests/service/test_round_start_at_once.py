@@ -34,7 +34,9 @@ async def test_32_tables_open_and_end_sharing_the_disk_flushes__DC8(
     await service.rounds.start(event_id)
     opened = service.store.flushes - before
     assert all(room.game.in_pregame for room in rooms)  # every table is in its pre-game
-    assert 1 <= opened <= 4, opened  # one table after another: a flush each, 32 or more
+    # One table after another took a flush each, 32 or more. At once they share: one, in
+    # fact; a slow machine may split them over a few more spacings, never one a table.
+    assert 1 <= opened <= 8, opened
 
     await every_first_seat_goes_first(rooms)
     assert service.book.rounds(event_id)[-1].expected_end_ms is not None
@@ -46,7 +48,7 @@ async def test_32_tables_open_and_end_sharing_the_disk_flushes__DC8(
     assert sorted(calls) == sorted(room.table_id for room in rooms)
     assert set(calls.values()) == {RoundEndCall.TIE.value}
     assert all(room.game.phase is Phase.OVER for room in rooms)
-    assert 1 <= ended <= 4, ended
+    assert 1 <= ended <= 8, ended  # two in fact: the flag checks, then the ties
 
 
 async def test_a_table_that_cannot_be_reached_fails_the_start_and_the_next_try_opens_it(
