@@ -13,18 +13,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from app.domain.errors import RuleError
-from app.events.base import EventSpec
 from app.events.service import EventService
 from app.tables import hub as hub_module
 from app.tables.engines import engine_for
 from app.tables.quick import QuickGame
-
-
-def _event(service: EventService, players: int) -> str:
-    created = service.registration.create_event(EventSpec(name=f"{players} players", points=75))
-    for n in range(players):
-        service.registration.add_player(created.id, f"Player {n + 1:03d}", "Khador")
-    return created.id
+from tests.service.field_of import event_of
 
 
 @contextlib.contextmanager
@@ -47,7 +40,7 @@ def test_pairing_asks_the_database_as_often_for_128_tables_as_for_8__RP2(
 ) -> None:
     asked = []
     for players in (16, 256):
-        event_id = _event(service, players)
+        event_id = event_of(service, players)
         with _statements(service.store.engine) as seen:
             entry = service.rounds.pair_next(event_id)
         asked.append(len(seen))
@@ -63,7 +56,7 @@ def test_pairing_asks_the_database_as_often_for_128_tables_as_for_8__RP2(
 def test_a_round_whose_tables_cannot_be_written_opens_none__RP2(
     service: EventService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    event_id = _event(service, 8)
+    event_id = event_of(service, 8)
 
     def disk_full(records: list[object]) -> None:
         raise OSError("database or disk is full")

@@ -11,22 +11,15 @@ import pytest
 
 from app.domain.game import Phase
 from app.domain.tournament import RoundEndCall
-from app.events.base import EventSpec
 from app.events.service import EventService
 from tests.first_player import every_first_seat_goes_first
-
-
-def _event(service: EventService, players: int) -> str:
-    created = service.registration.create_event(EventSpec(name=f"{players} players", points=75))
-    for n in range(players):
-        service.registration.add_player(created.id, f"Player {n + 1:03d}", "Khador")
-    return created.id
+from tests.service.field_of import event_of
 
 
 async def test_32_tables_open_and_end_sharing_the_disk_flushes__DC8(
     service: EventService,
 ) -> None:
-    event_id = _event(service, 64)
+    event_id = event_of(service, 64)
     service.rounds.pair_next(event_id)
     rooms = service.tables.rooms(event_id)
     assert len(rooms) == 32
@@ -54,7 +47,7 @@ async def test_32_tables_open_and_end_sharing_the_disk_flushes__DC8(
 async def test_a_table_that_cannot_be_reached_fails_the_start_and_the_next_try_opens_it(
     service: EventService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    event_id = _event(service, 8)
+    event_id = event_of(service, 8)
     service.rounds.pair_next(event_id)
     rooms = service.tables.rooms(event_id)
     unreachable = rooms[1]
