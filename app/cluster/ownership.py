@@ -125,11 +125,14 @@ class Ownership(News):
         return (token, self.hub.store.log(table_id, after=after)), owner
 
     def _took(self, table_id: str, token: int, read: list[LogEntry] | None = None) -> bool:
-        if self.owned.get(table_id, 0) >= token:
+        held = self.owned.get(table_id, 0)
+        if held > token:
             return True  # taken meanwhile (a command asked for it), with a newer token
         room = self.hub.get(table_id)
         if room is None:
             return False
+        if held == token and room.fence == token:
+            return True  # the other claim (a command's, the sweep's) took it already
         catch_up(room, read)
         self.owned[table_id] = token
         self._owners[table_id] = self.worker_id

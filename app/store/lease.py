@@ -71,6 +71,14 @@ _LIVE_WORKER = (
     " AND w.expires_at > clock_timestamp())"
 )
 
+#: A claim's token: one more at every change of owner. A worker claiming a table it holds
+#: keeps its token: a command and the sweep may both claim a table at once, and the one that
+#: lost the race must not fence out the other's writes within the same worker.
+_NEXT_TOKEN = (
+    "token = CASE WHEN table_owner.owner = :me THEN table_owner.token "
+    "ELSE table_owner.token + 1 END"
+)
+
 
 def rank(table_id: str, worker_id: str) -> bytes:
     """Rendezvous hashing: among the live workers, the one ranked highest for a table
@@ -231,8 +239,8 @@ class Leases:
             conn.execute(text("UPDATE table_owner SET owner = NULL WHERE owner = :me"), me)
 
     def claim_or_owner(self, table_id: str) -> tuple[int | None, str | None]:
-        """Take the table if nobody alive holds it, or this worker does (a new token
-        then: any write with the old one is refused): the new fencing token; or, when
+        """Take the table if nobody alive holds it (a new token then: any write with the
+        old one is refused), or this worker does (its token kept): the token; or, when
         another live worker owns it, which (one round trip: a round begins with every
         table's first command at once). A live owner's row is only read, never locked:
         its writes go on meanwhile."""
@@ -243,8 +251,7 @@ class Leases:
                     f"AND owner <> :me AND {_LIVE_WORKER}), "
                     "taken AS (INSERT INTO table_owner (table_id, owner, token) "
                     "SELECT :t, :me, 1 WHERE NOT EXISTS (SELECT 1 FROM live) "
-                    "ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
-                    "token = table_owner.token + 1 "
+                    f"ON CONFLICT (table_id) DO UPDATE SET owner = :me, {_NEXT_TOKEN} "
                     "WHERE table_owner.owner IS NULL OR table_owner.owner = :me "
                     f"OR NOT {_LIVE_WORKER} RETURNING token) "
                     "SELECT (SELECT token FROM taken), (SELECT owner FROM live)"
@@ -266,8 +273,7 @@ class Leases:
                 text(
                     "INSERT INTO table_owner (table_id, owner, token) "
                     "SELECT t, :me, 1 FROM unnest(CAST(:ids AS TEXT[])) AS t "
-                    "ON CONFLICT (table_id) DO UPDATE SET owner = :me, "
-                    "token = table_owner.token + 1 "
+                    f"ON CONFLICT (table_id) DO UPDATE SET owner = :me, {_NEXT_TOKEN} "
                     "WHERE table_owner.owner IS NULL OR table_owner.owner = :me "
                     f"OR NOT {_LIVE_WORKER} "
                     "RETURNING table_id, token"
