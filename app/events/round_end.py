@@ -4,7 +4,10 @@
 Every worker keeps a timer for every running round, so the round ends on time whichever
 worker started it and whichever is still alive. The first to claim the round's end in
 the store calls it; the others look again a little later, and call it themselves if the
-claim lapsed with its worker before the calls were written.
+claim lapsed with its worker before the calls were written. A call that fails at a table
+(its worker gone, the disk refusing) leaves the tables it ended as they are and is made
+again once its claim lapses, by the timer or the EO; the calls then written name those
+tables with what the failed call called there (read back from their logs).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 
 from app.domain import commands as c
 from app.domain.errors import RuleError
@@ -25,6 +29,8 @@ from app.tables.hub import TableHub
 from app.tables.placement import Placement
 from app.tables.room import TableRoom
 from app.tables.timesource import TimeSource
+
+log = logging.getLogger(__name__)
 
 #: A claim on a round's end lapses after this long without its calls written.
 CLAIM_LAPSES_MS = 30_000
@@ -44,6 +50,23 @@ def round_end_now(game: Game, now_ms: int) -> RoundEndCall:
     )
     ran_out = game.phase is Phase.CLOCK_OUT or min(remaining) == 0
     return round_end_call(remaining, game.paused_by_eo, clock_ran_out=ran_out, rules=game.format)
+
+
+#: What the round's end logs at a table, and the call each is.
+_CALLS = {"call_tie": RoundEndCall.TIE, "dice_down": RoundEndCall.DICE_DOWN}
+
+
+def called_since(room: TableRoom, since_ms: int) -> RoundEndCall | None:
+    """The round's end call this table's log holds from `since_ms` on (the server's tie or
+    dice down), if any: read back from the store, only when a call is made again."""
+    for entry in reversed(room.store.log(room.table_id)):
+        if entry.at_ms < since_ms:
+            return None
+        if entry.actor == "system":
+            call = _CALLS.get(json.loads(entry.command_json).get("c"))
+            if call is not None:
+                return call
+    return None
 
 
 class RoundEndBusy(RuleError):
@@ -108,6 +131,10 @@ class RoundEnds:
                 return
             except RoundEndBusy:
                 at_ms = now + LOOK_AGAIN_MS
+            except Exception:  # a table could not be reached: called again once the claim
+                # lapses, and the tables this call ended are answered with what it called
+                log.exception("the round's end could not be called at every table of %s", event_id)
+                at_ms = now + LOOK_AGAIN_MS
 
     async def close(self) -> None:
         for task in self.timers.values():
@@ -118,10 +145,14 @@ class RoundEnds:
 
     # -- the call ----------------------------------------------------------------------
 
-    async def _end_call(self, room: TableRoom, now: int) -> RoundEndCall | None:
-        """DC8 for one table still in play (None: its game is over)."""
+    async def _end_call(
+        self, room: TableRoom, now: int, again_since: int | None = None
+    ) -> RoundEndCall | None:
+        """DC8 for one table still in play (None: its game is over). `again_since`: a call
+        before this one failed at another table after the round's end (that moment): a
+        game it ended then is answered with what it called."""
         if room.game.phase is Phase.OVER:
-            return None
+            return None if again_since is None else called_since(room, again_since)
         if room.broken is None:  # a clock that ran out by now is decided first (DC7)
             await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.FlagCheck())
         game = room.game
@@ -146,6 +177,7 @@ class RoundEnds:
             calls: dict[str, str] = json.loads(entry.end_calls_json)
             return calls
         now = self.time.now_ms()
+        again_since = entry.end_claimed_ms  # a call before this one did not finish
         with self.book.unit() as repo:
             claimed = repo.claim_round_end(entry, now, now - CLAIM_LAPSES_MS)
         if not claimed:
@@ -156,7 +188,7 @@ class RoundEnds:
             raise RoundEndBusy("the round's end is being called right now; look again in a moment")
         rooms = [self.hub.get(row.table_id or "") for row in pairings_of(entry)]
         playing = [room for room in rooms if room is not None]
-        ended = await at_every_table(playing, lambda room: self._end_call(room, now))
+        ended = await at_every_table(playing, lambda room: self._end_call(room, now, again_since))
         calls = {
             room.table_id: call.value
             for room, call in zip(playing, ended, strict=True)
