@@ -5,9 +5,10 @@ Every worker keeps a timer for every running round, so the round ends on time wh
 worker started it and whichever is still alive. The first to claim the round's end in
 the store calls it; the others look again a little later, and call it themselves if the
 claim lapsed with its worker before the calls were written. A call that fails at a table
-(its worker gone, the disk refusing) leaves the tables it ended as they are and is made
-again once its claim lapses, by the timer or the EO; the calls then written name those
-tables with what the failed call called there (read back from their logs).
+(its worker gone, the disk refusing) leaves the tables it ended as they are, lets go of
+its claim, and is made again, by the timer a moment later or by the EO at once; the calls
+then written name those tables with what the failed call called there (the round's end
+is the only one to log a tie or dice down for the server: read back from their logs).
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ _CALLS = {"call_tie": RoundEndCall.TIE, "dice_down": RoundEndCall.DICE_DOWN}
 
 
 def called_since(room: TableRoom, since_ms: int) -> RoundEndCall | None:
-    """The round's end call this table's log holds from `since_ms` on (the server's tie or
-    dice down), if any: read back from the store, only when a call is made again."""
+    """The round's end call this table's log holds from `since_ms` (the round's start) on:
+    the server's tie or dice down, if any (read back from the store, only when a call is
+    made again)."""
     for entry in reversed(room.store.log(room.table_id)):
         if entry.at_ms < since_ms:
             return None
@@ -131,8 +133,8 @@ class RoundEnds:
                 return
             except RoundEndBusy:
                 at_ms = now + LOOK_AGAIN_MS
-            except Exception:  # a table could not be reached: called again once the claim
-                # lapses, and the tables this call ended are answered with what it called
+            except Exception:  # a table could not be reached: called again in a moment, and
+                # the tables this call ended are answered with what it called there
                 log.exception("the round's end could not be called at every table of %s", event_id)
                 at_ms = now + LOOK_AGAIN_MS
 
@@ -149,8 +151,8 @@ class RoundEnds:
         self, room: TableRoom, now: int, again_since: int | None = None
     ) -> RoundEndCall | None:
         """DC8 for one table still in play (None: its game is over). `again_since`: a call
-        before this one failed at another table after the round's end (that moment): a
-        game it ended then is answered with what it called."""
+        came before this one and did not finish (the round's start): a game it ended is
+        answered with what it called there."""
         if room.game.phase is Phase.OVER:
             return None if again_since is None else called_since(room, again_since)
         if room.broken is None:  # a clock that ran out by now is decided first (DC7)
@@ -177,7 +179,9 @@ class RoundEnds:
             calls: dict[str, str] = json.loads(entry.end_calls_json)
             return calls
         now = self.time.now_ms()
-        again_since = entry.end_claimed_ms  # a call before this one did not finish
+        # A call came before this one and did not finish (it failed at a table, or its
+        # worker died): the games it ended are read back from their logs.
+        again_since = None if entry.end_claimed_ms is None else entry.started_ms or 0
         with self.book.unit() as repo:
             claimed = repo.claim_round_end(entry, now, now - CLAIM_LAPSES_MS)
         if not claimed:
@@ -188,7 +192,14 @@ class RoundEnds:
             raise RoundEndBusy("the round's end is being called right now; look again in a moment")
         rooms = [self.hub.get(row.table_id or "") for row in pairings_of(entry)]
         playing = [room for room in rooms if room is not None]
-        ended = await at_every_table(playing, lambda room: self._end_call(room, now, again_since))
+        try:
+            ended = await at_every_table(
+                playing, lambda room: self._end_call(room, now, again_since)
+            )
+        except Exception:
+            with self.book.unit() as repo:  # the next call need not wait for the claim
+                repo.release_round_end(entry, now)
+            raise
         calls = {
             room.table_id: call.value
             for room, call in zip(playing, ended, strict=True)

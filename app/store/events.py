@@ -26,6 +26,10 @@ from app.store.models import (
 )
 from app.store.repository import Store
 
+#: A round's end claim let go of by a call that failed at a table (`release_round_end`):
+#: free to claim at once, and still saying that a call came before (app.events.round_end).
+END_CLAIM_RELEASED = 0
+
 
 class EventRepo:
     """The event statements, over one session (one transaction when it writes)."""
@@ -162,6 +166,7 @@ class EventRepo:
                 col(RoundEntry.end_calls_json).is_(None),
                 or_(
                     col(RoundEntry.end_claimed_ms).is_(None),
+                    col(RoundEntry.end_claimed_ms) == END_CLAIM_RELEASED,
                     col(RoundEntry.end_claimed_ms) < lapsed_before_ms,
                 ),
             )
@@ -172,6 +177,21 @@ class EventRepo:
             return False
         entry.end_claimed_ms = now_ms
         return True
+
+    def release_round_end(self, entry: RoundEntry, claimed_ms: int) -> None:
+        """Let go of this worker's claim on the round's end (its call failed at a table):
+        the next call, the timer's or the EO's, need not wait for the claim to lapse."""
+        self.session.execute(
+            update(RoundEntry)
+            .where(
+                col(RoundEntry.id) == entry.id,
+                col(RoundEntry.end_calls_json).is_(None),
+                col(RoundEntry.end_claimed_ms) == claimed_ms,
+            )
+            .values(end_claimed_ms=END_CLAIM_RELEASED)
+            .execution_options(synchronize_session=False)
+        )
+        entry.end_claimed_ms = END_CLAIM_RELEASED
 
     def delete_round(self, entry: RoundEntry) -> None:
         row = self.session.get(RoundEntry, entry.id)
