@@ -6,7 +6,14 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from app.domain.errors import BadInput, NotFound, NotYourSeat, RuleError, Unauthorized
+from app.domain.errors import (
+    BadInput,
+    NotFound,
+    NotYourSeat,
+    RuleError,
+    ServerTrouble,
+    Unauthorized,
+)
 
 #: The most specific class wins; any other rule error is a 400 with its reason.
 STATUS: dict[type[RuleError], int] = {
@@ -14,6 +21,7 @@ STATUS: dict[type[RuleError], int] = {
     NotYourSeat: 403,
     NotFound: 404,
     BadInput: 400,
+    ServerTrouble: 503,
 }
 
 

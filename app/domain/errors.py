@@ -49,3 +49,10 @@ class Unauthorized(RuleError):
     """The request lacks the token (link or EO key) it needs, or it is wrong."""
 
     code = "unauthorized"
+
+
+class ServerTrouble(RuleError):
+    """The server could not do it now (a table's worker gone, the disk refusing): nothing
+    was lost, and asking again in a moment may succeed."""
+
+    code = "server_trouble"

@@ -19,7 +19,7 @@ import json
 import logging
 
 from app.domain import commands as c
-from app.domain.errors import RuleError
+from app.domain.errors import RuleError, ServerTrouble
 from app.domain.game import Game, Phase
 from app.domain.tournament import RoundEndCall, round_end_call
 from app.events.base import pairings_of
@@ -196,10 +196,15 @@ class RoundEnds:
             ended = await at_every_table(
                 playing, lambda room: self._end_call(room, now, again_since)
             )
-        except Exception:
+        except Exception as failure:
             with self.book.unit() as repo:  # the next call need not wait for the claim
                 repo.release_round_end(entry, now)
-            raise
+            if isinstance(failure, RuleError):
+                raise
+            raise ServerTrouble(
+                "the round's end could not reach every table; call it again in a moment: "
+                "the tables it has called stay called"
+            ) from failure
         calls = {
             room.table_id: call.value
             for room, call in zip(playing, ended, strict=True)

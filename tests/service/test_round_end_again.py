@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from app.api.errors import http_status
 from app.domain import commands as c
+from app.domain.errors import ServerTrouble
 from app.domain.game import Phase
 from app.domain.tournament import RoundEndCall
 from app.events.round_end import LOOK_AGAIN_MS
@@ -63,8 +65,9 @@ async def test_the_eo_calls_the_round_end_again_and_every_table_it_ended_is_name
     event_id, rooms = await _round_of_four(service)
     _unreachable_once(service, monkeypatch, rooms[2])
     time.advance(30 * MIN)
-    with pytest.raises(RuntimeError, match="worker is gone"):
+    with pytest.raises(ServerTrouble, match="call it again in a moment") as failed:
         await service.round_clock.call_end(event_id)
+    assert http_status(failed.value) == 503 and failed.value.code == "server_trouble"
     assert [room.game.phase is Phase.OVER for room in rooms] == [True, True, False, True]
     entry = service.book.rounds(event_id)[-1]
     assert entry.end_calls_json is None  # nothing written yet...
