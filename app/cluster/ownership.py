@@ -124,20 +124,21 @@ class Ownership(News):
             return None, owner
         return (token, self.hub.store.log(table_id, after=after)), owner
 
-    def _took(self, table_id: str, token: int, read: list[LogEntry] | None = None) -> bool:
+    def _took(self, table_id: str, fence: int, read: list[LogEntry] | None = None) -> bool:
+        """Own the table with the fencing token `fence` a claim gave this worker."""
         held = self.owned.get(table_id, 0)
-        if held > token:
+        if held > fence:
             return True  # taken meanwhile (a command asked for it), with a newer token
         room = self.hub.get(table_id)
         if room is None:
             return False
-        if held == token and room.fence == token:
+        if held == fence and room.fence == fence:
             return True  # the other claim (a command's, the sweep's) took it already
         catch_up(room, read)
-        self.owned[table_id] = token
+        self.owned[table_id] = fence
         self._owners[table_id] = self.worker_id
-        room.own(token)
-        log.info("worker %s took table %s over (token %s)", self.worker_id, table_id, token)
+        room.own(fence)
+        log.info("worker %s took table %s over (token %s)", self.worker_id, table_id, fence)
         self._wake_asks(table_id)
         return True
 
