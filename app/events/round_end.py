@@ -133,8 +133,8 @@ class RoundEnds:
                 return
             except RoundEndBusy:
                 at_ms = now + LOOK_AGAIN_MS
-            except Exception:  # a table could not be reached: called again in a moment, and
-                # the tables this call ended are answered with what it called there
+            except ServerTrouble:  # a table could not be reached: called again in a moment,
+                # and the tables this call ended are answered with what it called there
                 log.exception("the round's end could not be called at every table of %s", event_id)
                 at_ms = now + LOOK_AGAIN_MS
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session
 
-from app.domain.errors import RuleError
+from app.domain.errors import ServerTrouble
 from app.store import seats, table_records
 from app.store.checkpoint import CHECKPOINT_EVERY_S, Checkpointer
 from app.store.engine import DEFAULT_SYNCHRONOUS, make_engine, sqlite_file, synchronous_level
@@ -26,11 +26,9 @@ if TYPE_CHECKING:
     from app.store.pg_log import PgLogWriter
 
 
-class Fenced(RuleError):
+class Fenced(ServerTrouble):
     """A write with a fencing token that is not the table's any more (another worker
     took the table over): nothing was written, and the command can be sent again."""
-
-    code = "server_trouble"
 
 
 class Store:
