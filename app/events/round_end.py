@@ -57,13 +57,11 @@ def round_end_now(game: Game, now_ms: int) -> RoundEndCall:
 _CALLS = {"call_tie": RoundEndCall.TIE, "dice_down": RoundEndCall.DICE_DOWN}
 
 
-def called_since(room: TableRoom, since_ms: int) -> RoundEndCall | None:
-    """The round's end call this table's log holds from `since_ms` (the round's start) on:
-    the server's tie or dice down, if any (read back from the store, only when a call is
-    made again)."""
+def called_before(room: TableRoom) -> RoundEndCall | None:
+    """The round's end call this table's log holds, if any: the server's tie or dice down
+    (a table is one round's, and only the round's end logs those for the server; read back
+    from the store, only when a call is made again)."""
     for entry in reversed(room.store.log(room.table_id)):
-        if entry.at_ms < since_ms:
-            return None
         if entry.actor == "system":
             call = _CALLS.get(json.loads(entry.command_json).get("c"))
             if call is not None:
@@ -148,13 +146,13 @@ class RoundEnds:
     # -- the call ----------------------------------------------------------------------
 
     async def _end_call(
-        self, room: TableRoom, now: int, again_since: int | None = None
+        self, room: TableRoom, now: int, retried: bool = False
     ) -> RoundEndCall | None:
-        """DC8 for one table still in play (None: its game is over). `again_since`: a call
-        came before this one and did not finish (the round's start): a game it ended is
-        answered with what it called there."""
+        """DC8 for one table still in play (None: its game is over). `retried`: a call came
+        before this one and did not finish: a game it ended is answered with what it called
+        there."""
         if room.game.phase is Phase.OVER:
-            return None if again_since is None else called_since(room, again_since)
+            return called_before(room) if retried else None
         if room.broken is None:  # a clock that ran out by now is decided first (DC7)
             await self.placement.execute(room, c.Role.SYSTEM, "", 0, c.FlagCheck())
         game = room.game
@@ -181,7 +179,7 @@ class RoundEnds:
         now = self.time.now_ms()
         # A call came before this one and did not finish (it failed at a table, or its
         # worker died): the games it ended are read back from their logs.
-        again_since = None if entry.end_claimed_ms is None else entry.started_ms or 0
+        retried = entry.end_claimed_ms is not None
         with self.book.unit() as repo:
             claimed = repo.claim_round_end(entry, now, now - CLAIM_LAPSES_MS)
         if not claimed:
@@ -193,9 +191,7 @@ class RoundEnds:
         rooms = [self.hub.get(row.table_id or "") for row in pairings_of(entry)]
         playing = [room for room in rooms if room is not None]
         try:
-            ended = await at_every_table(
-                playing, lambda room: self._end_call(room, now, again_since)
-            )
+            ended = await at_every_table(playing, lambda room: self._end_call(room, now, retried))
         except Exception as failure:
             with self.book.unit() as repo:  # the next call need not wait for the claim
                 repo.release_round_end(entry, now)
